@@ -1,0 +1,92 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+  name: "TCATrace",
+  platforms: [
+    .iOS(.v16),
+    .macOS(.v13),
+  ],
+  products: [
+    .library(name: "Composable", targets: ["Composable"]),
+    .library(name: "TCABoundaries", targets: ["TCABoundaries"]),
+    .library(name: "TCATraceExamples", targets: ["TCATraceExamples"]),
+    .executable(name: "tcatrace", targets: ["tcatrace"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .target(
+      name: "Composable",
+      dependencies: [
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .target(
+      name: "TCABoundaries",
+      dependencies: ["Composable"]
+    ),
+    .target(
+      name: "TCATraceExamples",
+      dependencies: ["TCABoundaries"]
+    ),
+    .executableTarget(
+      name: "tcatrace",
+      dependencies: [
+        .product(name: "ArgumentParser", package: "swift-argument-parser")
+      ]
+    ),
+    .testTarget(
+      name: "CSQLiteTests",
+      dependencies: ["CSQLite"]
+    ),
+    .testTarget(
+      name: "ComposableTests",
+      dependencies: [
+        "Composable",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "TCABoundariesTests",
+      dependencies: [
+        "TCABoundaries",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "TCATraceExamplesTests",
+      dependencies: [
+        "TCATraceExamples",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "tcatraceTests",
+      dependencies: ["tcatrace"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny")
+  ]
+}

@@ -1,0 +1,20 @@
+#ifndef TCATRACE_CSQLITE_SHIM_H
+#define TCATRACE_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// NB: `sqlite3_db_config` is variadic and cannot be called from Swift; each use gets a
+// non-variadic wrapper here.
+
+/// Turns defensive mode on for `db`: the schema of a file from someone else cannot be used to
+/// corrupt it (no writes to `sqlite_master`, no `PRAGMA writable_schema`).
+static inline int csqlite_enable_defensive(sqlite3 *db) {
+  return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+}
+
+/// Turns off views and triggers from the file's schema calling functions with side effects.
+static inline int csqlite_disable_trusted_schema(sqlite3 *db) {
+  return sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
+}
+
+#endif

@@ -1,0 +1,24 @@
+/// Sends actions back into the store from an ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
+///
+/// ```swift
+/// return .run { send in
+///   await send(._internal(.tick))
+/// }
+/// ```
+///
+/// Actions sent after the effect was cancelled are dropped.
+@MainActor
+public struct Send<Action>: Sendable {
+  let send: @MainActor @Sendable (Action) -> Void
+
+  /// Creates a `Send` that hands each action to `send`.
+  public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
+    self.send = send
+  }
+
+  /// Sends `action` to the store, unless the effect has been cancelled.
+  public func callAsFunction(_ action: Action) {
+    guard !Task.isCancelled else { return }
+    self.send(action)
+  }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Names key paths the way a state path reads: `\AppFeature.State.login` → `login`.
+enum KeyPathNames {
+  private static let cache = Locked<[AnyKeyPath: String]>([:])
+
+  static func name(of keyPath: AnyKeyPath) -> String {
+    if let name = self.cache.withLock({ $0[keyPath] }) { return name }
+    let name = self.computeName(of: keyPath)
+    self.cache.withLock { $0[keyPath] = name }
+    return name
+  }
+
+  private static func computeName(of keyPath: AnyKeyPath) -> String {
+    // NB: The standard library describes a key path as `\Root.property.path`, with the root
+    // named by `String(describing:)`. Computed components read `<computed …>`; those keep the
+    // description whole, which is still unique if not pretty.
+    let description = keyPath.debugDescription
+    let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
+    guard description.hasPrefix(prefix) else { return description }
+    return String(description.dropFirst(prefix.count))
+  }
+}

@@ -1,0 +1,66 @@
+/// One step of an action's way from a parent feature to a child feature.
+///
+/// `Scope`, `ifLet` and `forEach` each add a step when they hand an action to their child.
+public struct ActionRoute: Hashable, CustomStringConvertible, @unchecked Sendable {
+  // NB: Key paths are immutable values; `AnyKeyPath` is not marked `Sendable` by the standard
+  // library, but sharing one across isolation domains is safe.
+
+  /// How the child was embedded.
+  public enum Kind: Hashable, Sendable {
+    /// `Scope`: the child's state is always present.
+    case scope
+    /// `ifLet`: the child's state is optional.
+    case optional
+    /// `forEach`: the child is the element with this id of a collection.
+    case element(id: ElementID)
+  }
+
+  /// The id of an element of a `forEach` collection.
+  public struct ElementID: Hashable, CustomStringConvertible, @unchecked Sendable {
+    // NB: Wraps the `Hashable & Sendable` id of an `IdentifiedAction`.
+    public let base: AnyHashable
+
+    public init(_ base: some Hashable & Sendable) {
+      self.base = AnyHashable(base)
+    }
+
+    public var description: String {
+      if let string = self.base.base as? String {
+        return String(reflecting: string)
+      }
+      return String(describing: self.base.base)
+    }
+  }
+
+  /// The key path from the parent's state to the child's state (or to the collection).
+  public let keyPath: AnyKeyPath
+
+  /// How the child was embedded.
+  public let kind: Kind
+
+  public init(keyPath: AnyKeyPath, kind: Kind) {
+    self.keyPath = keyPath
+    self.kind = kind
+  }
+
+  /// The child's state path relative to the parent: `login`, `twoFactor`, `todos[id: 3]`.
+  public var statePath: String {
+    let property = KeyPathNames.name(of: self.keyPath)
+    switch self.kind {
+    case .scope, .optional: return property
+    case let .element(id): return "\(property)[id: \(id)]"
+    }
+  }
+
+  public var description: String {
+    self.statePath
+  }
+}
+
+extension [ActionRoute] {
+  /// The state path of the last child from the root: `login.twoFactor`, `todos[id: 3]`; empty
+  /// for the root.
+  public var statePath: String {
+    self.map(\.statePath).joined(separator: ".")
+  }
+}

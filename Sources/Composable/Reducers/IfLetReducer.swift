@@ -1,0 +1,165 @@
+import IssueReporting
+
+extension Reducer {
+  /// Runs a child reducer on an optional part of this reducer's state, while it is present.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in … }
+  ///     .ifLet(\.twoFactor, action: \.twoFactor) {
+  ///       TwoFactorFeature()
+  ///     }
+  /// }
+  /// ```
+  ///
+  /// The child runs before this reducer, so the parent sees the child's state after the child
+  /// handled its action. When the parent sets the child's state to `nil`, the child's running
+  /// effects are cancelled. A child action that arrives while the state is `nil` is reported
+  /// as an issue.
+  ///
+  /// - Parameters:
+  ///   - toChildState: A key path to the optional child state.
+  ///   - toChildAction: A case key path to the child's actions.
+  ///   - child: The child reducer.
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    self.ifLet(
+      toChildState, toChildAction: AnyCasePath(toChildAction), child: child(),
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// Runs a presented child feature: its ``PresentationAction/presented(_:)`` actions go to
+  /// the child while its state is present, and ``PresentationAction/dismiss`` sets the state
+  /// to `nil` after this reducer has seen it.
+  ///
+  /// ```swift
+  /// .ifLet(\.settings, action: \.settings) { SettingsFeature() }
+  /// ```
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<ChildAction>>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    self.ifLet(
+      toChildState, toPresentationAction: AnyCasePath(toPresentationAction), child: child(),
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+}
+
+extension Reducer {
+  /// ``ifLet(_:action:then:fileID:filePath:line:column:)`` with a type-erased case path.
+  package func ifLet<Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, Child.State?>,
+    toChildAction: AnyCasePath<Action, Child.Action>,
+    child: Child,
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) -> _IfLetReducer<Self, Child> {
+    _IfLetReducer(
+      parent: self,
+      child: child,
+      toChildState: toChildState,
+      toChildAction: toChildAction,
+      toDismissAction: nil,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// The presentation form of ``ifLet(_:action:then:fileID:filePath:line:column:)`` with a
+  /// type-erased case path.
+  package func ifLet<Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, Child.State?>,
+    toPresentationAction: AnyCasePath<Action, PresentationAction<Child.Action>>,
+    child: Child,
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) -> _IfLetReducer<Self, Child> {
+    _IfLetReducer(
+      parent: self,
+      child: child,
+      toChildState: toChildState,
+      toChildAction: AnyCasePath(
+        embed: { toPresentationAction.embed(.presented($0)) },
+        extract: {
+          guard case let .presented(action) = toPresentationAction.extract(from: $0)
+          else { return nil }
+          return action
+        }
+      ),
+      toDismissAction: {
+        guard case .dismiss = toPresentationAction.extract(from: $0) else { return false }
+        return true
+      },
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+/// A reducer with an optional child feature; built by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
+public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  let parent: Parent
+  let child: Child
+  let toChildState: WritableKeyPath<Parent.State, Child.State?>
+  let toChildAction: AnyCasePath<Parent.Action, Child.Action>
+  let toDismissAction: (@Sendable (Parent.Action) -> Bool)?
+  let location: SourceLocation
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let wasPresent = state[keyPath: self.toChildState] != nil
+    let childEffect = self.reduceChild(into: &state, action: action)
+    let parentEffect = self.parent.reduce(into: &state, action: action)
+    if let toDismissAction, toDismissAction(action) {
+      state[keyPath: self.toChildState] = nil
+    }
+    let cancelEffect: Effect<Parent.Action> =
+      wasPresent && state[keyPath: self.toChildState] == nil
+      ? .cancel(id: self.cancelID) : .none
+    return childEffect.merge(with: parentEffect).merge(with: cancelEffect)
+  }
+
+  private var cancelID: KeyPathID {
+    KeyPathID(keyPath: self.toChildState, elementID: nil)
+  }
+
+  private func reduceChild(
+    into state: inout Parent.State, action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard let childAction = self.toChildAction.extract(from: action) else { return .none }
+    guard state[keyPath: self.toChildState] != nil else {
+      reportIssue(
+        """
+        An "ifLet" at "\(self.location.fileID):\(self.location.line)" received a child action \
+        when child state was "nil":
+
+          Action: \(String(reflecting: action))
+
+        The parent set the child's state to "nil" before the child's action was sent, or the \
+        action was sent to a store scoped to a child that is no longer presented.
+        """,
+        fileID: self.location.fileID,
+        filePath: self.location.filePath,
+        line: self.location.line,
+        column: self.location.column
+      )
+      return .none
+    }
+    let effect = ActionRouting.route(ActionRoute(keyPath: self.toChildState, kind: .optional)) {
+      self.child.reduce(into: &state[keyPath: self.toChildState]!, action: childAction)
+    }
+    let toChildAction = self.toChildAction
+    return effect.map { toChildAction.embed($0) }.cancellable(id: self.cancelID)
+  }
+}

@@ -1,0 +1,124 @@
+/// Runs a feature: holds its state, processes the actions sent to it through the reducer, and
+/// runs the effects the reducer returns.
+///
+/// ```swift
+/// let store = Store(initialState: AppFeature.State()) {
+///   AppFeature()
+/// }
+/// await store.send(.view(.onAppear)).finish()
+/// ```
+///
+/// Actions are processed one at a time on the main actor, in the order they arrive; actions
+/// sent by effects are processed in the order the effects send them.
+@MainActor
+@dynamicMemberLookup
+public final class Store<State, Action> {
+  private let readState: @MainActor () -> State
+  private let sendAction: @MainActor (Action) -> StoreTask
+  private let finishAll: @MainActor () async -> Void
+
+  /// Creates a store that runs `reducer` from `initialState`.
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) {
+    self.init(runtime: StoreRuntime(initialState: initialState(), reducer: reducer(), observer: nil))
+  }
+
+  /// Creates a store that hands an ``ActionEvent`` to `observer` for every action it processes.
+  ///
+  /// This is the seam recorders are built on. The observer runs on the main actor right after
+  /// the reducer, before the action's effects start; keep it quick.
+  ///
+  /// - Parameters:
+  ///   - initialState: The feature's state at the start.
+  ///   - observer: Receives each processed action, its origin, the state before and after, and
+  ///     the child features it was routed to.
+  ///   - reducer: The feature's reducer.
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    observer: @escaping @MainActor (ActionEvent<State, Action>) -> Void,
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) {
+    self.init(
+      runtime: StoreRuntime(initialState: initialState(), reducer: reducer(), observer: observer)
+    )
+  }
+
+  private convenience init(runtime: StoreRuntime<State, Action>) {
+    self.init(
+      readState: { runtime.state },
+      sendAction: { runtime.send($0) },
+      finishAll: { await runtime.finish() }
+    )
+  }
+
+  private init(
+    readState: @escaping @MainActor () -> State,
+    sendAction: @escaping @MainActor (Action) -> StoreTask,
+    finishAll: @escaping @MainActor () async -> Void
+  ) {
+    self.readState = readState
+    self.sendAction = sendAction
+    self.finishAll = finishAll
+  }
+
+  /// The current state.
+  public var state: State {
+    self.readState()
+  }
+
+  /// Reads a value of the current state.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    self.state[keyPath: keyPath]
+  }
+
+  /// Sends an action to the store.
+  ///
+  /// The reducer runs, and synchronous effects (`.send`) are processed, before this returns.
+  ///
+  /// - Returns: A task for the asynchronous effects this action started, directly or through
+  ///   the actions they sent. `await store.send(action).finish()` waits for all of them.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    self.sendAction(action)
+  }
+
+  /// Waits until every effect running in the store, or in the store it was scoped from, has
+  /// finished.
+  public func finish() async {
+    await self.finishAll()
+  }
+
+  /// A store for a child feature: it reads the child's state from this store's state and sends
+  /// its actions through this store, embedded in the parent's action.
+  ///
+  /// ```swift
+  /// let loginStore = store.scope(state: \.login, action: \.login)
+  /// loginStore.send(.view(.loginButtonTapped))
+  /// // the root receives .login(.view(.loginButtonTapped))
+  /// ```
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    let toChildAction = AnyCasePath(toChildAction)
+    return self.scope(state: toChildState, embed: { toChildAction.embed($0) })
+  }
+
+  /// A store for a child feature whose actions `embed` wraps in this store's actions; the
+  /// designated form the case-path conveniences build on.
+  package func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState>,
+    embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    Store<ChildState, ChildAction>(
+      readState: { self.state[keyPath: toChildState] },
+      sendAction: { self.send(embed($0)) },
+      finishAll: self.finishAll
+    )
+  }
+}
+
+/// A store of `R`'s state and actions.
+public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>

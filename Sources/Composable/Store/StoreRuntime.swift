@@ -1,0 +1,218 @@
+import Dispatch
+
+/// The engine behind a root ``Store``: the state, the action queue, and the running effects.
+@MainActor
+final class StoreRuntime<State, Action> {
+  private(set) var state: State
+  private let reducer: (inout State, Action) -> Effect<Action>
+  private let observer: (@MainActor (ActionEvent<State, Action>) -> Void)?
+
+  /// Actions waiting to be processed, with where they came from and the send they belong to.
+  private var queue: [(action: Action, origin: ActionOrigin, tasks: TaskList)] = []
+  private var queueHead = 0
+  private var isProcessing = false
+  private var nextActionID = 1
+
+  private var nextTaskID = 0
+  private var runningTasks: [Int: Task<Void, Never>] = [:]
+  private var tasksByCancelID: [CancelID: Set<Int>] = [:]
+  private var cancelIDsByTask: [Int: [CancelID]] = [:]
+
+  init<R: Reducer<State, Action>>(
+    initialState: State,
+    reducer: R,
+    observer: (@MainActor (ActionEvent<State, Action>) -> Void)?
+  ) {
+    self.state = initialState
+    self.reducer = { reducer.reduce(into: &$0, action: $1) }
+    self.observer = observer
+  }
+
+  func send(_ action: Action) -> StoreTask {
+    let tasks = TaskList()
+    self.enqueue(action, origin: .send, tasks: tasks)
+    guard !tasks.isEmpty else { return StoreTask(rawValue: nil) }
+    return StoreTask(
+      rawValue: Task { @MainActor in
+        await withTaskCancellationHandler {
+          await tasks.waitForAll()
+        } onCancel: {
+          tasks.cancelAll()
+        }
+      }
+    )
+  }
+
+  func finish() async {
+    while let task = self.runningTasks.values.first {
+      await task.value
+    }
+  }
+
+  // MARK: - Processing actions
+
+  private func enqueue(_ action: Action, origin: ActionOrigin, tasks: TaskList) {
+    self.queue.append((action, origin, tasks))
+    guard !self.isProcessing else { return }
+    self.isProcessing = true
+    defer { self.isProcessing = false }
+    while self.queueHead < self.queue.count {
+      let next = self.queue[self.queueHead]
+      self.queueHead += 1
+      self.process(next.action, origin: next.origin, tasks: next.tasks)
+    }
+    self.queue.removeAll(keepingCapacity: true)
+    self.queueHead = 0
+  }
+
+  private func process(_ action: Action, origin: ActionOrigin, tasks: TaskList) {
+    let id = self.nextActionID
+    self.nextActionID += 1
+    let effect: Effect<Action>
+    if let observer = self.observer {
+      let stateBefore = self.state
+      let collector = RouteCollector()
+      let start = DispatchTime.now().uptimeNanoseconds
+      effect = ActionRouting.$collector.withValue(collector) {
+        self.reducer(&self.state, action)
+      }
+      let end = DispatchTime.now().uptimeNanoseconds
+      observer(
+        ActionEvent(
+          id: id,
+          action: action,
+          origin: origin,
+          stateBefore: stateBefore,
+          stateAfter: self.state,
+          route: collector.route,
+          ownEffectCounts: collector.ownEffectCounts(rootTotal: effect.operation.count),
+          timestamp: start,
+          duration: end &- start
+        )
+      )
+    } else {
+      effect = self.reducer(&self.state, action)
+    }
+    _ = self.start(effect.operation, cause: id, tasks: tasks)
+  }
+
+  // MARK: - Running effects
+
+  /// Starts `operation`; returns the ids of the tasks it started right away.
+  private func start(
+    _ operation: Effect<Action>.Operation, cause: Int, tasks: TaskList
+  ) -> [Int] {
+    switch operation {
+    case .none:
+      return []
+
+    case let .send(action):
+      self.enqueue(action, origin: .effect(cause: cause), tasks: tasks)
+      return []
+
+    case let .run(priority, run):
+      let send = Send<Action> { [weak self] action in
+        self?.enqueue(action, origin: .effect(cause: cause), tasks: tasks)
+      }
+      return [self.spawn(priority: priority, tasks: tasks) { await run(send) }]
+
+    case let .merge(operations):
+      return operations.flatMap { self.start($0, cause: cause, tasks: tasks) }
+
+    case let .concatenate(operations):
+      guard !operation.isSynchronous else {
+        return operations.flatMap { self.start($0, cause: cause, tasks: tasks) }
+      }
+      return [
+        self.spawn(priority: nil, tasks: tasks) { @MainActor [weak self] in
+          for operation in operations {
+            guard !Task.isCancelled, let self else { return }
+            for id in self.start(operation, cause: cause, tasks: tasks) {
+              await self.waitForTask(id)
+            }
+          }
+        }
+      ]
+
+    case let .cancellable(id, cancelInFlight, operation):
+      if cancelInFlight { self.cancel(id: id) }
+      let started = self.start(operation, cause: cause, tasks: tasks)
+      for taskID in started where self.runningTasks[taskID] != nil {
+        self.tasksByCancelID[id, default: []].insert(taskID)
+        self.cancelIDsByTask[taskID, default: []].append(id)
+      }
+      return started
+
+    case let .cancel(id):
+      self.cancel(id: id)
+      return []
+    }
+  }
+
+  private func spawn(
+    priority: TaskPriority?,
+    tasks: TaskList,
+    operation: @escaping @Sendable () async -> Void
+  ) -> Int {
+    let id = self.nextTaskID
+    self.nextTaskID += 1
+    let task = Task(priority: priority) { @MainActor [weak self] in
+      await operation()
+      self?.taskDidFinish(id)
+    }
+    self.runningTasks[id] = task
+    tasks.append(task)
+    return id
+  }
+
+  private func waitForTask(_ id: Int) async {
+    guard let task = self.runningTasks[id] else { return }
+    await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      task.cancel()
+    }
+  }
+
+  private func taskDidFinish(_ id: Int) {
+    self.runningTasks[id] = nil
+    for cancelID in self.cancelIDsByTask.removeValue(forKey: id) ?? [] {
+      self.tasksByCancelID[cancelID]?.remove(id)
+      if self.tasksByCancelID[cancelID]?.isEmpty == true {
+        self.tasksByCancelID[cancelID] = nil
+      }
+    }
+  }
+
+  private func cancel(id: CancelID) {
+    for taskID in self.tasksByCancelID[id] ?? [] {
+      self.runningTasks[taskID]?.cancel()
+    }
+  }
+}
+
+/// The tasks started on behalf of one ``Store/send(_:)``, including those started later by the
+/// actions its effects sent.
+final class TaskList: Sendable {
+  private let tasks = Locked<[Task<Void, Never>]>([])
+
+  var isEmpty: Bool {
+    self.tasks.withLock { $0.isEmpty }
+  }
+
+  func append(_ task: Task<Void, Never>) {
+    self.tasks.withLock { $0.append(task) }
+  }
+
+  func waitForAll() async {
+    var index = 0
+    while let task = self.tasks.withLock({ index < $0.count ? $0[index] : nil }) {
+      await task.value
+      index += 1
+    }
+  }
+
+  func cancelAll() {
+    for task in self.tasks.withLock({ $0 }) { task.cancel() }
+  }
+}
