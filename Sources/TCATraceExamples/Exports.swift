@@ -1,1 +1,1 @@
-import TCABoundaries
+@_exported import TCABoundaries

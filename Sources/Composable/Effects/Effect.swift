@@ -172,10 +172,14 @@ extension Effect.Operation {
   }
 
   /// The number of operations that do something: sends, runs and cancellations.
+  ///
+  /// NB: The cancellations `ifLet` and `forEach` add when a child goes away are the runtime's
+  /// bookkeeping, not effects a reducer returned, and are not counted.
   var count: Int {
     switch self {
     case .none: 0
-    case .send, .run, .cancel: 1
+    case .send, .run: 1
+    case let .cancel(id): id.base.base is KeyPathID ? 0 : 1
     case let .merge(operations), let .concatenate(operations):
       operations.reduce(0) { $0 + $1.count }
     case let .cancellable(_, _, operation): operation.count

@@ -1,0 +1,110 @@
+/// The example app: ``LoginFeature`` (with its ``TwoFactorFeature``), ``TodosFeature`` (with
+/// a ``TodoRowFeature`` per todo) and a presented ``SettingsFeature``.
+///
+/// Every feature keeps to the boundary rules: the app reacts only to its direct children's
+/// delegate actions.
+public struct AppFeature: ComposedBoundingReducer {
+  public struct State: Equatable, Sendable {
+    public var login = LoginFeature.State()
+    public var todos = TodosFeature.State()
+    public var settings: SettingsFeature.State?
+    public var user: User?
+    public var notificationsEnabled = false
+
+    public init(
+      login: LoginFeature.State = LoginFeature.State(),
+      todos: TodosFeature.State = TodosFeature.State(),
+      settings: SettingsFeature.State? = nil,
+      user: User? = nil,
+      notificationsEnabled: Bool = false
+    ) {
+      self.login = login
+      self.todos = todos
+      self.settings = settings
+      self.user = user
+      self.notificationsEnabled = notificationsEnabled
+    }
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable, Sendable {
+    @CasePathable
+    public enum ViewAction: Equatable, Sendable {
+      case settingsButtonTapped
+      case logoutButtonTapped
+    }
+
+    @CasePathable
+    public enum InternalAction: Equatable, Sendable {
+      case login(LoginFeature.Action)
+      case todos(TodosFeature.Action)
+      case settings(PresentationAction<SettingsFeature.Action>)
+    }
+
+    @CasePathable
+    public enum DelegateAction: Equatable, Sendable {}
+
+    case view(ViewAction)
+    case delegate(DelegateAction)
+    case _internal(InternalAction)
+  }
+
+  let api: APIClient
+  let clock: TickClient
+
+  /// - Parameters:
+  ///   - api: The back end. Default: ``APIClient/fake(latency:)`` with its default latency.
+  ///   - clock: The todo list's timer. Default: a tick every second.
+  public init(api: APIClient = .fake(), clock: TickClient = .every(.seconds(1))) {
+    self.api = api
+    self.clock = clock
+  }
+
+  public var body: some ReducerOf<Self> {
+    Scope(state: \.login, action: \.login) {
+      LoginFeature(api: self.api)
+    }
+    Scope(state: \.todos, action: \.todos) {
+      TodosFeature(api: self.api, clock: self.clock)
+    }
+    coreReducer
+      .ifLet(\.settings, action: \.settings) {
+        SettingsFeature()
+      }
+  }
+
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+    switch action {
+    case .settingsButtonTapped:
+      state.settings = SettingsFeature.State(
+        displayName: state.user?.name ?? "",
+        notificationsEnabled: state.notificationsEnabled
+      )
+      return .none
+
+    case .logoutButtonTapped:
+      state.user = nil
+      state.login = LoginFeature.State()
+      return .none
+    }
+  }
+
+  public func reduce(
+    into state: inout State, internalAction action: Action.InternalAction
+  ) -> Effect<Action> {
+    switch action {
+    case let .login(.delegate(.didLogin(user))):
+      state.user = user
+      return .none
+
+    case let .settings(.presented(.delegate(.didSave(displayName, notificationsEnabled)))):
+      state.user?.name = displayName
+      state.notificationsEnabled = notificationsEnabled
+      state.settings = nil
+      return .none
+
+    case .login, .todos, .settings:
+      return .none
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/// The ticks of a repeating timer, as a stream, so that tests and the demo choose how many
+/// ticks come and how fast.
+public struct TickClient: Sendable {
+  public var ticks: @Sendable () -> AsyncStream<Void>
+
+  public init(ticks: @escaping @Sendable () -> AsyncStream<Void>) {
+    self.ticks = ticks
+  }
+
+  /// A timer that ticks every `interval`, `count` times (default: until cancelled).
+  public static func every(_ interval: Duration, count: Int = .max) -> Self {
+    Self {
+      AsyncStream { continuation in
+        let task = Task {
+          for _ in 0..<count {
+            do { try await Task.sleep(for: interval) } catch { break }
+            continuation.yield()
+          }
+          continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+      }
+    }
+  }
+
+  /// A timer that ticks `count` times at once, then stops.
+  public static func immediate(count: Int) -> Self {
+    Self {
+      AsyncStream { continuation in
+        for _ in 0..<count { continuation.yield() }
+        continuation.finish()
+      }
+    }
+  }
+}

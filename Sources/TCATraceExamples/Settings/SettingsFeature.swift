@@ -1,0 +1,54 @@
+/// The profile settings sheet, presented by ``AppFeature`` (`ifLet` with a
+/// ``PresentationAction``). Its fields are edited through `binding` view actions.
+public struct SettingsFeature: ComposedBoundingReducer {
+  public struct State: Equatable, Sendable {
+    public var displayName: String
+    public var notificationsEnabled: Bool
+
+    public init(displayName: String = "", notificationsEnabled: Bool = false) {
+      self.displayName = displayName
+      self.notificationsEnabled = notificationsEnabled
+    }
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable, Sendable {
+    @CasePathable
+    public enum ViewAction: Equatable, Sendable {
+      case binding(BindingAction<State>)
+      case saveButtonTapped
+    }
+
+    @CasePathable
+    public enum DelegateAction: Equatable, Sendable {
+      case didSave(displayName: String, notificationsEnabled: Bool)
+    }
+
+    public typealias InternalAction = Never
+
+    case view(ViewAction)
+    case delegate(DelegateAction)
+    case _internal(Never)
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    BindingReducer(action: \.view.binding)
+    coreReducer
+  }
+
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+    switch action {
+    case .binding:
+      return .none
+
+    case .saveButtonTapped:
+      return .send(
+        .delegate(
+          .didSave(displayName: state.displayName, notificationsEnabled: state.notificationsEnabled)
+        )
+      )
+    }
+  }
+}

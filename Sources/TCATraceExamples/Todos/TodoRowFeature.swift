@@ -1,0 +1,50 @@
+/// One todo in the list: the user toggles it or edits its title.
+///
+/// Tells its parent ``Action/DelegateAction/completionChanged(isComplete:)`` when toggled.
+public struct TodoRowFeature: BoundingReducer {
+  public struct State: Equatable, Identifiable, Sendable {
+    public var id: Int
+    public var title: String
+    public var isComplete: Bool
+
+    public init(id: Int, title: String, isComplete: Bool = false) {
+      self.id = id
+      self.title = title
+      self.isComplete = isComplete
+    }
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable, Sendable {
+    @CasePathable
+    public enum ViewAction: Equatable, Sendable {
+      case toggleCompleted
+      case titleChanged(String)
+    }
+
+    @CasePathable
+    public enum DelegateAction: Equatable, Sendable {
+      case completionChanged(isComplete: Bool)
+    }
+
+    public typealias InternalAction = Never
+
+    case view(ViewAction)
+    case delegate(DelegateAction)
+    case _internal(Never)
+  }
+
+  public init() {}
+
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+    switch action {
+    case .toggleCompleted:
+      state.isComplete.toggle()
+      return .send(.delegate(.completionChanged(isComplete: state.isComplete)))
+
+    case let .titleChanged(title):
+      state.title = title
+      return .none
+    }
+  }
+}

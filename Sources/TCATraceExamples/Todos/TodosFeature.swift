@@ -1,0 +1,128 @@
+/// The todo list: loads todos from the API, adds and clears them, keeps completed ones at the
+/// bottom, and counts the seconds the list has been on screen with a timer.
+public struct TodosFeature: ComposedBoundingReducer {
+  public struct State: Equatable, Sendable {
+    public var todos: IdentifiedArrayOf<TodoRowFeature.State> = []
+    public var isLoading = false
+    public var secondsOnScreen = 0
+    public var nextID = 100
+
+    public init(
+      todos: IdentifiedArrayOf<TodoRowFeature.State> = [],
+      isLoading: Bool = false,
+      secondsOnScreen: Int = 0,
+      nextID: Int = 100
+    ) {
+      self.todos = todos
+      self.isLoading = isLoading
+      self.secondsOnScreen = secondsOnScreen
+      self.nextID = nextID
+    }
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable, Sendable {
+    @CasePathable
+    public enum ViewAction: Equatable, Sendable {
+      case onAppear
+      case onDisappear
+      case addTodoButtonTapped(title: String)
+      case clearCompletedButtonTapped
+    }
+
+    @CasePathable
+    public enum InternalAction: Equatable, Sendable {
+      case todosLoaded(Result<[Todo], APIError>)
+      case timerTicked
+      case rows(IdentifiedActionOf<TodoRowFeature>)
+    }
+
+    @CasePathable
+    public enum DelegateAction: Equatable, Sendable {}
+
+    case view(ViewAction)
+    case delegate(DelegateAction)
+    case _internal(InternalAction)
+  }
+
+  enum CancelID { case timer }
+
+  let api: APIClient
+  let clock: TickClient
+
+  public init(api: APIClient, clock: TickClient) {
+    self.api = api
+    self.clock = clock
+  }
+
+  public var body: some ReducerOf<Self> {
+    coreReducer
+      .forEach(\.todos, action: \.rows) {
+        TodoRowFeature()
+      }
+  }
+
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+    switch action {
+    case .onAppear:
+      state.isLoading = true
+      return .merge(
+        .run { [api] send in
+          do {
+            await send(._internal(.todosLoaded(.success(try await api.fetchTodos()))))
+          } catch let error as APIError {
+            await send(._internal(.todosLoaded(.failure(error))))
+          }
+        },
+        .run { [clock] send in
+          for await _ in clock.ticks() {
+            await send(._internal(.timerTicked))
+          }
+        }
+        .cancellable(id: CancelID.timer, cancelInFlight: true)
+      )
+
+    case .onDisappear:
+      return .cancel(id: CancelID.timer)
+
+    case let .addTodoButtonTapped(title):
+      state.todos.insert(TodoRowFeature.State(id: state.nextID, title: title), at: 0)
+      state.nextID += 1
+      return .none
+
+    case .clearCompletedButtonTapped:
+      state.todos.removeAll(where: \.isComplete)
+      return .none
+    }
+  }
+
+  public func reduce(
+    into state: inout State, internalAction action: Action.InternalAction
+  ) -> Effect<Action> {
+    switch action {
+    case let .todosLoaded(.success(todos)):
+      state.isLoading = false
+      state.todos = IdentifiedArray(
+        uniqueElements: todos.map {
+          TodoRowFeature.State(id: $0.id, title: $0.title, isComplete: $0.isComplete)
+        }
+      )
+      return .none
+
+    case .todosLoaded(.failure):
+      state.isLoading = false
+      return .none
+
+    case .timerTicked:
+      state.secondsOnScreen += 1
+      return .none
+
+    case .rows(.element(_, .delegate(.completionChanged))):
+      state.todos.sort { !$0.isComplete && $1.isComplete }
+      return .none
+
+    case .rows:
+      return .none
+    }
+  }
+}

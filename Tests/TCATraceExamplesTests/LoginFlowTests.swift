@@ -1,0 +1,98 @@
+import CustomDump
+import TCATraceExamples
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct LoginFlowTests {
+  typealias Action = AppFeature.Action
+
+  private func makeStore(
+    observer: @escaping @MainActor (ActionEvent<AppFeature.State, Action>) -> Void = { _ in }
+  ) -> StoreOf<AppFeature> {
+    Store(initialState: AppFeature.State(), observer: observer) {
+      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+    }
+  }
+
+  @Test func loginWithTwoFactorSignsTheUserIn() async {
+    var events: [(action: Action, origin: ActionOrigin, path: String)] = []
+    let store = makeStore { events.append(($0.action, $0.origin, $0.route.statePath)) }
+    let login = store.scope(state: \.login, action: \.login)
+
+    login.send(.view(.emailChanged("blob@example.com")))
+    login.send(.view(.passwordChanged(APIClient.fakePassword)))
+    await login.send(.view(.loginButtonTapped)).finish()
+    #expect(store.state.login.twoFactor?.token == "token-blob@example.com")
+
+    let twoFactor = login.scope(state: \.twoFactor!, action: \.twoFactor)
+    twoFactor.send(.view(.codeChanged(APIClient.fakeCode)))
+    await twoFactor.send(.view(.submitButtonTapped)).finish()
+
+    expectNoDifference(store.state.user, User(id: 1, name: "blob"))
+    #expect(store.state.login.twoFactor == nil)
+    #expect(store.state.login.password == "")
+
+    let user = User(id: 1, name: "blob")
+    expectNoDifference(
+      events.map { "\($0.origin) \($0.path) \($0.action)" },
+      [
+        "send login \(Action._internal(.login(.view(.emailChanged("blob@example.com")))))",
+        "send login \(Action._internal(.login(.view(.passwordChanged("hunter2")))))",
+        "send login \(Action._internal(.login(.view(.loginButtonTapped))))",
+        "effect(cause: 3) login \(Action._internal(.login(._internal(.loginResponse(.success(.twoFactorRequired(token: "token-blob@example.com")))))))",
+        "send login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.view(.codeChanged("424242")))))))",
+        "send login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped))))))",
+        "effect(cause: 6) login.twoFactor \(Action._internal(.login(._internal(.twoFactor(._internal(.verifyResponse(.success(user))))))))",
+        "effect(cause: 7) login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.delegate(.didVerify(user)))))))",
+        "effect(cause: 8) login \(Action._internal(.login(.delegate(.didLogin(user)))))",
+      ]
+    )
+  }
+
+  @Test func wrongPasswordShowsAnError() async {
+    let store = makeStore()
+    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    store.send(._internal(.login(.view(.passwordChanged("nope")))))
+    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
+    expectNoDifference(
+      store.state.login,
+      LoginFeature.State(
+        email: "blob@example.com", password: "nope", errorMessage: "Wrong email or password."
+      )
+    )
+    #expect(store.state.user == nil)
+  }
+
+  @Test func wrongCodeShowsAnError() async {
+    let store = makeStore()
+    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
+    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.view(.codeChanged("000000")))))))
+    await store.send(._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped)))))).finish()
+    expectNoDifference(
+      store.state.login.twoFactor,
+      TwoFactorFeature.State(
+        token: "token-blob@example.com", code: "000000", errorMessage: "That code is not right."
+      )
+    )
+    #expect(store.state.user == nil)
+  }
+
+  @Test func theAppReactsOnlyToItsDirectChildsDelegate() async {
+    var ownEffects: [[Int]] = []
+    let store = makeStore { ownEffects.append($0.ownEffectCounts) }
+    store.send(._internal(.login(.view(.emailChanged("a@b.c")))))
+    store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
+    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.view(.codeChanged(APIClient.fakeCode)))))))
+    await store.send(._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped)))))).finish()
+    // Effects come from the feature that owns each action: login's run, two-factor's run, its
+    // delegate send, login's delegate send — never from the app.
+    expectNoDifference(
+      ownEffects,
+      [[0, 0], [0, 0], [0, 1], [0, 0], [0, 0, 0], [0, 0, 1], [0, 0, 1], [0, 1, 0], [0, 0]]
+    )
+  }
+}

@@ -1,0 +1,79 @@
+import CustomDump
+import TCATraceExamples
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct TodosTests {
+  private func makeStore(
+    clock: TickClient = .immediate(count: 3),
+    todos: IdentifiedArrayOf<TodoRowFeature.State> = []
+  ) -> StoreOf<TodosFeature> {
+    Store(initialState: TodosFeature.State(todos: todos)) {
+      TodosFeature(api: .fake(latency: .zero), clock: clock)
+    }
+  }
+
+  @Test func onAppearLoadsTodosAndRunsTheTimer() async {
+    let store = makeStore()
+    await store.send(.view(.onAppear)).finish()
+    expectNoDifference(
+      store.state,
+      TodosFeature.State(
+        todos: [
+          TodoRowFeature.State(id: 1, title: "Buy milk"),
+          TodoRowFeature.State(id: 2, title: "Write the trace reader", isComplete: true),
+        ],
+        secondsOnScreen: 3
+      )
+    )
+  }
+
+  @Test func onDisappearCancelsTheTimer() async {
+    let store = makeStore(clock: .every(.seconds(3600)))
+    let appear = store.send(.view(.onAppear))
+    store.send(.view(.onDisappear))
+    await appear.finish()
+    await store.finish()
+    #expect(store.state.secondsOnScreen == 0)
+    #expect(store.state.todos.count == 2)
+  }
+
+  @Test func togglingARowMovesCompletedTodosDown() {
+    let store = makeStore(todos: [
+      TodoRowFeature.State(id: 1, title: "a"),
+      TodoRowFeature.State(id: 2, title: "b"),
+    ])
+    store.send(._internal(.rows(.element(id: 1, action: .view(.toggleCompleted)))))
+    expectNoDifference(
+      store.state.todos,
+      [
+        TodoRowFeature.State(id: 2, title: "b"),
+        TodoRowFeature.State(id: 1, title: "a", isComplete: true),
+      ]
+    )
+  }
+
+  @Test func addAndClearCompleted() {
+    let store = makeStore(todos: [TodoRowFeature.State(id: 1, title: "done", isComplete: true)])
+    store.send(.view(.addTodoButtonTapped(title: "new")))
+    store.send(._internal(.rows(.element(id: 100, action: .view(.titleChanged("newer"))))))
+    store.send(.view(.clearCompletedButtonTapped))
+    expectNoDifference(store.state.todos, [TodoRowFeature.State(id: 100, title: "newer")])
+    #expect(store.state.nextID == 101)
+  }
+
+  @Test func rowRoutesNameTheTodoId() {
+    var paths: [String] = []
+    let store = Store(
+      initialState: AppFeature.State(
+        todos: TodosFeature.State(todos: [TodoRowFeature.State(id: 3, title: "x")])
+      ),
+      observer: { paths.append($0.route.statePath) }
+    ) {
+      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+    }
+    store.send(._internal(.todos(._internal(.rows(.element(id: 3, action: .view(.toggleCompleted)))))))
+    expectNoDifference(paths, ["todos.todos[id: 3]", "todos.todos[id: 3]"])
+  }
+}
