@@ -31,6 +31,7 @@ let package = Package(
       name: "Composable",
       dependencies: [
         .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
@@ -46,7 +47,9 @@ let package = Package(
     .executableTarget(
       name: "tcatrace",
       dependencies: [
-        .product(name: "ArgumentParser", package: "swift-argument-parser")
+        "TCATraceExamples",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
     .testTarget(

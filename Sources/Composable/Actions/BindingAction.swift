@@ -1,3 +1,5 @@
+import CustomDump
+
 /// An action that sets one field of a feature's state, as a SwiftUI binding would.
 ///
 /// ```swift
@@ -8,7 +10,9 @@
 /// ```
 ///
 /// ``BindingReducer`` applies it to the state.
-public struct BindingAction<Root>: Equatable, Sendable, CustomDebugStringConvertible {
+public struct BindingAction<Root>: Equatable, Sendable, CustomDebugStringConvertible,
+  CustomDumpStringConvertible
+{
   /// The field the action sets.
   public let keyPath: any PartialKeyPath<Root> & Sendable
   /// The new value.
@@ -40,6 +44,11 @@ public struct BindingAction<Root>: Equatable, Sendable, CustomDebugStringConvert
 
   public var debugDescription: String {
     ".set(\\.\(KeyPathNames.name(of: self.keyPath)), \(String(reflecting: self.value)))"
+  }
+
+  /// `.set(\.displayName, "Blob")`, as CustomDump renders it in diffs and traces.
+  public var customDumpDescription: String {
+    ".set(\\.\(KeyPathNames.name(of: self.keyPath)), \(String(customDumping: self.value)))"
   }
 }
 

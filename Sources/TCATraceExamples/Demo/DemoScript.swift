@@ -1,0 +1,70 @@
+/// The scripted session `tcatrace demo` runs: a user logs in with two-factor, works through
+/// the todo list, edits the settings; then the leaky example breaks each boundary rule once.
+///
+/// The script drives a store through its `send`, so it runs the same against a plain `Store`
+/// and a recording one:
+///
+/// ```swift
+/// let store = Store(initialState: AppFeature.State()) { DemoScript.app() }
+/// await DemoScript.runApp { store.send($0) }
+/// ```
+public enum DemoScript {
+  /// The example app as the demo runs it: a back end that answers after `latency`, and a
+  /// todo timer that ticks three times.
+  public static func app(latency: Duration = .milliseconds(20)) -> AppFeature {
+    AppFeature(
+      api: .fake(latency: latency),
+      clock: .every(.milliseconds(25), count: 3)
+    )
+  }
+
+  /// Sends the app's session, waiting for each step's effects.
+  @MainActor
+  public static func runApp(send: (AppFeature.Action) -> StoreTask) async {
+    typealias Login = LoginFeature.Action
+    @discardableResult
+    func login(_ action: Login) -> StoreTask { send(._internal(.login(action))) }
+    @discardableResult
+    func twoFactor(_ action: TwoFactorFeature.Action) -> StoreTask {
+      login(._internal(.twoFactor(action)))
+    }
+    @discardableResult
+    func todos(_ action: TodosFeature.Action) -> StoreTask { send(._internal(.todos(action))) }
+    @discardableResult
+    func row(_ id: Int, _ action: TodoRowFeature.Action) -> StoreTask {
+      todos(._internal(.rows(.element(id: id, action: action))))
+    }
+    @discardableResult
+    func settings(_ action: SettingsFeature.Action) -> StoreTask {
+      send(._internal(.settings(.presented(action))))
+    }
+
+    login(.view(.emailChanged("blob@example.com")))
+    login(.view(.passwordChanged(APIClient.fakePassword)))
+    await login(.view(.loginButtonTapped)).finish()
+    twoFactor(.view(.codeChanged(APIClient.fakeCode)))
+    await twoFactor(.view(.submitButtonTapped)).finish()
+
+    await todos(.view(.onAppear)).finish()
+    todos(.view(.addTodoButtonTapped(title: "Record a trace")))
+    row(100, .view(.toggleCompleted))
+    row(1, .view(.titleChanged("Buy oat milk")))
+    todos(.view(.clearCompletedButtonTapped))
+    todos(.view(.onDisappear))
+
+    _ = send(.view(.settingsButtonTapped))
+    settings(.view(.binding(.set(\.displayName, "Blob"))))
+    settings(.view(.binding(.set(\.notificationsEnabled, true))))
+    settings(.view(.saveButtonTapped))
+  }
+
+  /// Sends the leaky example's session: each of its four leaks happens once.
+  @MainActor
+  public static func runLeaky(send: (LeakyParentFeature.Action) -> StoreTask) async {
+    await send(.view(.onAppear)).finish()
+    _ = send(._internal(.child(.view(.buttonTapped))))
+    _ = send(._internal(.child(._internal(.grandchild(.view(.finishButtonTapped))))))
+    // LEAK view-sends-private-action: a caller outside the feature sends an internal action.
+    _ = send(._internal(.refreshed))
+  }
+}

@@ -1,0 +1,52 @@
+import CustomDump
+import TCATraceExamples
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct DemoScriptTests {
+  @Test func appSessionEndsLoggedInWithTheTodosAndSettingsItChanged() async {
+    var count = 0
+    let store = Store(
+      initialState: AppFeature.State(),
+      observer: { (_: ActionEvent<AppFeature.State, AppFeature.Action>) in count += 1 }
+    ) {
+      DemoScript.app(latency: .zero)
+    }
+    await DemoScript.runApp { store.send($0) }
+    await store.finish()
+    expectNoDifference(
+      store.state,
+      AppFeature.State(
+        login: LoginFeature.State(email: "blob@example.com"),
+        todos: TodosFeature.State(
+          todos: [TodoRowFeature.State(id: 1, title: "Buy oat milk")],
+          secondsOnScreen: 3,
+          nextID: 101
+        ),
+        user: User(id: 1, name: "Blob"),
+        notificationsEnabled: true
+      )
+    )
+    // 9 to log in, 11 for the todos (3 timer ticks), 5 for the settings.
+    #expect(count == 25)
+  }
+
+  @Test func leakySessionRunsEachLeakOnce() async {
+    let store = Store(initialState: LeakyParentFeature.State()) { LeakyParentFeature() }
+    await DemoScript.runLeaky { store.send($0) }
+    expectNoDifference(
+      store.state,
+      LeakyParentFeature.State(
+        child: LeakyChildFeature.State(
+          taps: 1,
+          grandchild: LeakyGrandchildFeature.State(isFinished: true),
+          grandchildDone: true
+        ),
+        childButtonTaps: 1,
+        grandchildFinished: true,
+        refreshCount: 2
+      )
+    )
+  }
+}
