@@ -11,6 +11,7 @@ let package = Package(
   products: [
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "TCABoundaries", targets: ["TCABoundaries"]),
+    .library(name: "TCATrace", targets: ["TCATrace"]),
     .library(name: "TCATraceExamples", targets: ["TCATraceExamples"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
   ],
@@ -41,6 +42,16 @@ let package = Package(
       dependencies: ["Composable"]
     ),
     .target(
+      name: "TCATrace",
+      dependencies: [
+        "CSQLite",
+        "TCABoundaries",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .target(
       name: "TCATraceExamples",
       dependencies: ["TCABoundaries"]
     ),
@@ -68,6 +79,15 @@ let package = Package(
       name: "TCABoundariesTests",
       dependencies: [
         "TCABoundaries",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "TCATraceTests",
+      dependencies: [
+        "TCATrace",
+        "TCATraceExamples",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

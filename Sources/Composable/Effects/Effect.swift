@@ -27,7 +27,9 @@ public struct Effect<Action>: Sendable {
   @usableFromInline
   indirect enum Operation: @unchecked Sendable {
     case none
-    case send(Action)
+    /// Sends an action; the closure runs when the store starts the effect, so that `map`
+    /// transforms at emission time, as TCA's does.
+    case send(() -> Action)
     case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
     case merge([Operation])
     case concatenate([Operation])
@@ -46,7 +48,7 @@ extension Effect {
   ///
   /// The action is processed synchronously, before the `send` that caused it returns.
   public static func send(_ action: Action) -> Self {
-    Self(operation: .send(action))
+    Self(operation: .send({ action }))
   }
 
   /// An effect that runs an asynchronous operation, which may send actions back into the store.
@@ -144,6 +146,7 @@ extension Effect {
   /// Transforms the actions this effect sends.
   ///
   /// This is how a parent embeds a child's effects: `Scope` maps them with the child's case.
+  /// `transform` runs when the effect sends an action, right before the store receives it.
   public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
     Effect<T>(operation: self.operation.map(transform))
   }
@@ -155,7 +158,7 @@ extension Effect.Operation {
     case .none:
       return .none
     case let .send(action):
-      return .send(transform(action))
+      return .send({ transform(action()) })
     case let .run(priority, operation):
       return .run(priority) { send in
         await operation(Send { action in send(transform(action)) })

@@ -25,10 +25,15 @@ public struct ActionRoute: Hashable, CustomStringConvertible, @unchecked Sendabl
     }
 
     public var description: String {
-      if let string = self.base.base as? String {
+      Self.describe(self.base.base)
+    }
+
+    /// How an element id reads in a path: `3`, `"a"` (strings are quoted).
+    public static func describe(_ id: Any) -> String {
+      if let string = id as? String {
         return String(reflecting: string)
       }
-      return String(describing: self.base.base)
+      return String(describing: id)
     }
   }
 

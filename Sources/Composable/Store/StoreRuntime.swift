@@ -107,7 +107,7 @@ final class StoreRuntime<State, Action> {
       return []
 
     case let .send(action):
-      self.enqueue(action, origin: .effect(cause: cause), tasks: tasks)
+      self.enqueue(action(), origin: .effect(cause: cause), tasks: tasks)
       return []
 
     case let .run(priority, run):

@@ -1,0 +1,2 @@
+@_exported import Composable
+@_exported import TCABoundaries

@@ -1,0 +1,214 @@
+import CustomDump
+import TCATrace
+import TCATraceExamples
+import Testing
+
+/// A plain action enum without boundaries.
+private enum FlatAction {
+  case increment
+  case setCount(Int)
+  case child(TwoFactorFeature.Action)
+}
+
+/// An enum with boundary cases that does not conform to `TCAFeatureAction`, using `internal`.
+private enum ReflectedAction {
+  enum Internal { case loaded([Int]), child(LoginFeature.Action) }
+  case view(String)
+  case `internal`(Internal)
+  case delegate(Never)
+}
+
+struct ClassificationTests {
+  typealias App = AppFeature.Action
+
+  @Test func viewActionOfADirectChild() {
+    expectNoDifference(
+      ActionClassification(App._internal(.login(.view(.loginButtonTapped)))),
+      ActionClassification(
+        path: "_internal.login.view.loginButtonTapped", rootCategory: .internal,
+        feature: ["login"], category: .view, caseName: "loginButtonTapped"
+      )
+    )
+  }
+
+  @Test func grandchildViewActionWithPayload() {
+    expectNoDifference(
+      ActionClassification(App._internal(.login(._internal(.twoFactor(.view(.codeChanged("42"))))))),
+      ActionClassification(
+        path: "_internal.login._internal.twoFactor.view.codeChanged", rootCategory: .internal,
+        feature: ["login", "twoFactor"], category: .view, caseName: "codeChanged",
+        payload: #""42""#
+      )
+    )
+  }
+
+  @Test func rootViewAction() {
+    expectNoDifference(
+      ActionClassification(App.view(.settingsButtonTapped)),
+      ActionClassification(
+        path: "view.settingsButtonTapped", rootCategory: .view, feature: [],
+        category: .view, caseName: "settingsButtonTapped"
+      )
+    )
+  }
+
+  @Test func internalActionWithAnEnumPayloadIsNotAChild() {
+    let classification = ActionClassification(
+      App._internal(.login(._internal(.loginResponse(.failure(.invalidCredentials)))))
+    )
+    expectNoDifference(
+      classification,
+      ActionClassification(
+        path: "_internal.login._internal.loginResponse", rootCategory: .internal,
+        feature: ["login"], category: .internal, caseName: "loginResponse",
+        payload: "Result.failure(.invalidCredentials)"
+      )
+    )
+  }
+
+  @Test func delegateAction() {
+    expectNoDifference(
+      ActionClassification(App._internal(.login(.delegate(.didLogin(User(id: 1, name: "b")))))),
+      ActionClassification(
+        path: "_internal.login.delegate.didLogin", rootCategory: .internal,
+        feature: ["login"], category: .delegate, caseName: "didLogin",
+        payload: """
+          User(
+            id: 1,
+            name: "b"
+          )
+          """
+      )
+    )
+  }
+
+  @Test func elementIdIsPartOfThePath() {
+    expectNoDifference(
+      ActionClassification(
+        App._internal(.todos(._internal(.rows(.element(id: 3, action: .view(.toggleCompleted))))))
+      ),
+      ActionClassification(
+        path: "_internal.todos._internal.rows[id: 3].view.toggleCompleted",
+        rootCategory: .internal, feature: ["todos", "rows[id: 3]"], category: .view,
+        caseName: "toggleCompleted"
+      )
+    )
+  }
+
+  @Test func presentedChildAndBinding() {
+    expectNoDifference(
+      ActionClassification(
+        App._internal(.settings(.presented(.view(.binding(.set(\.displayName, "Blob"))))))
+      ),
+      ActionClassification(
+        path: "_internal.settings.presented.view.binding", rootCategory: .internal,
+        feature: ["settings"], category: .view, caseName: "binding",
+        payload: #".set(\.displayName, "Blob")"#
+      )
+    )
+  }
+
+  @Test func dismissIsAViewActionOfThePresentedChild() {
+    expectNoDifference(
+      ActionClassification(App._internal(.settings(.dismiss))),
+      ActionClassification(
+        path: "_internal.settings.dismiss", rootCategory: .internal, feature: ["settings"],
+        category: .view, caseName: "dismiss", isDismiss: true
+      )
+    )
+  }
+
+  @Test func severalAssociatedValuesWithLabels() {
+    let action = App._internal(
+      .settings(.presented(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true))))
+    )
+    expectNoDifference(
+      ActionClassification(action),
+      ActionClassification(
+        path: "_internal.settings.presented.delegate.didSave", rootCategory: .internal,
+        feature: ["settings"], category: .delegate, caseName: "didSave",
+        payload: """
+          (
+            displayName: "Blob",
+            notificationsEnabled: true
+          )
+          """
+      )
+    )
+  }
+
+  @Test func plainEnumsAreUnclassified() {
+    expectNoDifference(
+      ActionClassification(FlatAction.increment),
+      ActionClassification(
+        path: "increment", rootCategory: .unclassified, feature: [], category: .unclassified,
+        caseName: "increment"
+      )
+    )
+    expectNoDifference(
+      ActionClassification(FlatAction.setCount(3)),
+      ActionClassification(
+        path: "setCount", rootCategory: .unclassified, feature: [], category: .unclassified,
+        caseName: "setCount", payload: "3"
+      )
+    )
+  }
+
+  @Test func plainEnumEmbeddingABoundaryChild() {
+    expectNoDifference(
+      ActionClassification(FlatAction.child(.view(.submitButtonTapped))),
+      ActionClassification(
+        path: "child.view.submitButtonTapped", rootCategory: .unclassified, feature: ["child"],
+        category: .view, caseName: "submitButtonTapped"
+      )
+    )
+  }
+
+  @Test func enumsWithBoundaryCasesAreClassifiedWithoutTheProtocol() {
+    expectNoDifference(
+      ActionClassification(ReflectedAction.internal(.loaded([1, 2]))),
+      ActionClassification(
+        path: "internal.loaded", rootCategory: .internal, feature: [], category: .internal,
+        caseName: "loaded",
+        payload: """
+          [
+            [0]: 1,
+            [1]: 2
+          ]
+          """
+      )
+    )
+    expectNoDifference(
+      ActionClassification(ReflectedAction.internal(.child(.delegate(.didLogin(User(id: 2, name: "c")))))),
+      ActionClassification(
+        path: "internal.child.delegate.didLogin", rootCategory: .internal, feature: ["child"],
+        category: .delegate, caseName: "didLogin",
+        payload: """
+          User(
+            id: 2,
+            name: "c"
+          )
+          """
+      )
+    )
+    expectNoDifference(
+      ActionClassification(ReflectedAction.view("tap")),
+      ActionClassification(
+        path: "view", rootCategory: .view, feature: [], category: .view, caseName: "view",
+        payload: #""tap""#
+      )
+    )
+  }
+
+  @Test func leakyExamplesNestedDelegate() {
+    let action = LeakyParentFeature.Action._internal(.child(._internal(.grandchild(.delegate(.didFinish)))))
+    expectNoDifference(
+      ActionClassification(action),
+      ActionClassification(
+        path: "_internal.child._internal.grandchild.delegate.didFinish", rootCategory: .internal,
+        feature: ["child", "grandchild"], category: .delegate, caseName: "didFinish"
+      )
+    )
+  }
+}
+
