@@ -1,0 +1,237 @@
+import CustomDump
+
+/// Finds what changed between two values of a state, leaf by leaf.
+///
+/// NB: Equal subtrees are skipped before they are looked into: an `Equatable` subtree is
+/// compared with `==` first, and the standard collections compare their storage's identity
+/// before their elements, so an untouched array of a million rows costs one comparison. The
+/// cost of a diff follows what changed, not the size of the state.
+enum StateDiff {
+  /// The changes from `old` to `new`, in the order of the state's properties.
+  static func changes(from old: Any, to new: Any) -> [StateChange] {
+    var changes: [StateChange] = []
+    self.diff(old, new, path: "", depth: 0, into: &changes)
+    return changes
+  }
+
+  /// How deep a diff looks before it reports a whole subtree as changed.
+  static let maxDepth = 48
+
+  private static func diff(
+    _ old: Any, _ new: Any, path: String, depth: Int, into changes: inout [StateChange]
+  ) {
+    if isEqual(old, new) == true { return }
+
+    if let oldOptional = old as? any OptionalProtocol, let newOptional = new as? any OptionalProtocol {
+      switch (oldOptional.wrapped, newOptional.wrapped) {
+      case (nil, nil):
+        return
+      case let (nil, new?):
+        changes.append(StateChange(path: path, kind: .added, old: nil, new: render(new)))
+      case let (old?, nil):
+        changes.append(StateChange(path: path, kind: .removed, old: render(old), new: nil))
+      case let (old?, new?):
+        self.diff(old, new, path: path, depth: depth, into: &changes)
+      }
+      return
+    }
+
+    guard depth < self.maxDepth, type(of: old) == type(of: new) else {
+      return self.leaf(old, new, path: path, into: &changes)
+    }
+
+    let oldMirror = Mirror(reflecting: old)
+    let newMirror = Mirror(reflecting: new)
+    switch oldMirror.displayStyle {
+    case .struct?, .class?, .tuple?:
+      let oldChildren = Array(oldMirror.children)
+      let newChildren = Array(newMirror.children)
+      guard !oldChildren.isEmpty, oldChildren.count == newChildren.count else {
+        return self.leaf(old, new, path: path, into: &changes)
+      }
+      let before = changes.count
+      for (index, (oldChild, newChild)) in zip(oldChildren, newChildren).enumerated() {
+        let name = oldChild.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? "\(index)"
+        self.diff(oldChild.value, newChild.value, path: join(path, name), depth: depth + 1, into: &changes)
+      }
+      // A value whose properties all compare equal but that is not `Equatable`-equal (a class
+      // with identity, say) changed in a way its properties do not show.
+      if changes.count == before, isEqual(old, new) == false {
+        self.leaf(old, new, path: path, into: &changes)
+      }
+
+    case .enum?:
+      guard
+        let (oldCase, oldPayload) = EnumReflection.decompose(old),
+        let (newCase, newPayload) = EnumReflection.decompose(new),
+        oldCase == newCase,
+        let oldPayload, let newPayload
+      else {
+        return self.leaf(old, new, path: path, into: &changes)
+      }
+      self.diff(oldPayload, newPayload, path: join(path, oldCase), depth: depth + 1, into: &changes)
+
+    case .collection?:
+      self.diffCollection(
+        Array(oldMirror.children.map(\.value)), Array(newMirror.children.map(\.value)),
+        path: path, depth: depth, into: &changes
+      )
+
+    case .dictionary?:
+      self.diffDictionary(oldMirror, newMirror, path: path, depth: depth, into: &changes)
+
+    case .set?:
+      self.diffSet(oldMirror, newMirror, path: path, into: &changes)
+
+    default:
+      self.leaf(old, new, path: path, into: &changes)
+    }
+  }
+
+  private static func diffCollection(
+    _ old: [Any], _ new: [Any], path: String, depth: Int, into changes: inout [StateChange]
+  ) {
+    let ids = (old.first ?? new.first).flatMap { identity(of: $0) } != nil
+    guard ids else {
+      for index in 0..<max(old.count, new.count) {
+        let elementPath = "\(path)[\(index)]"
+        switch (index < old.count ? old[index] : nil, index < new.count ? new[index] : nil) {
+        case let (old?, new?):
+          self.diff(old, new, path: elementPath, depth: depth + 1, into: &changes)
+        case let (nil, new?):
+          changes.append(StateChange(path: elementPath, kind: .added, old: nil, new: render(new)))
+        case let (old?, nil):
+          changes.append(StateChange(path: elementPath, kind: .removed, old: render(old), new: nil))
+        case (nil, nil):
+          break
+        }
+      }
+      return
+    }
+
+    // Identified elements: matched by id, in the new order, removals last.
+    let oldIDs = old.map { identity(of: $0)! }
+    let newIDs = new.map { identity(of: $0)! }
+    if oldIDs == newIDs {
+      for index in old.indices {
+        self.diff(
+          old[index], new[index], path: "\(path)[id: \(describe(oldIDs[index]))]",
+          depth: depth + 1, into: &changes
+        )
+      }
+      return
+    }
+    var oldByID: [AnyHashable: Any] = [:]
+    for (id, element) in zip(oldIDs, old) { oldByID[id] = element }
+    var newIDSet = Set<AnyHashable>()
+    for (id, element) in zip(newIDs, new) {
+      newIDSet.insert(id)
+      let elementPath = "\(path)[id: \(describe(id))]"
+      if let oldElement = oldByID[id] {
+        self.diff(oldElement, element, path: elementPath, depth: depth + 1, into: &changes)
+      } else {
+        changes.append(StateChange(path: elementPath, kind: .added, old: nil, new: render(element)))
+      }
+    }
+    for (id, element) in zip(oldIDs, old) where !newIDSet.contains(id) {
+      changes.append(
+        StateChange(
+          path: "\(path)[id: \(describe(id))]", kind: .removed, old: render(element), new: nil
+        )
+      )
+    }
+  }
+
+  private static func diffDictionary(
+    _ old: Mirror, _ new: Mirror, path: String, depth: Int, into changes: inout [StateChange]
+  ) {
+    func entries(_ mirror: Mirror) -> [(key: Any, value: Any)] {
+      mirror.children.compactMap { child in
+        let pair = Array(Mirror(reflecting: child.value).children)
+        return pair.count == 2 ? (pair[0].value, pair[1].value) : nil
+      }
+    }
+    func hashable(_ key: Any) -> AnyHashable {
+      (key as? AnyHashable) ?? AnyHashable(render(key))
+    }
+    let oldEntries = entries(old)
+    let newEntries = entries(new)
+    var oldByKey: [AnyHashable: Any] = [:]
+    for entry in oldEntries { oldByKey[hashable(entry.key)] = entry.value }
+    var newKeys = Set<AnyHashable>()
+    // NB: Dictionaries have no order; entries are reported sorted by their rendered key.
+    for entry in newEntries.sorted(by: { render($0.key) < render($1.key) }) {
+      let key = hashable(entry.key)
+      newKeys.insert(key)
+      let entryPath = "\(path)[\(render(entry.key))]"
+      if let oldValue = oldByKey[key] {
+        self.diff(oldValue, entry.value, path: entryPath, depth: depth + 1, into: &changes)
+      } else {
+        changes.append(StateChange(path: entryPath, kind: .added, old: nil, new: render(entry.value)))
+      }
+    }
+    for entry in oldEntries.sorted(by: { render($0.key) < render($1.key) })
+    where !newKeys.contains(hashable(entry.key)) {
+      changes.append(
+        StateChange(
+          path: "\(path)[\(render(entry.key))]", kind: .removed, old: render(entry.value), new: nil
+        )
+      )
+    }
+  }
+
+  private static func diffSet(
+    _ old: Mirror, _ new: Mirror, path: String, into changes: inout [StateChange]
+  ) {
+    let oldElements = Dictionary(
+      old.children.map { (render($0.value), $0.value) }, uniquingKeysWith: { first, _ in first }
+    )
+    let newElements = Dictionary(
+      new.children.map { (render($0.value), $0.value) }, uniquingKeysWith: { first, _ in first }
+    )
+    for key in newElements.keys.sorted() where oldElements[key] == nil {
+      changes.append(StateChange(path: "\(path)[\(key)]", kind: .added, old: nil, new: key))
+    }
+    for key in oldElements.keys.sorted() where newElements[key] == nil {
+      changes.append(StateChange(path: "\(path)[\(key)]", kind: .removed, old: key, new: nil))
+    }
+  }
+
+  private static func leaf(_ old: Any, _ new: Any, path: String, into changes: inout [StateChange]) {
+    let (oldText, newText) = (render(old), render(new))
+    guard oldText != newText else { return }
+    changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText))
+  }
+
+  private static func join(_ path: String, _ name: String) -> String {
+    path.isEmpty ? name : "\(path).\(name)"
+  }
+
+  private static func render(_ value: Any) -> String {
+    String(customDumping: value)
+  }
+
+  private static func describe(_ id: AnyHashable) -> String {
+    ActionRoute.ElementID.describe(id.base)
+  }
+}
+
+/// `lhs == rhs` when `lhs` is `Equatable`; `nil` when it is not.
+func isEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
+  guard let lhs = lhs as? any Equatable else { return nil }
+  return lhs.isEqual(to: rhs)
+}
+
+extension Equatable {
+  fileprivate func isEqual(to other: Any) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
+  }
+}
+
+/// The id of an `Identifiable` value.
+func identity(of value: Any) -> AnyHashable? {
+  guard let value = value as? any Identifiable else { return nil }
+  func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
+  return open(value)
+}

@@ -1,0 +1,198 @@
+import CustomDump
+import Synchronization
+import TCATrace
+import TCATraceExamples
+import Testing
+
+private struct Row: Equatable, Identifiable {
+  var id: Int
+  var title: String
+  var isComplete = false
+}
+
+private struct Profile: Equatable {
+  var name = ""
+  var tags: [String] = []
+  var scores: [String: Int] = [:]
+  var labels: Set<String> = []
+}
+
+private enum Phase: Equatable {
+  case idle
+  case loading(progress: Int)
+  case loaded([Int])
+}
+
+private struct Root: Equatable {
+  var count = 0
+  var profile = Profile()
+  var rows: IdentifiedArrayOf<Row> = []
+  var sheet: Profile?
+  var phase = Phase.idle
+}
+
+/// Counts the `==` calls made on it, to show that equal subtrees are not looked into.
+private struct Probe: Equatable {
+  static let comparisons = Mutex(0)
+  var value: Int
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    comparisons.withLock { $0 += 1 }
+    return lhs.value == rhs.value
+  }
+}
+
+struct StateDiffTests {
+  @Test func equalStatesHaveNoChanges() {
+    #expect(StateChange.diff(from: Root(), to: Root()).isEmpty)
+  }
+
+  @Test func changedLeavesHaveDottedPaths() {
+    var new = Root()
+    new.count = 2
+    new.profile.name = "Blob"
+    expectNoDifference(
+      StateChange.diff(from: Root(), to: new),
+      [
+        StateChange(path: "count", kind: .changed, old: "0", new: "2"),
+        StateChange(path: "profile.name", kind: .changed, old: #""""#, new: #""Blob""#),
+      ]
+    )
+  }
+
+  @Test func identifiedElementsAreMatchedById() {
+    let old = Root(rows: [Row(id: 1, title: "a"), Row(id: 2, title: "b"), Row(id: 3, title: "c")])
+    var new = old
+    new.rows[id: 3]?.isComplete = true
+    new.rows.remove(id: 1)
+    new.rows.append(Row(id: 4, title: "d"))
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [
+        StateChange(path: "rows[id: 3].isComplete", kind: .changed, old: "false", new: "true"),
+        StateChange(
+          path: "rows[id: 4]", kind: .added, old: nil,
+          new: """
+            Row(
+              id: 4,
+              title: "d",
+              isComplete: false
+            )
+            """
+        ),
+        StateChange(
+          path: "rows[id: 1]", kind: .removed,
+          old: """
+            Row(
+              id: 1,
+              title: "a",
+              isComplete: false
+            )
+            """,
+          new: nil
+        ),
+      ]
+    )
+  }
+
+  @Test func arraysAreMatchedByIndex() {
+    let old = Root(profile: Profile(tags: ["a", "b"]))
+    var new = old
+    new.profile.tags = ["a", "c", "d"]
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [
+        StateChange(path: "profile.tags[1]", kind: .changed, old: #""b""#, new: #""c""#),
+        StateChange(path: "profile.tags[2]", kind: .added, old: nil, new: #""d""#),
+      ]
+    )
+  }
+
+  @Test func dictionariesAndSetsAreMatchedByKey() {
+    let old = Root(profile: Profile(scores: ["a": 1, "b": 2], labels: ["x", "y"]))
+    var new = old
+    new.profile.scores = ["a": 5, "c": 3]
+    new.profile.labels = ["y", "z"]
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [
+        StateChange(path: #"profile.scores["a"]"#, kind: .changed, old: "1", new: "5"),
+        StateChange(path: #"profile.scores["c"]"#, kind: .added, old: nil, new: "3"),
+        StateChange(path: #"profile.scores["b"]"#, kind: .removed, old: "2", new: nil),
+        StateChange(path: #"profile.labels["z"]"#, kind: .added, old: nil, new: #""z""#),
+        StateChange(path: #"profile.labels["x"]"#, kind: .removed, old: #""x""#, new: nil),
+      ]
+    )
+  }
+
+  @Test func optionalsAppearAndGoAway() {
+    var presented = Root()
+    presented.sheet = Profile(name: "s")
+    expectNoDifference(
+      StateChange.diff(from: Root(), to: presented).map(\.kind),
+      [.added]
+    )
+    expectNoDifference(StateChange.diff(from: presented, to: Root()).map(\.path), ["sheet"])
+    var edited = presented
+    edited.sheet?.name = "t"
+    expectNoDifference(
+      StateChange.diff(from: presented, to: edited),
+      [StateChange(path: "sheet.name", kind: .changed, old: #""s""#, new: #""t""#)]
+    )
+  }
+
+  @Test func enumsDiffTheirPayloadWhenTheCaseStaysTheSame() {
+    let old = Root(phase: .loading(progress: 10))
+    var new = old
+    new.phase = .loading(progress: 60)
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [StateChange(path: "phase.loading", kind: .changed, old: "10", new: "60")]
+    )
+    new.phase = .loaded([1])
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [
+        StateChange(
+          path: "phase", kind: .changed, old: "Phase.loading(progress: 10)",
+          new: """
+            Phase.loaded(
+              [
+                [0]: 1
+              ]
+            )
+            """
+        )
+      ]
+    )
+  }
+
+  @Test func equalSubtreesAreNotLookedInto() {
+    struct Big: Equatable {
+      var probes: [Probe]
+      var flag = false
+    }
+    let old = Big(probes: (0..<10_000).map { Probe(value: $0) })
+    var new = old
+    new.flag = true
+    Probe.comparisons.withLock { $0 = 0 }
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [StateChange(path: "flag", kind: .changed, old: "false", new: "true")]
+    )
+    // The untouched array shares its storage, so comparing it compares no element.
+    #expect(Probe.comparisons.withLock { $0 } == 0)
+  }
+
+  @Test func exampleAppStatePaths() {
+    var old = AppFeature.State()
+    old.login.twoFactor = TwoFactorFeature.State(token: "t")
+    old.todos.todos = [TodoRowFeature.State(id: 3, title: "x")]
+    var new = old
+    new.login.twoFactor?.code = "42"
+    new.todos.todos[id: 3]?.isComplete = true
+    expectNoDifference(
+      StateChange.diff(from: old, to: new).map(\.path),
+      ["login.twoFactor.code", "todos.todos[id: 3].isComplete"]
+    )
+  }
+}
