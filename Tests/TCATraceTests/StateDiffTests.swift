@@ -94,6 +94,20 @@ struct StateDiffTests {
     )
   }
 
+  @Test func reorderingIdentifiedElementsIsAChangeOfOrder() {
+    let old = Root(rows: [Row(id: 1, title: "a"), Row(id: 2, title: "b", isComplete: true), Row(id: 3, title: "c")])
+    var new = old
+    new.rows.sort { !$0.isComplete && $1.isComplete }
+    new.rows[id: 1]?.title = "A"
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [
+        StateChange(path: "rows", kind: .changed, old: "[1, 2, 3]", new: "[1, 3, 2]"),
+        StateChange(path: "rows[id: 1].title", kind: .changed, old: #""a""#, new: #""A""#),
+      ]
+    )
+  }
+
   @Test func arraysAreMatchedByIndex() {
     let old = Root(profile: Profile(tags: ["a", "b"]))
     var new = old

@@ -123,6 +123,19 @@ enum StateDiff {
     }
     var oldByID: [AnyHashable: Any] = [:]
     for (id, element) in zip(oldIDs, old) { oldByID[id] = element }
+    // The elements both sides hold, if they moved, are a change of the collection's order.
+    let newIDLookup = Set(newIDs)
+    let keptOld = oldIDs.filter { newIDLookup.contains($0) }
+    let keptNew = newIDs.filter { oldByID[$0] != nil }
+    if keptOld != keptNew {
+      changes.append(
+        StateChange(
+          path: path, kind: .changed,
+          old: "[" + keptOld.map(describe).joined(separator: ", ") + "]",
+          new: "[" + keptNew.map(describe).joined(separator: ", ") + "]"
+        )
+      )
+    }
     var newIDSet = Set<AnyHashable>()
     for (id, element) in zip(newIDs, new) {
       newIDSet.insert(id)

@@ -1,0 +1,128 @@
+/// The four runtime boundary rules, checked for one processed action.
+///
+/// A feature's view and internal actions are private to it. Its parent may route them to it
+/// (`Scope`) but may only react to the delegate actions of a direct child; the view sends only
+/// view actions, and effects never send them.
+enum LeakRules {
+  struct Input {
+    var classification: ActionClassification
+    var origin: ActionOrigin
+    /// The route the store took, from the root: one step per embedded feature.
+    var route: [ActionRoute]
+    /// Effects each reducer along `route` returned itself, root first.
+    var ownEffectCounts: [Int]
+    var changes: [StateChange]
+    /// How the root feature is named in details.
+    var rootName: String
+  }
+
+  static func leaks(_ input: Input) -> [Leak] {
+    let classification = input.classification
+    guard classification.category != .unclassified, !classification.isDismiss else { return [] }
+    var leaks: [Leak] = []
+    let depth = classification.feature.count
+
+    switch classification.category {
+    case .view, .internal:
+      if depth >= 1 {
+        leaks += self.reactions(
+          to: input, allowedDepth: depth, rule: .parentReactsToPrivateChildAction
+        )
+      }
+    case .delegate:
+      if depth >= 2 {
+        leaks += self.reactions(
+          to: input, allowedDepth: depth - 1, rule: .ancestorReactsToGrandchildDelegate
+        )
+      }
+    case .unclassified:
+      break
+    }
+
+    if classification.category == .view, case let .effect(cause) = input.origin {
+      leaks.append(
+        Leak(
+          rule: .effectSendsViewAction,
+          feature: classification.featurePath,
+          detail: """
+            view action \(classification.caseName) of \(name(classification.feature, input)) \
+            was sent by an effect of action #\(cause); only the view sends view actions
+            """
+        )
+      )
+    }
+
+    if input.origin == .send, classification.category == .internal || classification.category == .delegate {
+      leaks.append(
+        Leak(
+          rule: .viewSendsPrivateAction,
+          feature: classification.featurePath,
+          detail: """
+            \(classification.category.rawValue) action \(classification.caseName) of \
+            \(name(classification.feature, input)) was sent from outside the store; only \
+            its reducer and effects send \(classification.category.rawValue) actions
+            """
+        )
+      )
+    }
+    return leaks
+  }
+
+  /// The ancestors above `allowedDepth` that changed state outside the allowed feature's state,
+  /// or returned effects: one leak per ancestor.
+  private static func reactions(
+    to input: Input, allowedDepth: Int, rule: LeakRule
+  ) -> [Leak] {
+    let classification = input.classification
+    // NB: Without the store's route down to the allowed feature (a child action dropped
+    // because its state was gone), its state path is unknown and nothing is judged.
+    guard input.route.count >= allowedDepth else { return [] }
+    let allowedStatePath = Array(input.route.prefix(allowedDepth)).statePath
+
+    var changedPaths: [Int: [String]] = [:]
+    for change in input.changes where !contains(allowedStatePath, change.path) {
+      let offender = (0..<allowedDepth).last {
+        contains(Array(input.route.prefix($0)).statePath, change.path)
+      } ?? 0
+      changedPaths[offender, default: []].append(change.path)
+    }
+    var effects: [Int: Int] = [:]
+    for depth in 0..<min(allowedDepth, input.ownEffectCounts.count)
+    where input.ownEffectCounts[depth] > 0 {
+      effects[depth] = input.ownEffectCounts[depth]
+    }
+
+    let owner = name(classification.feature, input)
+    let what =
+      rule == .parentReactsToPrivateChildAction
+      ? "\(classification.category.rawValue) action \(classification.caseName) of \(owner)"
+      : "delegate action \(classification.caseName) of \(owner), which only \(name(Array(classification.feature.dropLast()), input)) may react to"
+    return Set(changedPaths.keys).union(effects.keys).sorted().map { depth in
+      var reactions: [String] = []
+      if let paths = changedPaths[depth] {
+        reactions.append("changed " + paths.joined(separator: ", "))
+      }
+      if let count = effects[depth] {
+        reactions.append("returned \(count) effect\(count == 1 ? "" : "s")")
+      }
+      return Leak(
+        rule: rule,
+        feature: classification.feature.prefix(depth).joined(separator: "."),
+        detail: reactions.joined(separator: " and ") + " in response to " + what
+      )
+    }
+  }
+
+  /// Whether the state path `path` lies within the state at `prefix`.
+  static func contains(_ prefix: String, _ path: String) -> Bool {
+    guard !prefix.isEmpty else { return true }
+    guard path.hasPrefix(prefix) else { return false }
+    let rest = path.dropFirst(prefix.count)
+    return rest.isEmpty || rest.first == "." || rest.first == "["
+  }
+
+  /// How a feature is named in details: its path, or the root's type name.
+  private static func name(_ feature: [String], _ input: Input) -> String {
+    feature.isEmpty ? input.rootName : feature.joined(separator: ".")
+  }
+}
