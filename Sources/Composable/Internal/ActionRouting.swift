@@ -50,3 +50,16 @@ final class RouteCollector: @unchecked Sendable {
     }
   }
 }
+
+/// Runs `body`, a reducer call, while collecting the route `Scope`, `ifLet` and `forEach` take;
+/// for reducer modifiers that observe actions themselves, as an adapter for TCA would.
+///
+/// - Returns: The effect `body` returned, the route from the root down, and the effects each
+///   reducer along the route returned itself (see ``ActionEvent/ownEffectCounts``).
+package func collectingActionRoute<Action>(
+  _ body: () -> Effect<Action>
+) -> (effect: Effect<Action>, route: [ActionRoute], ownEffectCounts: [Int]) {
+  let collector = RouteCollector()
+  let effect = ActionRouting.$collector.withValue(collector) { body() }
+  return (effect, collector.route, collector.ownEffectCounts(rootTotal: effect.operation.count))
+}

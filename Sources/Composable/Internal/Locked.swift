@@ -1,15 +1,15 @@
 import Foundation
 
 /// A value guarded by a lock.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   private var value: Value
   private let lock = NSLock()
 
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
   }
 
-  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+  package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
     self.lock.lock()
     defer { self.lock.unlock() }
     return try body(&self.value)

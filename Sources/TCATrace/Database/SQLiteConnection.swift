@@ -1,0 +1,165 @@
+import CSQLite
+import Foundation
+
+/// A connection to one SQLite file; used from one thread at a time.
+final class SQLiteConnection {
+  let handle: OpaquePointer
+  let path: String
+
+  enum Mode {
+    /// Creates the file if missing.
+    case readWrite
+    /// Never writes; refuses a schema that could run code (for files from others).
+    case readOnly
+  }
+
+  init(path: String, mode: Mode) throws(TraceFileError) {
+    self.path = path
+    var handle: OpaquePointer?
+    let flags: Int32
+    switch mode {
+    case .readWrite: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    case .readOnly: flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+    }
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let error = TraceFileError(code: code, db: handle, path: path)
+      // NB: A failed open still allocates a handle, which must be closed.
+      sqlite3_close(handle)
+      throw error
+    }
+    self.handle = handle
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, 5_000)
+    if mode == .readOnly {
+      csqlite_enable_defensive(handle)
+      csqlite_disable_trusted_schema(handle)
+    }
+  }
+
+  deinit {
+    sqlite3_close_v2(self.handle)
+  }
+
+  func execute(_ sql: String) throws(TraceFileError) {
+    let code = sqlite3_exec(self.handle, sql, nil, nil, nil)
+    guard code == SQLITE_OK else {
+      throw TraceFileError(code: code, db: self.handle, path: self.path, sql: sql)
+    }
+  }
+
+  func prepare(_ sql: String) throws(TraceFileError) -> SQLiteStatement {
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v2(self.handle, sql, -1, &statement, nil)
+    guard code == SQLITE_OK, let statement else {
+      throw TraceFileError(code: code, db: self.handle, path: self.path, sql: sql)
+    }
+    return SQLiteStatement(handle: statement, connection: self, sql: sql)
+  }
+
+  /// The first column of the first row of `sql`, as an integer.
+  func integer(_ sql: String) throws(TraceFileError) -> Int64? {
+    let statement = try self.prepare(sql)
+    guard try statement.step() else { return nil }
+    return statement.isNull(0) ? nil : statement.int64(0)
+  }
+
+  var lastInsertRowID: Int64 {
+    sqlite3_last_insert_rowid(self.handle)
+  }
+}
+
+/// A prepared statement, reused by resetting it.
+final class SQLiteStatement {
+  let handle: OpaquePointer
+  unowned let connection: SQLiteConnection
+  let sql: String
+
+  init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
+    self.handle = handle
+    self.connection = connection
+    self.sql = sql
+  }
+
+  deinit {
+    sqlite3_finalize(self.handle)
+  }
+
+  /// Binds `values` to the parameters `?1`, `?2`, … and resets the statement first.
+  func bind(_ values: [SQLiteValue]) {
+    sqlite3_reset(self.handle)
+    for (index, value) in values.enumerated() {
+      let position = Int32(index + 1)
+      switch value {
+      case .null: sqlite3_bind_null(self.handle, position)
+      case let .integer(integer): sqlite3_bind_int64(self.handle, position, integer)
+      case let .text(text):
+        // NB: SQLITE_TRANSIENT: SQLite copies the bytes, which die when this call returns.
+        sqlite3_bind_text(self.handle, position, text, -1, sqliteTransient)
+      }
+    }
+  }
+
+  /// Steps once: `true` when a row is available, `false` when done.
+  @discardableResult
+  func step() throws(TraceFileError) -> Bool {
+    let code = sqlite3_step(self.handle)
+    switch code {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default:
+      throw TraceFileError(code: code, db: self.connection.handle, path: self.connection.path, sql: self.sql)
+    }
+  }
+
+  /// Runs the statement with `values` to the end.
+  func run(_ values: [SQLiteValue]) throws(TraceFileError) {
+    self.bind(values)
+    while try self.step() {}
+  }
+
+  var columnCount: Int { Int(sqlite3_column_count(self.handle)) }
+
+  func columnName(_ index: Int) -> String {
+    String(cString: sqlite3_column_name(self.handle, Int32(index)))
+  }
+
+  func isNull(_ index: Int) -> Bool {
+    sqlite3_column_type(self.handle, Int32(index)) == SQLITE_NULL
+  }
+
+  func int64(_ index: Int) -> Int64 {
+    sqlite3_column_int64(self.handle, Int32(index))
+  }
+
+  func text(_ index: Int) -> String? {
+    guard let text = sqlite3_column_text(self.handle, Int32(index)) else { return nil }
+    return String(cString: text)
+  }
+
+  func value(_ index: Int) -> SQLiteValue {
+    switch sqlite3_column_type(self.handle, Int32(index)) {
+    case SQLITE_NULL: return .null
+    case SQLITE_INTEGER: return .integer(self.int64(index))
+    case SQLITE_FLOAT: return .text(String(sqlite3_column_double(self.handle, Int32(index))))
+    default: return .text(self.text(index) ?? "")
+    }
+  }
+}
+
+/// A value bound to, or read from, a statement.
+enum SQLiteValue: Equatable {
+  case null
+  case integer(Int64)
+  case text(String)
+
+  init(_ text: String?) {
+    self = text.map(SQLiteValue.text) ?? .null
+  }
+
+  init(_ integer: Int?) {
+    self = integer.map { .integer(Int64($0)) } ?? .null
+  }
+}
+
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

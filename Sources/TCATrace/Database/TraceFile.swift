@@ -1,0 +1,90 @@
+import CSQLite
+import Foundation
+
+/// Opening trace files: creating them, checking they are ours, refusing what is not.
+enum TraceFile {
+  /// Opens `path` to append sessions, creating the file and its schema if needed.
+  ///
+  /// - Throws: `TraceFileError` when the path is a directory, or the file is not SQLite, not a
+  ///   trace, damaged, or from a newer TCATrace — such a file is left untouched — or when it
+  ///   cannot be created or written.
+  static func openForWriting(path: String) throws(TraceFileError) -> SQLiteConnection {
+    try self.checkNotDirectory(path)
+    let connection = try SQLiteConnection(path: path, mode: .readWrite)
+    // NB: The header is read before anything is written, so a file that turns out not to be
+    // ours is never changed.
+    let (applicationID, version, tableCount) = try self.header(connection)
+    if applicationID == 0, version == 0, tableCount == 0 {
+      try connection.execute("PRAGMA journal_mode = WAL")
+      try connection.execute("PRAGMA synchronous = NORMAL")
+      try connection.execute(
+        """
+        BEGIN IMMEDIATE;
+        PRAGMA application_id = \(TraceSchema.applicationID);
+        PRAGMA user_version = \(TraceSchema.version);
+        \(TraceSchema.sql)
+        COMMIT;
+        """
+      )
+      return connection
+    }
+    try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
+    try connection.execute("PRAGMA journal_mode = WAL")
+    try connection.execute("PRAGMA synchronous = NORMAL")
+    return connection
+  }
+
+  /// Opens `path` read-only, checking that it is a trace this version can read.
+  static func openForReading(path: String) throws(TraceFileError) -> SQLiteConnection {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw TraceFileError(
+        kind: .notFound, path: path, message: "does not exist: check the path"
+      )
+    }
+    try self.checkNotDirectory(path)
+    let connection = try SQLiteConnection(path: path, mode: .readOnly)
+    try connection.execute("PRAGMA query_only = ON")
+    let (applicationID, version, _) = try self.header(connection)
+    try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
+    return connection
+  }
+
+  private static func checkNotDirectory(_ path: String) throws(TraceFileError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw TraceFileError(
+        kind: .isDirectory, path: path, message: "is a directory, not a trace file"
+      )
+    }
+  }
+
+  private static func header(
+    _ connection: SQLiteConnection
+  ) throws(TraceFileError) -> (applicationID: Int64, version: Int64, tableCount: Int64) {
+    (
+      try connection.integer("PRAGMA application_id") ?? 0,
+      try connection.integer("PRAGMA user_version") ?? 0,
+      try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0
+    )
+  }
+
+  private static func checkIsTrace(
+    path: String, applicationID: Int64, version: Int64
+  ) throws(TraceFileError) {
+    guard applicationID == Int64(TraceSchema.applicationID) else {
+      throw TraceFileError(
+        kind: .notATrace, path: path,
+        message: "is a SQLite database but not a TCATrace file (no trace header)"
+      )
+    }
+    guard version <= Int64(TraceSchema.version) else {
+      throw TraceFileError(
+        kind: .newerSchema(Int(version)), path: path,
+        message: """
+          was written by a newer TCATrace (schema version \(version); this one reads up to \
+          \(TraceSchema.version)): update tcatrace to read it
+          """
+      )
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import CSQLite
+
+/// Why a trace file could not be opened, read or written.
+///
+/// Its description is one line that says what is wrong and, where it helps, what to do:
+///
+/// ```
+/// 'x.db' is not a TCATrace file: it is a SQLite database without a trace's tables
+/// SQLite error 11: database disk image is malformed - while reading 'x.db'
+/// ```
+public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendable {
+  /// What went wrong.
+  public enum Kind: Equatable, Sendable {
+    /// No file at the path.
+    case notFound
+    /// The path is a directory.
+    case isDirectory
+    /// The file exists but is not a SQLite database.
+    case notSQLite
+    /// A SQLite database that is not a trace file.
+    case notATrace
+    /// A trace file written by a newer TCATrace, with this schema version.
+    case newerSchema(Int)
+    /// The file is damaged: truncated or overwritten.
+    case corrupt
+    /// A SQL statement failed: a bad query, or a failure to read or write.
+    case sqlite
+    /// The file cannot be written: no permission, or a read-only file system.
+    case notWritable
+    /// A read asked for something the file does not hold (a session id, say).
+    case notInFile
+  }
+
+  public var kind: Kind
+  /// The file the error is about.
+  public var path: String
+  /// The SQLite result code, for errors SQLite reported.
+  public var sqliteCode: Int32?
+  /// The error in words, without the path.
+  public var message: String
+  /// The SQL that failed, if any. Bound values are never included.
+  public var sql: String?
+
+  public init(kind: Kind, path: String, sqliteCode: Int32? = nil, message: String, sql: String? = nil) {
+    self.kind = kind
+    self.path = path
+    self.sqliteCode = sqliteCode
+    self.message = message
+    self.sql = sql
+  }
+
+  public var description: String {
+    if let sqliteCode, self.kind == .sqlite || self.kind == .corrupt {
+      return "SQLite error \(sqliteCode): \(self.message) - while reading '\(self.path)'"
+    }
+    return "'\(self.path)' \(self.message)"
+  }
+}
+
+extension TraceFileError {
+  /// An error from a SQLite result code on `db`.
+  init(code: Int32, db: OpaquePointer?, path: String, sql: String? = nil) {
+    let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+      ?? String(cString: sqlite3_errstr(code))
+    let kind: Kind
+    switch code & 0xFF {
+    case SQLITE_NOTADB: kind = .notSQLite
+    case SQLITE_CORRUPT: kind = .corrupt
+    case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN: kind = .notWritable
+    default: kind = .sqlite
+    }
+    if kind == .notSQLite {
+      self.init(
+        kind: kind, path: path, sqliteCode: code,
+        message: "is not a SQLite database, so it cannot be a TCATrace file", sql: sql
+      )
+    } else {
+      self.init(kind: kind, path: path, sqliteCode: code, message: message, sql: sql)
+    }
+  }
+}

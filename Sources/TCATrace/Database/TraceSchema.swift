@@ -1,0 +1,158 @@
+/// The trace file's format: the SQL that creates it, and its version.
+///
+/// NB: `Schema/tcatrace.sql` at the top of the repository is the canonical copy, for people
+/// and other tools; this copy keeps the binary self-contained. `TraceSchemaTests` fails when
+/// the two differ.
+enum TraceSchema {
+  /// `PRAGMA user_version` of files this version writes, and the newest it reads.
+  static let version = 1
+
+  /// `PRAGMA application_id` of trace files: 'TCAT'.
+  static let applicationID: Int32 = 0x5443_4154
+
+  /// The SQL of `Schema/tcatrace.sql`.
+  static let sql = #"""
+-- TCATrace trace file, schema version 1.
+--
+-- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
+-- a TCA-style app: every action the store processed, the state changes it caused, and the
+-- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
+-- ('TCAT') and PRAGMA user_version = 1 (this schema's version). Readers refuse files with a
+-- newer user_version.
+
+-- One recording: one store, from its first action until the recorder closed.
+CREATE TABLE sessions (
+  -- The session's id, from 1.
+  id INTEGER PRIMARY KEY,
+  -- The name the recorder was given, or the root feature's name and the start time.
+  name TEXT NOT NULL,
+  -- The root feature's type name, e.g. 'AppFeature'; features below it are paths from it.
+  root_feature TEXT NOT NULL,
+  -- When recording started, wall clock, ISO 8601 in UTC with milliseconds.
+  started_at TEXT NOT NULL,
+  -- When the recorder closed, same format; NULL while recording, or if the process died.
+  ended_at TEXT,
+  -- Actions the recorder could not write (its buffer was full, or the file failed).
+  dropped_actions INTEGER NOT NULL DEFAULT 0,
+  -- The TCATrace version that wrote the session.
+  recorder_version TEXT NOT NULL
+);
+
+-- One row per action the store processed, in processing order.
+CREATE TABLE actions (
+  -- The action's row id: what state_changes and leaks refer to.
+  id INTEGER PRIMARY KEY,
+  -- The session the action belongs to.
+  session_id INTEGER NOT NULL REFERENCES sessions (id),
+  -- The action's number in its session, from 1, in processing order.
+  seq INTEGER NOT NULL,
+  -- When the reducer started, in nanoseconds since the session started (monotonic clock).
+  time_ns INTEGER NOT NULL,
+  -- Time spent in the reducer, in nanoseconds.
+  duration_ns INTEGER NOT NULL,
+  -- 'send': sent from outside the store (a view, a test); 'effect': sent by an effect.
+  origin TEXT NOT NULL CHECK (origin IN ('send', 'effect')),
+  -- For an effect's action: the seq of the action whose effect sent it; NULL for 'send'.
+  cause_seq INTEGER,
+  -- The action's case path, dotted: '_internal.login._internal.twoFactor.view.codeChanged';
+  -- an element's id is part of it: '_internal.todos._internal.rows[id: 3].view.toggleCompleted'.
+  path TEXT NOT NULL,
+  -- The category of the outermost case: 'view', 'internal', 'delegate' or 'unclassified'.
+  root_category TEXT NOT NULL
+    CHECK (root_category IN ('view', 'internal', 'delegate', 'unclassified')),
+  -- The feature that owns the action: the embedding cases from the root, dotted
+  -- ('login.twoFactor', 'todos.rows[id: 3]'); '' for the root feature.
+  feature TEXT NOT NULL,
+  -- The action's category at the feature that owns it.
+  category TEXT NOT NULL CHECK (category IN ('view', 'internal', 'delegate', 'unclassified')),
+  -- The innermost case's name: 'codeChanged'.
+  case_name TEXT NOT NULL,
+  -- The state path of the feature the store routed the action to ('login.twoFactor',
+  -- 'todos.todos[id: 3]'); '' when the root handled it alone.
+  state_path TEXT NOT NULL,
+  -- The innermost case's associated value, rendered with CustomDump; NULL when it has none.
+  payload TEXT,
+  -- The whole action as JSON, when the action type is Encodable; NULL otherwise.
+  payload_json TEXT,
+  UNIQUE (session_id, seq)
+);
+
+-- For the CLI's filters: by category, and by feature prefix, within a session.
+CREATE INDEX actions_by_category ON actions (session_id, category, seq);
+CREATE INDEX actions_by_feature ON actions (session_id, feature, seq);
+
+-- One row per changed leaf or collection element of the state, per action.
+CREATE TABLE state_changes (
+  -- The action that caused the change.
+  action_id INTEGER NOT NULL REFERENCES actions (id),
+  -- The change's order within its action, from 0.
+  position INTEGER NOT NULL,
+  -- The path from the root state: 'login.twoFactor.code', 'todos.todos[id: 3].isComplete'.
+  path TEXT NOT NULL,
+  -- 'changed'; 'added' or 'removed' for optionals and collection elements.
+  kind TEXT NOT NULL CHECK (kind IN ('changed', 'added', 'removed')),
+  -- The old value, rendered with CustomDump; NULL when added.
+  old_value TEXT,
+  -- The new value, rendered with CustomDump; NULL when removed.
+  new_value TEXT,
+  PRIMARY KEY (action_id, position)
+) WITHOUT ROWID;
+
+-- One row per boundary rule an action broke.
+CREATE TABLE leaks (
+  -- The action that showed the leak.
+  action_id INTEGER NOT NULL REFERENCES actions (id),
+  -- The rule: 'parent-reacts-to-private-child-action', 'ancestor-reacts-to-grandchild-delegate',
+  -- 'effect-sends-view-action' or 'view-sends-private-action'.
+  rule TEXT NOT NULL,
+  -- The feature that broke the rule, as in actions.feature ('' for the root).
+  feature TEXT NOT NULL,
+  -- What changed, or what was sent, in words.
+  detail TEXT NOT NULL
+);
+
+CREATE INDEX leaks_by_action ON leaks (action_id);
+
+-- One row per action, readable: session and feature by name, time in milliseconds, the
+-- number of state changes and the rules broken.
+CREATE VIEW timeline AS
+SELECT
+  s.id AS session_id,
+  s.name AS session,
+  a.seq,
+  round(a.time_ns / 1e6, 3) AS time_ms,
+  round(a.duration_ns / 1e3, 1) AS duration_us,
+  a.origin,
+  a.cause_seq,
+  a.category,
+  CASE a.feature WHEN '' THEN s.root_feature ELSE a.feature END AS feature,
+  a.case_name,
+  a.path,
+  a.payload,
+  (SELECT count(*) FROM state_changes c WHERE c.action_id = a.id) AS changes,
+  (SELECT group_concat(l.rule, ', ') FROM leaks l WHERE l.action_id = a.id) AS leaks
+FROM actions a
+JOIN sessions s ON s.id = a.session_id;
+
+-- One row per session, rule and offending feature: how often, and where first.
+CREATE VIEW leak_report AS
+SELECT
+  s.id AS session_id,
+  s.name AS session,
+  l.rule,
+  CASE l.feature WHEN '' THEN s.root_feature ELSE l.feature END AS feature,
+  count(*) AS occurrences,
+  min(a.seq) AS first_seq,
+  (
+    SELECT l2.detail
+    FROM leaks l2 JOIN actions a2 ON a2.id = l2.action_id
+    WHERE a2.session_id = s.id AND l2.rule = l.rule AND l2.feature = l.feature
+    ORDER BY a2.seq
+    LIMIT 1
+  ) AS first_detail
+FROM leaks l
+JOIN actions a ON a.id = l.action_id
+JOIN sessions s ON s.id = a.session_id
+GROUP BY s.id, l.rule, l.feature;
+"""#
+}

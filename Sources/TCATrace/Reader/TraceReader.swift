@@ -1,0 +1,231 @@
+/// Reads a trace file, read-only: its sessions, and its actions with their state changes and
+/// leaks. The file is never changed, and may be read while a recorder writes it.
+///
+/// ```swift
+/// let reader = try TraceReader(path: "session.db")
+/// for session in try reader.sessions() { print(session.name, session.actionCount) }
+/// try reader.forEachAction(matching: TraceFilter(categories: [.view], feature: "login")) {
+///   print($0.seq, $0.path)
+/// }
+/// ```
+///
+/// A file from someone else is opened so that its schema cannot run code or reach other files
+/// (defensive mode, untrusted schema, no extensions, query-only).
+public final class TraceReader {
+  /// The trace file's path.
+  public let path: String
+  let connection: SQLiteConnection
+  private var changesStatement: SQLiteStatement?
+  private var leaksStatement: SQLiteStatement?
+
+  /// Opens the trace at `path` for reading.
+  ///
+  /// - Throws: `TraceFileError` when the file is missing, a directory, not SQLite, not a
+  ///   trace, damaged, or written by a newer TCATrace.
+  public init(path: String) throws(TraceFileError) {
+    self.path = path
+    self.connection = try TraceFile.openForReading(path: path)
+  }
+
+  /// The sessions in the file, oldest first.
+  public func sessions() throws(TraceFileError) -> [TraceSession] {
+    let statement = try self.connection.prepare(
+      """
+      SELECT s.id, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
+        s.recorder_version,
+        (SELECT count(*) FROM actions a WHERE a.session_id = s.id),
+        (SELECT count(*) FROM leaks l JOIN actions a ON a.id = l.action_id WHERE a.session_id = s.id),
+        (SELECT coalesce(max(a.time_ns + a.duration_ns), 0) FROM actions a WHERE a.session_id = s.id)
+      FROM sessions s
+      ORDER BY s.id
+      """
+    )
+    var sessions: [TraceSession] = []
+    while try statement.step() {
+      sessions.append(
+        TraceSession(
+          id: statement.int64(0),
+          name: statement.text(1) ?? "",
+          rootFeature: statement.text(2) ?? "",
+          startedAt: statement.text(3) ?? "",
+          endedAt: statement.text(4),
+          droppedActions: Int(statement.int64(5)),
+          recorderVersion: statement.text(6) ?? "",
+          actionCount: Int(statement.int64(7)),
+          leakCount: Int(statement.int64(8)),
+          durationNs: statement.int64(9)
+        )
+      )
+    }
+    return sessions
+  }
+
+  /// Calls `body` with each action that matches `filter`, in the order they were written,
+  /// without holding them all in memory.
+  ///
+  /// - Parameters:
+  ///   - filter: Which actions. Default: all.
+  ///   - includeChanges: Read each action's state changes. Default: `true`.
+  public func forEachAction(
+    matching filter: TraceFilter = TraceFilter(),
+    includeChanges: Bool = true,
+    _ body: (TracedAction) throws -> Void
+  ) throws {
+    let (sql, values) = Self.query(filter)
+    let statement = try self.connection.prepare(sql)
+    statement.bind(values)
+    while try statement.step() {
+      let id = statement.int64(0)
+      let action = TracedAction(
+        id: id,
+        sessionID: statement.int64(1),
+        seq: Int(statement.int64(2)),
+        timeNs: statement.int64(3),
+        durationNs: statement.int64(4),
+        origin: try self.origin(statement.text(5), cause: statement.isNull(6) ? nil : Int(statement.int64(6))),
+        path: statement.text(7) ?? "",
+        rootCategory: try self.category(statement.text(8)),
+        feature: statement.text(9) ?? "",
+        category: try self.category(statement.text(10)),
+        caseName: statement.text(11) ?? "",
+        statePath: statement.text(12) ?? "",
+        payload: statement.text(13),
+        payloadJSON: statement.text(14),
+        changes: includeChanges ? try self.changes(of: id) : [],
+        leaks: try self.leaks(of: id)
+      )
+      try body(action)
+    }
+  }
+
+  /// The actions that match `filter`, in the order they were written.
+  public func actions(
+    matching filter: TraceFilter = TraceFilter(), includeChanges: Bool = true
+  ) throws -> [TracedAction] {
+    var actions: [TracedAction] = []
+    try self.forEachAction(matching: filter, includeChanges: includeChanges) { actions.append($0) }
+    return actions
+  }
+
+  // MARK: - Queries
+
+  static func query(_ filter: TraceFilter) -> (String, [SQLiteValue]) {
+    var conditions: [String] = []
+    var values: [SQLiteValue] = []
+    func parameter(_ value: SQLiteValue) -> String {
+      values.append(value)
+      return "?\(values.count)"
+    }
+    if let session = filter.session {
+      conditions.append("a.session_id = \(parameter(.integer(session)))")
+    }
+    if let categories = filter.categories {
+      let list = ActionCategory.allCases.filter(categories.contains)
+        .map { parameter(.text($0.rawValue)) }
+        .joined(separator: ", ")
+      conditions.append(list.isEmpty ? "0" : "a.category IN (\(list))")
+    }
+    if let feature = filter.feature, !feature.isEmpty {
+      let name = parameter(.text(feature))
+      conditions.append(
+        "(a.feature = \(name) OR substr(a.feature, 1, length(\(name)) + 1) IN (\(name) || '.', \(name) || '['))"
+      )
+    }
+    if filter.leaksOnly {
+      conditions.append("EXISTS (SELECT 1 FROM leaks l WHERE l.action_id = a.id)")
+    }
+    if let fromSeq = filter.fromSeq {
+      conditions.append("a.seq >= \(parameter(.integer(Int64(fromSeq))))")
+    }
+    if let toSeq = filter.toSeq {
+      conditions.append("a.seq <= \(parameter(.integer(Int64(toSeq))))")
+    }
+    if let text = filter.text, !text.isEmpty {
+      let needle = parameter(.text(text))
+      conditions.append("(instr(a.path, \(needle)) > 0 OR instr(coalesce(a.payload, ''), \(needle)) > 0)")
+    }
+    if let afterID = filter.afterID {
+      conditions.append("a.id > \(parameter(.integer(afterID)))")
+    }
+    let sql = """
+      SELECT a.id, a.session_id, a.seq, a.time_ns, a.duration_ns, a.origin, a.cause_seq, a.path,
+        a.root_category, a.feature, a.category, a.case_name, a.state_path, a.payload,
+        a.payload_json
+      FROM actions a
+      \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+      ORDER BY a.id
+      """
+    return (sql, values)
+  }
+
+  private func changes(of actionID: Int64) throws(TraceFileError) -> [StateChange] {
+    let statement: SQLiteStatement
+    if let prepared = self.changesStatement {
+      statement = prepared
+    } else {
+      statement = try self.connection.prepare(
+        """
+        SELECT path, kind, old_value, new_value FROM state_changes
+        WHERE action_id = ?1 ORDER BY position
+        """
+      )
+      self.changesStatement = statement
+    }
+    statement.bind([.integer(actionID)])
+    var changes: [StateChange] = []
+    while try statement.step() {
+      let kindName = statement.text(1) ?? ""
+      guard let kind = StateChange.Kind(rawValue: kindName) else {
+        throw self.unexpected("state change kind", kindName)
+      }
+      changes.append(
+        StateChange(path: statement.text(0) ?? "", kind: kind, old: statement.text(2), new: statement.text(3))
+      )
+    }
+    return changes
+  }
+
+  private func leaks(of actionID: Int64) throws(TraceFileError) -> [Leak] {
+    let statement: SQLiteStatement
+    if let prepared = self.leaksStatement {
+      statement = prepared
+    } else {
+      statement = try self.connection.prepare(
+        "SELECT rule, feature, detail FROM leaks WHERE action_id = ?1 ORDER BY rowid"
+      )
+      self.leaksStatement = statement
+    }
+    statement.bind([.integer(actionID)])
+    var leaks: [Leak] = []
+    while try statement.step() {
+      let ruleName = statement.text(0) ?? ""
+      guard let rule = LeakRule(rawValue: ruleName) else {
+        throw self.unexpected("leak rule", ruleName)
+      }
+      leaks.append(Leak(rule: rule, feature: statement.text(1) ?? "", detail: statement.text(2) ?? ""))
+    }
+    return leaks
+  }
+
+  private func category(_ name: String?) throws(TraceFileError) -> ActionCategory {
+    guard let name, let category = ActionCategory(rawValue: name) else {
+      throw self.unexpected("category", name ?? "NULL")
+    }
+    return category
+  }
+
+  private func origin(_ name: String?, cause: Int?) throws(TraceFileError) -> ActionOrigin {
+    switch (name, cause) {
+    case ("send", _): return .send
+    case let ("effect", cause?): return .effect(cause: cause)
+    default: throw self.unexpected("origin", name ?? "NULL")
+    }
+  }
+
+  private func unexpected(_ what: String, _ value: String) -> TraceFileError {
+    TraceFileError(
+      kind: .corrupt, path: self.path,
+      message: "holds an unknown \(what) '\(value)': the file is damaged or was edited"
+    )
+  }
+}

@@ -1,0 +1,130 @@
+/// A recorded session, as `TraceReader/sessions()` lists it.
+public struct TraceSession: Equatable, Sendable {
+  public var id: Int64
+  public var name: String
+  /// The root feature's type name: `AppFeature`.
+  public var rootFeature: String
+  /// When recording started: ISO 8601, UTC.
+  public var startedAt: String
+  /// When the recorder closed; `nil` while recording, or if the process died.
+  public var endedAt: String?
+  /// Actions the recorder could not write.
+  public var droppedActions: Int
+  public var recorderVersion: String
+  /// Actions recorded.
+  public var actionCount: Int
+  /// Leaks recorded.
+  public var leakCount: Int
+  /// From the session's start to the end of its last action, in nanoseconds.
+  public var durationNs: Int64
+
+  public init(
+    id: Int64, name: String, rootFeature: String, startedAt: String, endedAt: String?,
+    droppedActions: Int, recorderVersion: String, actionCount: Int, leakCount: Int,
+    durationNs: Int64
+  ) {
+    self.id = id
+    self.name = name
+    self.rootFeature = rootFeature
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.droppedActions = droppedActions
+    self.recorderVersion = recorderVersion
+    self.actionCount = actionCount
+    self.leakCount = leakCount
+    self.durationNs = durationNs
+  }
+}
+
+/// A recorded action with its state changes and leaks, as `TraceReader` streams it.
+public struct TracedAction: Equatable, Sendable {
+  /// The action's row id: increases with every action written to the file.
+  public var id: Int64
+  public var sessionID: Int64
+  /// The action's number in its session, from 1.
+  public var seq: Int
+  /// When the reducer started, in nanoseconds since the session started.
+  public var timeNs: Int64
+  /// Time spent in the reducer, in nanoseconds.
+  public var durationNs: Int64
+  public var origin: ActionOrigin
+  /// The case path: `_internal.login.view.loginButtonTapped`.
+  public var path: String
+  public var rootCategory: ActionCategory
+  /// The owning feature's path; empty for the root.
+  public var feature: String
+  /// The category at the owning feature.
+  public var category: ActionCategory
+  public var caseName: String
+  /// The state path of the feature the store routed the action to.
+  public var statePath: String
+  public var payload: String?
+  public var payloadJSON: String?
+  public var changes: [StateChange]
+  public var leaks: [Leak]
+
+  public init(
+    id: Int64, sessionID: Int64, seq: Int, timeNs: Int64, durationNs: Int64,
+    origin: ActionOrigin, path: String, rootCategory: ActionCategory, feature: String,
+    category: ActionCategory, caseName: String, statePath: String, payload: String?,
+    payloadJSON: String?, changes: [StateChange], leaks: [Leak]
+  ) {
+    self.id = id
+    self.sessionID = sessionID
+    self.seq = seq
+    self.timeNs = timeNs
+    self.durationNs = durationNs
+    self.origin = origin
+    self.path = path
+    self.rootCategory = rootCategory
+    self.feature = feature
+    self.category = category
+    self.caseName = caseName
+    self.statePath = statePath
+    self.payload = payload
+    self.payloadJSON = payloadJSON
+    self.changes = changes
+    self.leaks = leaks
+  }
+}
+
+/// Which actions `TraceReader` streams. Every condition set must hold.
+public struct TraceFilter: Equatable, Sendable {
+  /// Only this session's actions. Default: every session.
+  public var session: Int64?
+  /// Only actions whose own category (at the feature that owns them) is one of these.
+  public var categories: Set<ActionCategory>?
+  /// Only actions owned by this feature or a feature below it: `login` matches `login`,
+  /// `login.twoFactor` and `login[id: 1]`, not `loginHelp`.
+  public var feature: String?
+  /// Only actions that broke a boundary rule.
+  public var leaksOnly: Bool
+  /// Only actions numbered from this seq on.
+  public var fromSeq: Int?
+  /// Only actions numbered up to this seq.
+  public var toSeq: Int?
+  /// Only actions whose case path or payload contains this text (case-sensitive).
+  public var text: String?
+  /// Only actions written after the one with this row id: for following a growing file.
+  public var afterID: Int64?
+
+  public init(
+    session: Int64? = nil,
+    categories: Set<ActionCategory>? = nil,
+    feature: String? = nil,
+    leaksOnly: Bool = false,
+    fromSeq: Int? = nil,
+    toSeq: Int? = nil,
+    text: String? = nil,
+    afterID: Int64? = nil
+  ) {
+    self.session = session
+    self.categories = categories
+    self.feature = feature
+    self.leaksOnly = leaksOnly
+    self.fromSeq = fromSeq
+    self.toSeq = toSeq
+    self.text = text
+    self.afterID = afterID
+  }
+}

@@ -1,0 +1,92 @@
+import IssueReporting
+
+/// A ``Store`` whose every action is recorded by a ``TraceRecorder``.
+///
+/// ```swift
+/// let recorder = try TraceRecorder(path: "session.db")
+/// let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+///   AppFeature()
+/// }
+/// store.scope(state: \.login, action: \.login).send(.view(.loginButtonTapped))
+/// // recorded as _internal.login.view.loginButtonTapped
+/// ```
+///
+/// It has the surface of `Store`: `state`, `send`, `scope` and `finish`; ``store`` is the
+/// underlying store, for code that takes a `Store`. Actions sent through scoped stores are
+/// recorded with their whole path from the root.
+@MainActor
+@dynamicMemberLookup
+public final class RecordingStore<State, Action> {
+  /// The store being recorded.
+  public let store: Store<State, Action>
+  /// The recorder.
+  public let recorder: TraceRecorder
+
+  /// Creates a store that runs `reducer` from `initialState` and records it with `recorder`.
+  public init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    recorder: TraceRecorder,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.recorder = recorder
+    let isRecording = recorder.beginSession(rootFeature: String(describing: R.self))
+    if !isRecording {
+      reportIssue(
+        """
+        A TraceRecorder records one store, and '\(recorder.path)' already records one. This \
+        store is not recorded; give it a recorder of its own (it may use the same file after \
+        the first recorder is closed).
+        """,
+        fileID: fileID, filePath: filePath, line: line, column: column
+      )
+    }
+    self.store = Store(
+      initialState: initialState(),
+      observer: { event in if isRecording { recorder.record(event) } },
+      reducer: reducer
+    )
+  }
+
+  /// The current state.
+  public var state: State {
+    self.store.state
+  }
+
+  /// Reads a value of the current state.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    self.store.state[keyPath: keyPath]
+  }
+
+  /// Sends an action, as ``Store/send(_:)`` does; it is recorded with its origin.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    self.store.send(action)
+  }
+
+  /// Waits until every effect in the store has finished.
+  public func finish() async {
+    await self.store.finish()
+  }
+
+  /// A store for a child feature; its actions are recorded with their whole path.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    self.store.scope(state: toChildState, action: toChildAction)
+  }
+}
+
+extension RecordingStore where Action: TCAFeatureAction {
+  /// A store for a child embedded in `InternalAction`: `scope(state: \.login, action: \.login)`.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState>,
+    action toChildAction: CaseKeyPath<Action.InternalAction, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    self.store.scope(state: toChildState, action: toChildAction)
+  }
+}

@@ -1,0 +1,259 @@
+import Composable
+import Dispatch
+import Foundation
+import IssueReporting
+
+/// Records a store's actions into a trace file.
+///
+/// ```swift
+/// let recorder = try TraceRecorder(path: "session.db")
+/// let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+///   AppFeature()
+/// }
+/// await store.send(.view(.onAppear)).finish()
+/// try await recorder.close()
+/// ```
+///
+/// A recorder records one session of one store. The store's thread classifies each action,
+/// diffs the state and checks the boundary rules; a background thread writes the rows in
+/// batched transactions, at most ~100 ms behind. One file holds many sessions: a recorder on
+/// an existing trace appends a session.
+///
+/// The recorder never stops the app it records: if the file cannot be written (no
+/// permission, a full disk), it reports one issue, stops recording, and the store goes on.
+public final class TraceRecorder: Sendable {
+  /// What a detected boundary leak does, besides being recorded.
+  public enum LeakPolicy: Sendable {
+    /// Only record it.
+    case recordOnly
+    /// Record it and report it with `reportIssue`: a test failure, or a runtime warning in
+    /// an app.
+    case reportIssue
+    /// Record it, write everything recorded so far, and stop the process — in debug builds;
+    /// release builds report it instead. For CI runs that must not pass with a leak.
+    case stopInDebug
+  }
+
+  /// The trace file's path.
+  public let path: String
+  /// What a detected leak does.
+  public let policy: LeakPolicy
+
+  let writer: TraceWriter?
+  private let sessionName: String?
+  private let state = Locked(RecorderState())
+
+  /// The TCATrace version written into each session.
+  public static let version = "0.1.0"
+
+  /// Opens `path` for recording, creating it if needed; a file that already holds sessions gets
+  /// one more.
+  ///
+  /// - Parameters:
+  ///   - path: The trace file.
+  ///   - session: The session's name. Default: the root feature's type name and the start time.
+  ///   - policy: What a detected leak does. Default: ``LeakPolicy/reportIssue``.
+  /// - Throws: `TraceFileError` when `path` holds something that must not be appended to: a
+  ///   directory, a file that is not SQLite, a SQLite database that is not a trace, a damaged
+  ///   trace, or one from a newer TCATrace. The file is left untouched. When the file cannot
+  ///   be created or written, the recorder does not throw: it reports one issue and records
+  ///   nothing, so the app goes on.
+  public init(
+    path: String,
+    session: String? = nil,
+    policy: LeakPolicy = .reportIssue,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) throws {
+    self.path = path
+    self.policy = policy
+    self.sessionName = session
+    do {
+      self.writer = TraceWriter(connection: try TraceFile.openForWriting(path: path))
+    } catch let error {
+      switch error.kind {
+      case .notWritable, .sqlite, .notFound:
+        self.writer = nil
+        self.state.withLock { $0.hasReportedFailure = true }
+        reportIssue(
+          """
+          TCATrace cannot record to '\(path)': \(error.message). The app goes on without \
+          recording; choose a writable path.
+          """,
+          fileID: fileID, filePath: filePath, line: line, column: column
+        )
+      case .isDirectory, .notSQLite, .notATrace, .newerSchema, .corrupt, .notInFile:
+        throw error
+      }
+    }
+  }
+
+  deinit {
+    self.writer?.requestClose(endedAt: Self.now())
+  }
+
+  /// Writes everything recorded, ends the session and closes the file. After this the file is
+  /// complete and self-contained (no `-wal` beside it).
+  ///
+  /// - Throws: The `TraceFileError` that stopped recording, if one did; the actions recorded
+  ///   before it are in the file.
+  public func close() async throws {
+    guard let writer = self.writer else { return }
+    await writer.close(endedAt: Self.now())
+    if let error = writer.error { throw error }
+  }
+
+  // MARK: - Sessions and actions
+
+  /// Starts this recorder's session for a store whose root feature is `rootFeature`.
+  ///
+  /// - Returns: `false` when a session was already started: a recorder records one store.
+  func beginSession(rootFeature: String) -> Bool {
+    let started: Bool = self.state.withLock { state in
+      guard state.session == nil else { return false }
+      state.session = SessionState(
+        rootFeature: rootFeature, startNanoseconds: DispatchTime.now().uptimeNanoseconds
+      )
+      return true
+    }
+    guard started else { return false }
+    let startedAt = Self.now()
+    self.writer?.submit(
+      .session(
+        SessionRecord(
+          name: self.sessionName ?? "\(rootFeature) \(startedAt)",
+          rootFeature: rootFeature,
+          startedAt: startedAt,
+          recorderVersion: Self.version
+        )
+      )
+    )
+    return true
+  }
+
+  /// The session's root feature, once a session has started.
+  var rootFeature: String? {
+    self.state.withLock { $0.session?.rootFeature }
+  }
+
+  /// Analyses `event` and hands it to the writer; reports leaks per ``policy``. Called on the
+  /// store's thread, as the store processes each action.
+  func record<State, Action>(_ event: ActionEvent<State, Action>) {
+    guard
+      let writer = self.writer,
+      let session = self.state.withLock({ $0.session })
+    else { return }
+    let analysis = ActionAnalysis(event, rootName: session.rootFeature)
+    let record = ActionRecord(
+      seq: event.id,
+      timeNs: Int64(clamping: event.timestamp &- session.startNanoseconds),
+      durationNs: Int64(clamping: event.duration),
+      origin: event.origin,
+      classification: analysis.classification,
+      statePath: event.route.statePath,
+      payloadJSON: Self.json(event.action),
+      changes: analysis.changes,
+      leaks: analysis.leaks
+    )
+    if !writer.submit(.action(record)) {
+      self.reportWriterProblemOnce(writer, seq: event.id)
+    }
+    for leak in analysis.leaks {
+      self.handle(leak, classification: analysis.classification, seq: event.id, rootFeature: session.rootFeature)
+    }
+  }
+
+  private func handle(
+    _ leak: Leak, classification: ActionClassification, seq: Int, rootFeature: String
+  ) {
+    let feature = leak.feature.isEmpty ? rootFeature : leak.feature
+    let message = """
+      Boundary leak (\(leak.rule.rawValue)) in \(feature): \(leak.detail). Action #\(seq): \
+      \(classification.path)
+      """
+    switch self.policy {
+    case .recordOnly:
+      break
+    case .reportIssue:
+      reportIssue(message)
+    case .stopInDebug:
+      #if DEBUG
+        self.writer?.flush()
+        fatalError(message)
+      #else
+        reportIssue(message)
+      #endif
+    }
+  }
+
+  private func reportWriterProblemOnce(_ writer: TraceWriter, seq: Int) {
+    let error = writer.error
+    let shouldReport = self.state.withLock { state in
+      if error != nil {
+        defer { state.hasReportedFailure = true }
+        return !state.hasReportedFailure
+      }
+      defer { state.hasReportedDrop = true }
+      return !state.hasReportedDrop
+    }
+    guard shouldReport else { return }
+    if let error {
+      reportIssue(
+        """
+        TCATrace stopped recording to '\(self.path)' at action #\(seq): \(error). The app goes \
+        on; the trace holds the actions written before.
+        """
+      )
+    } else {
+      reportIssue(
+        """
+        TCATrace is dropping actions from action #\(seq): the writer cannot keep up with the \
+        store (\(writer.capacity) actions waiting). The count is written to the session.
+        """
+      )
+    }
+  }
+
+  /// Numbers the actions of a store that a reducer modifier records, and remembers which
+  /// action's effect sent the next actions.
+  func nextModifierEvent() -> (id: Int, origin: ActionOrigin) {
+    self.state.withLock { state in
+      state.modifierSeq += 1
+      let origin: ActionOrigin =
+        state.pendingCauses.isEmpty ? .send : .effect(cause: state.pendingCauses.removeFirst())
+      return (state.modifierSeq, origin)
+    }
+  }
+
+  func modifierEffectWillSend(cause: Int) {
+    self.state.withLock { $0.pendingCauses.append(cause) }
+  }
+
+  static func now() -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: Date())
+  }
+
+  private static func json(_ action: Any) -> String? {
+    guard let action = action as? any Encodable else { return nil }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(action)).map { String(decoding: $0, as: UTF8.self) }
+  }
+}
+
+private struct RecorderState {
+  var session: SessionState?
+  var hasReportedFailure = false
+  var hasReportedDrop = false
+  var modifierSeq = 0
+  var pendingCauses: [Int] = []
+}
+
+struct SessionState: Sendable {
+  var rootFeature: String
+  var startNanoseconds: UInt64
+}

@@ -1,0 +1,286 @@
+import CustomDump
+import Foundation
+import TCATrace
+import TCATraceExamples
+import Testing
+
+/// The example app with an instant back end and no timer ticks, so that every run processes
+/// the same actions in the same order.
+private func exampleApp() -> AppFeature {
+  AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+}
+
+/// What the tests compare of a recorded action: everything but its timings and row ids.
+private struct Row: Equatable {
+  var seq: Int
+  var origin: ActionOrigin
+  var path: String
+  var feature: String
+  var category: ActionCategory
+  var statePath: String
+
+  init(_ action: TracedAction) {
+    self.seq = action.seq
+    self.origin = action.origin
+    self.path = action.path
+    self.feature = action.feature
+    self.category = action.category
+    self.statePath = action.statePath
+  }
+
+  init(_ seq: Int, _ origin: ActionOrigin, _ path: String, _ feature: String, _ category: ActionCategory, _ statePath: String) {
+    (self.seq, self.origin, self.path, self.feature, self.category, self.statePath) =
+      (seq, origin, path, feature, category, statePath)
+  }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct RecorderTests {
+  @Test func recordsTheExampleAppAndReadsBackExactRows() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("session.db")
+    let recorder = try TraceRecorder(path: path, session: "login and todos")
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      exampleApp()
+    }
+    await DemoScript.runApp { store.send($0) }
+    await store.finish()
+    try await recorder.close()
+
+    // The WAL was checkpointed into the file: it is complete on its own.
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+
+    let reader = try TraceReader(path: path)
+    let sessions = try reader.sessions()
+    #expect(sessions.count == 1)
+    let session = try #require(sessions.first)
+    #expect(session.name == "login and todos")
+    #expect(session.rootFeature == "AppFeature")
+    #expect(session.actionCount == 22)
+    #expect(session.leakCount == 0)
+    #expect(session.droppedActions == 0)
+    #expect(session.endedAt != nil)
+    #expect(session.recorderVersion == TraceRecorder.version)
+
+    let actions = try reader.actions()
+    expectNoDifference(
+      actions.map(Row.init),
+      [
+        Row(1, .send, "_internal.login.view.emailChanged", "login", .view, "login"),
+        Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
+        Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
+        Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
+        Row(5, .send, "_internal.login._internal.twoFactor.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
+        Row(6, .send, "_internal.login._internal.twoFactor.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
+        Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
+        Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
+        Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
+        Row(10, .send, "_internal.todos.view.onAppear", "todos", .view, "todos"),
+        Row(11, .effect(cause: 10), "_internal.todos._internal.todosLoaded", "todos", .internal, "todos"),
+        Row(12, .send, "_internal.todos.view.addTodoButtonTapped", "todos", .view, "todos"),
+        Row(13, .send, "_internal.todos._internal.rows[id: 100].view.toggleCompleted", "todos.rows[id: 100]", .view, "todos.todos[id: 100]"),
+        Row(14, .effect(cause: 13), "_internal.todos._internal.rows[id: 100].delegate.completionChanged", "todos.rows[id: 100]", .delegate, "todos.todos[id: 100]"),
+        Row(15, .send, "_internal.todos._internal.rows[id: 1].view.titleChanged", "todos.rows[id: 1]", .view, "todos.todos[id: 1]"),
+        Row(16, .send, "_internal.todos.view.clearCompletedButtonTapped", "todos", .view, "todos"),
+        Row(17, .send, "_internal.todos.view.onDisappear", "todos", .view, "todos"),
+        Row(18, .send, "view.settingsButtonTapped", "", .view, ""),
+        Row(19, .send, "_internal.settings.presented.view.binding", "settings", .view, "settings"),
+        Row(20, .send, "_internal.settings.presented.view.binding", "settings", .view, "settings"),
+        Row(21, .send, "_internal.settings.presented.view.saveButtonTapped", "settings", .view, "settings"),
+        Row(22, .effect(cause: 21), "_internal.settings.presented.delegate.didSave", "settings", .delegate, "settings"),
+      ]
+    )
+
+    // Whole rows, state changes included, for a few actions.
+    let codeChanged = actions[4]
+    #expect(codeChanged.caseName == "codeChanged")
+    #expect(codeChanged.rootCategory == .internal)
+    #expect(codeChanged.payload == #""424242""#)
+    #expect(codeChanged.payloadJSON == nil)
+    expectNoDifference(
+      codeChanged.changes,
+      [StateChange(path: "login.twoFactor.code", kind: .changed, old: #""""#, new: #""424242""#)]
+    )
+    expectNoDifference(
+      actions[8].changes,
+      [
+        StateChange(path: "user", kind: .added, old: nil, new: """
+          User(
+            id: 1,
+            name: "blob"
+          )
+          """)
+      ]
+    )
+    expectNoDifference(
+      actions[13].changes,
+      [StateChange(path: "todos.todos", kind: .changed, old: "[100, 1, 2]", new: "[1, 100, 2]")]
+    )
+    expectNoDifference(
+      actions[15].changes.map(\.path),
+      ["todos.todos[id: 100]", "todos.todos[id: 2]"]
+    )
+    expectNoDifference(actions[15].changes.map(\.kind), [.removed, .removed])
+    expectNoDifference(
+      actions[18].changes,
+      [StateChange(path: "settings.displayName", kind: .changed, old: #""blob""#, new: #""Blob""#)]
+    )
+    #expect(actions.allSatisfy { $0.sessionID == session.id && $0.leaks.isEmpty })
+    #expect(zip(actions, actions.dropFirst()).allSatisfy { $0.timeNs <= $1.timeNs })
+  }
+
+  @Test func leakyExampleRecordsOneLeakPerRuleAndReportsThem() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("leaky.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+      LeakyParentFeature()
+    }
+    await withKnownIssue {
+      await DemoScript.runLeaky { store.send($0) }
+      await store.finish()
+    } matching: { issue in
+      issue.description.contains("Boundary leak (")
+    }
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    let leaky = try reader.actions(matching: TraceFilter(leaksOnly: true))
+    expectNoDifference(
+      leaky.map { "#\($0.seq) \($0.path)" },
+      [
+        "#2 view.refreshButtonTapped",
+        "#4 _internal.child.view.buttonTapped",
+        "#6 _internal.child._internal.grandchild.delegate.didFinish",
+        "#7 _internal.refreshed",
+      ]
+    )
+    expectNoDifference(
+      leaky.flatMap(\.leaks).map { "\($0.rule.rawValue) by '\($0.feature)'" },
+      [
+        "effect-sends-view-action by ''",
+        "parent-reacts-to-private-child-action by ''",
+        "ancestor-reacts-to-grandchild-delegate by ''",
+        "view-sends-private-action by ''",
+      ]
+    )
+    #expect(try reader.sessions().first?.leakCount == 4)
+  }
+
+  @Test func reportIssueFiresOncePerLeak() async throws {
+    let directory = try TemporaryDirectory()
+    let recorder = try TraceRecorder(path: directory.path("leak.db"))
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+      LeakyParentFeature()
+    }
+    withKnownIssue {
+      store.send(._internal(.child(.view(.buttonTapped))))
+    } matching: { issue in
+      issue.description.contains(
+        "Boundary leak (parent-reacts-to-private-child-action) in LeakyParentFeature: changed childButtonTaps in response to view action buttonTapped of child. Action #1: _internal.child.view.buttonTapped"
+      )
+    }
+    try await recorder.close()
+  }
+
+  @Test func recordOnlyPolicyReportsNothing() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("quiet.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+      LeakyParentFeature()
+    }
+    store.send(._internal(.refreshed))
+    try await recorder.close()
+    let actions = try TraceReader(path: path).actions()
+    expectNoDifference(actions.flatMap(\.leaks).map(\.rule), [.viewSendsPrivateAction])
+  }
+
+  @Test func scopedStoreActionsAreRecordedWithTheirWholePath() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("scoped.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      exampleApp()
+    }
+    let login = store.scope(state: \.login, action: \.login)
+    login.send(.view(.emailChanged("a@b.c")))
+    try await recorder.close()
+    let actions = try TraceReader(path: path).actions()
+    expectNoDifference(actions.map(\.path), ["_internal.login.view.emailChanged"])
+    #expect(store.login.email == "a@b.c")
+  }
+
+  @Test func aSecondRecorderOnTheFileAppendsASession() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("two.db")
+    for email in ["first@example.com", "second@example.com"] {
+      let recorder = try TraceRecorder(path: path)
+      let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+        exampleApp()
+      }
+      store.send(._internal(.login(.view(.emailChanged(email)))))
+      try await recorder.close()
+    }
+    let reader = try TraceReader(path: path)
+    let sessions = try reader.sessions()
+    expectNoDifference(sessions.map(\.actionCount), [1, 1])
+    #expect(sessions.allSatisfy { $0.name.hasPrefix("AppFeature 20") })
+    let second = try reader.actions(matching: TraceFilter(session: sessions[1].id))
+    expectNoDifference(second.map(\.payload), [#""second@example.com""#])
+  }
+
+  @Test func anUnwritablePathReportsOnceAndTheStoreGoesOn() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("missing-folder/trace.db")
+    var opened: Result<TraceRecorder, any Error>?
+    withKnownIssue {
+      opened = Result { try TraceRecorder(path: path) }
+    } matching: { issue in
+      issue.description.contains("TCATrace cannot record to '\(path)'")
+    }
+    let recorder = try #require(opened).get()
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      exampleApp()
+    }
+    await store.send(._internal(.login(.view(.emailChanged("a@b.c"))))).finish()
+    store.send(._internal(.login(.view(.passwordChanged("x")))))
+    #expect(store.login.email == "a@b.c")
+    #expect(store.login.password == "x")
+    try await recorder.close()
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func theReducerModifierRecordsOriginsAndCauses() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("modifier.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = Store(initialState: AppFeature.State()) {
+      exampleApp().recording(to: recorder)
+    }
+    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
+    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.view(.codeChanged(APIClient.fakeCode)))))))
+    await store.send(._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped)))))).finish()
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    #expect(try reader.sessions().map(\.rootFeature) == ["AppFeature"])
+    expectNoDifference(
+      try reader.actions().map(Row.init),
+      [
+        Row(1, .send, "_internal.login.view.emailChanged", "login", .view, "login"),
+        Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
+        Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
+        Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
+        Row(5, .send, "_internal.login._internal.twoFactor.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
+        Row(6, .send, "_internal.login._internal.twoFactor.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
+        Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
+        Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
+        Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
+      ]
+    )
+  }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed when the test ends.
+final class TemporaryDirectory {
+  let url: URL
+
+  init() throws {
+    self.url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tcatrace-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: self.url)
+  }
+
+  /// The path of `name` inside the directory.
+  func path(_ name: String) -> String {
+    self.url.appendingPathComponent(name).path
+  }
+}
