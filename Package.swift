@@ -86,6 +86,7 @@ let package = Package(
     .testTarget(
       name: "TCATraceTests",
       dependencies: [
+        "CSQLite",
         "TCATrace",
         "TCATraceExamples",
         .product(name: "CustomDump", package: "swift-custom-dump"),

@@ -34,6 +34,8 @@ final class SQLiteConnection {
     if mode == .readOnly {
       csqlite_enable_defensive(handle)
       csqlite_disable_trusted_schema(handle)
+      // NB: No other database may be attached to a reader: a query cannot reach other files.
+      sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
     }
   }
 

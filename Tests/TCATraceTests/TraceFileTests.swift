@@ -1,0 +1,206 @@
+import CustomDump
+import Foundation
+import TCATrace
+import TCATraceExamples
+import Testing
+
+/// The bytes of the file at `path`.
+private func bytes(_ path: String) throws -> Data {
+  try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
+/// Records a short session of the example app into `path`.
+@MainActor
+private func recordShortSession(_ path: String) async throws {
+  let recorder = try TraceRecorder(path: path)
+  let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+    AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+  }
+  store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+  store.send(.view(.settingsButtonTapped))
+  try await recorder.close()
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct TraceFileTests {
+  @Test func schemaFileAndEmbeddedSchemaAgree() throws {
+    let schemaFile = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Schema/tcatrace.sql")
+    let directory = try TemporaryDirectory()
+    let path = directory.path("schema.db")
+    let recorder = try TraceRecorder(path: path)
+    _ = recorder
+    let stored = try TraceReader(path: path).query(
+      "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid"
+    )
+    let file = try String(contentsOf: schemaFile, encoding: .utf8)
+    // Every CREATE statement the library ran is in Schema/tcatrace.sql, and the file has no
+    // other CREATE statement.
+    let created = stored.rows.compactMap { row -> String? in
+      if case let .text(sql) = row[0] { return sql }
+      return nil
+    }
+    let statementsInFile = file.components(separatedBy: "CREATE ").count - 1
+    #expect(created.count == statementsInFile)
+    for sql in created {
+      #expect(file.contains(sql), "Schema/tcatrace.sql lacks: \(sql)")
+    }
+    let header = try TraceReader(path: path).query("PRAGMA user_version")
+    #expect(header.rows == [[.integer(1)]])
+    #expect(file.contains("PRAGMA user_version = 1"))
+  }
+
+  @Test func recorderRefusesAFileThatIsNotSQLite() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("notes.db")
+    try Data("these are my notes, not a database\n".utf8).write(to: URL(fileURLWithPath: path))
+    let before = try bytes(path)
+    #expect {
+      try TraceRecorder(path: path)
+    } throws: { error in
+      (error as? TraceFileError)?.kind == .notSQLite
+    }
+    #expect(try bytes(path) == before)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  @Test func recorderRefusesASQLiteFileThatIsNotATrace() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("other.db")
+    try makeSQLiteFile(path, sql: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Blob');")
+    let before = try bytes(path)
+    #expect {
+      try TraceRecorder(path: path)
+    } throws: { error in
+      let error = error as? TraceFileError
+      return error?.kind == .notATrace
+        && error?.description == "'\(path)' is a SQLite database but not a TCATrace file (no trace header)"
+    }
+    #expect(try bytes(path) == before)
+  }
+
+  @Test func recorderAndReaderRefuseANewerSchema() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("future.db")
+    try await recordShortSession(path)
+    try makeSQLiteFile(path, sql: "PRAGMA user_version = 2;")
+    let before = try bytes(path)
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(2) }
+    #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
+    #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
+    #expect(try bytes(path) == before)
+  }
+
+  @Test func recorderRefusesADirectory() throws {
+    let directory = try TemporaryDirectory()
+    #expect {
+      try TraceRecorder(path: directory.url.path)
+    } throws: { error in
+      (error as? TraceFileError)?.kind == .isDirectory
+    }
+  }
+
+  @Test func readerRefusesAMissingFile() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("nope.db")
+    #expect {
+      try TraceReader(path: path)
+    } throws: { error in
+      (error as? TraceFileError)?.description == "'\(path)' does not exist: check the path"
+    }
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func readerQueriesCannotWriteOrAttach() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("session.db")
+    try await recordShortSession(path)
+    let before = try bytes(path)
+    let reader = try TraceReader(path: path)
+    #expect(throws: TraceFileError.self) { try reader.query("DELETE FROM actions") }
+    #expect(throws: TraceFileError.self) { try reader.query("CREATE TABLE x (y)") }
+    #expect(throws: TraceFileError.self) {
+      try reader.query("ATTACH DATABASE '\(directory.path("other.db"))' AS other")
+    }
+    #expect(try reader.query("SELECT count(*) FROM actions").rows == [[.integer(2)]])
+    #expect(try bytes(path) == before)
+    #expect(!FileManager.default.fileExists(atPath: directory.path("other.db")))
+  }
+
+  @Test func timelineAndLeakReportViews() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("views.db")
+    let recorder = try TraceRecorder(path: path, session: "leaky", policy: .recordOnly)
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+      LeakyParentFeature()
+    }
+    await DemoScript.runLeaky { store.send($0) }
+    await store.finish()
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    let timeline = try reader.query(
+      "SELECT session, seq, origin, cause_seq, category, feature, case_name, changes, leaks FROM timeline ORDER BY seq"
+    )
+    expectNoDifference(
+      timeline.rows.map { $0.map(Self.text).joined(separator: " | ") },
+      [
+        "leaky | 1 | send | NULL | view | LeakyParentFeature | onAppear | 0 | NULL",
+        "leaky | 2 | effect | 1 | view | LeakyParentFeature | refreshButtonTapped | 0 | effect-sends-view-action",
+        "leaky | 3 | effect | 2 | internal | LeakyParentFeature | refreshed | 1 | NULL",
+        "leaky | 4 | send | NULL | view | child | buttonTapped | 2 | parent-reacts-to-private-child-action",
+        "leaky | 5 | send | NULL | view | child.grandchild | finishButtonTapped | 1 | NULL",
+        "leaky | 6 | effect | 5 | delegate | child.grandchild | didFinish | 2 | ancestor-reacts-to-grandchild-delegate",
+        "leaky | 7 | send | NULL | internal | LeakyParentFeature | refreshed | 1 | view-sends-private-action",
+      ]
+    )
+    let report = try reader.query(
+      "SELECT rule, feature, occurrences, first_seq FROM leak_report ORDER BY first_seq"
+    )
+    expectNoDifference(
+      report.rows.map { $0.map(Self.text).joined(separator: " | ") },
+      [
+        "effect-sends-view-action | LeakyParentFeature | 1 | 2",
+        "parent-reacts-to-private-child-action | LeakyParentFeature | 1 | 4",
+        "ancestor-reacts-to-grandchild-delegate | LeakyParentFeature | 1 | 6",
+        "view-sends-private-action | LeakyParentFeature | 1 | 7",
+      ]
+    )
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+  func theSQLite3CommandReadsTheTimeline() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("cli.db")
+    try await recordShortSession(path)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [path, "SELECT seq, category, feature, case_name FROM timeline"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    expectNoDifference(
+      String(decoding: data, as: UTF8.self),
+      """
+      1|view|login|emailChanged
+      2|view|AppFeature|settingsButtonTapped
+
+      """
+    )
+  }
+
+  private static func text(_ value: TraceValue) -> String {
+    switch value {
+    case .null: "NULL"
+    case let .integer(integer): String(integer)
+    case let .real(real): String(real)
+    case let .text(text): text
+    case let .blob(bytes): "<\(bytes.count) bytes>"
+    }
+  }
+}
