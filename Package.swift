@@ -63,6 +63,19 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
+    .executableTarget(
+      name: "tcatrace-fixture",
+      dependencies: [
+        "TCATrace",
+        "TCATraceExamples",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ],
+      path: "Tests/Fixtures/tcatrace-fixture"
+    ),
+    .target(
+      name: "TestSupport",
+      path: "Tests/TestSupport"
+    ),
     .testTarget(
       name: "CSQLiteTests",
       dependencies: ["CSQLite"]
@@ -88,6 +101,8 @@ let package = Package(
       dependencies: [
         "CSQLite",
         "TCATrace",
+        "TestSupport",
+        "tcatrace-fixture",
         "TCATraceExamples",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
@@ -103,7 +118,11 @@ let package = Package(
     ),
     .testTarget(
       name: "tcatraceTests",
-      dependencies: ["tcatrace"]
+      dependencies: [
+        "tcatrace",
+        "TestSupport",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

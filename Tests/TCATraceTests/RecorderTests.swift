@@ -2,6 +2,7 @@ import CustomDump
 import Foundation
 import TCATrace
 import TCATraceExamples
+import TestSupport
 import Testing
 
 /// The example app with an instant back end and no timer ticks, so that every run processes

@@ -2,6 +2,7 @@ import CustomDump
 import Foundation
 import TCATrace
 import TCATraceExamples
+import TestSupport
 import Testing
 
 /// The bytes of the file at `path`.

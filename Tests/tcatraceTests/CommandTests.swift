@@ -1,17 +1,18 @@
 import CustomDump
 import Foundation
+import TestSupport
 import Testing
 
 struct CommandTests {
   @Test func versionPrintsTheVersion() throws {
-    let result = try CLI.run(["--version"])
+    let result = try Product.tcatrace.run(["--version"])
     #expect(result.status == 0)
     expectNoDifference(result.stdout, "0.1.0\n")
     #expect(result.stderr.isEmpty)
   }
 
   @Test func helpListsTheCommands() throws {
-    let result = try CLI.run(["--help"])
+    let result = try Product.tcatrace.run(["--help"])
     #expect(result.status == 0)
     expectNoDifference(
       result.stdout,
@@ -40,14 +41,14 @@ struct CommandTests {
   }
 
   @Test func unknownCommandIsAUsageErrorWithExitCode2() throws {
-    let result = try CLI.run(["frobnicate"])
+    let result = try Product.tcatrace.run(["frobnicate"])
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("Error: Unexpected argument 'frobnicate'"))
   }
 
   @Test func demoRunsBothSessions() throws {
-    let result = try CLI.run(["demo"])
+    let result = try Product.tcatrace.run(["demo"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)

@@ -5,6 +5,8 @@ import Foundation
 final class SQLiteConnection {
   let handle: OpaquePointer
   let path: String
+  /// Whether this connection writes; its errors say "while writing".
+  let isWriting: Bool
 
   enum Mode {
     /// Creates the file if missing.
@@ -15,6 +17,7 @@ final class SQLiteConnection {
 
   init(path: String, mode: Mode) throws(TraceFileError) {
     self.path = path
+    self.isWriting = mode == .readWrite
     var handle: OpaquePointer?
     let flags: Int32
     switch mode {
@@ -23,7 +26,7 @@ final class SQLiteConnection {
     }
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
-      let error = TraceFileError(code: code, db: handle, path: path)
+      let error = TraceFileError(code: code, db: handle, path: path, isWriting: mode == .readWrite)
       // NB: A failed open still allocates a handle, which must be closed.
       sqlite3_close(handle)
       throw error
@@ -46,7 +49,9 @@ final class SQLiteConnection {
   func execute(_ sql: String) throws(TraceFileError) {
     let code = sqlite3_exec(self.handle, sql, nil, nil, nil)
     guard code == SQLITE_OK else {
-      throw TraceFileError(code: code, db: self.handle, path: self.path, sql: sql)
+      throw TraceFileError(
+        code: code, db: self.handle, path: self.path, sql: sql, isWriting: self.isWriting
+      )
     }
   }
 
@@ -54,7 +59,9 @@ final class SQLiteConnection {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(self.handle, sql, -1, &statement, nil)
     guard code == SQLITE_OK, let statement else {
-      throw TraceFileError(code: code, db: self.handle, path: self.path, sql: sql)
+      throw TraceFileError(
+        code: code, db: self.handle, path: self.path, sql: sql, isWriting: self.isWriting
+      )
     }
     return SQLiteStatement(handle: statement, connection: self, sql: sql)
   }
@@ -110,7 +117,10 @@ final class SQLiteStatement {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
     default:
-      throw TraceFileError(code: code, db: self.connection.handle, path: self.connection.path, sql: self.sql)
+      throw TraceFileError(
+        code: code, db: self.connection.handle, path: self.connection.path, sql: self.sql,
+        isWriting: self.connection.isWriting
+      )
     }
   }
 

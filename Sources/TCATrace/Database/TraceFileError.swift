@@ -41,17 +41,25 @@ public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendabl
   /// The SQL that failed, if any. Bound values are never included.
   public var sql: String?
 
-  public init(kind: Kind, path: String, sqliteCode: Int32? = nil, message: String, sql: String? = nil) {
+  /// Whether the error happened while writing the file (recording) rather than reading it.
+  public var isWriting: Bool
+
+  public init(
+    kind: Kind, path: String, sqliteCode: Int32? = nil, message: String, sql: String? = nil,
+    isWriting: Bool = false
+  ) {
     self.kind = kind
     self.path = path
     self.sqliteCode = sqliteCode
     self.message = message
     self.sql = sql
+    self.isWriting = isWriting
   }
 
   public var description: String {
     if let sqliteCode, self.kind == .sqlite || self.kind == .corrupt {
-      return "SQLite error \(sqliteCode): \(self.message) - while reading '\(self.path)'"
+      let operation = self.isWriting ? "writing" : "reading"
+      return "SQLite error \(sqliteCode): \(self.message) - while \(operation) '\(self.path)'"
     }
     return "'\(self.path)' \(self.message)"
   }
@@ -59,7 +67,7 @@ public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendabl
 
 extension TraceFileError {
   /// An error from a SQLite result code on `db`.
-  init(code: Int32, db: OpaquePointer?, path: String, sql: String? = nil) {
+  init(code: Int32, db: OpaquePointer?, path: String, sql: String? = nil, isWriting: Bool = false) {
     let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
       ?? String(cString: sqlite3_errstr(code))
     let kind: Kind
@@ -72,10 +80,13 @@ extension TraceFileError {
     if kind == .notSQLite {
       self.init(
         kind: kind, path: path, sqliteCode: code,
-        message: "is not a SQLite database, so it cannot be a TCATrace file", sql: sql
+        message: "is not a SQLite database, so it cannot be a TCATrace file", sql: sql,
+        isWriting: isWriting
       )
     } else {
-      self.init(kind: kind, path: path, sqliteCode: code, message: message, sql: sql)
+      self.init(
+        kind: kind, path: path, sqliteCode: code, message: message, sql: sql, isWriting: isWriting
+      )
     }
   }
 }

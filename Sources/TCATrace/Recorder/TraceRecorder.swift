@@ -145,6 +145,9 @@ public final class TraceRecorder: Sendable {
       let writer = self.writer,
       let session = self.state.withLock({ $0.session })
     else { return }
+    // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
+    // store's thread does no work for a recording that has stopped.
+    guard writer.error == nil else { return }
     let analysis = ActionAnalysis(event, rootName: session.rootFeature)
     let record = ActionRecord(
       seq: event.id,

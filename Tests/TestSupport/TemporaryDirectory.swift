@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh directory under the system's temporary directory, removed when the test ends.
-final class TemporaryDirectory {
-  let url: URL
+public final class TemporaryDirectory {
+  public let url: URL
 
-  init() throws {
+  public init() throws {
     self.url = FileManager.default.temporaryDirectory
       .appendingPathComponent("tcatrace-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
@@ -15,7 +15,7 @@ final class TemporaryDirectory {
   }
 
   /// The path of `name` inside the directory.
-  func path(_ name: String) -> String {
+  public func path(_ name: String) -> String {
     self.url.appendingPathComponent(name).path
   }
 }

@@ -1,0 +1,106 @@
+// A recording process for tests that need one: a process killed mid-session, a disk that
+// fills up, a file another process appends to. Not part of the tool.
+//
+//   tcatrace-fixture record-until-killed FILE
+//   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
+//
+// It prints one line per 100 actions sent (`sent 100`), each issue reported (`issue: …`), and
+// what it ended with.
+
+import Foundation
+import IssueReporting
+import TCATrace
+import TCATraceExamples
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Prints every issue on its own line, so that a test can count them.
+struct PrintingReporter: IssueReporter {
+  func reportIssue(
+    _ message: @autoclosure () -> String?, severity: IssueSeverity, fileID: StaticString,
+    filePath: StaticString, line: UInt, column: UInt
+  ) {
+    emit("issue: \(message() ?? "")")
+  }
+}
+
+func emit(_ line: String) {
+  // NB: Written straight to the file descriptor, unbuffered, so that a test reading the pipe
+  // sees each line as soon as it is printed, even if the process is then killed.
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+@main
+struct TraceFixture {
+  static func main() async throws {
+    IssueReporters.current = [PrintingReporter()]
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    switch arguments.first {
+    case "record-until-killed" where arguments.count == 2:
+      try await recordUntilKilled(path: arguments[1])
+    case "record-until-full" where arguments.count == 4:
+      guard let limit = Int(arguments[2]), let count = Int(arguments[3]) else { fallthrough }
+      try await recordUntilFull(path: arguments[1], maxFileBytes: limit, actions: count)
+    default:
+      FileHandle.standardError.write(
+        Data("usage: tcatrace-fixture record-until-killed FILE | record-until-full FILE MAX_FILE_BYTES ACTIONS\n".utf8)
+      )
+      exit(2)
+    }
+  }
+
+  @MainActor
+  static func makeStore(_ recorder: TraceRecorder) -> RecordingStore<AppFeature.State, AppFeature.Action> {
+    RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+    }
+  }
+
+  /// Sends actions until the process is killed, pausing briefly every 100.
+  @MainActor
+  static func recordUntilKilled(path: String) async throws {
+    let recorder = try TraceRecorder(path: path, session: "killed")
+    let store = makeStore(recorder)
+    var sent = 0
+    while true {
+      store.send(._internal(.login(.view(.emailChanged("user\(sent)@example.com")))))
+      sent += 1
+      if sent % 100 == 0 {
+        emit("sent \(sent)")
+        try await Task.sleep(for: .milliseconds(2))
+      }
+    }
+  }
+
+  /// Sends `actions` actions with files limited to `maxFileBytes`, so that writing fails part
+  /// way; then reports what the store did.
+  @MainActor
+  static func recordUntilFull(path: String, maxFileBytes: Int, actions: Int) async throws {
+    #if canImport(Glibc)
+      // NB: Past the limit, write() fails with EFBIG instead of the process being killed.
+      signal(SIGXFSZ, SIG_IGN)
+      var limit = rlimit(rlim_cur: rlim_t(maxFileBytes), rlim_max: rlim_t(maxFileBytes))
+      guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 else {
+        emit("setrlimit failed")
+        exit(3)
+      }
+    #endif
+    let recorder = try TraceRecorder(path: path, session: "full")
+    let store = makeStore(recorder)
+    let filler = String(repeating: "x", count: 500)
+    for index in 0..<actions {
+      store.send(._internal(.login(.view(.emailChanged("\(index)-\(filler)")))))
+      if index % 500 == 499 { try await Task.sleep(for: .milliseconds(1)) }
+    }
+    await store.finish()
+    emit("processed \(actions); email starts \(store.login.email.prefix(while: { $0 != "-" }))")
+    do {
+      try await recorder.close()
+      emit("closed")
+    } catch {
+      emit("close threw: \(error)")
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import CustomDump
+import Foundation
+import TCATrace
+import TestSupport
+import Testing
+
+/// Reads a child's standard output line by line.
+private final class LineReader {
+  private let handle: FileHandle
+  private var buffer = Data()
+
+  init(_ handle: FileHandle) {
+    self.handle = handle
+  }
+
+  /// The next line, or `nil` at the end of the output.
+  func next() -> String? {
+    while true {
+      if let newline = self.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: self.buffer[..<newline], as: UTF8.self)
+        self.buffer.removeSubrange(...newline)
+        return line
+      }
+      let data = self.handle.availableData
+      guard !data.isEmpty else { return nil }
+      self.buffer.append(data)
+    }
+  }
+}
+
+@Suite(.timeLimit(.minutes(2)))
+struct CrashSafetyTests {
+  @Test func aRecorderKilledMidSessionLeavesAFileThatOpensWithItsFlushedActions() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("killed.db")
+    let process = Product("tcatrace-fixture").process(["record-until-killed", path])
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let lines = LineReader(output.fileHandleForReading)
+    while let line = lines.next(), line != "sent 1000" {}
+
+    // The file can be read while the recorder writes it, and it fills in without a close:
+    // the writer flushes by time.
+    var seenBeforeKill = 0
+    while seenBeforeKill < 500 {
+      if let reader = try? TraceReader(path: path),
+        case let .integer(count)? = try? reader.query("SELECT count(*) FROM actions").rows.first?.first
+      {
+        seenBeforeKill = Int(count)
+      }
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+
+    let reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA integrity_check").rows == [[.text("ok")]])
+    let sessions = try reader.sessions()
+    #expect(sessions.count == 1)
+    let session = try #require(sessions.first)
+    #expect(session.name == "killed")
+    #expect(session.endedAt == nil)
+    #expect(session.actionCount >= seenBeforeKill)
+    // Every committed action is there, numbered without a gap.
+    let numbering = try reader.query("SELECT min(seq), max(seq), count(*) FROM actions")
+    #expect(numbering.rows == [[.integer(1), .integer(Int64(session.actionCount)), .integer(Int64(session.actionCount))]])
+    let first = try reader.actions(matching: TraceFilter(toSeq: 1))
+    expectNoDifference(first.map(\.payload), [#""user0@example.com""#])
+  }
+
+  @Test func aFullDiskStopsTheRecordingButNotTheStore() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("full.db")
+    let result = try Product("tcatrace-fixture").run(
+      ["record-until-full", path, "2000000", "20000"]
+    )
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let issues = lines.filter { $0.hasPrefix("issue: ") }
+    #expect(issues.count == 1)
+    #expect(issues.first?.hasPrefix("issue: TCATrace stopped recording to '\(path)' at action #") == true)
+    #expect(issues.first?.contains("while writing '\(path)'. The app goes on") == true)
+    // The store processed every action after recording stopped.
+    #expect(lines.contains("processed 20000; email starts 19999"))
+    #expect(lines.last?.hasPrefix("close threw: SQLite error") == true)
+
+    let reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA quick_check").rows == [[.text("ok")]])
+    let recorded = try #require(reader.sessions().first).actionCount
+    #expect(recorded > 0)
+    #expect(recorded < 20000)
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// An executable product of this package, built beside the test bundle, run as a user would.
+public struct Product: Sendable {
+  public struct Result: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+  }
+
+  /// The product's name: `tcatrace`.
+  public var name: String
+
+  public init(_ name: String) {
+    self.name = name
+  }
+
+  /// The `tcatrace` command.
+  public static let tcatrace = Product("tcatrace")
+
+  /// The binary, in the build's products directory.
+  public var executableURL: URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    // NB: On Linux the test runner is the bundle itself; on macOS it is `xctest`, and the
+    // bundle is in the products directory.
+    if !FileManager.default.fileExists(atPath: directory.appendingPathComponent(self.name).path) {
+      directory = Bundle.main.bundleURL.deletingLastPathComponent()
+    }
+    return directory.appendingPathComponent(self.name)
+  }
+
+  /// A process for the product with `arguments`, colour off and no standard input.
+  public func process(_ arguments: [String], in directory: URL? = nil) -> Process {
+    let process = Process()
+    process.executableURL = self.executableURL
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    process.standardInput = FileHandle.nullDevice
+    return process
+  }
+
+  /// Runs the product with `arguments` to the end.
+  public func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    let process = self.process(arguments, in: directory)
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    // NB: Both pipes are drained before waiting, so that a full pipe cannot block the child.
+    let errors = ReadToEnd(stderr.fileHandleForReading)
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: errors.wait(), as: UTF8.self)
+    )
+  }
+}
+
+/// Reads a file handle to its end on a thread of its own.
+private final class ReadToEnd: @unchecked Sendable {
+  // NB: `data` is written by the reading thread before `done` is signalled, and read after.
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      self.data = handle.readDataToEndOfFile()
+      self.done.signal()
+    }
+  }
+
+  func wait() -> Data {
+    self.done.wait()
+    return self.data
+  }
+}
