@@ -3,6 +3,7 @@
 //
 //   tcatrace-fixture record-until-killed FILE
 //   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
+//   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
 //
 // It prints one line per 100 actions sent (`sent 100`), each issue reported (`issue: …`), and
 // what it ended with.
@@ -40,6 +41,8 @@ struct TraceFixture {
     switch arguments.first {
     case "record-until-killed" where arguments.count == 2:
       try await recordUntilKilled(path: arguments[1])
+    case "leak-stop" where arguments.count == 2:
+      try await leakStop(path: arguments[1])
     case "record-until-full" where arguments.count == 4:
       guard let limit = Int(arguments[2]), let count = Int(arguments[3]) else { fallthrough }
       try await recordUntilFull(path: arguments[1], maxFileBytes: limit, actions: count)
@@ -72,6 +75,19 @@ struct TraceFixture {
         try await Task.sleep(for: .milliseconds(2))
       }
     }
+  }
+
+  /// Records the leaky example with the `.stopInDebug` policy: the first leak stops the process.
+  @MainActor
+  static func leakStop(path: String) async throws {
+    let recorder = try TraceRecorder(path: path, session: "stop", policy: .stopInDebug)
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+      LeakyParentFeature()
+    }
+    emit("sending")
+    store.send(._internal(.child(.view(.buttonTapped))))
+    emit("still running")
+    try await recorder.close()
   }
 
   /// Sends `actions` actions with files limited to `maxFileBytes`, so that writing fails part

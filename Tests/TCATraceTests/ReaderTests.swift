@@ -1,0 +1,153 @@
+import CustomDump
+import Foundation
+import TCATrace
+import TCATraceExamples
+import TestSupport
+import Testing
+
+/// An action type that is `Encodable`, so that its JSON is recorded.
+private struct Counter: Reducer {
+  struct State: Equatable { var count = 0 }
+  enum Action: Equatable, Codable { case add(amount: Int, note: String) }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case let .add(amount, _) = action { state.count += amount }
+    return .none
+  }
+}
+
+/// One recorded file, shared by the filter tests: the app session and the leaky session.
+@MainActor
+private func recordDemoFile(_ path: String) async throws {
+  let app = try TraceRecorder(path: path, session: "app")
+  let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
+    AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+  }
+  await DemoScript.runApp { appStore.send($0) }
+  await appStore.finish()
+  try await app.close()
+
+  let leaky = try TraceRecorder(path: path, session: "leaky", policy: .recordOnly)
+  let leakyStore = RecordingStore(initialState: LeakyParentFeature.State(), recorder: leaky) {
+    LeakyParentFeature()
+  }
+  await DemoScript.runLeaky { leakyStore.send($0) }
+  await leakyStore.finish()
+  try await leaky.close()
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ReaderTests {
+  private func seqs(_ reader: TraceReader, _ filter: TraceFilter) throws -> [Int] {
+    try reader.actions(matching: filter, includeChanges: false).map(\.seq)
+  }
+
+  @Test func filtersBySessionCategoryFeatureLeaksSeqAndText() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("demo.db")
+    try await recordDemoFile(path)
+    let reader = try TraceReader(path: path)
+    let sessions = try reader.sessions()
+    expectNoDifference(sessions.map(\.name), ["app", "leaky"])
+    expectNoDifference(sessions.map(\.actionCount), [22, 7])
+    expectNoDifference(sessions.map(\.leakCount), [0, 4])
+    let (app, leaky) = (sessions[0].id, sessions[1].id)
+
+    #expect(try reader.actions(includeChanges: false).count == 29)
+    expectNoDifference(try seqs(reader, TraceFilter(session: leaky)), Array(1...7))
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, categories: [.delegate])), [8, 9, 14, 22]
+    )
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, categories: [.internal, .delegate])),
+      [4, 7, 8, 9, 11, 14, 22]
+    )
+    // A feature matches itself and everything below it, not a sibling with a longer name.
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, feature: "login")), [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    )
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, feature: "login.twoFactor")), [5, 6, 7, 8]
+    )
+    expectNoDifference(try seqs(reader, TraceFilter(session: app, feature: "log")), [])
+    expectNoDifference(try seqs(reader, TraceFilter(session: app, feature: "todos.rows")), [13, 14, 15])
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, feature: "todos.rows[id: 1]")), [15]
+    )
+    expectNoDifference(try seqs(reader, TraceFilter(leaksOnly: true)), [2, 4, 6, 7])
+    expectNoDifference(try seqs(reader, TraceFilter(session: app, fromSeq: 20, toSeq: 21)), [20, 21])
+    // Text matches the case path or the payload.
+    expectNoDifference(try seqs(reader, TraceFilter(session: app, text: "binding")), [19, 20])
+    expectNoDifference(try seqs(reader, TraceFilter(session: app, text: "oat milk")), [15])
+    expectNoDifference(try seqs(reader, TraceFilter(categories: [])), [])
+    // Conditions combine.
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, categories: [.view], feature: "todos", fromSeq: 13)),
+      [13, 15, 16, 17]
+    )
+  }
+
+  @Test func followingAGrowingFileReadsOnlyNewActions() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("demo.db")
+    try await recordDemoFile(path)
+    let reader = try TraceReader(path: path)
+    let all = try reader.actions(includeChanges: false)
+    let after = try reader.actions(matching: TraceFilter(afterID: all[25].id), includeChanges: false)
+    expectNoDifference(after.map(\.id), all.suffix(3).map(\.id))
+  }
+
+  @Test func encodableActionsAreRecordedAsJSON() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("json.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    store.send(.add(amount: 2, note: "two"))
+    try await recorder.close()
+    let action = try #require(try TraceReader(path: path).actions().first)
+    #expect(action.path == "add")
+    #expect(action.category == .unclassified)
+    expectNoDifference(
+      action.payload,
+      """
+      (
+        amount: 2,
+        note: "two"
+      )
+      """
+    )
+    expectNoDifference(action.payloadJSON, #"{"add":{"amount":2,"note":"two"}}"#)
+    let decoded = try JSONDecoder().decode(Counter.Action.self, from: Data(action.payloadJSON!.utf8))
+    #expect(decoded == .add(amount: 2, note: "two"))
+  }
+
+  @Test func aSecondStoreOnOneRecorderIsReportedAndNotRecorded() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("one.db")
+    let recorder = try TraceRecorder(path: path)
+    let first = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    var second: RecordingStore<Counter.State, Counter.Action>?
+    withKnownIssue {
+      second = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    } matching: { issue in
+      issue.description.contains("A TraceRecorder records one store")
+    }
+    first.send(.add(amount: 1, note: "first"))
+    second?.send(.add(amount: 5, note: "second"))
+    #expect(second?.state.count == 5)
+    try await recorder.close()
+    let actions = try TraceReader(path: path).actions()
+    expectNoDifference(actions.map(\.payloadJSON), [#"{"add":{"amount":1,"note":"first"}}"#])
+  }
+
+  @Test func stopInDebugWritesTheLeakAndStopsTheProcess() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("stop.db")
+    let result = try Product("tcatrace-fixture").run(["leak-stop", path])
+    #expect(result.status != 0)
+    #expect(result.stdout == "sending\n")
+    #expect(result.stderr.contains("Boundary leak (parent-reacts-to-private-child-action) in LeakyParentFeature"))
+    let actions = try TraceReader(path: path).actions()
+    expectNoDifference(actions.flatMap(\.leaks).map(\.rule), [.parentReactsToPrivateChildAction])
+  }
+}
