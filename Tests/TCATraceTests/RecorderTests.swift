@@ -35,6 +35,19 @@ private struct Row: Equatable {
   }
 }
 
+/// The rows of logging in with two-factor, as `DemoScript.runApp` does it first.
+private let loginRows = [
+  Row(1, .send, "_internal.login.view.emailChanged", "login", .view, "login"),
+  Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
+  Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
+  Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
+  Row(5, .send, "_internal.login._internal.twoFactor.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
+  Row(6, .send, "_internal.login._internal.twoFactor.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
+  Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
+  Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
+  Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
+]
+
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct RecorderTests {
@@ -67,16 +80,7 @@ struct RecorderTests {
     let actions = try reader.actions()
     expectNoDifference(
       actions.map(Row.init),
-      [
-        Row(1, .send, "_internal.login.view.emailChanged", "login", .view, "login"),
-        Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
-        Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
-        Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
-        Row(5, .send, "_internal.login._internal.twoFactor.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
-        Row(6, .send, "_internal.login._internal.twoFactor.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
-        Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
-        Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
-        Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
+      loginRows + [
         Row(10, .send, "_internal.todos.view.onAppear", "todos", .view, "todos"),
         Row(11, .effect(cause: 10), "_internal.todos._internal.todosLoaded", "todos", .internal, "todos"),
         Row(12, .send, "_internal.todos.view.addTodoButtonTapped", "todos", .view, "todos"),
@@ -271,17 +275,7 @@ struct RecorderTests {
     #expect(try reader.sessions().map(\.rootFeature) == ["AppFeature"])
     expectNoDifference(
       try reader.actions().map(Row.init),
-      [
-        Row(1, .send, "_internal.login.view.emailChanged", "login", .view, "login"),
-        Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
-        Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
-        Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
-        Row(5, .send, "_internal.login._internal.twoFactor.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
-        Row(6, .send, "_internal.login._internal.twoFactor.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
-        Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
-        Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
-        Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
-      ]
+      loginRows
     )
   }
 }
