@@ -29,14 +29,39 @@ struct TodosTests {
     )
   }
 
-  @Test func onDisappearCancelsTheTimer() async {
+  @Test func theTimerStartsAfterTheTodosLoad() async {
+    var actions: [TodosFeature.Action] = []
+    let store = Store(
+      initialState: TodosFeature.State(),
+      observer: { actions.append($0.action) }
+    ) {
+      TodosFeature(api: .fake(latency: .milliseconds(5)), clock: .immediate(count: 2))
+    }
+    await store.send(.view(.onAppear)).finish()
+    let todos = [
+      Todo(id: 1, title: "Buy milk"),
+      Todo(id: 2, title: "Write the trace reader", isComplete: true),
+    ]
+    expectNoDifference(
+      actions,
+      [
+        .view(.onAppear),
+        ._internal(.todosLoaded(.success(todos))),
+        ._internal(.timerTicked),
+        ._internal(.timerTicked),
+      ]
+    )
+  }
+
+  @Test func onDisappearCancelsTheLoadAndTheTimer() async {
     let store = makeStore(clock: .every(.seconds(3600)))
     let appear = store.send(.view(.onAppear))
     store.send(.view(.onDisappear))
     await appear.finish()
     await store.finish()
+    // The load was cancelled before it answered, and the timer never started.
+    #expect(store.state.todos.isEmpty)
     #expect(store.state.secondsOnScreen == 0)
-    #expect(store.state.todos.count == 2)
   }
 
   @Test func togglingARowMovesCompletedTodosDown() {

@@ -1,5 +1,5 @@
 /// The todo list: loads todos from the API, adds and clears them, keeps completed ones at the
-/// bottom, and counts the seconds the list has been on screen with a timer.
+/// bottom, and counts the seconds the loaded list has been on screen with a timer.
 public struct TodosFeature: ComposedBoundingReducer {
   public struct State: Equatable, Sendable {
     public var todos: IdentifiedArrayOf<TodoRowFeature.State> = []
@@ -45,7 +45,7 @@ public struct TodosFeature: ComposedBoundingReducer {
     case _internal(InternalAction)
   }
 
-  enum CancelID { case timer }
+  enum CancelID { case onScreen }
 
   let api: APIClient
   let clock: TickClient
@@ -66,7 +66,9 @@ public struct TodosFeature: ComposedBoundingReducer {
     switch action {
     case .onAppear:
       state.isLoading = true
-      return .merge(
+      // The timer counts from when the list is loaded, so it starts after the load; leaving
+      // the screen cancels both.
+      return .concatenate(
         .run { [api] send in
           do {
             await send(._internal(.todosLoaded(.success(try await api.fetchTodos()))))
@@ -79,11 +81,11 @@ public struct TodosFeature: ComposedBoundingReducer {
             await send(._internal(.timerTicked))
           }
         }
-        .cancellable(id: CancelID.timer, cancelInFlight: true)
       )
+      .cancellable(id: CancelID.onScreen, cancelInFlight: true)
 
     case .onDisappear:
-      return .cancel(id: CancelID.timer)
+      return .cancel(id: CancelID.onScreen)
 
     case let .addTodoButtonTapped(title):
       state.todos.insert(TodoRowFeature.State(id: state.nextID, title: title), at: 0)
