@@ -58,6 +58,7 @@ let package = Package(
     .executableTarget(
       name: "tcatrace",
       dependencies: [
+        "TCATrace",
         "TCATraceExamples",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
@@ -119,7 +120,9 @@ let package = Package(
     .testTarget(
       name: "tcatraceTests",
       dependencies: [
+        "CSQLite",
         "tcatrace",
+        "tcatrace-fixture",
         "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// A connection to one SQLite file; used from one thread at a time.
@@ -8,11 +8,15 @@ final class SQLiteConnection {
   /// Whether this connection writes; its errors say "while writing".
   let isWriting: Bool
 
-  enum Mode {
+  enum Mode: Equatable {
     /// Creates the file if missing.
     case readWrite
-    /// Never writes; refuses a schema that could run code (for files from others).
+    /// Never writes; refuses a schema that could run code (for files from others). Sees what
+    /// a live writer commits.
     case readOnly
+    /// `readOnly`, for a file no one is writing (no `-wal` beside it): no locks, and no `-wal`
+    /// or `-shm` files are created beside it.
+    case readOnlyImmutable
   }
 
   init(path: String, mode: Mode) throws(TraceFileError) {
@@ -20,11 +24,15 @@ final class SQLiteConnection {
     self.isWriting = mode == .readWrite
     var handle: OpaquePointer?
     let flags: Int32
+    var filename = path
     switch mode {
     case .readWrite: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     case .readOnly: flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+    case .readOnlyImmutable:
+      flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+      filename = Self.uri(path) + "?immutable=1"
     }
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    let code = sqlite3_open_v2(filename, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error = TraceFileError(code: code, db: handle, path: path, isWriting: mode == .readWrite)
       // NB: A failed open still allocates a handle, which must be closed.
@@ -34,7 +42,7 @@ final class SQLiteConnection {
     self.handle = handle
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, 5_000)
-    if mode == .readOnly {
+    if mode != .readWrite {
       csqlite_enable_defensive(handle)
       csqlite_disable_trusted_schema(handle)
       // NB: No other database may be attached to a reader: a query cannot reach other files.
@@ -44,6 +52,13 @@ final class SQLiteConnection {
 
   deinit {
     sqlite3_close_v2(self.handle)
+  }
+
+  /// `path` as a `file:` URI, with the characters URIs reserve escaped.
+  static func uri(_ path: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
   }
 
   func execute(_ sql: String) throws(TraceFileError) {

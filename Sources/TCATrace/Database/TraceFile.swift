@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// Opening trace files: creating them, checking they are ours, refusing what is not.
@@ -35,14 +35,27 @@ enum TraceFile {
   }
 
   /// Opens `path` read-only, checking that it is a trace this version can read.
-  static func openForReading(path: String) throws(TraceFileError) -> SQLiteConnection {
+  ///
+  /// - Parameter live: Open so as to see what a writer commits later (for following a file).
+  ///   Otherwise a file with no `-wal` beside it, which no one is writing, is opened immutable,
+  ///   and reading it leaves nothing beside it.
+  static func openForReading(path: String, live: Bool = false) throws(TraceFileError) -> SQLiteConnection {
     guard FileManager.default.fileExists(atPath: path) else {
       throw TraceFileError(
         kind: .notFound, path: path, message: "does not exist: check the path"
       )
     }
     try self.checkNotDirectory(path)
-    let connection = try SQLiteConnection(path: path, mode: .readOnly)
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
+      throw TraceFileError(
+        kind: .notATrace, path: path,
+        message: "is empty, so it is not a trace: a recorder writes its header when it opens the file"
+      )
+    }
+    let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
+    let connection = try SQLiteConnection(
+      path: path, mode: live || hasWAL ? .readOnly : .readOnlyImmutable
+    )
     try connection.execute("PRAGMA query_only = ON")
     let (applicationID, version, _) = try self.header(connection)
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)

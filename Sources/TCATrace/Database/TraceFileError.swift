@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// Why a trace file could not be opened, read or written.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A value in a query's result.
 public enum TraceValue: Hashable, Sendable {

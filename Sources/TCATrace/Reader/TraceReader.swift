@@ -20,11 +20,16 @@ public final class TraceReader {
 
   /// Opens the trace at `path` for reading.
   ///
+  /// - Parameters:
+  ///   - path: The trace file.
+  ///   - live: See what a recorder writes after the file was opened, for following a file as
+  ///     it grows. Default: `false`, which reads a file no recorder is writing without leaving
+  ///     `-wal` or `-shm` files beside it.
   /// - Throws: `TraceFileError` when the file is missing, a directory, not SQLite, not a
   ///   trace, damaged, or written by a newer TCATrace.
-  public init(path: String) throws(TraceFileError) {
+  public init(path: String, live: Bool = false) throws(TraceFileError) {
     self.path = path
-    self.connection = try TraceFile.openForReading(path: path)
+    self.connection = try TraceFile.openForReading(path: path, live: live)
   }
 
   /// The sessions in the file, oldest first.

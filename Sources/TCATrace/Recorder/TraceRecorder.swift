@@ -42,6 +42,7 @@ public final class TraceRecorder: Sendable {
   let writer: TraceWriter?
   private let sessionName: String?
   private let state = Locked(RecorderState())
+  private let timing: TraceTiming
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -58,7 +59,7 @@ public final class TraceRecorder: Sendable {
   ///   trace, or one from a newer TCATrace. The file is left untouched. When the file cannot
   ///   be created or written, the recorder does not throw: it reports one issue and records
   ///   nothing, so the app goes on.
-  public init(
+  public convenience init(
     path: String,
     session: String? = nil,
     policy: LeakPolicy = .reportIssue,
@@ -67,9 +68,27 @@ public final class TraceRecorder: Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) throws {
+    try self.init(
+      path: path, session: session, policy: policy, timing: .measured,
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// A recorder with a chosen source of times; `.fixed` makes traces reproducible for tests.
+  package init(
+    path: String,
+    session: String? = nil,
+    policy: LeakPolicy = .reportIssue,
+    timing: TraceTiming,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) throws {
     self.path = path
     self.policy = policy
     self.sessionName = session
+    self.timing = timing
     do {
       self.writer = TraceWriter(connection: try TraceFile.openForWriting(path: path))
     } catch let error {
@@ -91,7 +110,7 @@ public final class TraceRecorder: Sendable {
   }
 
   deinit {
-    self.writer?.requestClose(endedAt: Self.now())
+    self.writer?.requestClose(endedAt: self.timing.now())
   }
 
   /// Writes everything recorded, ends the session and closes the file. After this the file is
@@ -101,7 +120,7 @@ public final class TraceRecorder: Sendable {
   ///   before it are in the file.
   public func close() async throws {
     guard let writer = self.writer else { return }
-    await writer.close(endedAt: Self.now())
+    await writer.close(endedAt: self.timing.now())
     if let error = writer.error { throw error }
   }
 
@@ -119,7 +138,7 @@ public final class TraceRecorder: Sendable {
       return true
     }
     guard started else { return false }
-    let startedAt = Self.now()
+    let startedAt = self.timing.now()
     self.writer?.submit(
       .session(
         SessionRecord(
@@ -151,8 +170,8 @@ public final class TraceRecorder: Sendable {
     let analysis = ActionAnalysis(event, rootName: session.rootFeature)
     let record = ActionRecord(
       seq: event.id,
-      timeNs: Int64(clamping: event.timestamp &- session.startNanoseconds),
-      durationNs: Int64(clamping: event.duration),
+      timeNs: self.timing.time(of: event, sessionStart: session.startNanoseconds),
+      durationNs: self.timing.duration(of: event),
       origin: event.origin,
       classification: analysis.classification,
       statePath: event.route.statePath,
@@ -234,11 +253,6 @@ public final class TraceRecorder: Sendable {
     self.state.withLock { $0.pendingCauses.append(cause) }
   }
 
-  static func now() -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: Date())
-  }
 
   private static func json(_ action: Any) -> String? {
     guard let action = action as? any Encodable else { return nil }
@@ -254,6 +268,40 @@ private struct RecorderState {
   var hasReportedDrop = false
   var modifierSeq = 0
   var pendingCauses: [Int] = []
+}
+
+/// Where a recorder's times come from.
+package enum TraceTiming: Sendable {
+  /// The clocks: wall time for the session, the store's measurements for actions.
+  case measured
+  /// Made-up times that are the same every run: the session starts at 2026-01-01T00:00:00Z,
+  /// action n starts at (n - 1) ms and runs for (n × 37 mod 50 + 1) µs.
+  case fixed
+
+  func now() -> String {
+    switch self {
+    case .measured:
+      let formatter = ISO8601DateFormatter()
+      formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+      return formatter.string(from: Date())
+    case .fixed:
+      return "2026-01-01T00:00:00.000Z"
+    }
+  }
+
+  func time<State, Action>(of event: ActionEvent<State, Action>, sessionStart: UInt64) -> Int64 {
+    switch self {
+    case .measured: Int64(clamping: event.timestamp &- sessionStart)
+    case .fixed: Int64(event.id - 1) * 1_000_000
+    }
+  }
+
+  func duration<State, Action>(of event: ActionEvent<State, Action>) -> Int64 {
+    switch self {
+    case .measured: Int64(clamping: event.duration)
+    case .fixed: Int64(event.id * 37 % 50 + 1) * 1_000
+    }
+  }
 }
 
 struct SessionState: Sendable {

@@ -18,9 +18,31 @@ public enum DemoScript {
     )
   }
 
+  /// What a seed changes in the app's session: who logs in, and the todo they add.
+  public struct Variant: Equatable, Sendable {
+    public var email: String
+    public var todoTitle: String
+
+    static let emails = ["blob@example.com", "blob.jr@example.com", "blob.sr@example.com"]
+    static let todoTitles = ["Record a trace", "Replay a bug", "Catch a leak"]
+
+    /// The variant for `seed`, from 1; seed 1 is the one the README shows.
+    public init(seed: Int) {
+      let index = max(seed, 1) - 1
+      self.email = Self.emails[index % Self.emails.count]
+      self.todoTitle = Self.todoTitles[index / Self.emails.count % Self.todoTitles.count]
+    }
+  }
+
   /// Sends the app's session, waiting for each step's effects.
+  ///
+  /// - Parameters:
+  ///   - variant: Who logs in and what they add. Default: seed 1.
+  ///   - send: Sends an action to the store.
   @MainActor
-  public static func runApp(send: (AppFeature.Action) -> StoreTask) async {
+  public static func runApp(
+    _ variant: Variant = Variant(seed: 1), send: (AppFeature.Action) -> StoreTask
+  ) async {
     typealias Login = LoginFeature.Action
     @discardableResult
     func login(_ action: Login) -> StoreTask { send(._internal(.login(action))) }
@@ -39,14 +61,14 @@ public enum DemoScript {
       send(._internal(.settings(.presented(action))))
     }
 
-    login(.view(.emailChanged("blob@example.com")))
+    login(.view(.emailChanged(variant.email)))
     login(.view(.passwordChanged(APIClient.fakePassword)))
     await login(.view(.loginButtonTapped)).finish()
     twoFactor(.view(.codeChanged(APIClient.fakeCode)))
     await twoFactor(.view(.submitButtonTapped)).finish()
 
     await todos(.view(.onAppear)).finish()
-    todos(.view(.addTodoButtonTapped(title: "Record a trace")))
+    todos(.view(.addTodoButtonTapped(title: variant.todoTitle)))
     row(100, .view(.toggleCompleted))
     row(1, .view(.titleChanged("Buy oat milk")))
     todos(.view(.clearCompletedButtonTapped))

@@ -1,75 +1,74 @@
 import ArgumentParser
-import CustomDump
+import Foundation
+import TCATrace
 import TCATraceExamples
 
 extension TCATraceCommand {
-  /// `tcatrace demo`: runs the example app through its scripted session.
+  /// `tcatrace demo`: records the example app into a trace and shows it.
   struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Run the example app through a scripted session and print what it did.",
+      abstract: "Record the example app's scripted session to a trace, then replay it.",
       discussion: """
-        The session logs in with two-factor, works through the todo list and edits the \
-        settings; then the leaky example breaks each boundary rule once. Each processed \
-        action is printed with its number, its origin and the feature it was routed to.
+        The app session logs in with two-factor, adds, toggles and clears todos, and edits \
+        the settings; the leaky session breaks each boundary rule once. Both are recorded to \
+        the output file (appended if it is already a trace), then printed with their leak \
+        report. Explore the file afterwards with 'tcatrace replay', 'leaks', 'stats' and 'sql'.
         """
     )
 
+    @Option(help: "The trace file to write.")
+    var out = "demo.db"
+
+    @Option(help: "Picks who logs in and the todo they add (1 is the README's).")
+    var seed = 1
+
+    func validate() throws {
+      guard self.seed >= 1 else { throw ValidationError("--seed must be 1 or more.") }
+    }
+
     @MainActor
     func run() async throws {
-      print("App session")
-      let app = Store(
-        initialState: AppFeature.State(),
-        observer: { (event: ActionEvent<AppFeature.State, AppFeature.Action>) in
-          printEvent(event)
-        }
-      ) {
+      let variant = DemoScript.Variant(seed: self.seed)
+      let appRecorder = try TraceRecorder(
+        path: self.out, session: "demo app (seed \(self.seed))", policy: .recordOnly
+      )
+      let app = RecordingStore(initialState: AppFeature.State(), recorder: appRecorder) {
         DemoScript.app()
       }
-      await DemoScript.runApp { app.send($0) }
+      await DemoScript.runApp(variant) { app.send($0) }
       await app.finish()
+      try await appRecorder.close()
 
-      print("\nLeaky session")
-      let leaky = Store(
-        initialState: LeakyParentFeature.State(),
-        observer: { (event: ActionEvent<LeakyParentFeature.State, LeakyParentFeature.Action>) in
-          printEvent(event)
-        }
-      ) {
+      let leakyRecorder = try TraceRecorder(path: self.out, session: "demo leaky", policy: .recordOnly)
+      let leaky = RecordingStore(initialState: LeakyParentFeature.State(), recorder: leakyRecorder) {
         LeakyParentFeature()
       }
       await DemoScript.runLeaky { leaky.send($0) }
       await leaky.finish()
-    }
-  }
-}
+      try await leakyRecorder.close()
 
-/// One line per action: `  3  effect ← 2  login  AppFeature.Action._internal(…)`.
-@MainActor
-private func printEvent<State, Action>(_ event: ActionEvent<State, Action>) {
-  let origin =
-    switch event.origin {
-    case .send: "send"
-    case let .effect(cause): "effect ← \(cause)"
-    }
-  let feature = event.route.statePath.isEmpty ? "(root)" : event.route.statePath
-  let action = String(customDumping: event.action)
-    .split(separator: "\n")
-    .map { $0.trimmingPrefix(while: \.isWhitespace) }
-    .reduce(into: "") { line, part in
-      line += line.hasSuffix(",") ? " " + part : part
-    }
-  print(
-    String(event.id).leftPadded(to: 4), " ", origin.rightPadded(to: 12), " ",
-    feature.rightPadded(to: 18), " ", action, separator: ""
-  )
-}
+      let reader = try TraceReader(path: self.out)
+      let sessions = Array(try reader.sessions().suffix(2))
+      let terminal = Terminal.standard
+      print(
+        "Recorded \(sessions.map { "\($0.actionCount) actions of \($0.rootFeature)" }.joined(separator: " and ")) to \(self.out).\n"
+      )
+      var printer = ReplayPrinter(reader: reader, format: .text, terminal: terminal, showsChanges: true)
+      for session in sessions {
+        try reader.forEachAction(matching: TraceFilter(session: session.id)) { try printer.print($0) }
+      }
+      print()
+      let summaries = try sessions.flatMap { try reader.leakSummaries(session: $0.id) }
+      printLeakTable(summaries, roots: try reader.rootFeatures(), terminal: terminal)
+      print(
+        """
 
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    String(repeating: " ", count: max(0, width - self.count)) + self
-  }
-
-  fileprivate func rightPadded(to width: Int) -> String {
-    self + String(repeating: " ", count: max(0, width - self.count))
+        Next: tcatrace replay \(self.out) --session latest --leaks-only
+              tcatrace replay \(self.out) --category view --feature login
+              tcatrace stats \(self.out)
+              tcatrace sql \(self.out) "SELECT feature, count(*) FROM actions GROUP BY 1"
+        """
+      )
+    }
   }
 }

@@ -4,6 +4,8 @@
 //   tcatrace-fixture record-until-killed FILE
 //   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
 //   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
+//   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
+//   tcatrace-fixture append FILE COUNT      (a session of COUNT actions, one every 50 ms)
 //
 // It prints one line per 100 actions sent (`sent 100`), each issue reported (`issue: …`), and
 // what it ended with.
@@ -41,6 +43,11 @@ struct TraceFixture {
     switch arguments.first {
     case "record-until-killed" where arguments.count == 2:
       try await recordUntilKilled(path: arguments[1])
+    case "record-demo" where arguments.count == 2:
+      try await recordDemo(path: arguments[1])
+    case "append" where arguments.count == 3:
+      guard let count = Int(arguments[2]) else { fallthrough }
+      try await append(path: arguments[1], count: count)
     case "leak-stop" where arguments.count == 2:
       try await leakStop(path: arguments[1])
     case "record-until-full" where arguments.count == 4:
@@ -75,6 +82,42 @@ struct TraceFixture {
         try await Task.sleep(for: .milliseconds(2))
       }
     }
+  }
+
+  /// Records the demo's sessions with made-up times and an instant back end, so that the file
+  /// reads the same every run: what the CLI's end-to-end tests compare whole outputs against.
+  @MainActor
+  static func recordDemo(path: String) async throws {
+    let app = try TraceRecorder(path: path, session: "app", policy: .recordOnly, timing: .fixed)
+    let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
+      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 2))
+    }
+    await DemoScript.runApp { appStore.send($0) }
+    await appStore.finish()
+    try await app.close()
+
+    let leaky = try TraceRecorder(path: path, session: "leaky", policy: .recordOnly, timing: .fixed)
+    let leakyStore = RecordingStore(initialState: LeakyParentFeature.State(), recorder: leaky) {
+      LeakyParentFeature()
+    }
+    await DemoScript.runLeaky { leakyStore.send($0) }
+    await leakyStore.finish()
+    try await leaky.close()
+    emit("recorded")
+  }
+
+  /// Appends a session of `count` actions to `path`, one every 50 ms, for following.
+  @MainActor
+  static func append(path: String, count: Int) async throws {
+    let recorder = try TraceRecorder(path: path, session: "appended", policy: .recordOnly, timing: .fixed)
+    let store = makeStore(recorder)
+    for index in 1...count {
+      store.send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
+      emit("sent \(index)")
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    try await recorder.close()
+    emit("closed")
   }
 
   /// Records the leaky example with the `.stopInDebug` policy: the first leak stops the process.

@@ -1,0 +1,184 @@
+/// A boundary rule broken by one feature in one session: how often, and where first.
+public struct LeakSummary: Equatable, Sendable {
+  public var sessionID: Int64
+  public var rule: LeakRule
+  /// The feature's path; empty for the root.
+  public var feature: String
+  public var count: Int
+  /// The seq of the first action that broke the rule.
+  public var firstSeq: Int
+  /// What the first occurrence did.
+  public var firstDetail: String
+
+  public init(
+    sessionID: Int64, rule: LeakRule, feature: String, count: Int, firstSeq: Int,
+    firstDetail: String
+  ) {
+    self.sessionID = sessionID
+    self.rule = rule
+    self.feature = feature
+    self.count = count
+    self.firstSeq = firstSeq
+    self.firstDetail = firstDetail
+  }
+}
+
+/// The actions of one feature in one category: how many, how long their reducer ran, and
+/// which cases were most frequent.
+public struct FeatureStatistics: Equatable, Sendable {
+  /// The feature's path; the root feature is named by its type: `AppFeature`.
+  public var feature: String
+  public var category: ActionCategory
+  public var count: Int
+  /// This group's share of all the actions counted, from 0 to 1.
+  public var share: Double
+  /// Mean time in the reducer, in nanoseconds.
+  public var meanDurationNs: Double
+  /// The 95th percentile of the time in the reducer, in nanoseconds (nearest rank).
+  public var p95DurationNs: Int64
+  /// The most frequent cases, most frequent first (ties by name), at most three.
+  public var topCases: [CaseCount]
+
+  public struct CaseCount: Equatable, Sendable {
+    public var name: String
+    public var count: Int
+
+    public init(name: String, count: Int) {
+      self.name = name
+      self.count = count
+    }
+  }
+
+  public init(
+    feature: String, category: ActionCategory, count: Int, share: Double,
+    meanDurationNs: Double, p95DurationNs: Int64, topCases: [CaseCount]
+  ) {
+    self.feature = feature
+    self.category = category
+    self.count = count
+    self.share = share
+    self.meanDurationNs = meanDurationNs
+    self.p95DurationNs = p95DurationNs
+    self.topCases = topCases
+  }
+}
+
+extension TraceReader {
+  /// The session with `id`.
+  ///
+  /// - Throws: `TraceFileError` (`.notInFile`) when the file has no such session.
+  public func session(id: Int64) throws(TraceFileError) -> TraceSession {
+    guard let session = try self.sessions().first(where: { $0.id == id }) else {
+      throw TraceFileError(
+        kind: .notInFile, path: self.path,
+        message: "has no session \(id): 'tcatrace sessions \(self.path)' lists them"
+      )
+    }
+    return session
+  }
+
+  /// The most recent session.
+  ///
+  /// - Throws: `TraceFileError` (`.notInFile`) when the file holds no session yet.
+  public func latestSession() throws(TraceFileError) -> TraceSession {
+    guard let session = try self.sessions().last else {
+      throw TraceFileError(
+        kind: .notInFile, path: self.path,
+        message: "holds no session yet: record one first"
+      )
+    }
+    return session
+  }
+
+  /// The leaks of `session` (default: every session), grouped by session, rule and feature,
+  /// in the order they first happened.
+  public func leakSummaries(session: Int64? = nil) throws(TraceFileError) -> [LeakSummary] {
+    let statement = try self.connection.prepare(
+      """
+      SELECT a.session_id, l.rule, l.feature, count(*), min(a.seq),
+        (SELECT l2.detail FROM leaks l2 JOIN actions a2 ON a2.id = l2.action_id
+         WHERE a2.session_id = a.session_id AND l2.rule = l.rule AND l2.feature = l.feature
+         ORDER BY a2.seq, l2.rowid LIMIT 1)
+      FROM leaks l JOIN actions a ON a.id = l.action_id
+      WHERE ?1 IS NULL OR a.session_id = ?1
+      GROUP BY a.session_id, l.rule, l.feature
+      ORDER BY a.session_id, min(a.seq), l.rule
+      """
+    )
+    statement.bind([session.map { .integer($0) } ?? .null])
+    var summaries: [LeakSummary] = []
+    while try statement.step() {
+      let ruleName = statement.text(1) ?? ""
+      guard let rule = LeakRule(rawValue: ruleName) else {
+        throw TraceFileError(
+          kind: .corrupt, path: self.path,
+          message: "holds an unknown leak rule '\(ruleName)': the file is damaged or was edited"
+        )
+      }
+      summaries.append(
+        LeakSummary(
+          sessionID: statement.int64(0), rule: rule, feature: statement.text(2) ?? "",
+          count: Int(statement.int64(3)), firstSeq: Int(statement.int64(4)),
+          firstDetail: statement.text(5) ?? ""
+        )
+      )
+    }
+    return summaries
+  }
+
+  /// Per feature and category: action count, share, mean and 95th-percentile reducer time, and
+  /// the most frequent cases; for `session` (default: every session). Ordered by count, most
+  /// first, then by feature and category.
+  public func featureStatistics(session: Int64? = nil) throws(TraceFileError) -> [FeatureStatistics] {
+    let statement = try self.connection.prepare(
+      """
+      SELECT CASE a.feature WHEN '' THEN s.root_feature ELSE a.feature END, a.category,
+        a.case_name, a.duration_ns
+      FROM actions a JOIN sessions s ON s.id = a.session_id
+      WHERE ?1 IS NULL OR a.session_id = ?1
+      """
+    )
+    statement.bind([session.map { .integer($0) } ?? .null])
+    struct Group {
+      var durations: [Int64] = []
+      var cases: [String: Int] = [:]
+    }
+    var groups: [GroupKey: Group] = [:]
+    var total = 0
+    while try statement.step() {
+      let categoryName = statement.text(1) ?? ""
+      guard let category = ActionCategory(rawValue: categoryName) else {
+        throw TraceFileError(
+          kind: .corrupt, path: self.path,
+          message: "holds an unknown category '\(categoryName)': the file is damaged or was edited"
+        )
+      }
+      let key = GroupKey(feature: statement.text(0) ?? "", category: category)
+      groups[key, default: Group()].durations.append(statement.int64(3))
+      groups[key, default: Group()].cases[statement.text(2) ?? "", default: 0] += 1
+      total += 1
+    }
+    return groups.map { key, group in
+      let durations = group.durations.sorted()
+      let rank = max(0, Int((0.95 * Double(durations.count)).rounded(.up)) - 1)
+      return FeatureStatistics(
+        feature: key.feature,
+        category: key.category,
+        count: durations.count,
+        share: Double(durations.count) / Double(max(total, 1)),
+        meanDurationNs: Double(durations.reduce(0, +)) / Double(durations.count),
+        p95DurationNs: durations[rank],
+        topCases: group.cases
+          .sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+          .prefix(3)
+          .map { FeatureStatistics.CaseCount(name: $0.key, count: $0.value) }
+      )
+    }
+    .sorted { ($1.count, $0.feature, $0.category.rawValue) < ($0.count, $1.feature, $1.category.rawValue) }
+  }
+}
+
+private struct GroupKey: Hashable {
+  var feature: String
+  var category: ActionCategory
+}

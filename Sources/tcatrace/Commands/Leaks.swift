@@ -1,0 +1,81 @@
+import ArgumentParser
+import TCATrace
+
+extension TCATraceCommand {
+  /// `tcatrace leaks FILE`: the boundary leaks, grouped; exit 1 when there are any.
+  struct Leaks: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Report the boundary leaks in a trace, grouped by rule and feature.",
+      discussion: """
+        Each line is one rule broken by one feature in one session: how often, the seq of the \
+        first action that broke it, and what that action did. Exits with 1 when any leak is \
+        found, so it can gate CI.
+        """
+    )
+
+    @OptionGroup var trace: TraceFileArguments
+    @OptionGroup var sessionOptions: SessionOptions
+
+    @Option(help: "Output format: text, json or jsonl.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+      let reader = try self.trace.open()
+      let session = try self.sessionOptions.session.resolve(in: reader)
+      let summaries = try reader.leakSummaries(session: session)
+      switch self.format {
+      case .text:
+        printLeakTable(summaries, roots: try reader.rootFeatures(), terminal: .standard)
+      case .json, .jsonl:
+        printJSON(
+          summaries.map {
+            .object([
+              ("session", .integer($0.sessionID)),
+              ("rule", .string($0.rule.rawValue)),
+              ("feature", .string($0.feature)),
+              ("count", .integer(Int64($0.count))),
+              ("first_seq", .integer(Int64($0.firstSeq))),
+              ("first_detail", .string($0.firstDetail)),
+            ])
+          },
+          format: self.format
+        )
+      }
+      if !summaries.isEmpty { throw ExitCode(1) }
+    }
+  }
+}
+
+/// The leak report as text: one row per session, rule and feature, and a total.
+func printLeakTable(_ summaries: [LeakSummary], roots: [Int64: String], terminal: Terminal) {
+  guard !summaries.isEmpty else {
+    print(terminal.paint("No leaks.", .green))
+    return
+  }
+  var table = Table(columns: [
+    ("SESSION", .right), ("RULE", .left), ("FEATURE", .left), ("COUNT", .right),
+    ("FIRST", .right), ("DETAIL", .left),
+  ])
+  for summary in summaries {
+    table.rows.append([
+      String(summary.sessionID), summary.rule.rawValue,
+      summary.feature.isEmpty ? roots[summary.sessionID] ?? "" : summary.feature,
+      String(summary.count), "#\(summary.firstSeq)", summary.firstDetail,
+    ])
+  }
+  for line in table.lines(terminal: terminal) { print(line) }
+  let total = summaries.map(\.count).reduce(0, +)
+  let sessions = Set(summaries.map(\.sessionID)).count
+  print(
+    terminal.paint(
+      "\(total) leak\(total == 1 ? "" : "s") in \(sessions) session\(sessions == 1 ? "" : "s").", .red
+    )
+  )
+}
+
+extension TraceReader {
+  /// Each session's root feature, by session id.
+  func rootFeatures() throws(TraceFileError) -> [Int64: String] {
+    Dictionary(uniqueKeysWithValues: try self.sessions().map { ($0.id, $0.rootFeature) })
+  }
+}

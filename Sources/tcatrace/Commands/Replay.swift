@@ -1,0 +1,290 @@
+import ArgumentParser
+import Foundation
+import TCATrace
+
+extension TCATraceCommand {
+  /// `tcatrace replay FILE`: the timeline of a session, filtered.
+  struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print the actions of a trace with their state changes and leaks.",
+      discussion: """
+        One entry per action: seq, time since the session started, category, feature, case \
+        and payload; under it each state change as its path with '- old' and '+ new' lines, \
+        and each leak with its rule. An action sent by an effect shows '← #seq' of the \
+        action whose effect sent it.
+
+        --category matches an action's own category, at the feature that owns it: \
+        _internal.cart._internal.payment.delegate.didPay is a delegate action of \
+        cart.payment. --feature matches that feature and every feature below it.
+        """
+    )
+
+    @OptionGroup var trace: TraceFileArguments
+    @OptionGroup var sessionOptions: SessionOptions
+
+    @Option(
+      help: ArgumentHelp(
+        "Only these categories, comma-separated: view, internal, delegate, unclassified.",
+        valueName: "categories"
+      )
+    )
+    var category: String?
+
+    @Option(help: "Only actions of this feature and the features below it: login, login.twoFactor.")
+    var feature: String?
+
+    @Flag(help: "Only actions that broke a boundary rule.")
+    var leaksOnly = false
+
+    @Option(help: "Only actions whose case path or payload contains this text.")
+    var grep: String?
+
+    @Option(help: "Only actions from this seq on.")
+    var from: Int?
+
+    @Option(help: "Only actions up to this seq.")
+    var to: Int?
+
+    @Flag(help: "Leave out the state changes.")
+    var noDiff = false
+
+    @Option(help: "Output format: text, json or jsonl.")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Keep printing actions as a recorder appends them, until interrupted.")
+    var follow = false
+
+    @Flag(help: "Wait for Enter between actions (only when reading from a terminal).")
+    var step = false
+
+    /// The categories of `--category`.
+    var categories: Set<ActionCategory>? {
+      get throws {
+        guard let category = self.category else { return nil }
+        var categories = Set<ActionCategory>()
+        for name in category.split(separator: ",", omittingEmptySubsequences: false) {
+          let name = name.trimmingCharacters(in: .whitespaces)
+          guard let category = ActionCategory(rawValue: name) else {
+            throw ValidationError(
+              "unknown category '\(name)': use view, internal, delegate or unclassified, comma-separated"
+            )
+          }
+          categories.insert(category)
+        }
+        return categories
+      }
+    }
+
+    func validate() throws {
+      _ = try self.categories
+      if let from, let to, from > to {
+        throw ValidationError("--from \(from) is after --to \(to): nothing would match.")
+      }
+      if self.follow, self.format == .json {
+        throw ValidationError("--follow prints as it goes: use --format text or jsonl.")
+      }
+    }
+
+    func run() async throws {
+      let reader = try self.trace.open(live: self.follow)
+      let filter = TraceFilter(
+        session: try self.sessionOptions.session.resolve(in: reader),
+        categories: try self.categories,
+        feature: self.feature,
+        leaksOnly: self.leaksOnly,
+        fromSeq: self.from,
+        toSeq: self.to,
+        text: self.grep
+      )
+      var printer = ReplayPrinter(
+        reader: reader, format: self.format, terminal: .standard, showsChanges: !self.noDiff
+      )
+      let stepping = self.step && Terminal.inputIsTerminal && self.format == .text
+      var lastID = try self.print(filter, with: &printer, stepping: stepping)
+      printer.finish()
+      guard self.follow else { return }
+      while true {
+        fflush(nil)
+        try await Task.sleep(for: .milliseconds(200))
+        var next = filter
+        next.afterID = lastID
+        lastID = try self.print(next, with: &printer, stepping: stepping) ?? lastID
+      }
+    }
+
+    /// Prints the actions matching `filter`; returns the last one's row id.
+    private func print(
+      _ filter: TraceFilter, with printer: inout ReplayPrinter, stepping: Bool
+    ) throws -> Int64? {
+      var lastID = filter.afterID
+      var stop = false
+      try printer.reader.forEachAction(matching: filter, includeChanges: !self.noDiff) { action in
+        guard !stop else { return }
+        try printer.print(action)
+        lastID = action.id
+        if stepping {
+          printError("-- Enter for the next action, q to quit --")
+          if readLine()?.lowercased() == "q" { stop = true }
+        }
+      }
+      if stop { throw ExitCode.success }
+      return lastID
+    }
+  }
+}
+
+/// Prints actions as `replay` does.
+struct ReplayPrinter {
+  let reader: TraceReader
+  let format: OutputFormat
+  let terminal: Terminal
+  let showsChanges: Bool
+  private var sessions: [Int64: TraceSession] = [:]
+  private var currentSession: Int64?
+  private var jsonValues: [JSONValue] = []
+  private var printedCount = 0
+
+  init(reader: TraceReader, format: OutputFormat, terminal: Terminal, showsChanges: Bool) {
+    self.reader = reader
+    self.format = format
+    self.terminal = terminal
+    self.showsChanges = showsChanges
+  }
+
+  mutating func print(_ action: TracedAction) throws {
+    switch self.format {
+    case .json:
+      self.jsonValues.append(action.json(showsChanges: self.showsChanges))
+    case .jsonl:
+      Swift.print(action.json(showsChanges: self.showsChanges).rendered)
+    case .text:
+      try self.printText(action)
+    }
+    self.printedCount += 1
+  }
+
+  /// Ends the output: the JSON array, or a line when nothing matched.
+  mutating func finish() {
+    switch self.format {
+    case .json:
+      Swift.print(JSONValue.array(self.jsonValues).rendered)
+    case .text where self.printedCount == 0:
+      Swift.print("No actions match.")
+    case .text, .jsonl:
+      break
+    }
+  }
+
+  private mutating func session(_ id: Int64) throws -> TraceSession {
+    if let session = self.sessions[id] { return session }
+    let session = try self.reader.session(id: id)
+    self.sessions[id] = session
+    return session
+  }
+
+  private mutating func printText(_ action: TracedAction) throws {
+    let session = try self.session(action.sessionID)
+    let paint = self.terminal.paint
+    if self.currentSession != action.sessionID {
+      if self.currentSession != nil { Swift.print() }
+      Swift.print(
+        paint("Session \(session.id) · \(session.name) · \(session.rootFeature) · \(session.startedAt)", .bold)
+      )
+      self.currentSession = action.sessionID
+    }
+    let feature = action.feature.isEmpty ? session.rootFeature : action.feature
+    var line = [
+      "#\(action.seq)".rightPadded(to: 6),
+      String(format: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11),
+      paint(action.category.rawValue.rightPadded(to: 12), action.category.style),
+      paint(feature.rightPadded(to: 20), .cyan),
+      paint(action.caseName, .bold),
+    ].joined(separator: " ")
+    if let payload = action.payload { line += "  " + payload.singleLine }
+    if case let .effect(cause) = action.origin { line += paint("  ← #\(cause)", .dim) }
+    Swift.print(line)
+    let indent = String(repeating: " ", count: 7)
+    if self.showsChanges {
+      for change in action.changes {
+        let kind = change.kind == .changed ? "" : paint(" (\(change.kind.rawValue))", .dim)
+        Swift.print(indent + change.path + kind)
+        for value in change.old.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) ?? [] {
+          Swift.print(indent + paint("- " + value, .red))
+        }
+        for value in change.new.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) ?? [] {
+          Swift.print(indent + paint("+ " + value, .green))
+        }
+      }
+    }
+    for leak in action.leaks {
+      let offender = leak.feature.isEmpty ? session.rootFeature : leak.feature
+      Swift.print(indent + paint("! \(leak.rule.rawValue) (\(offender)): \(leak.detail)", .red))
+    }
+  }
+}
+
+extension ActionCategory {
+  var style: Terminal.Style {
+    switch self {
+    case .view: .blue
+    case .internal: .magenta
+    case .delegate: .green
+    case .unclassified: .dim
+    }
+  }
+}
+
+extension TracedAction {
+  /// The action in `--format json|jsonl`.
+  func json(showsChanges: Bool) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("session", .integer(self.sessionID)),
+      ("seq", .integer(Int64(self.seq))),
+      ("time_ns", .integer(self.timeNs)),
+      ("duration_ns", .integer(self.durationNs)),
+    ]
+    switch self.origin {
+    case .send: members += [("origin", .string("send")), ("cause_seq", .null)]
+    case let .effect(cause): members += [("origin", .string("effect")), ("cause_seq", .integer(Int64(cause)))]
+    }
+    members += [
+      ("path", .string(self.path)),
+      ("root_category", .string(self.rootCategory.rawValue)),
+      ("feature", .string(self.feature)),
+      ("category", .string(self.category.rawValue)),
+      ("case", .string(self.caseName)),
+      ("state_path", .string(self.statePath)),
+      ("payload", JSONValue(self.payload)),
+      ("payload_json", JSONValue(self.payloadJSON)),
+    ]
+    if showsChanges {
+      members.append(
+        (
+          "changes",
+          .array(
+            self.changes.map {
+              .object([
+                ("path", .string($0.path)), ("kind", .string($0.kind.rawValue)),
+                ("old", JSONValue($0.old)), ("new", JSONValue($0.new)),
+              ])
+            }
+          )
+        )
+      )
+    }
+    members.append(
+      (
+        "leaks",
+        .array(
+          self.leaks.map {
+            .object([
+              ("rule", .string($0.rule.rawValue)), ("feature", .string($0.feature)),
+              ("detail", .string($0.detail)),
+            ])
+          }
+        )
+      )
+    )
+    return .object(members)
+  }
+}

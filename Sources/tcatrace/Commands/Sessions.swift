@@ -1,0 +1,70 @@
+import ArgumentParser
+import TCATrace
+
+extension TCATraceCommand {
+  /// `tcatrace sessions FILE`: one line per recorded session.
+  struct Sessions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the sessions in a trace: id, name, start, duration, actions, leaks.",
+      discussion: "A session that never ended (still recording, or killed) is marked 'open'."
+    )
+
+    @OptionGroup var trace: TraceFileArguments
+
+    @Option(help: "Output format: text, json or jsonl.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+      let sessions = try self.trace.open().sessions()
+      switch self.format {
+      case .text:
+        guard !sessions.isEmpty else {
+          print("No sessions in '\(self.trace.file)'.")
+          return
+        }
+        var table = Table(columns: [
+          ("ID", .right), ("NAME", .left), ("ROOT", .left), ("STARTED", .left),
+          ("DURATION", .right), ("ACTIONS", .right), ("LEAKS", .right), ("", .left),
+        ])
+        for session in sessions {
+          table.rows.append([
+            String(session.id), session.name, session.rootFeature, session.startedAt,
+            formatDuration(Double(session.durationNs)), String(session.actionCount),
+            String(session.leakCount), session.endedAt == nil ? "open" : "",
+          ])
+        }
+        for line in table.lines(terminal: .standard) {
+          print(line.trimmingSuffix())
+        }
+      case .json, .jsonl:
+        printJSON(sessions.map(\.json), format: self.format)
+      }
+    }
+  }
+}
+
+extension TraceSession {
+  /// The session in `--format json`.
+  var json: JSONValue {
+    .object([
+      ("id", .integer(self.id)),
+      ("name", .string(self.name)),
+      ("root_feature", .string(self.rootFeature)),
+      ("started_at", .string(self.startedAt)),
+      ("ended_at", JSONValue(self.endedAt)),
+      ("duration_ns", .integer(self.durationNs)),
+      ("actions", .integer(Int64(self.actionCount))),
+      ("leaks", .integer(Int64(self.leakCount))),
+      ("dropped_actions", .integer(Int64(self.droppedActions))),
+      ("recorder_version", .string(self.recorderVersion)),
+    ])
+  }
+}
+
+extension String {
+  func trimmingSuffix() -> String {
+    var string = self
+    while string.last == " " { string.removeLast() }
+    return string
+  }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import TCATrace
+
+/// The trace file every reading command takes first.
+struct TraceFileArguments: ParsableArguments {
+  @Argument(help: "The trace file (a SQLite file written by a TraceRecorder).")
+  var file: String
+
+  /// Opens the file read-only; `live` to follow a file a recorder is writing.
+  func open(live: Bool = false) throws(TraceFileError) -> TraceReader {
+    try TraceReader(path: self.file, live: live)
+  }
+}
+
+/// Which sessions a command reads: `--session 3`, `--session latest`, or all of them.
+enum SessionSelector: ExpressibleByArgument, Equatable {
+  case all
+  case latest
+  case id(Int64)
+
+  init?(argument: String) {
+    switch argument {
+    case "latest": self = .latest
+    case "all": self = .all
+    default:
+      guard let id = Int64(argument), id > 0 else { return nil }
+      self = .id(id)
+    }
+  }
+
+  static var defaultCompletionKind: CompletionKind { .default }
+
+  /// The session id to filter by, or `nil` for all; checks that the session exists.
+  func resolve(in reader: TraceReader) throws(TraceFileError) -> Int64? {
+    switch self {
+    case .all: nil
+    case .latest: try reader.latestSession().id
+    case let .id(id): try reader.session(id: id).id
+    }
+  }
+}
+
+/// `--session`, shared by the commands that read actions.
+struct SessionOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The session to read: its id, 'latest', or 'all'.",
+      discussion: "'tcatrace sessions FILE' lists the ids.",
+      valueName: "id|latest|all"
+    )
+  )
+  var session: SessionSelector = .all
+}
+
+/// The formats of commands whose output is data.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+  /// Aligned, readable text; coloured on a terminal.
+  case text
+  /// One JSON document.
+  case json
+  /// One JSON object per line.
+  case jsonl
+}
