@@ -1,0 +1,120 @@
+import CustomDump
+import Foundation
+import TestSupport
+import Testing
+
+/// Reads a child's standard output line by line.
+private final class Lines {
+  private let handle: FileHandle
+  private var buffer = Data()
+
+  init(_ handle: FileHandle) {
+    self.handle = handle
+  }
+
+  /// The next `count` lines; fewer if the output ends first.
+  func next(_ count: Int) -> [String] {
+    var lines: [String] = []
+    while lines.count < count {
+      if let newline = self.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        lines.append(String(decoding: self.buffer[..<newline], as: UTF8.self))
+        self.buffer.removeSubrange(...newline)
+        continue
+      }
+      let data = self.handle.availableData
+      guard !data.isEmpty else { break }
+      self.buffer.append(data)
+    }
+    return lines
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct LiveTests {
+  @Test func followPrintsWhatAnotherProcessAppends() throws {
+    let trace = try RecordedTrace()
+    let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--no-diff"])
+    let output = Pipe()
+    follow.standardOutput = output
+    try follow.run()
+    defer {
+      follow.terminate()
+      follow.waitUntilExit()
+    }
+    let lines = Lines(output.fileHandleForReading)
+    // Session 1's header and 24 actions, a blank line, session 2's header, 7 actions and 4 leaks.
+    let existing = lines.next(38)
+    #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
+    #expect(existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
+
+    let append = try Product("tcatrace-fixture").run(["append", trace.path, "3"])
+    #expect(append.status == 0)
+    expectNoDifference(
+      lines.next(5),
+      [
+        "",
+        "Session 3 · appended · AppFeature · 2026-01-01T00:00:00.000Z",
+        #"#1        +0.000ms view         login                emailChanged  "live1@example.com""#,
+        #"#2        +1.000ms view         login                emailChanged  "live2@example.com""#,
+        #"#3        +2.000ms view         login                emailChanged  "live3@example.com""#,
+      ]
+    )
+    #expect(follow.isRunning)
+  }
+
+  @Test func followAsJSONLinesKeepsOneObjectPerLine() throws {
+    let trace = try RecordedTrace()
+    let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--format", "jsonl", "--feature", "login"])
+    let output = Pipe()
+    follow.standardOutput = output
+    try follow.run()
+    defer {
+      follow.terminate()
+      follow.waitUntilExit()
+    }
+    let lines = Lines(output.fileHandleForReading)
+    #expect(lines.next(9).count == 9)
+    _ = try Product("tcatrace-fixture").run(["append", trace.path, "2"])
+    let appended = lines.next(2)
+    #expect(appended.count == 2)
+    #expect(appended.allSatisfy { $0.hasPrefix(#"{"session":3,"#) && $0.hasSuffix(#""leaks":[]}"#) })
+  }
+
+  @Test func followRejectsAJSONArray() throws {
+    let trace = try RecordedTrace()
+    let result = try trace.run(["replay", "FILE", "--follow", "--format", "json"])
+    #expect(result.status == 2)
+    expectNoDifference(
+      result.stderr,
+      "Error: --follow prints as it goes: use --format text or jsonl; see 'tcatrace replay --help'.\n"
+    )
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  func colourOnlyOnATerminalWithoutNoColor() throws {
+    let trace = try RecordedTrace()
+    func runInTerminal(_ environment: String) throws -> String {
+      // `script` runs the command on a pseudo-terminal, as a user's shell would.
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+      process.arguments = [
+        "-qec", "\(environment) '\(Product.tcatrace.executableURL.path)' leaks '\(trace.path)'", "/dev/null",
+      ]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return String(decoding: data, as: UTF8.self)
+    }
+    let colored = try runInTerminal("env -u NO_COLOR")
+    #expect(colored.contains("\u{1B}[31m4 leaks in 1 session.\u{1B}[0m"))
+    let plain = try runInTerminal("env NO_COLOR=1")
+    #expect(plain.contains("4 leaks in 1 session."))
+    #expect(!plain.contains("\u{1B}["))
+    // Not a terminal: no colour, whatever NO_COLOR says.
+    let piped = try Product.tcatrace.run(["leaks", trace.path])
+    #expect(!piped.stdout.contains("\u{1B}["))
+  }
+}
