@@ -11,7 +11,8 @@ extension TCATraceCommand {
       discussion: """
         The connection cannot write, attach other databases or load extensions. The README \
         documents the tables (sessions, actions, state_changes, leaks) and the views \
-        (timeline, leak_report).
+        (timeline, leak_report). The table format shows multi-line values on one line; csv \
+        and json keep every value exact.
         """
     )
 
@@ -39,7 +40,9 @@ extension TCATraceCommand {
       case .table:
         guard !result.columns.isEmpty else { return }
         var table = Table(columns: result.columns.map { ($0, .left) })
-        table.rows = result.rows.map { $0.map(\.text) }
+        // NB: A table keeps one row per line: multi-line values (CustomDump renderings) are
+        // shown on one line. csv and json keep them exact.
+        table.rows = result.rows.map { $0.map(\.text.singleLine) }
         for line in table.lines(terminal: .standard) { print(line.trimmingSuffix()) }
       case .csv:
         print(result.columns.map(Self.csvField).joined(separator: ","))
