@@ -130,6 +130,26 @@ struct TraceFileTests {
     #expect(!FileManager.default.fileExists(atPath: directory.path("other.db")))
   }
 
+  @Test func readerRefusesValuesItDoesNotKnow() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("edited.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+      LeakyParentFeature()
+    }
+    store.send(._internal(.refreshed))
+    try await recorder.close()
+    try makeSQLiteFile(path, sql: "UPDATE leaks SET rule = 'bogus-rule'")
+
+    let reader = try TraceReader(path: path)
+    let isEdited: (any Error) -> Bool = {
+      ($0 as? TraceFileError)?.description
+        == "'\(path)' holds an unknown leak rule 'bogus-rule': the file is damaged or was edited"
+    }
+    #expect(performing: { try reader.actions() }, throws: isEdited)
+    #expect(performing: { try reader.leakSummaries() }, throws: isEdited)
+  }
+
   @Test func timelineAndLeakReportViews() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("views.db")

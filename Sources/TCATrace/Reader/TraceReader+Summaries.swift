@@ -108,16 +108,9 @@ extension TraceReader {
     statement.bind([session.map { .integer($0) } ?? .null])
     var summaries: [LeakSummary] = []
     while try statement.step() {
-      let ruleName = statement.text(1) ?? ""
-      guard let rule = LeakRule(rawValue: ruleName) else {
-        throw TraceFileError(
-          kind: .corrupt, path: self.path,
-          message: "holds an unknown leak rule '\(ruleName)': the file is damaged or was edited"
-        )
-      }
       summaries.append(
         LeakSummary(
-          sessionID: statement.int64(0), rule: rule, feature: statement.text(2) ?? "",
+          sessionID: statement.int64(0), rule: try self.rule(statement.text(1)), feature: statement.text(2) ?? "",
           count: Int(statement.int64(3)), firstSeq: Int(statement.int64(4)),
           firstDetail: statement.text(5) ?? ""
         )
@@ -146,14 +139,7 @@ extension TraceReader {
     var groups: [GroupKey: Group] = [:]
     var total = 0
     while try statement.step() {
-      let categoryName = statement.text(1) ?? ""
-      guard let category = ActionCategory(rawValue: categoryName) else {
-        throw TraceFileError(
-          kind: .corrupt, path: self.path,
-          message: "holds an unknown category '\(categoryName)': the file is damaged or was edited"
-        )
-      }
-      let key = GroupKey(feature: statement.text(0) ?? "", category: category)
+      let key = GroupKey(feature: statement.text(0) ?? "", category: try self.category(statement.text(1)))
       groups[key, default: Group()].durations.append(statement.int64(3))
       groups[key, default: Group()].cases[statement.text(2) ?? "", default: 0] += 1
       total += 1

@@ -203,20 +203,25 @@ public final class TraceReader {
     statement.bind([.integer(actionID)])
     var leaks: [Leak] = []
     while try statement.step() {
-      let ruleName = statement.text(0) ?? ""
-      guard let rule = LeakRule(rawValue: ruleName) else {
-        throw self.unexpected("leak rule", ruleName)
-      }
-      leaks.append(Leak(rule: rule, feature: statement.text(1) ?? "", detail: statement.text(2) ?? ""))
+      leaks.append(
+        Leak(rule: try self.rule(statement.text(0)), feature: statement.text(1) ?? "", detail: statement.text(2) ?? "")
+      )
     }
     return leaks
   }
 
-  private func category(_ name: String?) throws(TraceFileError) -> ActionCategory {
+  func category(_ name: String?) throws(TraceFileError) -> ActionCategory {
     guard let name, let category = ActionCategory(rawValue: name) else {
       throw self.unexpected("category", name ?? "NULL")
     }
     return category
+  }
+
+  func rule(_ name: String?) throws(TraceFileError) -> LeakRule {
+    guard let name, let rule = LeakRule(rawValue: name) else {
+      throw self.unexpected("leak rule", name ?? "NULL")
+    }
+    return rule
   }
 
   private func origin(_ name: String?, cause: Int?) throws(TraceFileError) -> ActionOrigin {
