@@ -165,8 +165,12 @@ public final class TraceRecorder: Sendable {
       let session = self.state.withLock({ $0.session })
     else { return }
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
-    // store's thread does no work for a recording that has stopped.
-    guard writer.error == nil else { return }
+    // store's thread does no work for a recording that has stopped. The failure is reported
+    // once, here or when a submit is refused, whichever notices it first.
+    guard writer.error == nil else {
+      self.reportWriterProblemOnce(writer, seq: event.id)
+      return
+    }
     let analysis = ActionAnalysis(event, rootName: session.rootFeature)
     let record = ActionRecord(
       seq: event.id,
