@@ -53,7 +53,7 @@ let package = Package(
     ),
     .target(
       name: "TCATraceExamples",
-      dependencies: ["TCABoundaries"]
+      dependencies: ["TCABoundaries", "TCATrace"]
     ),
     .executableTarget(
       name: "tcatrace",

@@ -29,7 +29,7 @@ struct DemoCommandTests {
         "       login.email",
         #"       - """#,
         #"       + "blob@example.com""#,
-        #"#2 +TIME view         login                passwordChanged  "hunter2""#,
+        "#2 +TIME view         login                passwordChanged  <redacted>",
       ]
     )
     expectNoDifference(
@@ -50,6 +50,13 @@ struct DemoCommandTests {
         "",
       ]
     )
+    // The example app marks the password and the two-factor code: neither is printed or
+    // written.
+    let file = try Data(contentsOf: URL(fileURLWithPath: directory.path("demo.db")))
+    for secret in ["hunter2", "424242"] {
+      #expect(!result.stdout.contains(secret))
+      #expect(file.range(of: Data(secret.utf8)) == nil)
+    }
     // The whole app session and leaky session are in the output, in order.
     let actionLines = lines.filter { $0.hasPrefix("#") }
     #expect(actionLines.count == 25 + 7)

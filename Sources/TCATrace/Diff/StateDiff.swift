@@ -36,6 +36,16 @@ enum StateDiff {
       return
     }
 
+    // A value of a redacted type is one leaf: whether it changed is recorded, never its text.
+    if old is any TraceRedacted || new is any TraceRedacted {
+      if isEqual(old, new) == false || Self.dumped(old) != Self.dumped(new) {
+        changes.append(
+          StateChange(path: path, kind: .changed, old: TraceRedaction.marker, new: TraceRedaction.marker)
+        )
+      }
+      return
+    }
+
     guard depth < self.maxDepth, type(of: old) == type(of: new) else {
       return self.leaf(old, new, path: path, into: &changes)
     }
@@ -214,6 +224,14 @@ enum StateDiff {
     let (oldText, newText) = (render(old), render(new))
     guard oldText != newText else { return }
     changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText))
+  }
+
+  /// `value`'s whole structure, with the standard library's `dump`, for comparing values that
+  /// are not `Equatable` without rendering them into anything written.
+  private static func dumped(_ value: Any) -> String {
+    var output = ""
+    dump(value, to: &output)
+    return output
   }
 
   private static func join(_ path: String, _ name: String) -> String {

@@ -43,6 +43,7 @@ public final class TraceRecorder: Sendable {
   private let sessionName: String?
   private let state = Locked(RecorderState())
   private let timing: TraceTiming
+  private let redactor: Redactor
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -54,6 +55,8 @@ public final class TraceRecorder: Sendable {
   ///   - path: The trace file.
   ///   - session: The session's name. Default: the root feature's type name and the start time.
   ///   - policy: What a detected leak does. Default: ``LeakPolicy/reportIssue``.
+  ///   - redacting: Values to keep out of the trace; see ``TraceRedaction``. Default: none.
+  ///     Types conforming to ``TraceRedacted`` are redacted always.
   /// - Throws: `TraceFileError` when `path` holds something that must not be appended to: a
   ///   directory, a file that is not SQLite, a SQLite database that is not a trace, a damaged
   ///   trace, or one from a newer TCATrace. The file is left untouched. When the file cannot
@@ -63,13 +66,14 @@ public final class TraceRecorder: Sendable {
     path: String,
     session: String? = nil,
     policy: LeakPolicy = .reportIssue,
+    redacting redactions: [TraceRedaction] = [],
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) throws {
     try self.init(
-      path: path, session: session, policy: policy, timing: .measured,
+      path: path, session: session, policy: policy, redacting: redactions, timing: .measured,
       fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
@@ -79,6 +83,7 @@ public final class TraceRecorder: Sendable {
     path: String,
     session: String? = nil,
     policy: LeakPolicy = .reportIssue,
+    redacting redactions: [TraceRedaction] = [],
     timing: TraceTiming,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -89,6 +94,7 @@ public final class TraceRecorder: Sendable {
     self.policy = policy
     self.sessionName = session
     self.timing = timing
+    self.redactor = Redactor(redactions: redactions)
     do {
       self.writer = TraceWriter(connection: try TraceFile.openForWriting(path: path))
     } catch let error {
@@ -172,7 +178,7 @@ public final class TraceRecorder: Sendable {
       return
     }
     let analysis = ActionAnalysis(event, rootName: session.rootFeature)
-    let record = ActionRecord(
+    var record = ActionRecord(
       seq: event.id,
       timeNs: self.timing.time(of: event, sessionStart: session.startNanoseconds),
       durationNs: self.timing.duration(of: event),
@@ -183,11 +189,40 @@ public final class TraceRecorder: Sendable {
       changes: analysis.changes,
       leaks: analysis.leaks
     )
+    // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
+    if !self.redactor.isEmpty {
+      self.checkRedactionRootsOnce(stateType: State.self)
+      self.redactor.apply(to: &record, event: event)
+    }
+    if record.payloadJSON != nil {
+      Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
+    }
     if !writer.submit(.action(record)) {
       self.reportWriterProblemOnce(writer, seq: event.id)
     }
     for leak in analysis.leaks {
       self.handle(leak, classification: analysis.classification, seq: event.id, rootFeature: session.rootFeature)
+    }
+  }
+
+  /// Reports, once, the state redactions rooted at another type than the store's state: they
+  /// would redact nothing.
+  private func checkRedactionRootsOnce(stateType: Any.Type) {
+    let isFirst = self.state.withLock { state in
+      defer { state.hasCheckedRedactions = true }
+      return !state.hasCheckedRedactions
+    }
+    guard isFirst else { return }
+    for redaction in self.redactor.redactions {
+      if case let .state(root, _, path) = redaction.kind, root != stateType {
+        let (rootName, stateName) = (String(reflecting: root), String(reflecting: stateType))
+        reportIssue(
+          """
+          TraceRedaction.state(\\\(rootName).\(path)) starts at '\(rootName)', but the recorded \
+          store's state is '\(stateName)', so it redacts nothing. Start the key path at \(stateName).
+          """
+        )
+      }
     }
   }
 
@@ -271,6 +306,7 @@ private struct RecorderState {
   var hasReportedFailure = false
   var hasReportedDrop = false
   var modifierSeq = 0
+  var hasCheckedRedactions = false
   var pendingCauses: [Int] = []
 }
 

@@ -30,7 +30,8 @@ extension TCATraceCommand {
     func run() async throws {
       let variant = DemoScript.Variant(seed: self.seed)
       let appRecorder = try TraceRecorder(
-        path: self.out, session: "demo app (seed \(self.seed))", policy: .recordOnly
+        path: self.out, session: "demo app (seed \(self.seed))", policy: .recordOnly,
+        redacting: AppFeature.redactions
       )
       let app = RecordingStore(initialState: AppFeature.State(), recorder: appRecorder) {
         DemoScript.app()

@@ -88,7 +88,9 @@ struct TraceFixture {
   /// reads the same every run: what the CLI's end-to-end tests compare whole outputs against.
   @MainActor
   static func recordDemo(path: String) async throws {
-    let app = try TraceRecorder(path: path, session: "app", policy: .recordOnly, timing: .fixed)
+    let app = try TraceRecorder(
+      path: path, session: "app", policy: .recordOnly, redacting: AppFeature.redactions, timing: .fixed
+    )
     let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
       AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 2))
     }

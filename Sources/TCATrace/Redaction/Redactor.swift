@@ -1,0 +1,128 @@
+import CustomDump
+import Foundation
+
+/// Applies a recorder's redactions to an action's row on the store's thread, before the row
+/// reaches the writer.
+///
+/// NB: Redactions by path name where a secret lives, but the same value can show up elsewhere
+/// in the row: a whole struct rendered when it is added or removed, the action's payload, its
+/// JSON. So the values found at the named paths (and every ``TraceRedacted`` value in an
+/// `Encodable` action) are also replaced wherever their rendering appears in the row.
+struct Redactor: Sendable {
+  let redactions: [TraceRedaction]
+
+  var isEmpty: Bool { self.redactions.isEmpty }
+
+  func apply<State, Action>(to record: inout ActionRecord, event: ActionEvent<State, Action>) {
+    var secrets: [Any] = []
+    var statePaths: [String] = []
+
+    for redaction in self.redactions {
+      switch redaction.kind {
+      case let .state(_, keyPath, path):
+        statePaths.append(path)
+        for state in [event.stateBefore as Any, event.stateAfter as Any] {
+          if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) {
+            secrets.append(unwrapped)
+          }
+        }
+      case let .action(_, extract):
+        var level: Any? = event.action
+        while let current = level {
+          if let value = extract(current) {
+            secrets.append(value)
+            if Self.isFinalPayload(value, of: record.classification, in: current) {
+              record.classification.payload = TraceRedaction.marker
+            }
+          }
+          level = EnumReflection.decompose(current)?.payload
+        }
+      }
+    }
+
+    // The named state paths, and everything below them, read <redacted> on both sides.
+    for index in record.changes.indices {
+      let path = record.changes[index].path
+      if statePaths.contains(where: { LeakRules.contains($0, path) }) {
+        if record.changes[index].old != nil { record.changes[index].old = TraceRedaction.marker }
+        if record.changes[index].new != nil { record.changes[index].new = TraceRedaction.marker }
+      }
+    }
+
+    Self.scrub(&record, of: secrets)
+  }
+
+  /// Replaces every rendering of `secrets` in the row's payload, JSON and change values.
+  static func scrub(_ record: inout ActionRecord, of secrets: [Any]) {
+    var texts: Set<String> = []
+    var jsonFragments: Set<String> = []
+    for secret in secrets {
+      // NB: An empty value hides nothing, and replacing its rendering (`""`, `[]`) would
+      // redact every other empty value in the row. A `TraceRedacted` value already renders as
+      // the marker, but its JSON does not.
+      let text = String(customDumping: secret)
+      if !Self.emptyRenderings.contains(text), text != TraceRedaction.marker {
+        texts.insert(text)
+      }
+      if let fragment = Self.jsonFragment(secret), !Self.emptyRenderings.contains(fragment) {
+        jsonFragments.insert(fragment)
+      }
+    }
+    guard !texts.isEmpty || !jsonFragments.isEmpty else { return }
+    // NB: Longer renderings first, so that a secret that contains another is replaced whole.
+    let ordered = texts.sorted { $0.count > $1.count }
+    func scrubbed(_ text: String?) -> String? {
+      guard var text else { return nil }
+      for secret in ordered where text.contains(secret) {
+        text = text.replacingOccurrences(of: secret, with: TraceRedaction.marker)
+      }
+      return text
+    }
+    record.classification.payload = scrubbed(record.classification.payload)
+    for index in record.changes.indices {
+      record.changes[index].old = scrubbed(record.changes[index].old)
+      record.changes[index].new = scrubbed(record.changes[index].new)
+    }
+    if var json = record.payloadJSON {
+      for fragment in jsonFragments.sorted(by: { $0.count > $1.count }) where json.contains(fragment) {
+        json = json.replacingOccurrences(of: fragment, with: "\"\(TraceRedaction.marker)\"")
+      }
+      record.payloadJSON = json
+    }
+  }
+
+  private static let emptyRenderings: Set<String> = ["", "\"\"", "nil", "[]", "[:]"]
+
+  /// Every ``TraceRedacted`` value inside `value`: an action's payload, walked by reflection.
+  static func redactedValues(in value: Any, depth: Int = 0) -> [Any] {
+    if value is any TraceRedacted { return [value] }
+    guard depth < 32 else { return [] }
+    return Mirror(reflecting: value).children.flatMap {
+      Self.redactedValues(in: $0.value, depth: depth + 1)
+    }
+  }
+
+  /// How `value` appears inside the JSON of an `Encodable` action.
+  static func jsonFragment(_ value: Any) -> String? {
+    guard let value = value as? any Encodable else { return nil }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  private static func unwrap(_ value: Any) -> Any? {
+    guard let optional = value as? any OptionalProtocol else { return value }
+    return optional.wrapped.flatMap(Self.unwrap)
+  }
+
+  /// Whether `value`, extracted from `level`, is the innermost case's payload of the action.
+  private static func isFinalPayload(
+    _ value: Any, of classification: ActionClassification, in level: Any
+  ) -> Bool {
+    guard let (name, payload) = EnumReflection.decompose(level) else { return false }
+    if name == classification.caseName { return true }
+    // The extracted case may be one level up: `.view(.passwordChanged(…))` from `view`.
+    guard let payload, let (innerName, _) = EnumReflection.decompose(payload) else { return false }
+    return innerName == classification.caseName
+  }
+}

@@ -1,0 +1,219 @@
+import CustomDump
+import Foundation
+import TCATrace
+import TCATraceExamples
+import TestSupport
+import Testing
+
+/// A secret type the user owns, marked by conforming to `TraceRedacted`.
+private struct Password: Codable, Equatable, Sendable, TraceRedacted {
+  var value: String
+}
+
+private struct Credentials: Codable, Equatable, Sendable {
+  var user: String
+  var passwords: [Password]
+}
+
+/// A feature whose `Encodable` actions carry secrets: typed ones nested in an array in a
+/// struct, and a plain string PIN marked by path.
+private struct Vault: Reducer {
+  struct State: Equatable {
+    var credentials = Credentials(user: "", passwords: [])
+    var pin = ""
+    var note = ""
+  }
+
+  @CasePathable
+  enum Action: Codable, Equatable {
+    case store(Credentials)
+    case pinChanged(String)
+    case noteChanged(String)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case let .store(credentials): state.credentials = credentials
+    case let .pinChanged(pin): state.pin = pin
+    case let .noteChanged(note): state.note = note
+    }
+    return .none
+  }
+}
+
+/// How often `secret`'s bytes occur in the files of `directory`: the database, its WAL, and
+/// anything else the recorder left there.
+private func occurrences(of secret: String, in directory: TemporaryDirectory) throws -> Int {
+  let needle = Data(secret.utf8)
+  var count = 0
+  for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+    var data = try Data(contentsOf: directory.url.appendingPathComponent(name))
+    while let range = data.range(of: needle) {
+      count += 1
+      data = data.subdata(in: range.upperBound..<data.endIndex)
+    }
+  }
+  return count
+}
+
+/// Waits until a live reader sees `count` actions in `path`: everything was written.
+private func waitUntilWritten(_ count: Int, in path: String) throws {
+  while true {
+    if let reader = try? TraceReader(path: path, live: true),
+      case let .integer(written)? = try? reader.query("SELECT count(*) FROM actions").rows.first?.first,
+      written >= count
+    {
+      return
+    }
+    Thread.sleep(forTimeInterval: 0.01)
+  }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct RedactionTests {
+  /// Records the demo's app session, which types the password and the two-factor code.
+  private func recordApp(into directory: TemporaryDirectory, redacting: [TraceRedaction]) async throws -> TraceRecorder {
+    let recorder = try TraceRecorder(path: directory.path("app.db"), redacting: redacting)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+    }
+    await DemoScript.runApp { store.send($0) }
+    await store.finish()
+    return recorder
+  }
+
+  @Test func theRawFilesHoldNeitherThePasswordNorTheCode() async throws {
+    let directory = try TemporaryDirectory()
+    let recorder = try await self.recordApp(into: directory, redacting: AppFeature.redactions)
+    // While recording: the database, its WAL and its shared memory file.
+    try waitUntilWritten(22, in: directory.path("app.db"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).contains("app.db-wal"))
+    #expect(try occurrences(of: APIClient.fakePassword, in: directory) == 0)
+    #expect(try occurrences(of: APIClient.fakeCode, in: directory) == 0)
+    // And once closed.
+    try await recorder.close()
+    #expect(try occurrences(of: APIClient.fakePassword, in: directory) == 0)
+    #expect(try occurrences(of: APIClient.fakeCode, in: directory) == 0)
+
+    // The edits are still there, as changes of redacted values.
+    let actions = try TraceReader(path: directory.path("app.db")).actions()
+    let password = try #require(actions.first { $0.caseName == "passwordChanged" })
+    #expect(password.payload == "<redacted>")
+    expectNoDifference(
+      password.changes,
+      [StateChange(path: "login.password", kind: .changed, old: "<redacted>", new: "<redacted>")]
+    )
+    let verified = try #require(actions.first { $0.caseName == "didVerify" })
+    expectNoDifference(
+      verified.changes.map { "\($0.path) \($0.old ?? "nil")" },
+      [
+        "login.password <redacted>",
+        """
+        login.twoFactor TwoFactorFeature.State(
+          token: "token-blob@example.com",
+          code: <redacted>,
+          isVerifying: false,
+          errorMessage: nil
+        )
+        """,
+      ]
+    )
+  }
+
+  @Test func withoutRedactionTheScanFindsTheSecrets() async throws {
+    let directory = try TemporaryDirectory()
+    let recorder = try await self.recordApp(into: directory, redacting: [])
+    try await recorder.close()
+    #expect(try occurrences(of: APIClient.fakePassword, in: directory) > 0)
+    #expect(try occurrences(of: APIClient.fakeCode, in: directory) > 0)
+  }
+
+  @Test func typedSecretsNestedInAnActionAndItsJSON() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("vault.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: Vault.State(), recorder: recorder) { Vault() }
+    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-one"), Password(value: "s3cret-two")])))
+    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-one"), Password(value: "s3cret-three")])))
+    try await recorder.close()
+    for secret in ["s3cret-one", "s3cret-two", "s3cret-three"] {
+      #expect(try occurrences(of: secret, in: directory) == 0, "\(secret)")
+    }
+
+    let actions = try TraceReader(path: path).actions()
+    expectNoDifference(
+      actions[0].payload,
+      """
+      Credentials(
+        user: "blob",
+        passwords: [
+          [0]: <redacted>,
+          [1]: <redacted>
+        ]
+      )
+      """
+    )
+    expectNoDifference(
+      actions[0].payloadJSON,
+      #"{"store":{"_0":{"passwords":["<redacted>","<redacted>"],"user":"blob"}}}"#
+    )
+    expectNoDifference(
+      actions[0].changes,
+      [
+        StateChange(path: "credentials.user", kind: .changed, old: #""""#, new: #""blob""#),
+        StateChange(path: "credentials.passwords[0]", kind: .added, old: nil, new: "<redacted>"),
+        StateChange(path: "credentials.passwords[1]", kind: .added, old: nil, new: "<redacted>"),
+      ]
+    )
+    // Only the second password changed, and the trace says so without saying what it was.
+    expectNoDifference(
+      actions[1].changes,
+      [StateChange(path: "credentials.passwords[1]", kind: .changed, old: "<redacted>", new: "<redacted>")]
+    )
+  }
+
+  @Test func secretsMarkedByStatePathAndActionCase() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("pin.db")
+    let recorder = try TraceRecorder(
+      path: path,
+      redacting: [.state(\Vault.State.pin), .action(\Vault.Action.Cases.pinChanged)]
+    )
+    let store = RecordingStore(initialState: Vault.State(), recorder: recorder) { Vault() }
+    store.send(.pinChanged("918273"))
+    store.send(.noteChanged("not a secret"))
+    try await recorder.close()
+    #expect(try occurrences(of: "918273", in: directory) == 0)
+
+    let actions = try TraceReader(path: path).actions()
+    #expect(actions[0].payload == "<redacted>")
+    #expect(actions[0].payloadJSON == #"{"pinChanged":{"_0":"<redacted>"}}"#)
+    expectNoDifference(
+      actions[0].changes,
+      [StateChange(path: "pin", kind: .changed, old: "<redacted>", new: "<redacted>")]
+    )
+    // What is not marked is recorded as it is.
+    #expect(actions[1].payload == #""not a secret""#)
+    expectNoDifference(
+      actions[1].changes,
+      [StateChange(path: "note", kind: .changed, old: #""""#, new: #""not a secret""#)]
+    )
+  }
+
+  @Test func aStatePathFromAnotherRootIsReported() async throws {
+    let directory = try TemporaryDirectory()
+    let recorder = try TraceRecorder(
+      path: directory.path("wrong.db"), redacting: [.state(\AppFeature.State.login.password)]
+    )
+    let store = RecordingStore(initialState: Vault.State(), recorder: recorder) { Vault() }
+    withKnownIssue {
+      store.send(.pinChanged("1"))
+    } matching: { issue in
+      issue.description.contains(
+        #"TraceRedaction.state(\TCATraceExamples.AppFeature.State.login.password) starts at 'TCATraceExamples.AppFeature.State', but the recorded store's state is"#
+      ) && issue.description.contains("Vault.State', so it redacts nothing")
+    }
+    try await recorder.close()
+  }
+}
