@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "TCABoundaries", targets: ["TCABoundaries"]),
     .library(name: "TCATrace", targets: ["TCATrace"]),
     .library(name: "TCATraceExamples", targets: ["TCATraceExamples"]),
+    .executable(name: "tcatrace-bench", targets: ["tcatrace-bench"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
   ],
   dependencies: [
@@ -64,6 +65,19 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
+    .target(
+      name: "TCATraceBenchmarks",
+      dependencies: [
+        "CSQLite",
+        "TCATrace",
+        "TCATraceExamples",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .executableTarget(
+      name: "tcatrace-bench",
+      dependencies: ["TCATraceBenchmarks"]
+    ),
     .executableTarget(
       name: "tcatrace-fixture",
       dependencies: [
@@ -108,6 +122,10 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "TCATraceBenchmarksTests",
+      dependencies: ["TCATraceBenchmarks", "TestSupport", "tcatrace-bench"]
     ),
     .testTarget(
       name: "TCATraceExamplesTests",

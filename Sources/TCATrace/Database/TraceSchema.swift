@@ -3,15 +3,15 @@
 /// NB: `Schema/tcatrace.sql` at the top of the repository is the canonical copy, for people
 /// and other tools; this copy keeps the binary self-contained. `TraceSchemaTests` fails when
 /// the two differ.
-enum TraceSchema {
+package enum TraceSchema {
   /// `PRAGMA user_version` of files this version writes, and the newest it reads.
-  static let version = 1
+  package static let version = 1
 
   /// `PRAGMA application_id` of trace files: 'TCAT'.
-  static let applicationID: Int32 = 0x5443_4154
+  package static let applicationID: Int32 = 0x5443_4154
 
   /// The SQL of `Schema/tcatrace.sql`.
-  static let sql = #"""
+  package static let sql = #"""
 -- TCATrace trace file, schema version 1.
 --
 -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of

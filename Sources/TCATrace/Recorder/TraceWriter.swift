@@ -6,16 +6,21 @@ import Foundation
 /// NB: The buffer between the store and the writer is bounded. When it is full, records are
 /// dropped and counted rather than making the store wait: a trace with a gap is better than an
 /// app that stutters. The count is written to the session when the recorder closes.
-final class TraceWriter: @unchecked Sendable {
+package final class TraceWriter: @unchecked Sendable {
   // NB: `@unchecked`: every mutable property is guarded by `condition`; the connection is only
   // touched by the writer thread once the thread has started.
-  enum Message {
+  package enum Message {
     case session(SessionRecord)
     case action(ActionRecord)
   }
 
+  /// A writer appending to the trace at `path`, creating it if needed.
+  package convenience init(path: String) throws(TraceFileError) {
+    self.init(connection: try TraceFile.openForWriting(path: path))
+  }
+
   /// Records written per transaction, at the most.
-  static let batchSize = 512
+  package static let batchSize = 512
   /// How long a record may wait for its batch to fill, in seconds.
   static let maxDelay = 0.05
 
@@ -45,7 +50,7 @@ final class TraceWriter: @unchecked Sendable {
   /// Hands `message` to the writer. Returns `false` when it was dropped: the buffer is full,
   /// or the file has failed.
   @discardableResult
-  func submit(_ message: Message) -> Bool {
+  package func submit(_ message: Message) -> Bool {
     self.condition.lock()
     defer { self.condition.unlock() }
     guard self.failure == nil, !self.isClosing else {
@@ -71,7 +76,7 @@ final class TraceWriter: @unchecked Sendable {
   }
 
   /// Records dropped so far.
-  var droppedCount: Int {
+  package var droppedCount: Int {
     self.condition.lock()
     defer { self.condition.unlock() }
     return self.dropped
@@ -90,7 +95,7 @@ final class TraceWriter: @unchecked Sendable {
   }
 
   /// Writes what is pending, ends the session, closes the file, and stops the thread.
-  func close(endedAt: String) async {
+  package func close(endedAt: String) async {
     await withCheckedContinuation { continuation in
       self.condition.lock()
       if self.isFinished {

@@ -1,0 +1,88 @@
+import CustomDump
+import TCATrace
+
+/// A synthetic feature for the benchmarks: ten scalar fields and a list of rows; its actions
+/// change one field or one row.
+public enum BenchFeature {
+  public struct Row: Equatable, Identifiable, Sendable {
+    public var id: Int
+    public var title: String
+    public var count: Int
+  }
+
+  public struct State: Equatable, Sendable {
+    public var counter = 0
+    public var title = "Benchmarks"
+    public var isOn = false
+    public var ratio = 0.5
+    public var tags = ["a", "b"]
+    public var note: String?
+    public var level = 1
+    public var name = "bench"
+    public var flag = true
+    public var score = 0.0
+    public var rows: IdentifiedArrayOf<Row> = []
+
+    public init(rows: Int) {
+      self.rows = IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, title: "row \($0)", count: 0) })
+    }
+  }
+
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    @CasePathable
+    public enum View: Equatable, Sendable {
+      case incrementTapped
+      case rowTapped(id: Int)
+    }
+    case view(View)
+    case delegate(Never)
+    case _internal(Never)
+  }
+
+  public struct Feature: Reducer {
+    public init() {}
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .view(.incrementTapped):
+        state.counter += 1
+      case let .view(.rowTapped(id)):
+        state.rows[id: id]?.count += 1
+      }
+      return .none
+    }
+  }
+}
+
+/// What TCA's `_printChanges()` does after every action: a CustomDump diff of the whole state,
+/// printed (here to a stream that discards it). The baseline users compare a recorder with.
+public struct PrintChangesReducer<Base: Reducer>: Reducer {
+  let base: Base
+
+  public init(_ base: Base) {
+    self.base = base
+  }
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let before = state
+    let effect = self.base.reduce(into: &state, action: action)
+    var output = DiscardingStream()
+    print("received action:", to: &output)
+    customDump(action, to: &output, indent: 2)
+    if let difference = diff(before, state) {
+      print(difference, to: &output)
+    } else {
+      print("  (No state changes)", to: &output)
+    }
+    return effect
+  }
+}
+
+/// A text stream that drops what it is given, but not before it has been rendered.
+struct DiscardingStream: TextOutputStream {
+  var count = 0
+  mutating func write(_ string: String) {
+    self.count &+= string.utf8.count
+  }
+}

@@ -1,0 +1,282 @@
+import CSQLite
+import Foundation
+import TCATrace
+
+/// How big a benchmark run is: `full` for figures, `tiny` for the test that keeps the
+/// scenarios from rotting.
+public struct BenchmarkSize: Sendable {
+  public var repetitions: Int
+  public var sends: Int
+  public var stateSizes: [Int]
+  public var writerActions: Int
+
+  public static let full = BenchmarkSize(
+    repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000
+  )
+  public static let tiny = BenchmarkSize(
+    repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50
+  )
+}
+
+/// What a scenario measured: figures, and the ratios between them.
+public struct ScenarioResult: Sendable {
+  public var name: String
+  public var figures: [Figure]
+  public var ratios: [Ratio]
+}
+
+/// A directory for the traces a run writes, removed at the end.
+final class Scratch {
+  let url: URL
+
+  init() throws {
+    self.url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tcatrace-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: self.url)
+  }
+
+  func path(_ name: String) -> String {
+    self.url.appendingPathComponent(name).path
+  }
+}
+
+public enum Scenarios {
+  /// Per-action cost of sending to a plain store, to a recording one, and to one with a
+  /// `_printChanges()`-style reducer, for `rows` rows; `change` picks what the action changes.
+  @MainActor
+  static func sendCosts(
+    rows: Int, change: BenchFeature.Action, count: Int, repetitions: Int, label: String
+  ) async throws -> (plain: Figure, recording: Figure, printChanges: Figure) {
+    let scratch = try Scratch()
+    func figure(_ variant: String, _ sample: (median: Double, min: Double, max: Double), repetitions: Int) -> Figure {
+      Figure(
+        name: "\(label): \(variant)", median: sample.median, min: sample.min, max: sample.max,
+        unit: "ns/action", repetitions: repetitions
+      )
+    }
+
+    let plainStore = Store(initialState: BenchFeature.State(rows: rows)) { BenchFeature.Feature() }
+    let plain = await nanosecondsPerOperation(repetitions: repetitions, count: count) {
+      for _ in 0..<count { plainStore.send(change) }
+    }
+
+    var recordingSamples: [(Double, Double, Double)] = []
+    var index = 0
+    let recording = try await nanosecondsPerOperation(repetitions: repetitions, count: count) {
+      // NB: A recorder per repetition, created outside the timed part, so that each one's
+      // writer starts empty.
+      index += 1
+      let recorder = try TraceRecorder(path: scratch.path("send-\(index).db"), policy: .recordOnly)
+      let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
+        BenchFeature.Feature()
+      }
+      let start = DispatchTime.now().uptimeNanoseconds
+      for _ in 0..<count { store.send(change) }
+      let end = DispatchTime.now().uptimeNanoseconds
+      recordingSamples.append((Double(end - start), 0, 0))
+      try await recorder.close()
+    }
+    _ = recording
+    let recordingPerAction = recordingSamples.map { $0.0 / Double(count) }.sorted()
+
+    // NB: The baseline renders a diff of the whole state per action; with large states it
+    // is far slower, so it runs fewer actions.
+    let printCount = max(1, min(count, 2_000_000 / max(rows, 1) / 10))
+    let printStore = Store(initialState: BenchFeature.State(rows: rows)) {
+      PrintChangesReducer(BenchFeature.Feature())
+    }
+    let printChanges = await nanosecondsPerOperation(repetitions: repetitions, count: printCount) {
+      for _ in 0..<printCount { printStore.send(change) }
+    }
+
+    return (
+      figure("Store.send", plain, repetitions: repetitions),
+      figure(
+        "RecordingStore.send",
+        (recordingPerAction[recordingPerAction.count / 2], recordingPerAction.first!, recordingPerAction.last!),
+        repetitions: repetitions
+      ),
+      figure("printChanges", printChanges, repetitions: repetitions)
+    )
+  }
+
+  /// Scenario 1: the cost of recording a small-state action.
+  @MainActor
+  public static func sendOverhead(_ size: BenchmarkSize) async throws -> ScenarioResult {
+    let (plain, recording, printChanges) = try await self.sendCosts(
+      rows: 0, change: .view(.incrementTapped), count: size.sends, repetitions: size.repetitions,
+      label: "small state"
+    )
+    return ScenarioResult(
+      name: "send overhead",
+      figures: [plain, recording, printChanges],
+      ratios: [
+        Ratio(name: "recording / Store.send", value: recording.median / plain.median, target: .atMost(3)),
+        Ratio(name: "recording / printChanges", value: recording.median / printChanges.median, target: .atMost(0.2)),
+      ]
+    )
+  }
+
+  /// Scenario 2: how the cost grows with the state, when the action changes one scalar and
+  /// when it changes one row.
+  @MainActor
+  public static func stateScaling(_ size: BenchmarkSize) async throws -> ScenarioResult {
+    var figures: [Figure] = []
+    var ratios: [Ratio] = []
+    for (kind, change) in [("scalar", BenchFeature.Action.view(.incrementTapped)), ("row", .view(.rowTapped(id: 3)))] {
+      var recordingBySize: [Int: Figure] = [:]
+      for rows in size.stateSizes {
+        let count = max(10, size.sends / max(1, rows / 100))
+        let (plain, recording, printChanges) = try await self.sendCosts(
+          rows: rows, change: change, count: min(count, size.sends), repetitions: size.repetitions,
+          label: "\(rows) rows, one \(kind) changed"
+        )
+        figures += [plain, recording, printChanges]
+        recordingBySize[rows] = recording
+        ratios.append(
+          Ratio(name: "\(rows) rows, \(kind): printChanges / recording", value: printChanges.median / recording.median)
+        )
+      }
+      if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,
+        let small = recordingBySize[smallest], let large = recordingBySize[largest]
+      {
+        ratios.append(
+          Ratio(
+            name: "recording, one \(kind): \(largest) rows / \(smallest) rows",
+            value: large.median / small.median,
+            target: kind == "scalar" ? .atMost(2) : nil
+          )
+        )
+      }
+    }
+    return ScenarioResult(name: "state-size scaling", figures: figures, ratios: ratios)
+  }
+
+  /// Scenario 3: actions per second the writer puts on disk, against the same rows inserted
+  /// by prepared statements reused in one transaction per batch.
+  public static func writerThroughput(_ size: BenchmarkSize) async throws -> ScenarioResult {
+    let scratch = try Scratch()
+    let records = (0..<size.writerActions).map(Self.record)
+    var writerRates: [Double] = []
+    var rawRates: [Double] = []
+    for repetition in 0..<size.repetitions {
+      let writer = try TraceWriter(path: scratch.path("writer-\(repetition).db"))
+      let start = DispatchTime.now().uptimeNanoseconds
+      writer.submit(.session(SessionRecord(name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: "")))
+      for record in records {
+        // NB: The buffer is bounded; a full one drops. The benchmark measures the rate the
+        // writer sustains, so it waits for room instead.
+        while !writer.submit(.action(record)) { await Task.yield() }
+      }
+      await writer.close(endedAt: "")
+      let end = DispatchTime.now().uptimeNanoseconds
+      writerRates.append(Double(records.count) / (Double(end - start) / 1e9))
+
+      let rawStart = DispatchTime.now().uptimeNanoseconds
+      try Self.rawInsert(records, path: scratch.path("raw-\(repetition).db"))
+      let rawEnd = DispatchTime.now().uptimeNanoseconds
+      rawRates.append(Double(records.count) / (Double(rawEnd - rawStart) / 1e9))
+    }
+    writerRates.sort()
+    rawRates.sort()
+    let writer = Figure(
+      name: "TraceRecorder's writer", median: writerRates[writerRates.count / 2],
+      min: writerRates.first!, max: writerRates.last!, unit: "actions/s", repetitions: size.repetitions
+    )
+    let raw = Figure(
+      name: "raw prepared inserts", median: rawRates[rawRates.count / 2],
+      min: rawRates.first!, max: rawRates.last!, unit: "actions/s", repetitions: size.repetitions
+    )
+    return ScenarioResult(
+      name: "writer throughput",
+      figures: [writer, raw],
+      ratios: [Ratio(name: "writer / raw inserts", value: writer.median / raw.median, target: .atLeast(0.5))]
+    )
+  }
+
+  /// An action with two state changes, as the recorder writes it.
+  static func record(_ seq: Int) -> ActionRecord {
+    ActionRecord(
+      seq: seq + 1, timeNs: Int64(seq) * 1_000, durationNs: 2_000, origin: .send,
+      classification: ActionClassification(
+        path: "_internal.todos._internal.rows[id: \(seq % 100)].view.toggleCompleted",
+        rootCategory: .internal, feature: ["todos", "rows[id: \(seq % 100)]"], category: .view,
+        caseName: "toggleCompleted", payload: nil
+      ),
+      statePath: "todos.todos[id: \(seq % 100)]",
+      payloadJSON: nil,
+      changes: [
+        StateChange(path: "todos.todos[id: \(seq % 100)].isComplete", kind: .changed, old: "false", new: "true"),
+        StateChange(path: "todos.completedCount", kind: .changed, old: "\(seq)", new: "\(seq + 1)"),
+      ],
+      leaks: []
+    )
+  }
+
+  /// The same rows, inserted with prepared statements reused, one transaction per batch.
+  static func rawInsert(_ records: [ActionRecord], path: String) throws {
+    var db: OpaquePointer?
+    guard sqlite3_open(path, &db) == SQLITE_OK else { throw BenchError("cannot open \(path)") }
+    defer { sqlite3_close(db) }
+    func exec(_ sql: String) throws {
+      guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+        throw BenchError(String(cString: sqlite3_errmsg(db)))
+      }
+    }
+    try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+    try exec(TraceSchema.sql)
+    try exec("INSERT INTO sessions (name, root_feature, started_at, recorder_version) VALUES ('raw', 'Bench', '', '')")
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    var insertAction: OpaquePointer?
+    var insertChange: OpaquePointer?
+    sqlite3_prepare_v2(
+      db,
+      """
+      INSERT INTO actions (session_id, seq, time_ns, duration_ns, origin, cause_seq, path,
+        root_category, feature, category, case_name, state_path, payload, payload_json)
+      VALUES (1, ?1, ?2, ?3, 'send', NULL, ?4, 'internal', ?5, 'view', ?6, ?7, NULL, NULL)
+      """, -1, &insertAction, nil
+    )
+    sqlite3_prepare_v2(
+      db,
+      "INSERT INTO state_changes (action_id, position, path, kind, old_value, new_value) VALUES (?1, ?2, ?3, 'changed', ?4, ?5)",
+      -1, &insertChange, nil
+    )
+    defer {
+      sqlite3_finalize(insertAction)
+      sqlite3_finalize(insertChange)
+    }
+    for (index, record) in records.enumerated() {
+      if index % TraceWriter.batchSize == 0 { try exec(index == 0 ? "BEGIN" : "COMMIT; BEGIN") }
+      sqlite3_reset(insertAction)
+      sqlite3_bind_int64(insertAction, 1, Int64(record.seq))
+      sqlite3_bind_int64(insertAction, 2, record.timeNs)
+      sqlite3_bind_int64(insertAction, 3, record.durationNs)
+      sqlite3_bind_text(insertAction, 4, record.classification.path, -1, transient)
+      sqlite3_bind_text(insertAction, 5, record.classification.featurePath, -1, transient)
+      sqlite3_bind_text(insertAction, 6, record.classification.caseName, -1, transient)
+      sqlite3_bind_text(insertAction, 7, record.statePath, -1, transient)
+      guard sqlite3_step(insertAction) == SQLITE_DONE else { throw BenchError(String(cString: sqlite3_errmsg(db))) }
+      let actionID = sqlite3_last_insert_rowid(db)
+      for (position, change) in record.changes.enumerated() {
+        sqlite3_reset(insertChange)
+        sqlite3_bind_int64(insertChange, 1, actionID)
+        sqlite3_bind_int64(insertChange, 2, Int64(position))
+        sqlite3_bind_text(insertChange, 3, change.path, -1, transient)
+        sqlite3_bind_text(insertChange, 4, change.old, -1, transient)
+        sqlite3_bind_text(insertChange, 5, change.new, -1, transient)
+        guard sqlite3_step(insertChange) == SQLITE_DONE else { throw BenchError(String(cString: sqlite3_errmsg(db))) }
+      }
+    }
+    try exec("COMMIT")
+  }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TCATraceBenchmarks
+import Testing
+import TestSupport
+
+/// Each scenario once at a tiny size, so that the benchmark cannot rot. Nothing here is timed:
+/// the figures of a tiny run mean nothing; what is checked is that every scenario runs and
+/// reports what it promises.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct BenchmarkTests {
+  @Test func sendOverheadReportsThreeVariantsAndItsTargets() async throws {
+    let result = try await Scenarios.sendOverhead(.tiny)
+    #expect(result.figures.map(\.name) == [
+      "small state: Store.send", "small state: RecordingStore.send", "small state: printChanges",
+    ])
+    #expect(result.figures.allSatisfy { $0.median > 0 && $0.unit == "ns/action" })
+    #expect(result.ratios.map(\.name) == ["recording / Store.send", "recording / printChanges"])
+    #expect(result.ratios.map(\.target) == [.atMost(3), .atMost(0.2)])
+  }
+
+  @Test func stateScalingCoversEachSizeAndChange() async throws {
+    let result = try await Scenarios.stateScaling(.tiny)
+    #expect(result.figures.count == 2 * 2 * 3)
+    #expect(result.ratios.contains { $0.name == "recording, one scalar: 100 rows / 10 rows" && $0.target == .atMost(2) })
+  }
+
+  @Test func writerThroughputComparesWithRawInserts() async throws {
+    let result = try await Scenarios.writerThroughput(.tiny)
+    #expect(result.figures.map(\.unit) == ["actions/s", "actions/s"])
+    #expect(result.ratios.first?.target == .atLeast(0.5))
+  }
+
+  @Test func theCommandPrintsATableAndWritesJSON() throws {
+    let directory = try TemporaryDirectory()
+    let json = directory.path("bench.json")
+    let result = try Product("tcatrace-bench").run(["--tiny", "--json", json])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("## send overhead"))
+    #expect(result.stdout.contains("ratio writer / raw inserts"))
+    let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]]
+    #expect(decoded?.map { $0["scenario"] as? String } == ["send overhead", "state-size scaling", "writer throughput"])
+  }
+}
