@@ -10,7 +10,7 @@ enum StateDiff {
   /// The changes from `old` to `new`, in the order of the state's properties.
   static func changes(from old: Any, to new: Any) -> [StateChange] {
     var changes: [StateChange] = []
-    self.diff(old, new, path: "", depth: 0, into: &changes)
+    self.diff(old, new, path: "", depth: 0, knownUnequal: false, into: &changes)
     return changes
   }
 
@@ -18,9 +18,10 @@ enum StateDiff {
   static let maxDepth = 48
 
   private static func diff(
-    _ old: Any, _ new: Any, path: String, depth: Int, into changes: inout [StateChange]
+    _ old: Any, _ new: Any, path: String, depth: Int, knownUnequal: Bool = false,
+    into changes: inout [StateChange]
   ) {
-    if isEqual(old, new) == true { return }
+    if !knownUnequal, isEqual(old, new) == true { return }
 
     if let oldOptional = old as? any OptionalProtocol, let newOptional = new as? any OptionalProtocol {
       switch (oldOptional.wrapped, newOptional.wrapped) {
@@ -48,6 +49,19 @@ enum StateDiff {
 
     guard depth < self.maxDepth, type(of: old) == type(of: new) else {
       return self.leaf(old, new, path: path, into: &changes)
+    }
+
+    // The fast path for structs: a field table per type, typed comparisons, no `Mirror`.
+    if let table = FieldTable.table(for: old) {
+      for field in table.fields {
+        let isEqual = field.isEqual(old, new)
+        if isEqual == true { continue }
+        self.diff(
+          field.value(old), field.value(new), path: join(path, field.name), depth: depth + 1,
+          knownUnequal: isEqual == false, into: &changes
+        )
+      }
+      return
     }
 
     let oldMirror = Mirror(reflecting: old)
