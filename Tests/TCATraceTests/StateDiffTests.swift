@@ -197,6 +197,36 @@ struct StateDiffTests {
     #expect(Probe.comparisons.withLock { $0 } == 0)
   }
 
+  @Test func leavesRenderAsCustomDumpRendersThem() {
+    struct Leaves: Equatable {
+      var int = 0
+      var bool = false
+      var double = 0.0
+      var string = ""
+    }
+    let values: [(Int, Bool, Double, String)] = [
+      (-42, true, 0.5, "plain text"),
+      (Int.max, false, 1e20, #"with "quotes""#),
+      (7, true, -0.0001, "back\\slash"),
+      (0, false, 3.0, "two\nlines"),
+      (1, true, 1e300, "café ☕️"),
+    ]
+    for (int, bool, double, string) in values {
+      let old = Leaves(int: int &+ 1, bool: !bool, double: double * 2 + 1, string: string + "!")
+      let new = Leaves(int: int, bool: bool, double: double, string: string)
+      let changes = StateChange.diff(from: old, to: new)
+      expectNoDifference(
+        changes,
+        [
+          StateChange(path: "int", kind: .changed, old: String(customDumping: old.int), new: String(customDumping: int)),
+          StateChange(path: "bool", kind: .changed, old: String(customDumping: old.bool), new: String(customDumping: bool)),
+          StateChange(path: "double", kind: .changed, old: String(customDumping: old.double), new: String(customDumping: double)),
+          StateChange(path: "string", kind: .changed, old: String(customDumping: old.string), new: String(customDumping: string)),
+        ]
+      )
+    }
+  }
+
   @Test func exampleAppStatePaths() {
     var old = AppFeature.State()
     old.login.twoFactor = TwoFactorFeature.State(token: "t")

@@ -4,22 +4,25 @@
 /// type: what the state diff uses instead of `Mirror`.
 ///
 /// NB: `Mirror` resolves each field's type from its mangled name on every reflection, and the
-/// diff then compares fields through `any Equatable` casts; for a state of ten fields that is
+/// diff then compared fields through `any Equatable` casts; for a state of ten fields that was
 /// tens of microseconds per action. A table of key paths, built once per type with the
-/// standard library's reflection SPI, compares each field with its own type's `==` and looks
-/// into a field only when it differs.
+/// standard library's reflection SPI, casts each side to the struct's type once, compares
+/// each field with its own type's `==`, and hands out only the fields that differ.
 struct FieldTable: @unchecked Sendable {
-  // NB: `@unchecked`: the closures only capture key paths, which are immutable.
-  struct Field {
-    /// The property's name, without a property wrapper's leading underscore.
+  // NB: `@unchecked`: the closure only captures key paths, which are immutable.
+
+  /// A field whose values differ, or whose type is not `Equatable` so that the diff must look.
+  struct Difference {
     let name: String
-    /// `old.field == new.field` when the field's type is `Equatable`; `nil` when it is not.
-    let isEqual: (Any, Any) -> Bool?
-    /// The field's value.
-    let value: (Any) -> Any
+    let old: Any
+    let new: Any
+    /// `true` when `==` said the values differ; `false` when the type is not `Equatable`.
+    let knownUnequal: Bool
   }
 
-  let fields: [Field]
+  let fieldCount: Int
+  /// The fields of two values of the type that differ, in declaration order.
+  let differences: (Any, Any) -> [Difference]
 
   private static let cache = Locked<[ObjectIdentifier: FieldTable?]>([:])
 
@@ -35,7 +38,7 @@ struct FieldTable: @unchecked Sendable {
       let mirror = Mirror(reflecting: value)
       if mirror.displayStyle == .struct {
         let built = Self.table(of: type(of: value))
-        if built?.fields.count == mirror.children.count { table = built }
+        if built?.fieldCount == mirror.children.count { table = built }
       }
     }
     self.cache.withLock { $0[key] = .some(table) }
@@ -46,25 +49,45 @@ struct FieldTable: @unchecked Sendable {
     Self.build(type)
   }
 
+  private struct Field<Root> {
+    let name: String
+    let isEqual: (Root, Root) -> Bool?
+    let keyPath: PartialKeyPath<Root>
+  }
+
   private static func build<Root>(_: Root.Type) -> FieldTable? {
-    var fields: [Field] = []
+    var fields: [Field<Root>] = []
     let complete = _forEachFieldWithKeyPath(of: Root.self) { name, keyPath in
       let name = String(cString: name)
       fields.append(
         Field(
           name: name.hasPrefix("_") ? String(name.dropFirst()) : name,
           isEqual: Self.comparison(keyPath),
-          value: { ($0 as! Root)[keyPath: keyPath] }
+          keyPath: keyPath
         )
       )
       return true
     }
     // NB: Only a table that covers every stored property may stand in for `Mirror`.
     guard complete, !fields.isEmpty else { return nil }
-    return FieldTable(fields: fields)
+    return FieldTable(fieldCount: fields.count) { old, new in
+      let (old, new) = (old as! Root, new as! Root)
+      var differences: [Difference] = []
+      for field in fields {
+        let isEqual = field.isEqual(old, new)
+        if isEqual == true { continue }
+        differences.append(
+          Difference(
+            name: field.name, old: old[keyPath: field.keyPath], new: new[keyPath: field.keyPath],
+            knownUnequal: isEqual == false
+          )
+        )
+      }
+      return differences
+    }
   }
 
-  private static func comparison<Root>(_ keyPath: PartialKeyPath<Root>) -> (Any, Any) -> Bool? {
+  private static func comparison<Root>(_ keyPath: PartialKeyPath<Root>) -> (Root, Root) -> Bool? {
     guard let equatable = type(of: keyPath).valueType as? any Equatable.Type else {
       return { _, _ in nil }
     }
@@ -73,8 +96,8 @@ struct FieldTable: @unchecked Sendable {
 
   private static func typedComparison<Root, Value: Equatable>(
     _ keyPath: PartialKeyPath<Root>, _: Value.Type
-  ) -> (Any, Any) -> Bool? {
+  ) -> (Root, Root) -> Bool? {
     let keyPath = keyPath as! KeyPath<Root, Value>
-    return { ($0 as! Root)[keyPath: keyPath] == ($1 as! Root)[keyPath: keyPath] }
+    return { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
   }
 }

@@ -53,13 +53,16 @@ enum StateDiff {
 
     // The fast path for structs: a field table per type, typed comparisons, no `Mirror`.
     if let table = FieldTable.table(for: old) {
-      for field in table.fields {
-        let isEqual = field.isEqual(old, new)
-        if isEqual == true { continue }
+      let before = changes.count
+      for field in table.differences(old, new) {
         self.diff(
-          field.value(old), field.value(new), path: join(path, field.name), depth: depth + 1,
-          knownUnequal: isEqual == false, into: &changes
+          field.old, field.new, path: join(path, field.name), depth: depth + 1,
+          knownUnequal: field.knownUnequal, into: &changes
         )
+      }
+      // As with Mirror below: unequal, but no field shows how.
+      if changes.count == before, knownUnequal || isEqual(old, new) == false {
+        self.leaf(old, new, path: path, into: &changes)
       }
       return
     }
@@ -252,8 +255,20 @@ enum StateDiff {
     path.isEmpty ? name : "\(path).\(name)"
   }
 
-  private static func render(_ value: Any) -> String {
-    String(customDumping: value)
+  /// `value` rendered as CustomDump renders it.
+  ///
+  /// NB: CustomDump looks for a dozen protocols before it prints even an `Int`; the common
+  /// leaves of a state are printed here directly, in CustomDump's format, and everything else
+  /// goes to CustomDump. `StateDiffTests` checks the two agree.
+  static func render(_ value: Any) -> String {
+    switch value {
+    case let value as Int: return String(value)
+    case let value as Bool: return value ? "true" : "false"
+    case let value as Double: return String(value)
+    case let value as String where value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }):
+      return "\"\(value)\""
+    default: return String(customDumping: value)
+    }
   }
 
   private static func describe(_ id: AnyHashable) -> String {
