@@ -23,7 +23,10 @@ enum StateDiff {
   ) {
     if !knownUnequal, isEqual(old, new) == true { return }
 
-    if let oldOptional = old as? any OptionalProtocol, let newOptional = new as? any OptionalProtocol {
+    let kind = NodeKind.of(old)
+    if kind.isOptional, let oldOptional = old as? any OptionalProtocol,
+      let newOptional = new as? any OptionalProtocol
+    {
       switch (oldOptional.wrapped, newOptional.wrapped) {
       case (nil, nil):
         return
@@ -38,7 +41,7 @@ enum StateDiff {
     }
 
     // A value of a redacted type is one leaf: whether it changed is recorded, never its text.
-    if old is any TraceRedacted || new is any TraceRedacted {
+    if kind.isRedacted || NodeKind.of(new).isRedacted {
       if isEqual(old, new) == false || Self.dumped(old) != Self.dumped(new) {
         changes.append(
           StateChange(path: path, kind: .changed, old: TraceRedaction.marker, new: TraceRedaction.marker)
@@ -52,7 +55,7 @@ enum StateDiff {
     }
 
     // The fast path for structs: a field table per type, typed comparisons, no `Mirror`.
-    if let table = FieldTable.table(for: old) {
+    if let table = kind.table {
       let before = changes.count
       for field in table.differences(old, new) {
         self.diff(
@@ -294,4 +297,31 @@ func identity(of value: Any) -> AnyHashable? {
   guard let value = value as? any Identifiable else { return nil }
   func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
   return open(value)
+}
+
+/// What the diff needs to know of a value's type, found once per type.
+///
+/// NB: Each question is a protocol conformance lookup, which costs a fair part of a
+/// microsecond; asked of every value the diff visits, they added up. One dictionary lookup per
+/// value answers all of them.
+struct NodeKind: @unchecked Sendable {
+  // NB: `@unchecked`: `FieldTable` is immutable once built.
+  let isOptional: Bool
+  let isRedacted: Bool
+  /// The field table of the type, if it is a plain struct.
+  let table: FieldTable?
+
+  private static let cache = Locked<[ObjectIdentifier: NodeKind]>([:])
+
+  static func of(_ value: Any) -> NodeKind {
+    let key = ObjectIdentifier(type(of: value))
+    if let kind = self.cache.withLock({ $0[key] }) { return kind }
+    let kind = NodeKind(
+      isOptional: value is any OptionalProtocol,
+      isRedacted: value is any TraceRedacted,
+      table: FieldTable.table(for: value)
+    )
+    self.cache.withLock { $0[key] = kind }
+    return kind
+  }
 }
