@@ -54,6 +54,38 @@ enum StateDiff {
       return self.leaf(old, new, path: path, into: &changes)
     }
 
+    // The fast path for identified collections of `Equatable` elements.
+    if kind.isIdentifiedDiffable,
+      let differences = (old as? any DiffableIdentifiedCollection)?.identifiedDifferences(to: new)
+    {
+      for difference in differences {
+        switch difference {
+        case let .order(oldIDs, newIDs):
+          changes.append(
+            StateChange(
+              path: path, kind: .changed,
+              old: "[" + oldIDs.map(describe).joined(separator: ", ") + "]",
+              new: "[" + newIDs.map(describe).joined(separator: ", ") + "]"
+            )
+          )
+        case let .changed(id, oldElement, newElement):
+          self.diff(
+            oldElement, newElement, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
+            knownUnequal: true, into: &changes
+          )
+        case let .added(id, newElement):
+          changes.append(
+            StateChange(path: "\(path)[id: \(describe(id))]", kind: .added, old: nil, new: render(newElement))
+          )
+        case let .removed(id, oldElement):
+          changes.append(
+            StateChange(path: "\(path)[id: \(describe(id))]", kind: .removed, old: render(oldElement), new: nil)
+          )
+        }
+      }
+      return
+    }
+
     // The fast path for structs: a field table per type, typed comparisons, no `Mirror`.
     if let table = kind.table {
       let before = changes.count
@@ -308,6 +340,7 @@ struct NodeKind: @unchecked Sendable {
   // NB: `@unchecked`: `FieldTable` is immutable once built.
   let isOptional: Bool
   let isRedacted: Bool
+  let isIdentifiedDiffable: Bool
   /// The field table of the type, if it is a plain struct.
   let table: FieldTable?
 
@@ -319,6 +352,7 @@ struct NodeKind: @unchecked Sendable {
     let kind = NodeKind(
       isOptional: value is any OptionalProtocol,
       isRedacted: value is any TraceRedacted,
+      isIdentifiedDiffable: value is any DiffableIdentifiedCollection,
       table: FieldTable.table(for: value)
     )
     self.cache.withLock { $0[key] = kind }
