@@ -108,6 +108,33 @@ struct StateDiffTests {
     )
   }
 
+  @Test func identifiedElementsThatAreNotEquatableAreMatchedByIdToo() {
+    struct Item: Identifiable {
+      var id: Int
+      var name: String
+    }
+    let old: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+    var new = old
+    new[id: 2]?.name = "B"
+    new.remove(id: 1)
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [
+        StateChange(path: "[id: 2].name", kind: .changed, old: #""b""#, new: #""B""#),
+        StateChange(
+          path: "[id: 1]", kind: .removed,
+          old: """
+            StateDiffTests.Item(
+              id: 1,
+              name: "a"
+            )
+            """,
+          new: nil
+        ),
+      ]
+    )
+  }
+
   @Test func arraysAreMatchedByIndex() {
     let old = Root(profile: Profile(tags: ["a", "b"]))
     var new = old
