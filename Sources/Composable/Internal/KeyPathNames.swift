@@ -1,10 +1,10 @@
 import Foundation
 
 /// Names key paths the way a state path reads: `\AppFeature.State.login` → `login`.
-enum KeyPathNames {
+package enum KeyPathNames {
   private static let cache = Locked<[AnyKeyPath: String]>([:])
 
-  static func name(of keyPath: AnyKeyPath) -> String {
+  package static func name(of keyPath: AnyKeyPath) -> String {
     if let name = self.cache.withLock({ $0[keyPath] }) { return name }
     let name = self.computeName(of: keyPath)
     self.cache.withLock { $0[keyPath] = name }

@@ -1,3 +1,5 @@
+import Composable
+
 /// A value to keep out of traces, named by where it lives: a field of the state, or the
 /// associated value of an action case.
 ///
@@ -51,12 +53,11 @@ public struct TraceRedaction: @unchecked Sendable {
 }
 
 /// Names key paths as the state diff names paths: `\State.login.twoFactor?.code` →
-/// `login.twoFactor.code`.
+/// `login.twoFactor.code` (the key path's name, without optional chaining).
 enum KeyPathPath {
   static func path(of keyPath: AnyKeyPath) -> String {
-    let description = keyPath.debugDescription
-    let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
-    let path = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
-    return path.replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
+    KeyPathNames.name(of: keyPath)
+      .replacingOccurrences(of: "?", with: "")
+      .replacingOccurrences(of: "!", with: "")
   }
 }
