@@ -185,7 +185,7 @@ public final class TraceRecorder: Sendable {
       origin: event.origin,
       classification: analysis.classification,
       statePath: event.route.statePath,
-      payloadJSON: Self.json(event.action),
+      payloadJSON: TraceJSON.encode(event.action),
       changes: analysis.changes,
       leaks: analysis.leaks
     )
@@ -292,12 +292,19 @@ public final class TraceRecorder: Sendable {
     self.state.withLock { $0.pendingCauses.append(cause) }
   }
 
+}
 
-  private static func json(_ action: Any) -> String? {
-    guard let action = action as? any Encodable else { return nil }
+/// The JSON of `Encodable` values, as a trace stores it.
+///
+/// NB: One encoder configuration for the action's JSON and for the JSON fragments the
+/// redactor looks for in it: a secret is found only if both encode it the same way.
+enum TraceJSON {
+  /// `value` as JSON, with sorted keys; `nil` when it is not `Encodable` or fails to encode.
+  static func encode(_ value: Any) -> String? {
+    guard let value = value as? any Encodable else { return nil }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(action)).map { String(decoding: $0, as: UTF8.self) }
+    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
   }
 }
 

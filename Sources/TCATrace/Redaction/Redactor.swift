@@ -64,7 +64,7 @@ struct Redactor: Sendable {
       if !Self.emptyRenderings.contains(text), text != TraceRedaction.marker {
         texts.insert(text)
       }
-      if let fragment = Self.jsonFragment(secret), !Self.emptyRenderings.contains(fragment) {
+      if let fragment = TraceJSON.encode(secret), !Self.emptyRenderings.contains(fragment) {
         jsonFragments.insert(fragment)
       }
     }
@@ -102,13 +102,6 @@ struct Redactor: Sendable {
     }
   }
 
-  /// How `value` appears inside the JSON of an `Encodable` action.
-  static func jsonFragment(_ value: Any) -> String? {
-    guard let value = value as? any Encodable else { return nil }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
-  }
 
   private static func unwrap(_ value: Any) -> Any? {
     guard let optional = value as? any OptionalProtocol else { return value }
