@@ -1,5 +1,3 @@
-import CustomDump
-
 /// An action taken apart along its case path: which feature owns it and in which category.
 ///
 /// ```swift
@@ -188,7 +186,8 @@ extension ActionClassification {
     payload.flatMap(EnumReflection.decompose)
   }
 
+  /// A payload rendered as the state diff renders values: CustomDump's format.
   static func render(_ value: Any) -> String {
-    String(customDumping: value)
+    StateDiff.render(value)
   }
 }
