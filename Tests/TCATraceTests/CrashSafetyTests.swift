@@ -4,30 +4,6 @@ import TCATrace
 import TestSupport
 import Testing
 
-/// Reads a child's standard output line by line.
-private final class LineReader {
-  private let handle: FileHandle
-  private var buffer = Data()
-
-  init(_ handle: FileHandle) {
-    self.handle = handle
-  }
-
-  /// The next line, or `nil` at the end of the output.
-  func next() -> String? {
-    while true {
-      if let newline = self.buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: self.buffer[..<newline], as: UTF8.self)
-        self.buffer.removeSubrange(...newline)
-        return line
-      }
-      let data = self.handle.availableData
-      guard !data.isEmpty else { return nil }
-      self.buffer.append(data)
-    }
-  }
-}
-
 @Suite(.timeLimit(.minutes(2)))
 struct CrashSafetyTests {
   @Test func aRecorderKilledMidSessionLeavesAFileThatOpensWithItsFlushedActions() throws {

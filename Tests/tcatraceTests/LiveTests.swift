@@ -3,32 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Reads a child's standard output line by line.
-private final class Lines {
-  private let handle: FileHandle
-  private var buffer = Data()
-
-  init(_ handle: FileHandle) {
-    self.handle = handle
-  }
-
-  /// The next `count` lines; fewer if the output ends first.
-  func next(_ count: Int) -> [String] {
-    var lines: [String] = []
-    while lines.count < count {
-      if let newline = self.buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        lines.append(String(decoding: self.buffer[..<newline], as: UTF8.self))
-        self.buffer.removeSubrange(...newline)
-        continue
-      }
-      let data = self.handle.availableData
-      guard !data.isEmpty else { break }
-      self.buffer.append(data)
-    }
-    return lines
-  }
-}
-
 @Suite(.timeLimit(.minutes(1)))
 struct LiveTests {
   @Test func followPrintsWhatAnotherProcessAppends() throws {
@@ -41,7 +15,7 @@ struct LiveTests {
       follow.terminate()
       follow.waitUntilExit()
     }
-    let lines = Lines(output.fileHandleForReading)
+    let lines = LineReader(output.fileHandleForReading)
     // Session 1's header and 24 actions, a blank line, session 2's header, 7 actions and 4 leaks.
     let existing = lines.next(38)
     #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
@@ -72,7 +46,7 @@ struct LiveTests {
       follow.terminate()
       follow.waitUntilExit()
     }
-    let lines = Lines(output.fileHandleForReading)
+    let lines = LineReader(output.fileHandleForReading)
     #expect(lines.next(9).count == 9)
     _ = try Product("tcatrace-fixture").run(["append", trace.path, "2"])
     let appended = lines.next(2)
