@@ -156,7 +156,7 @@ struct ReplayPrinter {
     case .json:
       self.jsonValues.append(action.json(showsChanges: self.showsChanges))
     case .jsonl:
-      Swift.print(action.json(showsChanges: self.showsChanges).rendered)
+      action.json(showsChanges: self.showsChanges).printLine()
     case .text:
       try self.printText(action)
     }
