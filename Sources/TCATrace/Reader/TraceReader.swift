@@ -40,7 +40,10 @@ public final class TraceReader {
         s.recorder_version,
         (SELECT count(*) FROM actions a WHERE a.session_id = s.id),
         (SELECT count(*) FROM leaks l JOIN actions a ON a.id = l.action_id WHERE a.session_id = s.id),
-        (SELECT coalesce(max(a.time_ns + a.duration_ns), 0) FROM actions a WHERE a.session_id = s.id)
+        -- NB: Actions run one after another, so the last one ends last; found by the
+        -- (session_id, seq) index rather than a scan of the session.
+        coalesce((SELECT a.time_ns + a.duration_ns FROM actions a WHERE a.session_id = s.id
+                  ORDER BY a.seq DESC LIMIT 1), 0)
       FROM sessions s
       ORDER BY s.id
       """
