@@ -53,7 +53,7 @@ public enum BenchReport {
   }
 
   static func number(_ value: Double) -> String {
-    value >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value)
+    value >= 100 || value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.2f", value)
   }
 }
 

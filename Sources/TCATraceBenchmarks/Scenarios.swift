@@ -9,12 +9,16 @@ public struct BenchmarkSize: Sendable {
   public var sends: Int
   public var stateSizes: [Int]
   public var writerActions: Int
+  public var readerActions: Int
+  public var memoryActions: Int
 
   public static let full = BenchmarkSize(
-    repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000
+    repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
+    readerActions: 1_000_000, memoryActions: 1_000_000
   )
   public static let tiny = BenchmarkSize(
-    repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50
+    repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
+    memoryActions: 100
   )
 }
 

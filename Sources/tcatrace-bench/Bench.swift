@@ -1,33 +1,43 @@
 import Foundation
 import TCATraceBenchmarks
 
-/// `swift run -c release tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer]`: measures recording and
-/// writing, and prints each figure with its spread and each ratio with its target.
+/// `swift run -c release tcatrace-bench [--json FILE] [--tiny] [--only SCENARIO]`: measures
+/// recording, writing, reading and memory, and prints each figure with its spread and each
+/// ratio with its target.
 @main
 struct Bench {
+  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|memory]\n"
+
   @MainActor
   static func main() async throws {
     var arguments = Array(CommandLine.arguments.dropFirst())
     var jsonPath: String?
     var size = BenchmarkSize.full
     var only: String?
+    let scenarios = ["send", "scaling", "writer", "reader", "memory"]
     while let argument = arguments.first {
       arguments.removeFirst()
       switch argument {
       case "--json" where !arguments.isEmpty: jsonPath = arguments.removeFirst()
       case "--tiny": size = .tiny
-      case "--only" where !arguments.isEmpty: only = arguments.removeFirst()
+      case "--only" where scenarios.contains(arguments.first ?? ""): only = arguments.removeFirst()
       default:
-        FileHandle.standardError.write(
-          Data("usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer]\n".utf8)
-        )
+        FileHandle.standardError.write(Data(Self.usage.utf8))
         exit(2)
       }
     }
+    func runs(_ scenario: String) -> Bool { only == nil || only == scenario }
     var results: [ScenarioResult] = []
-    if only == nil || only == "send" { results.append(try await Scenarios.sendOverhead(size)) }
-    if only == nil || only == "scaling" { results.append(try await Scenarios.stateScaling(size)) }
-    if only == nil || only == "writer" { results.append(try await Scenarios.writerThroughput(size)) }
+    if runs("send") { results.append(try await Scenarios.sendOverhead(size)) }
+    if runs("scaling") { results.append(try await Scenarios.stateScaling(size)) }
+    if runs("writer") { results.append(try await Scenarios.writerThroughput(size)) }
+    if runs("reader") {
+      let tools = BenchTools.locate(besides: CommandLine.arguments[0])
+      if tools.sqlite3 == nil { FileHandle.standardError.write(Data("note: sqlite3 is not installed; reader ratios skipped\n".utf8)) }
+      results.append(try await Scenarios.readerThroughput(size, tools: tools))
+    }
+    // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
+    if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
     print(BenchReport.text(results))
     if let jsonPath {
       try Data(BenchReport.json(results).utf8).write(to: URL(fileURLWithPath: jsonPath))

@@ -31,6 +31,30 @@ struct BenchmarkTests {
     #expect(result.ratios.first?.target == .atLeast(0.5))
   }
 
+  @Test func readerThroughputComparesEachReadWithTheSQLiteShell() async throws {
+    let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3)
+    let result = try await Scenarios.readerThroughput(.tiny, tools: tools)
+    #expect(result.figures.prefix(2).map(\.name).first == "TraceReader, every action")
+    #expect(result.figures.contains { $0.name == "tcatrace replay --format jsonl" && $0.unit == "actions/s" })
+    #expect(result.figures.contains { $0.name == "tcatrace leaks" && $0.unit == "ms" })
+    if tools.sqlite3 != nil {
+      #expect(result.ratios.map(\.name) == [
+        "TraceReader, every action / sqlite3", "TraceReader, --category delegate / sqlite3",
+        "tcatrace replay --format jsonl / sqlite3", "tcatrace leaks / sqlite3 (rate)",
+        "tcatrace leaks / sqlite3, start-up excluded",
+      ])
+      #expect(result.ratios.filter { $0.target != nil }.allSatisfy { $0.target == .atLeast(0.5) })
+    }
+  }
+
+  @Test func memoryReadsThePeakAndAccountsForEveryAction() async throws {
+    let result = try #require(try await Scenarios.memory(.tiny))
+    let peak = try #require(result.ratios.first { $0.name == "peak above baseline, MB" })
+    #expect(peak.value >= 0 && peak.target == .atMost(100))
+    // Every action sent is either in the file or counted as dropped.
+    #expect(result.ratios.first { $0.name == "written + dropped / sent" }?.value == 1)
+  }
+
   @Test func theCommandPrintsATableAndWritesJSON() throws {
     let directory = try TemporaryDirectory()
     let json = directory.path("bench.json")
@@ -39,6 +63,8 @@ struct BenchmarkTests {
     #expect(result.stdout.contains("## send overhead"))
     #expect(result.stdout.contains("ratio writer / raw inserts"))
     let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]]
-    #expect(decoded?.map { $0["scenario"] as? String } == ["send overhead", "state-size scaling", "writer throughput"])
+    #expect(decoded?.map { $0["scenario"] as? String } == [
+      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "memory",
+    ])
   }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import TCATrace
+
+extension Scenarios {
+  /// Scenario 5: the process's peak resident memory while a `RecordingStore` records
+  /// `size.memoryActions` actions as fast as it can, above its resident memory just before.
+  ///
+  /// The store outruns the writer here, so the buffer between them stays full: the worst case
+  /// for memory. The peak is read after a tenth of the actions and at the end; when nothing
+  /// grows with the session's length, the two are close.
+  ///
+  /// - Returns: `nil` where the kernel does not report resident memory (`/proc/self/status`).
+  @MainActor
+  public static func memory(_ size: BenchmarkSize) async throws -> ScenarioResult? {
+    guard ResidentMemory.current() != nil else { return nil }
+    let scratch = try Scratch()
+    let recorder = try TraceRecorder(path: scratch.path("memory.db"), policy: .recordOnly)
+    let store = RecordingStore(initialState: BenchFeature.State(rows: 1_000), recorder: recorder) {
+      BenchFeature.Feature()
+    }
+    func send(_ index: Int) {
+      store.send(index.isMultiple(of: 2) ? .view(.incrementTapped) : .view(.rowTapped(id: index % 1_000)))
+    }
+    // NB: One action first, so that the one-time costs (type metadata, the session's row)
+    // are part of the baseline rather than of the growth.
+    send(1)
+    ResidentMemory.resetPeak()
+    guard let baseline = ResidentMemory.current() else { return nil }
+    let tenth = size.memoryActions / 10
+    for index in 0..<tenth { send(index) }
+    let earlyPeak = ResidentMemory.peak() ?? 0
+    for index in tenth..<size.memoryActions { send(index) }
+    let peak = ResidentMemory.peak() ?? 0
+    try await recorder.close()
+
+    let session = try TraceReader(path: scratch.path("memory.db")).latestSession()
+    func megabytes(_ name: String, _ bytes: Int) -> Figure {
+      let value = Double(bytes) / 1_048_576
+      return Figure(name: name, median: value, min: value, max: value, unit: "MB", repetitions: 1)
+    }
+    let actions = Double(size.memoryActions + 1)
+    return ScenarioResult(
+      name: "memory",
+      figures: [
+        megabytes("resident before recording", baseline),
+        megabytes("peak after \(tenth) actions, above that", earlyPeak - baseline),
+        megabytes("peak after \(size.memoryActions) actions, above that", peak - baseline),
+        Figure(
+          name: "actions written (the rest dropped: buffer full)", median: Double(session.actionCount),
+          min: Double(session.actionCount), max: Double(session.actionCount), unit: "actions", repetitions: 1
+        ),
+        Figure(
+          name: "actions dropped", median: Double(session.droppedActions),
+          min: Double(session.droppedActions), max: Double(session.droppedActions), unit: "actions",
+          repetitions: 1
+        ),
+      ],
+      ratios: [
+        Ratio(name: "peak above baseline, MB", value: Double(peak - baseline) / 1_048_576, target: .atMost(100)),
+        Ratio(name: "written + dropped / sent", value: Double(session.actionCount + session.droppedActions) / actions),
+      ]
+    )
+  }
+}
+
+/// The process's resident memory, from `/proc/self/status` (Linux).
+enum ResidentMemory {
+  /// `VmRSS`, in bytes.
+  static func current() -> Int? { self.field("VmRSS:") }
+
+  /// `VmHWM`, the peak since the process started or since `resetPeak()`, in bytes.
+  static func peak() -> Int? { self.field("VmHWM:") }
+
+  /// Sets the peak to the current resident memory (`/proc/self/clear_refs`, Linux 4.0+).
+  static func resetPeak() {
+    guard let file = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return }
+    try? file.write(contentsOf: Data("5".utf8))
+    try? file.close()
+  }
+
+  private static func field(_ name: String) -> Int? {
+    // NB: Read with stdio: Foundation sizes a file by `stat`, and /proc's files say 0 bytes.
+    guard let file = fopen("/proc/self/status", "r") else { return nil }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 256)
+    while fgets(&buffer, Int32(buffer.count), file) != nil {
+      let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      guard line.hasPrefix(name) else { continue }
+      let kilobytes = line.dropFirst(name.count).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
+      return kilobytes.map { $0 * 1024 }
+    }
+    return nil
+  }
+}
