@@ -1,5 +1,11 @@
 @_spi(Reflection) import Swift
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The stored properties of a struct type, with a typed comparison for each, built once per
 /// type: what the state diff uses instead of `Mirror`.
 ///
@@ -53,35 +59,60 @@ struct FieldTable: @unchecked Sendable {
     let name: String
     let isEqual: (Root, Root) -> Bool?
     let keyPath: PartialKeyPath<Root>
+    /// Where the field's bytes are in a value of `Root`, and how many there are.
+    let offset: Int
+    let size: Int
   }
 
   private static func build<Root>(_: Root.Type) -> FieldTable? {
     var fields: [Field<Root>] = []
+    var layout: [(offset: Int, size: Int)] = []
+    let described = _forEachField(of: Root.self) { _, offset, type, _ in
+      func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+      layout.append((offset, _openExistential(type, do: size)))
+      return true
+    }
     let complete = _forEachFieldWithKeyPath(of: Root.self) { name, keyPath in
       let name = String(cString: name)
+      let index = fields.count
+      guard index < layout.count else { return false }
       fields.append(
         Field(
           name: name.hasPrefix("_") ? String(name.dropFirst()) : name,
           isEqual: Self.comparison(keyPath),
-          keyPath: keyPath
+          keyPath: keyPath,
+          offset: layout[index].offset,
+          size: layout[index].size
         )
       )
       return true
     }
     // NB: Only a table that covers every stored property may stand in for `Mirror`.
-    guard complete, !fields.isEmpty else { return nil }
+    guard described, complete, !fields.isEmpty, fields.count == layout.count else { return nil }
     return FieldTable(fieldCount: fields.count) { old, new in
       let (old, new) = (old as! Root, new as! Root)
       var differences: [Difference] = []
-      for field in fields {
-        let isEqual = field.isEqual(old, new)
-        if isEqual == true { continue }
-        differences.append(
-          Difference(
-            name: field.name, old: old[keyPath: field.keyPath], new: new[keyPath: field.keyPath],
-            knownUnequal: isEqual == false
-          )
-        )
+      withUnsafeBytes(of: old) { oldBytes in
+        withUnsafeBytes(of: new) { newBytes in
+          for field in fields {
+            // NB: A field whose bytes are the same on both sides holds the same value (the
+            // same scalars, or the same references to the same storage): it did not change,
+            // and its type's `==` need not be asked. This skips most fields of most actions.
+            if field.size == 0
+              || memcmp(oldBytes.baseAddress! + field.offset, newBytes.baseAddress! + field.offset, field.size) == 0
+            {
+              continue
+            }
+            let isEqual = field.isEqual(old, new)
+            if isEqual == true { continue }
+            differences.append(
+              Difference(
+                name: field.name, old: old[keyPath: field.keyPath], new: new[keyPath: field.keyPath],
+                knownUnequal: isEqual == false
+              )
+            )
+          }
+        }
       }
       return differences
     }
