@@ -21,9 +21,10 @@ enum StateDiff {
     _ old: Any, _ new: Any, path: String, depth: Int, knownUnequal: Bool = false,
     into changes: inout [StateChange]
   ) {
-    if !knownUnequal, isEqual(old, new) == true { return }
-
     let kind = NodeKind.of(old)
+    if !knownUnequal, kind.isEqual(old, new) == true { return }
+    // NB: A number, a string or a flag is a leaf; asking its mirror would only say so, slowly.
+    if kind.isScalar { return self.leaf(old, new, path: path, into: &changes) }
     if kind.isOptional, let oldOptional = old as? any OptionalProtocol,
       let newOptional = new as? any OptionalProtocol
     {
@@ -42,7 +43,7 @@ enum StateDiff {
 
     // A value of a redacted type is one leaf: whether it changed is recorded, never its text.
     if kind.isRedacted || NodeKind.of(new).isRedacted {
-      if isEqual(old, new) == false || Self.dumped(old) != Self.dumped(new) {
+      if kind.isEqual(old, new) == false || Self.dumped(old) != Self.dumped(new) {
         changes.append(
           StateChange(path: path, kind: .changed, old: TraceRedaction.marker, new: TraceRedaction.marker)
         )
@@ -96,7 +97,7 @@ enum StateDiff {
         )
       }
       // As with Mirror below: unequal, but no field shows how.
-      if changes.count == before, knownUnequal || isEqual(old, new) == false {
+      if changes.count == before, knownUnequal || kind.isEqual(old, new) == false {
         self.leaf(old, new, path: path, into: &changes)
       }
       return
@@ -118,7 +119,7 @@ enum StateDiff {
       }
       // A value whose properties all compare equal but that is not `Equatable`-equal (a class
       // with identity, say) changed in a way its properties do not show.
-      if changes.count == before, isEqual(old, new) == false {
+      if changes.count == before, kind.isEqual(old, new) == false {
         self.leaf(old, new, path: path, into: &changes)
       }
 
@@ -311,19 +312,6 @@ enum StateDiff {
   }
 }
 
-/// `lhs == rhs` when `lhs` is `Equatable`; `nil` when it is not.
-func isEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
-  guard let lhs = lhs as? any Equatable else { return nil }
-  return lhs.isEqual(to: rhs)
-}
-
-extension Equatable {
-  fileprivate func isEqual(to other: Any) -> Bool {
-    guard let other = other as? Self else { return false }
-    return self == other
-  }
-}
-
 /// The id of an `Identifiable` value.
 func identity(of value: Any) -> AnyHashable? {
   guard let value = value as? any Identifiable else { return nil }
@@ -337,14 +325,32 @@ func identity(of value: Any) -> AnyHashable? {
 /// microsecond; asked of every value the diff visits, they added up. One dictionary lookup per
 /// value answers all of them.
 struct NodeKind: @unchecked Sendable {
-  // NB: `@unchecked`: `FieldTable` is immutable once built.
+  // NB: `@unchecked`: `FieldTable` and the comparison are immutable once built.
   let isOptional: Bool
   let isRedacted: Bool
   let isIdentifiedDiffable: Bool
+  /// A standard library number, string or flag: always a leaf.
+  let isScalar: Bool
+  /// `==` of the type, taking a value of any type on the right; `nil` when not `Equatable`.
+  let equals: ((Any, Any) -> Bool)?
   /// The field table of the type, if it is a plain struct.
   let table: FieldTable?
 
+  /// `lhs == rhs` when `lhs`'s type is `Equatable`; `nil` when it is not.
+  func isEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
+    self.equals.map { $0(lhs, rhs) }
+  }
+
   private static let cache = Locked<[ObjectIdentifier: NodeKind]>([:])
+
+  private static let scalarTypes: Set<ObjectIdentifier> = [
+    ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self),
+    ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self),
+    ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self),
+    ObjectIdentifier(UInt64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self),
+    ObjectIdentifier(Bool.self), ObjectIdentifier(String.self), ObjectIdentifier(Character.self),
+    ObjectIdentifier(Substring.self),
+  ]
 
   static func of(_ value: Any) -> NodeKind {
     let key = ObjectIdentifier(type(of: value))
@@ -353,9 +359,18 @@ struct NodeKind: @unchecked Sendable {
       isOptional: value is any OptionalProtocol,
       isRedacted: value is any TraceRedacted,
       isIdentifiedDiffable: value is any DiffableIdentifiedCollection,
+      isScalar: Self.scalarTypes.contains(key),
+      equals: (value as? any Equatable).map { Self.comparison($0) },
       table: FieldTable.table(for: value)
     )
     self.cache.withLock { $0[key] = kind }
     return kind
+  }
+
+  private static func comparison<T: Equatable>(_: T) -> (Any, Any) -> Bool {
+    { lhs, rhs in
+      guard let rhs = rhs as? T else { return false }
+      return lhs as! T == rhs
+    }
   }
 }
