@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "TCABoundaries", targets: ["TCABoundaries"]),
     .library(name: "TCATrace", targets: ["TCATrace"]),
     .library(name: "TCATraceExamples", targets: ["TCATraceExamples"]),
+    .library(name: "TCATraceLint", targets: ["TCATraceLint"]),
     .executable(name: "tcatrace-bench", targets: ["tcatrace-bench"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
   ],
@@ -22,6 +23,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
   targets: [
     .systemLibrary(
@@ -53,6 +55,13 @@ let package = Package(
       ]
     ),
     .target(
+      name: "TCATraceLint",
+      dependencies: [
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
+    .target(
       name: "TCATraceExamples",
       dependencies: ["TCABoundaries", "TCATrace"]
     ),
@@ -61,6 +70,7 @@ let package = Package(
       dependencies: [
         "TCATrace",
         "TCATraceExamples",
+        "TCATraceLint",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
@@ -134,6 +144,10 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "TCATraceLintTests",
+      dependencies: ["TCATraceLint"]
     ),
     .testTarget(
       name: "tcatraceTests",

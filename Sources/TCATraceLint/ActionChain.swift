@@ -1,0 +1,155 @@
+import SwiftSyntax
+
+/// The cases an action pattern or an action expression names, outermost first:
+/// `._internal(.userSettings(.view(.tapped)))` is `_internal`, `userSettings`, `view`, `tapped`.
+///
+/// `presented` (of a presentation action) and `element(id:action:)` (of an identified action)
+/// only carry a child's action; they are left out, so a child's steps follow its embedding
+/// case directly whatever the container.
+struct ActionChain {
+  struct Step {
+    let name: String
+    /// The case's name token: where a finding about this step points.
+    let token: TokenSyntax
+  }
+
+  var steps: [Step] = []
+  /// How the chain ends after its last step: `true` when the last case's payload is
+  /// something the syntax does not show (a bound variable, a call); `false` when the case has
+  /// no payload, or a literal one.
+  var endsOpen = false
+
+  var names: [String] { self.steps.map(\.name) }
+
+  /// The chain of `expression`; empty when it does not start with a case (`.name` or
+  /// `Type.name`).
+  init(_ expression: ExprSyntax) {
+    self.append(expression)
+  }
+
+  init(_ pattern: PatternSyntax) {
+    self.append(pattern)
+  }
+
+  private mutating func append(_ pattern: PatternSyntax) {
+    if let binding = pattern.as(ValueBindingPatternSyntax.self) {
+      self.append(binding.pattern)
+    } else if let expression = pattern.as(ExpressionPatternSyntax.self) {
+      self.append(expression.expression)
+    } else if pattern.is(IdentifierPatternSyntax.self) {
+      self.endsOpen = !self.steps.isEmpty
+    }
+  }
+
+  private mutating func append(_ expression: ExprSyntax) {
+    if let call = expression.as(FunctionCallExprSyntax.self) {
+      guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else {
+        self.endsOpen = !self.steps.isEmpty
+        return
+      }
+      let name = member.declName.baseName
+      let arguments = Array(call.arguments)
+      switch name.text {
+      case "element" where arguments.contains { $0.label?.text == "action" }:
+        if let action = arguments.first(where: { $0.label?.text == "action" }) {
+          self.append(action.expression)
+        }
+      case "presented" where arguments.count == 1 && !self.steps.isEmpty:
+        self.append(arguments[0].expression)
+      default:
+        self.steps.append(Step(name: name.text, token: name))
+        if let first = arguments.first {
+          if arguments.count == 1 {
+            self.append(first.expression)
+          } else {
+            // NB: Several associated values: the chain cannot follow one of them.
+            self.endsOpen = true
+          }
+        }
+      }
+    } else if let member = expression.as(MemberAccessExprSyntax.self) {
+      // NB: `.tapped`, `Feature.Action.view`: a case without arguments. A base that is itself
+      // a case (`.some.view`) does not occur in action patterns.
+      self.steps.append(Step(name: member.declName.baseName.text, token: member.declName.baseName))
+    } else if let pattern = expression.as(PatternExprSyntax.self) {
+      self.append(pattern.pattern)
+    } else if expression.is(DiscardAssignmentExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
+      || expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+      || expression.is(StringLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
+    {
+      // A wildcard or a literal payload: the chain is complete.
+    } else if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+      self.append(only.expression)
+    } else {
+      self.endsOpen = !self.steps.isEmpty
+    }
+  }
+}
+
+/// The names that mark an action's category in the boundaries pattern.
+enum Boundary {
+  static let view = "view"
+  static let delegate = "delegate"
+  static let internalNames: Set<String> = ["_internal", "internal"]
+
+  static func isBoundary(_ name: String) -> Bool {
+    name == view || name == delegate || internalNames.contains(name)
+  }
+
+  static func isPrivate(_ name: String) -> Bool {
+    name == view || internalNames.contains(name)
+  }
+}
+
+extension ActionChain {
+  /// A step that embeds a child feature: a case that is not a category, followed by one
+  /// (`userSettings` in `._internal(.userSettings(.delegate))`); and the child's category step.
+  struct Embedding {
+    /// 1 for a direct child, 2 for a grandchild, …
+    let depth: Int
+    let child: Step
+    let category: Step
+  }
+
+  var embeddings: [Embedding] {
+    var result: [Embedding] = []
+    for index in self.steps.indices.dropLast()
+    where !Boundary.isBoundary(self.steps[index].name) && Boundary.isBoundary(self.steps[index + 1].name) {
+      result.append(Embedding(depth: result.count + 1, child: self.steps[index], category: self.steps[index + 1]))
+    }
+    return result
+  }
+
+  /// The category of the action the chain names, at the feature that owns it (the deepest one
+  /// it reaches): `view`, `delegate` or `_internal`; `nil` when the syntax cannot tell, as in
+  /// `._internal(.login(action))`, where `login` may embed a child whose action is a variable.
+  var ownerCategory: Step? {
+    guard let last = self.steps.lastIndex(where: { Boundary.isBoundary($0.name) }) else { return nil }
+    // NB: A category step must be the first step or follow an embedding case.
+    guard last == 0 || !Boundary.isBoundary(self.steps[last - 1].name) else { return nil }
+    let category = self.steps[last]
+    if Boundary.internalNames.contains(category.name), last + 1 == self.steps.count - 1, self.endsOpen {
+      return nil
+    }
+    return category
+  }
+
+  /// The step after `step`, if any.
+  func step(after step: Step) -> Step? {
+    guard let index = self.steps.firstIndex(where: { $0.token.id == step.token.id }), index + 1 < self.steps.count
+    else { return nil }
+    return self.steps[index + 1]
+  }
+
+  /// The chain up to and including `step`, in source form: `._internal(.userSettings(.view))`.
+  func rendered(through step: Step) -> String {
+    var names: [String] = []
+    for candidate in self.steps {
+      names.append(candidate.name)
+      if candidate.token.id == step.token.id { break }
+    }
+    return names.reversed().reduce("") { inner, name in
+      inner.isEmpty ? ".\(name)" : ".\(name)(\(inner))"
+    }
+  }
+}

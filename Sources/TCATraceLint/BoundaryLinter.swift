@@ -1,0 +1,147 @@
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// Checks Swift sources against the boundary rules, on their syntax trees.
+///
+/// ```swift
+/// let findings = BoundaryLinter.lint(source: """
+///   switch action {
+///   case ._internal(.settings(.view(.saveTapped))): …
+///   }
+///   """, file: "Parent.swift")
+/// // [Parent.swift:2:29: error: '._internal(.settings(.view))' matches a view action of the
+/// //  child 'settings'; … [child-private-action-access]]
+/// ```
+public enum BoundaryLinter {
+  /// The findings in `source`, in source order. `file` names the source in the findings.
+  public static func lint(
+    source: String, file: String, rules: Set<LintRule> = Set(LintRule.allCases)
+  ) -> [LintFinding] {
+    let tree = Parser.parse(source: source)
+    let converter = SourceLocationConverter(fileName: file, tree: tree)
+    let visitor = BoundaryVisitor()
+    visitor.walk(tree)
+    let disabled = DisableDirectives(tree: tree, converter: converter)
+    var findings: [LintFinding] = []
+    for raw in visitor.findings where rules.contains(raw.rule) {
+      let location = converter.location(for: raw.token.positionAfterSkippingLeadingTrivia)
+      guard !disabled.silences(raw.rule, line: location.line) else { continue }
+      findings.append(
+        LintFinding(file: file, line: location.line, column: location.column, rule: raw.rule, message: raw.message)
+      )
+    }
+    return findings.sorted { ($0.line, $0.column, $0.rule) < ($1.line, $1.column, $1.rule) }
+  }
+
+  /// The `.swift` files under `paths` (directories recursively, `.build` and hidden
+  /// directories skipped), sorted, and their findings.
+  ///
+  /// - Throws: ``LintError`` for a path that does not exist, cannot be read, or is a file that
+  ///   is not Swift.
+  public static func lint(
+    paths: [String], rules: Set<LintRule> = Set(LintRule.allCases)
+  ) throws(LintError) -> LintReport {
+    let files = try SourceFiles.find(in: paths)
+    var findings: [LintFinding] = []
+    for file in files {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw LintError(path: file, message: "cannot be read: check its permissions")
+      }
+      findings += Self.lint(source: String(decoding: data, as: UTF8.self), file: file, rules: rules)
+    }
+    return LintReport(files: files, findings: findings)
+  }
+}
+
+/// What a lint of paths found.
+public struct LintReport: Equatable, Sendable {
+  /// The Swift files read, in the order they were read.
+  public var files: [String]
+  public var findings: [LintFinding]
+}
+
+/// A path the linter cannot read.
+public struct LintError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var path: String
+  public var message: String
+
+  public var description: String { "'\(self.path)' \(self.message)" }
+}
+
+/// `// tcatrace:disable:next-line RULE …` comments: each silences the findings of the rules it
+/// names on the line after it.
+struct DisableDirectives {
+  static let marker = "tcatrace:disable:next-line"
+
+  private var rulesByLine: [Int: Set<String>] = [:]
+
+  init(tree: SourceFileSyntax, converter: SourceLocationConverter) {
+    for token in tree.tokens(viewMode: .sourceAccurate) {
+      var position = token.position
+      for piece in token.leadingTrivia {
+        self.note(piece, at: position, converter: converter)
+        position += piece.sourceLength
+      }
+      position = token.endPositionBeforeTrailingTrivia
+      for piece in token.trailingTrivia {
+        self.note(piece, at: position, converter: converter)
+        position += piece.sourceLength
+      }
+    }
+  }
+
+  private mutating func note(_ piece: TriviaPiece, at position: AbsolutePosition, converter: SourceLocationConverter) {
+    guard case let .lineComment(text) = piece else { return }
+    let body = text.dropFirst(2).trimmingCharacters(in: .whitespaces)
+    guard body.hasPrefix(Self.marker) else { return }
+    let names = body.dropFirst(Self.marker.count).split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+    let line = converter.location(for: position).line + 1
+    self.rulesByLine[line, default: []].formUnion(names)
+  }
+
+  func silences(_ rule: LintRule, line: Int) -> Bool {
+    self.rulesByLine[line]?.contains(rule.rawValue) == true
+  }
+}
+
+/// Finding the files to lint.
+enum SourceFiles {
+  static func find(in paths: [String]) throws(LintError) -> [String] {
+    let fileManager = FileManager.default
+    var files: [String] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw LintError(path: path, message: "does not exist: give a Swift file or a directory")
+      }
+      guard isDirectory.boolValue else {
+        guard path.hasSuffix(".swift") else {
+          throw LintError(path: path, message: "is not a Swift file: give .swift files or directories")
+        }
+        guard fileManager.isReadableFile(atPath: path) else {
+          throw LintError(path: path, message: "cannot be read: check its permissions")
+        }
+        files.append(path)
+        continue
+      }
+      guard let enumerator = fileManager.enumerator(atPath: path) else {
+        throw LintError(path: path, message: "cannot be read: check its permissions")
+      }
+      var found: [String] = []
+      while let relative = enumerator.nextObject() as? String {
+        let name = (relative as NSString).lastPathComponent
+        let full = (path as NSString).appendingPathComponent(relative)
+        var isSubdirectory: ObjCBool = false
+        _ = fileManager.fileExists(atPath: full, isDirectory: &isSubdirectory)
+        if isSubdirectory.boolValue {
+          if name == ".build" || name.hasPrefix(".") { enumerator.skipDescendants() }
+          continue
+        }
+        if name.hasSuffix(".swift") { found.append(full) }
+      }
+      files += found.sorted()
+    }
+    return files
+  }
+}

@@ -1,0 +1,208 @@
+import SwiftSyntax
+
+/// Walks one file's syntax tree and collects the places that break the boundary rules.
+///
+/// NB: A syntax tree has no comments or string contents in it as code, so neither can be
+/// reported; string literals are not even entered, interpolations included.
+final class BoundaryVisitor: SyntaxVisitor {
+  struct RawFinding {
+    let token: TokenSyntax
+    let rule: LintRule
+    let message: String
+  }
+
+  private(set) var findings: [RawFinding] = []
+  /// The names that send from an effect in the enclosing effects: `send` in
+  /// `.run { send in … }`, and any parameter of type `Send<…>`.
+  private var effectSendNames: [Set<String>] = []
+
+  init() {
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  // MARK: Strings
+
+  override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  override func visit(_ node: RegexLiteralExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+  // MARK: Patterns
+
+  override func visit(_ node: SwitchCaseItemSyntax) -> SyntaxVisitorContinueKind {
+    self.checkPattern(node.pattern)
+    return .visitChildren
+  }
+
+  override func visit(_ node: MatchingPatternConditionSyntax) -> SyntaxVisitorContinueKind {
+    self.checkPattern(node.pattern)
+    return .visitChildren
+  }
+
+  override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+    if node.caseKeyword != nil { self.checkPattern(node.pattern) }
+    return .visitChildren
+  }
+
+  private func checkPattern(_ pattern: PatternSyntax) {
+    let chain = ActionChain(pattern)
+    let embeddings = chain.embeddings
+    // NB: A grandchild's delegate is reached through the child's internal case; that is one
+    // finding, the more specific one.
+    if let deep = embeddings.first(where: { $0.depth >= 2 && $0.category.name == Boundary.delegate }) {
+      let via = embeddings.filter { $0.depth < deep.depth }.map(\.child.name).joined(separator: ", ")
+      self.findings.append(
+        RawFinding(
+          token: deep.category.token, rule: .grandchildDelegateAccess,
+          message: """
+            '\(chain.rendered(through: deep.category))' matches the delegate action of \
+            '\(deep.child.name)', \(deep.depth) embeddings down (through '\(via)'); react to \
+            the delegate actions of your direct children only
+            """
+        )
+      )
+      return
+    }
+    if let leak = embeddings.first(where: { Boundary.isPrivate($0.category.name) }) {
+      let kind = leak.category.name == Boundary.view ? "view" : "internal"
+      self.findings.append(
+        RawFinding(
+          token: leak.category.token, rule: .childPrivateActionAccess,
+          message: """
+            '\(chain.rendered(through: leak.category))' matches a \(kind) action of the child \
+            '\(leak.child.name)'; a parent reacts only to its children's delegate actions
+            """
+        )
+      )
+    }
+  }
+
+  // MARK: Effects
+
+  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+    self.effectSendNames.append(self.sendNames(of: node))
+    return .visitChildren
+  }
+
+  override func visitPost(_ node: ClosureExprSyntax) {
+    self.effectSendNames.removeLast()
+  }
+
+  override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+    let names = node.signature.parameterClause.parameters
+      .filter { Self.isSendType($0.type) }
+      .map { ($0.secondName ?? $0.firstName).text }
+    self.effectSendNames.append(Set(names))
+    return .visitChildren
+  }
+
+  override func visitPost(_ node: FunctionDeclSyntax) {
+    self.effectSendNames.removeLast()
+  }
+
+  /// The send parameter of an `Effect.run` closure, or the `Send<…>`-typed parameters of any
+  /// closure.
+  private func sendNames(of closure: ClosureExprSyntax) -> Set<String> {
+    var names: Set<String> = []
+    var firstName: String?
+    switch closure.signature?.parameterClause {
+    case let .simpleInput(parameters)?:
+      firstName = parameters.first?.name.text
+    case let .parameterClause(clause)?:
+      firstName = clause.parameters.first.map { ($0.secondName ?? $0.firstName).text }
+      for parameter in clause.parameters where parameter.type.map(Self.isSendType) == true {
+        names.insert((parameter.secondName ?? parameter.firstName).text)
+      }
+    case nil:
+      firstName = "$0"
+    }
+    if Self.isRunOperation(closure) { names.insert(firstName ?? "send") }
+    return names
+  }
+
+  /// Whether `closure` is the operation of `.run { … }` / `Effect.run(operation:)`.
+  private static func isRunOperation(_ closure: ClosureExprSyntax) -> Bool {
+    var call: FunctionCallExprSyntax?
+    if let parent = closure.parent?.as(FunctionCallExprSyntax.self), parent.trailingClosure?.id == closure.id {
+      call = parent
+    } else if let argument = closure.parent?.as(LabeledExprSyntax.self),
+      argument.label == nil || argument.label?.text == "operation",
+      let list = argument.parent?.as(LabeledExprListSyntax.self)
+    {
+      call = list.parent?.as(FunctionCallExprSyntax.self)
+    }
+    guard let member = call?.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
+    return member.declName.baseName.text == "run" && Self.isEffectBase(member.base)
+  }
+
+  /// `nil` (an implicit member: `.run`, `.send`), `Effect` or `Effect<Action>`.
+  private static func isEffectBase(_ base: ExprSyntax?) -> Bool {
+    guard let base else { return true }
+    if let reference = base.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "Effect" }
+    if let generic = base.as(GenericSpecializationExprSyntax.self) {
+      return generic.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Effect"
+    }
+    return false
+  }
+
+  private static func isSendType(_ type: TypeSyntax) -> Bool {
+    var type = type
+    if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
+    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Send" }
+    if let member = type.as(MemberTypeSyntax.self) { return member.name.text == "Send" }
+    return false
+  }
+
+  // MARK: Sends
+
+  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+    guard let argument = node.arguments.first, node.arguments.first?.label == nil else { return .visitChildren }
+    enum Sender { case effect, outside }
+    let sender: Sender
+    if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+      // `send(…)`: from an effect when an enclosing effect binds that name.
+      let name = reference.baseName.text
+      if self.effectSendNames.contains(where: { $0.contains(name) }) {
+        sender = .effect
+      } else if name == "send" {
+        sender = .outside
+      } else {
+        return .visitChildren
+      }
+    } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "send" {
+      // `.send(…)` / `Effect.send(…)` is an effect; `store.send(…)` is a caller outside.
+      sender = Self.isEffectBase(member.base) ? .effect : .outside
+    } else {
+      return .visitChildren
+    }
+
+    let chain = ActionChain(argument.expression)
+    guard let category = chain.ownerCategory else { return .visitChildren }
+    // NB: Messages name the action itself: `._internal(.refreshed)`, not `._internal`.
+    let action = chain.rendered(through: chain.step(after: category) ?? category)
+    switch sender {
+    case .effect where category.name == Boundary.view:
+      self.findings.append(
+        RawFinding(
+          token: category.token, rule: .viewActionFromEffect,
+          message: """
+            an effect sends '\(action)'; view actions come from the \
+            view: send an internal action instead
+            """
+        )
+      )
+    case .outside where category.name != Boundary.view:
+      let kind = category.name == Boundary.delegate ? "delegate" : "internal"
+      self.findings.append(
+        RawFinding(
+          token: category.token, rule: .privateActionSentFromView,
+          message: """
+            '\(action)' sends a feature's \(kind) action from outside \
+            its reducer and effects; send a view action instead
+            """
+        )
+      )
+    default:
+      break
+    }
+    return .visitChildren
+  }
+}

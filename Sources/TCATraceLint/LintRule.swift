@@ -1,0 +1,54 @@
+/// A boundary rule that can be seen in source code, without running it.
+public enum LintRule: String, CaseIterable, Sendable, Comparable {
+  /// A parent matches a child's `view` or internal action.
+  case childPrivateActionAccess = "child-private-action-access"
+  /// A feature matches the delegate action of a feature two or more embeddings down.
+  case grandchildDelegateAccess = "grandchild-delegate-access"
+  /// An effect sends a view action.
+  case viewActionFromEffect = "view-action-from-effect"
+  /// Code outside a reducer or effect (a view, a test, a coordinator) sends an internal or a
+  /// delegate action.
+  case privateActionSentFromView = "private-action-sent-from-view"
+
+  /// What the rule forbids, in one line.
+  public var summary: String {
+    switch self {
+    case .childPrivateActionAccess:
+      "A parent reacts only to the delegate actions of the features it embeds, never to their view or internal actions."
+    case .grandchildDelegateAccess:
+      "A feature reacts only to its direct children's delegate actions, not to a grandchild's."
+    case .viewActionFromEffect:
+      "View actions come from the view; an effect sends internal actions."
+    case .privateActionSentFromView:
+      "Outside a feature's reducer and effects, send only its view actions."
+    }
+  }
+
+  public static func < (lhs: LintRule, rhs: LintRule) -> Bool {
+    lhs.rawValue < rhs.rawValue
+  }
+}
+
+/// One place where the source breaks a rule.
+public struct LintFinding: Equatable, Hashable, Sendable {
+  /// The file, as it was given (a path, or the name given to ``BoundaryLinter/lint(source:file:rules:)``).
+  public var file: String
+  /// 1-based line and column (columns count UTF-8 bytes, as compilers do).
+  public var line: Int
+  public var column: Int
+  public var rule: LintRule
+  public var message: String
+
+  public init(file: String, line: Int, column: Int, rule: LintRule, message: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.rule = rule
+    self.message = message
+  }
+
+  /// `file:line:column: error: message [rule]`.
+  public var description: String {
+    "\(self.file):\(self.line):\(self.column): error: \(self.message) [\(self.rule.rawValue)]"
+  }
+}

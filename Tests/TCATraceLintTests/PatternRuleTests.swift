@@ -1,0 +1,213 @@
+import Testing
+import TCATraceLint
+
+/// Lints `source` and returns each finding as `line:column rule`; the column is the offending
+/// case name's first character.
+func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -> [String] {
+  BoundaryLinter.lint(source: source, file: "Feature.swift", rules: rules)
+    .map { "\($0.line):\($0.column) \($0.rule.rawValue)" }
+}
+
+/// The call sites of the seed article ("Call sites"), and the forms a regex misses.
+@Suite struct PatternRuleTests {
+  @Test func theSeedsForbiddenCallSitesAreFindings() {
+    let source = """
+      switch action {
+      case ._internal(.userSettings(.view(action))):
+        break
+      case ._internal(.userSettings(.view(.onDayEndChanged))):
+        break
+      case ._internal(.userSettings(._internal)):
+        break
+      case ._internal(.userSettings(.view)):
+        break
+      default:
+        break
+      }
+      """
+    #expect(findings(source) == [
+      "2:32 child-private-action-access",
+      "4:32 child-private-action-access",
+      "6:32 child-private-action-access",
+      "8:32 child-private-action-access",
+    ])
+  }
+
+  @Test func theSeedsAllowedCallSitesAreNot() {
+    let source = """
+      switch action {
+      case ._internal(.userSettings(.delegate)):
+        break
+      case ._internal(.dataLoaded):
+        break
+      case ._internal(.subset(.ignore)):
+        break
+      case let ._internal(.subset(action)):
+        break
+      case ._internal(.userSettings), ._internal(.tasks):
+        break
+      default:
+        break
+      }
+      """
+    #expect(findings(source) == [])
+  }
+
+  @Test func multiLineLetBoundAndQualifiedPatterns() {
+    let source = """
+      switch action {
+      case ._internal(
+        .userSettings(
+          .view(let action)
+        )
+      ):
+        break
+      case let ._internal(.userSettings(.view(.toggled(isOn)))):
+        break
+      case ._internal(.userSettings(let .view(action))):
+        break
+      case AppFeature.Action._internal(.userSettings(UserSettingsFeature.Action.view(_))):
+        break
+      case Action._internal(UserSettingsFeature.Action.InternalAction.userSettings(._internal(.loaded))):
+        break
+      default:
+        break
+      }
+      """
+    #expect(findings(source) == [
+      "4:6 child-private-action-access",
+      "8:36 child-private-action-access",
+      "10:36 child-private-action-access",
+      "12:75 child-private-action-access",
+      "14:79 child-private-action-access",
+    ])
+  }
+
+  @Test func ifGuardAndForCaseAndSwitchesInClosures() {
+    let source = """
+      if case ._internal(.userSettings(.view)) = action {}
+      guard case let ._internal(.tasks(.view(.rowTapped(id)))) = action else { return }
+      for case ._internal(.tasks(._internal)) in actions {}
+      let reducer = Reduce { state, action in
+        switch action {
+        case ._internal(.tasks(.view(.onAppear))): return .none
+        default: return .none
+        }
+      }
+      """
+    #expect(findings(source) == [
+      "1:35 child-private-action-access",
+      "2:35 child-private-action-access",
+      "3:29 child-private-action-access",
+      "6:27 child-private-action-access",
+    ])
+  }
+
+  @Test func childrenInPresentationAndIdentifiedActions() {
+    let source = """
+      switch action {
+      case ._internal(.destination(.presented(.view(.saveTapped)))): break
+      case ._internal(.destination(.presented(.delegate(.saved)))): break
+      case ._internal(.destination(.dismiss)): break
+      case ._internal(.rows(.element(id: _, action: .view(.toggled)))): break
+      case let ._internal(.rows(.element(id: id, action: .delegate(.deleted)))): break
+      default: break
+      }
+      """
+    #expect(findings(source) == [
+      "2:42 child-private-action-access",
+      "5:48 child-private-action-access",
+    ])
+  }
+
+  @Test func aSwitchOverTheInternalActionsNamesChildrenWithoutTheInternalCase() {
+    // As in `reduce(into:internalAction:)` of a `ComposedBoundingReducer`.
+    let source = """
+      switch action {
+      case .child(.view(.buttonTapped)): break
+      case .child(.delegate(.didFinish)): break
+      case .loaded(.success(let value)): break
+      case .child: break
+      }
+      """
+    #expect(findings(source) == ["2:14 child-private-action-access"])
+  }
+
+  @Test func grandchildDelegatesAreOneFindingOfTheirOwn() {
+    let source = """
+      switch action {
+      case ._internal(.child(._internal(.grandchild(.delegate(.didFinish))))): break
+      case .child(._internal(.grandchild(.delegate))): break
+      case ._internal(.a(._internal(.b(._internal(.c(.delegate(.done))))))): break
+      case ._internal(.child(._internal(.grandchild(.view)))): break
+      case ._internal(.child(.delegate(.didFinish))): break
+      default: break
+      }
+      """
+    #expect(findings(source) == [
+      "2:48 grandchild-delegate-access",
+      "3:37 grandchild-delegate-access",
+      "4:49 grandchild-delegate-access",
+      "5:25 child-private-action-access",
+    ])
+  }
+
+  @Test func commentsAndStringsAreNeverFindings() {
+    let source = #"""
+      // case ._internal(.userSettings(.view(action))):
+      /* case ._internal(.userSettings(.view)): */
+      /// `case ._internal(.userSettings(._internal))`
+      let pattern = "case ._internal(.userSettings(.view(action))):"
+      let multiline = """
+        case ._internal(.userSettings(.view)):
+        store.send(._internal(.refresh))
+        """
+      let raw = #"case ._internal(.tasks(.view)): \(store.send(.delegate(.x)))"#
+      print("\(store.send(._internal(.loaded)))")
+      """#
+    #expect(findings(source) == [])
+  }
+
+  @Test func aDisableCommentSilencesTheNamedRuleOnTheNextLineOnly() {
+    let source = """
+      switch action {
+      // tcatrace:disable:next-line child-private-action-access
+      case ._internal(.userSettings(.view(action))): break
+      // tcatrace:disable:next-line grandchild-delegate-access
+      case ._internal(.tasks(.view)): break
+      case ._internal(.tasks(._internal)): break // tcatrace:disable:next-line child-private-action-access
+      case ._internal(.tasks(.view(.onAppear))): break
+
+      case ._internal(.tasks(.view(.onDisappear))): break
+      default: break
+      }
+      """
+    #expect(findings(source) == [
+      "5:25 child-private-action-access",
+      "6:25 child-private-action-access",
+      "9:25 child-private-action-access",
+    ])
+  }
+
+  @Test func rulesCanBeChosen() {
+    let source = """
+      switch action {
+      case ._internal(.child(._internal(.grandchild(.delegate)))): break
+      case ._internal(.child(.view)): break
+      default: break
+      }
+      """
+    #expect(findings(source, rules: [.grandchildDelegateAccess]) == ["2:48 grandchild-delegate-access"])
+    #expect(findings(source, rules: [.viewActionFromEffect]) == [])
+  }
+
+  @Test func findingsSayWhatWasMatchedAndWhatToDo() {
+    let found = BoundaryLinter.lint(
+      source: "switch action {\ncase ._internal(.userSettings(.view(.tapped))): break\ndefault: break\n}",
+      file: "Sources/Parent.swift"
+    )
+    #expect(found.map(\.description) == [
+      "Sources/Parent.swift:2:32: error: '._internal(.userSettings(.view))' matches a view action of the child 'userSettings'; a parent reacts only to its children's delegate actions [child-private-action-access]"
+    ])
+  }
+}

@@ -1,0 +1,96 @@
+import Testing
+import TCATraceLint
+
+@Suite struct SendRuleTests {
+  @Test func effectsThatSendViewActions() {
+    let source = """
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .view(.onAppear):
+          return .run { send in
+            await send(.view(.refreshTapped))
+            await send(._internal(.loaded))
+          }
+        case .view(.refreshTapped):
+          return .send(.view(.onAppear))
+        case .view(.retry):
+          return Effect.send(.view(.refreshTapped))
+        case .view(.reload):
+          return .run { [client] output in
+            for await value in client.values() {
+              await output(.view(.changed(value)))
+            }
+          }
+        case .view(.poll):
+          return Effect<Action>.run(operation: { send in await send(._internal(.child(.view(.tapped)))) })
+        default:
+          return .send(._internal(.loaded))
+        }
+      }
+      """
+    #expect(findings(source) == [
+      "5:19 view-action-from-effect",
+      "9:19 view-action-from-effect",
+      "11:25 view-action-from-effect",
+      "15:23 view-action-from-effect",
+      "19:82 view-action-from-effect",
+    ])
+  }
+
+  @Test func helpersTakingSendAreEffects() {
+    let source = """
+      func load(send: Send<Action>) async {
+        await send(.view(.loaded))
+        await send(._internal(.loaded))
+        await send(.delegate(.didLoad))
+      }
+      """
+    #expect(findings(source) == ["2:15 view-action-from-effect"])
+  }
+
+  @Test func privateActionsSentFromOutside() {
+    let source = """
+      struct ParentView: View {
+        let store: StoreOf<Parent>
+        var body: some View {
+          Button("Refresh") { store.send(._internal(.refresh)) }
+          Button("Done") { self.store.send(.delegate(.done)) }
+          Button("Save") { store.send(.view(.saveTapped)) }
+          Button("Child") { store.send(._internal(.child(.view(.tapped)))) }
+          Button("Child's delegate") { store.send(._internal(.child(.delegate(.done)))) }
+          Button("Scoped") { store.scope(state: \\.child, action: \\.child).send(.view(.tapped)) }
+        }
+      }
+      func run(send: (Parent.Action) -> StoreTask) {
+        _ = send(._internal(.refreshed))
+        _ = send(._internal(.login(action)))
+        _ = send(._internal(.login(.view(.tapped))))
+        _ = send(._internal(.todosLoaded(.success(todos))))
+      }
+      """
+    #expect(findings(source) == [
+      "4:37 private-action-sent-from-view",
+      "5:39 private-action-sent-from-view",
+      "8:64 private-action-sent-from-view",
+      "13:13 private-action-sent-from-view",
+      "16:13 private-action-sent-from-view",
+    ])
+  }
+
+  @Test func reducersAndEffectsMaySendTheirOwnPrivateActions() {
+    let source = """
+      let reducer = Reduce<State, Action> { state, action in
+        switch action {
+        case .view(.tapped):
+          return .run { send in
+            await send(._internal(.loaded))
+            await send(.delegate(.didLoad))
+          }
+        default:
+          return .send(.delegate(.done))
+        }
+      }
+      """
+    #expect(findings(source) == [])
+  }
+}
