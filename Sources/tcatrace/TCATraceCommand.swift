@@ -13,10 +13,10 @@ struct TCATraceCommand: AsyncParsableCommand {
       classified as view, internal or delegate, with the state change it caused and the \
       boundary leaks it showed. Files are opened read-only and never changed.
 
-      Exit codes: 0 success, 1 findings (leaks), 2 usage or bad input.
+      Exit codes: 0 success, 1 findings (leaks, lint), 2 usage or bad input.
       """,
     version: TCATraceVersion.current,
-    subcommands: [Demo.self, Sessions.self, Replay.self, Leaks.self, Stats.self, SQL.self]
+    subcommands: [Demo.self, Sessions.self, Replay.self, Leaks.self, Stats.self, SQL.self, Lint.self]
   )
 
   /// Runs the command, with the exit codes every `tcatrace` command shares: 0 success,

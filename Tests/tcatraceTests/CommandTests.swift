@@ -25,7 +25,7 @@ struct CommandTests {
       caused and the boundary leaks it showed. Files are opened read-only and never
       changed.
 
-      Exit codes: 0 success, 1 findings (leaks), 2 usage or bad input.
+      Exit codes: 0 success, 1 findings (leaks, lint), 2 usage or bad input.
 
       USAGE: tcatrace <subcommand>
 
@@ -44,6 +44,8 @@ struct CommandTests {
                                 and feature.
         stats                   Summarize a trace per feature and category.
         sql                     Run a read-only SQL query on a trace.
+        lint                    Check Swift sources for boundary leaks, without
+                                running them.
 
         See 'tcatrace help <subcommand>' for detailed help.
 

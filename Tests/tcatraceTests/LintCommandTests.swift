@@ -1,0 +1,124 @@
+import CustomDump
+import Foundation
+import TestSupport
+import Testing
+
+/// `tcatrace lint`, run as a user runs it.
+@Suite(.timeLimit(.minutes(1)))
+struct LintCommandTests {
+  /// The package's root directory.
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  @Test func theExamplesHoldExactlyTheLeakyExamplesLeaks() throws {
+    let result = try Product.tcatrace.run(["lint", "Sources/TCATraceExamples"], in: Self.root)
+    #expect(result.status == 1)
+    #expect(result.stderr.isEmpty)
+    expectNoDifference(
+      result.stdout,
+      """
+      Sources/TCATraceExamples/Demo/DemoScript.swift:90:15: error: '._internal(.refreshed)' sends a feature's internal action from outside its reducer and effects; send a view action instead [private-action-sent-from-view]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:69:21: error: an effect sends '.view(.refreshButtonTapped)'; view actions come from the view: send an internal action instead [view-action-from-effect]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:86:18: error: '.child(.view)' matches a view action of the child 'child'; a parent reacts only to its children's delegate actions [child-private-action-access]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:91:41: error: '.child(._internal(.grandchild(.delegate)))' matches the delegate action of 'grandchild', 2 embeddings down (through 'child'); react to the delegate actions of your direct children only [grandchild-delegate-access]
+      4 findings in 2 of 12 files.
+
+      """
+    )
+  }
+
+  @Test func theWellBehavedFeaturesAreClean() throws {
+    let result = try Product.tcatrace.run(
+      ["lint", "Sources/TCATraceExamples/App", "Sources/TCATraceExamples/Login", "Sources/TCATraceExamples/Todos",
+       "Sources/TCATraceExamples/Settings"],
+      in: Self.root
+    )
+    #expect(result.status == 0)
+    #expect(result.stdout == "No boundary findings in 7 files.\n")
+  }
+
+  @Test func xcodeFormatIsWhatXcodeShowsInline() throws {
+    let directory = try TemporaryDirectory()
+    try Self.write(
+      "switch action {\ncase ._internal(.settings(.view)): break\ndefault: break\n}\n",
+      to: directory.path("Parent.swift")
+    )
+    let result = try Product.tcatrace.run(["lint", "--format", "xcode"], in: directory.url)
+    #expect(result.status == 1)
+    let path = directory.url.appendingPathComponent("Parent.swift").standardizedFileURL.path
+    #expect(
+      result.stdout
+        == "\(path):2:28: error: '._internal(.settings(.view))' matches a view action of the child 'settings'; a parent reacts only to its children's delegate actions (child-private-action-access)\n"
+    )
+  }
+
+  @Test func jsonFormatAndChosenRules() throws {
+    let directory = try TemporaryDirectory()
+    try Self.write(
+      """
+      switch action {
+      case ._internal(.settings(.view)): break
+      case ._internal(.a(._internal(.b(.delegate)))): break
+      default: break
+      }
+      """,
+      to: directory.path("Parent.swift")
+    )
+    let result = try Product.tcatrace.run(
+      ["lint", "Parent.swift", "--format", "json", "--rule", "grandchild-delegate-access"], in: directory.url
+    )
+    #expect(result.status == 1)
+    expectNoDifference(
+      result.stdout,
+      """
+      [{"file":"Parent.swift","line":3,"column":35,"rule":"grandchild-delegate-access","message":"'._internal(.a(._internal(.b(.delegate))))' matches the delegate action of 'b', 2 embeddings down (through 'a'); react to the delegate actions of your direct children only"}]
+
+      """
+    )
+    let clean = try Product.tcatrace.run(
+      ["lint", "Parent.swift", "--format", "json", "--rule", "view-action-from-effect"], in: directory.url
+    )
+    #expect(clean.status == 0)
+    #expect(clean.stdout == "[]\n")
+  }
+
+  @Test func buildAndHiddenDirectoriesAreSkipped() throws {
+    let directory = try TemporaryDirectory()
+    let leak = "let x = store.send(._internal(.refresh))\n"
+    for folder in [".build/checkouts", ".git", "Sources/App"] {
+      try FileManager.default.createDirectory(
+        at: directory.url.appendingPathComponent(folder), withIntermediateDirectories: true
+      )
+      try Self.write(leak, to: directory.path("\(folder)/File.swift"))
+    }
+    try Self.write(leak, to: directory.path("Sources/App/notes.txt"))
+    let result = try Product.tcatrace.run(["lint"], in: directory.url)
+    #expect(result.status == 1)
+    #expect(result.stdout.hasPrefix("./Sources/App/File.swift:1:21: error: '._internal(.refresh)'"))
+    #expect(result.stdout.hasSuffix("1 finding in 1 of 1 file.\n"))
+  }
+
+  @Test func badInputIsOneLineAndExitTwo() throws {
+    let directory = try TemporaryDirectory()
+    try Self.write("not swift", to: directory.path("README.md"))
+    let cases: [([String], String)] = [
+      (["lint", "Missing"], "Error: 'Missing' does not exist: give a Swift file or a directory.\n"),
+      (["lint", "README.md"], "Error: 'README.md' is not a Swift file: give .swift files or directories.\n"),
+      (
+        ["lint", "--rule", "no-such-rule"],
+        "Error: no rule 'no-such-rule'; the rules are child-private-action-access, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view.\n"
+      ),
+      (["lint", "--format", "html"], "Error: The value 'html' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'xcode'; see 'tcatrace lint --help'.\n"),
+    ]
+    for (arguments, expected) in cases {
+      let result = try Product.tcatrace.run(arguments, in: directory.url)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stdout.isEmpty)
+      #expect(result.stderr == expected)
+    }
+  }
+
+  static func write(_ text: String, to path: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+  }
+}
