@@ -30,29 +30,23 @@ struct FieldTable: @unchecked Sendable {
   /// The fields of two values of the type that differ, in declaration order.
   let differences: (Any, Any) -> [Difference]
 
-  private static let cache = Locked<[ObjectIdentifier: FieldTable?]>([:])
-
   /// The table of `value`'s type, or `nil` when `Mirror` does not show it as a plain struct
   /// (collections, dictionaries and other types with custom mirrors, enums, classes), or the
   /// reflection SPI does not describe all its fields.
+  ///
+  /// NB: Built once per type: ``NodeKind`` keeps the table.
   static func table(for value: Any) -> FieldTable? {
-    let key = ObjectIdentifier(type(of: value))
-    if let cached = self.cache.withLock({ $0[key] }) { return cached }
     var table: FieldTable?
     // NB: Decided once per type, from its first value: a type's mirror does not change.
     if !(value is any CustomReflectable) {
       let mirror = Mirror(reflecting: value)
       if mirror.displayStyle == .struct {
-        let built = Self.table(of: type(of: value))
+        let valueType: Any.Type = type(of: value)
+        let built = Self.build(valueType)
         if built?.fieldCount == mirror.children.count { table = built }
       }
     }
-    self.cache.withLock { $0[key] = .some(table) }
     return table
-  }
-
-  private static func table(of type: Any.Type) -> FieldTable? {
-    Self.build(type)
   }
 
   private struct Field<Root> {
