@@ -24,15 +24,5 @@ struct BoundaryCasePaths<Action: TCAFeatureAction>: @unchecked Sendable {
   }
 }
 
-private let boundaryCasePathsCache = BoundaryCache()
-
-final class BoundaryCache: @unchecked Sendable {
-  private var storage: [ObjectIdentifier: Any] = [:]
-  private let lock = NSLock()
-
-  func withLock<T>(_ body: (inout [ObjectIdentifier: Any]) -> T) -> T {
-    self.lock.lock()
-    defer { self.lock.unlock() }
-    return body(&self.storage)
-  }
-}
+// NB: One cache for every action type: a static stored property cannot be generic.
+private let boundaryCasePathsCache = Locked<[ObjectIdentifier: Any]>([:])
