@@ -156,7 +156,7 @@ struct ReplayPrinter {
     case .json:
       self.jsonValues.append(action.json(showsChanges: self.showsChanges))
     case .jsonl:
-      action.json(showsChanges: self.showsChanges).printLine()
+      Swift.print(action.json(showsChanges: self.showsChanges).rendered)
     case .text:
       try self.printText(action)
     }

@@ -25,11 +25,6 @@ enum JSONValue {
     return String(decoding: output, as: UTF8.self)
   }
 
-  /// Prints the value on one line.
-  func printLine() {
-    print(self.rendered)
-  }
-
   // NB: Rendered as UTF-8 bytes: appending to a String piece by piece cost most of
   // `replay --format jsonl`'s time.
   private func render(into output: inout [UInt8]) {
@@ -89,6 +84,6 @@ enum JSONValue {
 func printJSON(_ values: [JSONValue], format: OutputFormat) {
   switch format {
   case .json: print(JSONValue.array(values).rendered)
-  case .jsonl, .text: for value in values { value.printLine() }
+  case .jsonl, .text: for value in values { print(value.rendered) }
   }
 }
