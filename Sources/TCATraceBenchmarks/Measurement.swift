@@ -22,6 +22,15 @@ public struct Figure: Equatable, Sendable {
     self.repetitions = repetitions
   }
 
+  /// The median, lowest and highest of `samples`, one per repetition.
+  public init(name: String, unit: String, samples: [Double]) {
+    let sorted = samples.sorted()
+    self.init(
+      name: name, median: sorted[sorted.count / 2], min: sorted[0], max: sorted[sorted.count - 1],
+      unit: unit, repetitions: sorted.count
+    )
+  }
+
   /// The spread as a share of the median: (max − min) / median.
   public var spread: Double {
     self.median == 0 ? 0 : (self.max - self.min) / self.median
@@ -58,11 +67,11 @@ public struct Ratio: Equatable, Sendable {
 
 /// Measures `body`, which does `count` operations, `repetitions` times.
 ///
-/// - Returns: Nanoseconds per operation: median, min and max.
+/// - Returns: Nanoseconds per operation, one sample per repetition.
 @MainActor
 func nanosecondsPerOperation(
   repetitions: Int, count: Int, _ body: () async throws -> Void
-) async rethrows -> (median: Double, min: Double, max: Double) {
+) async rethrows -> [Double] {
   var samples: [Double] = []
   for _ in 0..<repetitions {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -70,6 +79,5 @@ func nanosecondsPerOperation(
     let end = DispatchTime.now().uptimeNanoseconds
     samples.append(Double(end - start) / Double(max(count, 1)))
   }
-  samples.sort()
-  return (samples[samples.count / 2], samples.first!, samples.last!)
+  return samples
 }

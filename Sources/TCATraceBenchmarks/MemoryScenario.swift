@@ -35,8 +35,7 @@ extension Scenarios {
 
     let session = try TraceReader(path: scratch.path("memory.db")).latestSession()
     func megabytes(_ name: String, _ bytes: Int) -> Figure {
-      let value = Double(bytes) / 1_048_576
-      return Figure(name: name, median: value, min: value, max: value, unit: "MB", repetitions: 1)
+      Figure(name: name, unit: "MB", samples: [Double(bytes) / 1_048_576])
     }
     let actions = Double(size.memoryActions + 1)
     return ScenarioResult(
@@ -46,14 +45,10 @@ extension Scenarios {
         megabytes("peak after \(tenth) actions, above that", earlyPeak - baseline),
         megabytes("peak after \(size.memoryActions) actions, above that", peak - baseline),
         Figure(
-          name: "actions written (the rest dropped: buffer full)", median: Double(session.actionCount),
-          min: Double(session.actionCount), max: Double(session.actionCount), unit: "actions", repetitions: 1
+          name: "actions written (the rest dropped: buffer full)", unit: "actions",
+          samples: [Double(session.actionCount)]
         ),
-        Figure(
-          name: "actions dropped", median: Double(session.droppedActions),
-          min: Double(session.droppedActions), max: Double(session.droppedActions), unit: "actions",
-          repetitions: 1
-        ),
+        Figure(name: "actions dropped", unit: "actions", samples: [Double(session.droppedActions)]),
       ],
       ratios: [
         Ratio(name: "peak above baseline, MB", value: Double(peak - baseline) / 1_048_576, target: .atMost(100)),

@@ -55,23 +55,15 @@ extension Scenarios {
         try body()
         seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
       }
-      return seconds.sorted()
+      return seconds
     }
     func rate(_ name: String, actions: Double, _ body: () throws -> Void) rethrows -> Figure {
-      let rates = try samples(body).map { actions / $0 }.sorted()
-      let figure = Figure(
-        name: name, median: rates[rates.count / 2], min: rates.first!, max: rates.last!,
-        unit: "actions/s", repetitions: repetitions
-      )
+      let figure = Figure(name: name, unit: "actions/s", samples: try samples(body).map { actions / $0 })
       figures.append(figure)
       return figure
     }
     func milliseconds(_ name: String, _ body: () throws -> Void) rethrows -> Figure {
-      let times = try samples(body).map { $0 * 1_000 }
-      let figure = Figure(
-        name: name, median: times[times.count / 2], min: times.first!, max: times.last!,
-        unit: "ms", repetitions: repetitions
-      )
+      let figure = Figure(name: name, unit: "ms", samples: try samples(body).map { $0 * 1_000 })
       figures.append(figure)
       return figure
     }

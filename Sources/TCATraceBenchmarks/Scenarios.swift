@@ -56,11 +56,8 @@ public enum Scenarios {
     rows: Int, change: BenchFeature.Action, count: Int, repetitions: Int, label: String
   ) async throws -> (plain: Figure, recording: Figure, printChanges: Figure) {
     let scratch = try Scratch()
-    func figure(_ variant: String, _ sample: (median: Double, min: Double, max: Double), repetitions: Int) -> Figure {
-      Figure(
-        name: "\(label): \(variant)", median: sample.median, min: sample.min, max: sample.max,
-        unit: "ns/action", repetitions: repetitions
-      )
+    func figure(_ variant: String, _ samples: [Double]) -> Figure {
+      Figure(name: "\(label): \(variant)", unit: "ns/action", samples: samples)
     }
 
     let plainStore = Store(initialState: BenchFeature.State(rows: rows)) { BenchFeature.Feature() }
@@ -68,12 +65,10 @@ public enum Scenarios {
       for _ in 0..<count { plainStore.send(change) }
     }
 
-    var recordingSamples: [(Double, Double, Double)] = []
-    var index = 0
-    let recording = try await nanosecondsPerOperation(repetitions: repetitions, count: count) {
+    var recordingPerAction: [Double] = []
+    for index in 0..<repetitions {
       // NB: A recorder per repetition, created outside the timed part, so that each one's
-      // writer starts empty.
-      index += 1
+      // writer starts empty; closing it is not timed either.
       let recorder = try TraceRecorder(path: scratch.path("send-\(index).db"), policy: .recordOnly)
       let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
         BenchFeature.Feature()
@@ -81,11 +76,9 @@ public enum Scenarios {
       let start = DispatchTime.now().uptimeNanoseconds
       for _ in 0..<count { store.send(change) }
       let end = DispatchTime.now().uptimeNanoseconds
-      recordingSamples.append((Double(end - start), 0, 0))
+      recordingPerAction.append(Double(end - start) / Double(count))
       try await recorder.close()
     }
-    _ = recording
-    let recordingPerAction = recordingSamples.map { $0.0 / Double(count) }.sorted()
 
     // NB: The baseline renders a diff of the whole state per action; with large states it
     // is far slower, so it runs fewer actions.
@@ -98,13 +91,9 @@ public enum Scenarios {
     }
 
     return (
-      figure("Store.send", plain, repetitions: repetitions),
-      figure(
-        "RecordingStore.send",
-        (recordingPerAction[recordingPerAction.count / 2], recordingPerAction.first!, recordingPerAction.last!),
-        repetitions: repetitions
-      ),
-      figure("printChanges", printChanges, repetitions: repetitions)
+      figure("Store.send", plain),
+      figure("RecordingStore.send", recordingPerAction),
+      figure("printChanges", printChanges)
     )
   }
 
@@ -185,16 +174,8 @@ public enum Scenarios {
       let rawEnd = DispatchTime.now().uptimeNanoseconds
       rawRates.append(Double(records.count) / (Double(rawEnd - rawStart) / 1e9))
     }
-    writerRates.sort()
-    rawRates.sort()
-    let writer = Figure(
-      name: "TraceRecorder's writer", median: writerRates[writerRates.count / 2],
-      min: writerRates.first!, max: writerRates.last!, unit: "actions/s", repetitions: size.repetitions
-    )
-    let raw = Figure(
-      name: "raw prepared inserts", median: rawRates[rawRates.count / 2],
-      min: rawRates.first!, max: rawRates.last!, unit: "actions/s", repetitions: size.repetitions
-    )
+    let writer = Figure(name: "TraceRecorder's writer", unit: "actions/s", samples: writerRates)
+    let raw = Figure(name: "raw prepared inserts", unit: "actions/s", samples: rawRates)
     return ScenarioResult(
       name: "writer throughput",
       figures: [writer, raw],
