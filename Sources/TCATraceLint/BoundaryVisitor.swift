@@ -154,7 +154,7 @@ final class BoundaryVisitor: SyntaxVisitor {
   // MARK: Sends
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    guard let argument = node.arguments.first, node.arguments.first?.label == nil else { return .visitChildren }
+    guard let argument = node.arguments.first, argument.label == nil else { return .visitChildren }
     enum Sender { case effect, outside }
     let sender: Sender
     if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
