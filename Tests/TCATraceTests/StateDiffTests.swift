@@ -1,3 +1,4 @@
+import Composable
 import CustomDump
 import Synchronization
 import TCATrace
@@ -251,6 +252,83 @@ struct StateDiffTests {
           StateChange(path: "string", kind: .changed, old: String(customDumping: old.string), new: String(customDumping: string)),
         ]
       )
+    }
+  }
+
+  @Test func aCustomEqualityDecidesWhetherAStructChanged() {
+    struct Cached: Equatable {
+      var value = 0
+      var hits = 0
+      // Hits are bookkeeping, not part of the value.
+      static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+    }
+    struct Holder: Equatable {
+      var cached = Cached()
+      var other = 0
+    }
+    var new = Holder()
+    new.cached.hits = 5
+    #expect(StateChange.diff(from: Holder(), to: new).isEmpty)
+    new.cached.value = 1
+    expectNoDifference(
+      StateChange.diff(from: Holder(), to: new),
+      [
+        StateChange(path: "cached.value", kind: .changed, old: "0", new: "1"),
+        StateChange(path: "cached.hits", kind: .changed, old: "0", new: "5"),
+      ]
+    )
+  }
+
+  @Test func structsThatAreNotEquatableAreComparedFieldByField() {
+    struct Plain {
+      var number = 0
+      var text = "x"
+    }
+    struct Outer {
+      var plain = Plain()
+      var count = 0
+    }
+    var new = Outer()
+    new.plain.text = "y"
+    expectNoDifference(
+      StateChange.diff(from: Outer(), to: new),
+      [StateChange(path: "plain.text", kind: .changed, old: #""x""#, new: #""y""#)]
+    )
+    #expect(StateChange.diff(from: Outer(), to: Outer()).isEmpty)
+  }
+
+  @Test func valuesWithDifferentBytesThatCompareEqualAreNotChanges() {
+    struct Signs: Equatable {
+      var zero = 0.0
+      var text = "same"
+    }
+    // Different bytes, equal values: -0.0 == 0.0, and a string built at run time.
+    let new = Signs(zero: -0.0, text: String(["s", "a", "m", "e"]))
+    #expect(StateChange.diff(from: Signs(), to: new).isEmpty)
+  }
+
+  @MainActor @Test func aStoresObserverSeesTheSameChangesAsTheDiffOfItsStates() {
+    final class Collector: @unchecked Sendable {
+      var pairs: [([StateChange], [StateChange])] = []
+    }
+    let collector = Collector()
+    let store = Store(
+      initialState: AppFeature.State(),
+      observer: { event in
+        collector.pairs.append(
+          (ActionAnalysis(event).changes, StateChange.diff(from: event.stateBefore, to: event.stateAfter))
+        )
+      }
+    ) {
+      AppFeature()
+    }
+    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    store.send(.view(.settingsButtonTapped))
+    store.send(._internal(.todos(.view(.onAppear))))
+    #expect(collector.pairs.count >= 2)
+    #expect(collector.pairs.contains { !$0.0.isEmpty })
+    for (typed, boxed) in collector.pairs {
+      expectNoDifference(typed, boxed)
     }
   }
 

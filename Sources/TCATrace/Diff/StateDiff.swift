@@ -14,6 +14,19 @@ enum StateDiff {
     return changes
   }
 
+  /// The changes from `old` to `new`, for a caller that knows their type: the recorder, with
+  /// the store's state.
+  static func changes<Value>(from old: Value, to new: Value) -> [StateChange] {
+    var changes: [StateChange] = []
+    let kind = NodeKind.of(Value.self)
+    withUnsafePointer(to: old) { old in
+      withUnsafePointer(to: new) { new in
+        self.diff(kind, old, new, path: "", depth: 0, knownUnequal: false, into: &changes)
+      }
+    }
+    return changes
+  }
+
   /// How deep a diff looks before it reports a whole subtree as changed.
   static let maxDepth = 48
 
@@ -87,18 +100,11 @@ enum StateDiff {
       return
     }
 
-    // The fast path for structs: a field table per type, typed comparisons, no `Mirror`.
-    if let table = kind.table {
-      let before = changes.count
-      for field in table.differences(old, new) {
-        self.diff(
-          field.old, field.new, path: join(path, field.name), depth: depth + 1,
-          knownUnequal: field.knownUnequal, into: &changes
-        )
-      }
-      // As with Mirror below: unequal, but no field shows how.
-      if changes.count == before, knownUnequal || kind.isEqual(old, new) == false {
-        self.leaf(old, new, path: path, into: &changes)
+    // The fast path for plain structs: in place, field by field, no `Mirror`.
+    if kind.fields != nil {
+      let knownUnequal = knownUnequal || kind.equals != nil
+      NodeKind.withPlaces(old, new) { old, new in
+        self.diff(kind, old, new, path: path, depth: depth, knownUnequal: knownUnequal, into: &changes)
       }
       return
     }
@@ -148,6 +154,46 @@ enum StateDiff {
 
     default:
       self.leaf(old, new, path: path, into: &changes)
+    }
+  }
+
+  /// The diff of two values of `kind`'s type in place.
+  ///
+  /// - Parameter knownUnequal: `==` has been asked and said the values differ.
+  private static func diff(
+    _ kind: NodeKind, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, path: String, depth: Int,
+    knownUnequal: Bool, into changes: inout [StateChange]
+  ) {
+    if kind.isScalar {
+      if !knownUnequal, kind.equalsInPlace?(old, new) == true { return }
+      let (oldText, newText) = (kind.render(old), kind.render(new))
+      if oldText != newText {
+        changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText))
+      }
+      return
+    }
+    guard let fields = kind.fields, depth < self.maxDepth else {
+      return self.diff(
+        kind.load(old), kind.load(new), path: path, depth: depth, knownUnequal: knownUnequal,
+        into: &changes
+      )
+    }
+    // NB: A field whose bytes are the same on both sides did not change, and its type's `==`
+    // need not be asked. This skips most fields of most actions, and whole states untouched.
+    if !knownUnequal {
+      guard fields.contains(where: { !$0.hasSameBytes(old, new) }) else { return }
+      if kind.equalsInPlace?(old, new) == true { return }
+    }
+    let before = changes.count
+    for field in fields where !field.hasSameBytes(old, new) {
+      self.diff(
+        field.kind, old + field.offset, new + field.offset, path: join(path, field.name),
+        depth: depth + 1, knownUnequal: false, into: &changes
+      )
+    }
+    // Unequal, but no field shows how (a custom `==`): the whole value is one change.
+    if changes.count == before, knownUnequal || kind.equalsInPlace != nil {
+      self.leaf(kind.load(old), kind.load(new), path: path, into: &changes)
     }
   }
 
@@ -301,10 +347,18 @@ enum StateDiff {
     case let value as Int: return String(value)
     case let value as Bool: return value ? "true" : "false"
     case let value as Double: return String(value)
-    case let value as String where value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }):
-      return "\"\(value)\""
+    case let value as String: return self.render(value)
     default: return String(customDumping: value)
     }
+  }
+
+  /// `string` rendered as CustomDump renders it.
+  static func render(_ string: String) -> String {
+    // NB: Printable ASCII without quotes or backslashes is quoted as it is.
+    if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+      return "\"\(string)\""
+    }
+    return String(customDumping: string)
   }
 
   private static func describe(_ id: AnyHashable) -> String {
@@ -317,60 +371,4 @@ func identity(of value: Any) -> AnyHashable? {
   guard let value = value as? any Identifiable else { return nil }
   func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
   return open(value)
-}
-
-/// What the diff needs to know of a value's type, found once per type.
-///
-/// NB: Each question is a protocol conformance lookup, which costs a fair part of a
-/// microsecond; asked of every value the diff visits, they added up. One dictionary lookup per
-/// value answers all of them.
-struct NodeKind: @unchecked Sendable {
-  // NB: `@unchecked`: `FieldTable` and the comparison are immutable once built.
-  let isOptional: Bool
-  let isRedacted: Bool
-  let isIdentifiedDiffable: Bool
-  /// A standard library number, string or flag: always a leaf.
-  let isScalar: Bool
-  /// `==` of the type, taking a value of any type on the right; `nil` when not `Equatable`.
-  let equals: ((Any, Any) -> Bool)?
-  /// The field table of the type, if it is a plain struct.
-  let table: FieldTable?
-
-  /// `lhs == rhs` when `lhs`'s type is `Equatable`; `nil` when it is not.
-  func isEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
-    self.equals.map { $0(lhs, rhs) }
-  }
-
-  private static let cache = Locked<[ObjectIdentifier: NodeKind]>([:])
-
-  private static let scalarTypes: Set<ObjectIdentifier> = [
-    ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self),
-    ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self),
-    ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self),
-    ObjectIdentifier(UInt64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self),
-    ObjectIdentifier(Bool.self), ObjectIdentifier(String.self), ObjectIdentifier(Character.self),
-    ObjectIdentifier(Substring.self),
-  ]
-
-  static func of(_ value: Any) -> NodeKind {
-    let key = ObjectIdentifier(type(of: value))
-    if let kind = self.cache.withLock({ $0[key] }) { return kind }
-    let kind = NodeKind(
-      isOptional: value is any OptionalProtocol,
-      isRedacted: value is any TraceRedacted,
-      isIdentifiedDiffable: value is any DiffableIdentifiedCollection,
-      isScalar: Self.scalarTypes.contains(key),
-      equals: (value as? any Equatable).map { Self.comparison($0) },
-      table: FieldTable.table(for: value)
-    )
-    self.cache.withLock { $0[key] = kind }
-    return kind
-  }
-
-  private static func comparison<T: Equatable>(_: T) -> (Any, Any) -> Bool {
-    { lhs, rhs in
-      guard let rhs = rhs as? T else { return false }
-      return lhs as! T == rhs
-    }
-  }
 }

@@ -24,7 +24,7 @@ public struct ActionAnalysis: Sendable {
   ///     action's enclosing type (`AppFeature` for `AppFeature.Action`).
   public init<State, Action>(_ event: ActionEvent<State, Action>, rootName: String? = nil) {
     self.classification = ActionClassification(event.action)
-    self.changes = StateChange.diff(from: event.stateBefore, to: event.stateAfter)
+    self.changes = StateDiff.changes(from: event.stateBefore, to: event.stateAfter)
     self.leaks = LeakRules.leaks(
       LeakRules.Input(
         classification: self.classification,

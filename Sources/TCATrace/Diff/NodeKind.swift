@@ -1,0 +1,171 @@
+@_spi(Reflection) import Swift
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the diff needs to know of a type, and how to read its values where they lie, found once
+/// per type.
+///
+/// NB: Each question is a protocol conformance lookup, which costs a fair part of a
+/// microsecond; asked of every value the diff visits, they added up. So did `Mirror`, which
+/// resolves each field's type from its mangled name on every reflection, and the casts of
+/// fields to `any Equatable`. A kind answers the questions once, and for a plain struct keeps
+/// where each stored property lies: the diff compares two values field by field in place,
+/// skips the fields whose bytes are the same, and asks `==` of the rest with their own types.
+final class NodeKind: @unchecked Sendable {
+  // NB: `@unchecked`: a kind and its closures are immutable once built.
+
+  /// A stored property of a plain struct.
+  struct Field {
+    let name: String
+    /// Where the property's bytes are in a value of the struct, and how many there are.
+    let offset: Int
+    let size: Int
+    let kind: NodeKind
+
+    /// Whether the property's bytes are the same in the two values. Then it holds the same
+    /// value: the same scalars, or the same references to the same storage.
+    func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer) -> Bool {
+      self.size == 0 || memcmp(old + self.offset, new + self.offset, self.size) == 0
+    }
+  }
+
+  let isOptional: Bool
+  let isRedacted: Bool
+  let isIdentifiedDiffable: Bool
+  /// A standard library number, string or flag: always a leaf.
+  let isScalar: Bool
+  /// The stored properties, when the type is a plain struct: not a collection, not a type with
+  /// a custom mirror, not redacted.
+  let fields: [Field]?
+  /// `==` of the type, taking a value of any type on the right; `nil` when not `Equatable`.
+  let equals: ((Any, Any) -> Bool)?
+  /// `==` of the type, of two values in place; `nil` when not `Equatable`.
+  let equalsInPlace: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
+  /// A copy of the value in place.
+  let load: (UnsafeRawPointer) -> Any
+  /// The value in place rendered as ``StateDiff/render(_:)`` renders it.
+  let render: (UnsafeRawPointer) -> String
+
+  private init<T>(_: T.Type) {
+    let key = ObjectIdentifier(T.self)
+    self.isOptional = T.self is any OptionalProtocol.Type
+    self.isRedacted = T.self is any TraceRedacted.Type
+    self.isIdentifiedDiffable = T.self is any DiffableIdentifiedCollection.Type
+    self.isScalar = Self.scalarTypes.contains(key)
+    if let equatable = T.self as? any Equatable.Type {
+      self.equals = Self.comparison(equatable)
+      self.equalsInPlace = Self.comparisonInPlace(equatable)
+    } else {
+      (self.equals, self.equalsInPlace) = (nil, nil)
+    }
+    self.load = { $0.load(as: T.self) }
+    self.render = Self.renderer(T.self)
+    let isPlainStruct =
+      !self.isScalar && !self.isRedacted && !self.isIdentifiedDiffable
+      && !(T.self is any CustomReflectable.Type) && Self.isStruct(T.self)
+    self.fields = isPlainStruct ? Self.fields(of: T.self) : nil
+  }
+
+  /// `lhs == rhs` when `lhs`'s type is `Equatable`; `nil` when it is not.
+  func isEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
+    self.equals.map { $0(lhs, rhs) }
+  }
+
+  private static let cache = Locked<[ObjectIdentifier: NodeKind]>([:])
+
+  /// The kind of `value`'s type.
+  static func of(_ value: Any) -> NodeKind {
+    self.of(type(of: value))
+  }
+
+  /// The kind of `type`, built the first time it is asked for.
+  static func of(_ type: Any.Type) -> NodeKind {
+    let key = ObjectIdentifier(type)
+    if let kind = self.cache.withLock({ $0[key] }) { return kind }
+    // NB: Built outside the lock: a struct's kind builds its fields' kinds.
+    func build<T>(_: T.Type) -> NodeKind { NodeKind(T.self) }
+    let kind = _openExistential(type, do: build)
+    return self.cache.withLock { cache in
+      if let built = cache[key] { return built }
+      cache[key] = kind
+      return kind
+    }
+  }
+
+  /// Calls `body` with the places of two boxed values.
+  static func withPlaces(
+    _ old: Any, _ new: Any, _ body: (UnsafeRawPointer, UnsafeRawPointer) -> Void
+  ) {
+    func openOld<Old>(_ old: Old) {
+      withUnsafePointer(to: old) { oldPlace in
+        func openNew<New>(_ new: New) {
+          withUnsafePointer(to: new) { body(UnsafeRawPointer(oldPlace), UnsafeRawPointer($0)) }
+        }
+        _openExistential(new, do: openNew)
+      }
+    }
+    _openExistential(old, do: openOld)
+  }
+
+  private static let scalarTypes: Set<ObjectIdentifier> = [
+    ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self),
+    ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self),
+    ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self),
+    ObjectIdentifier(UInt64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self),
+    ObjectIdentifier(Bool.self), ObjectIdentifier(String.self), ObjectIdentifier(Character.self),
+    ObjectIdentifier(Substring.self),
+  ]
+
+  /// Whether `type`'s metadata is a struct's (kind 0x200 in the runtime's ABI).
+  private static func isStruct(_ type: Any.Type) -> Bool {
+    unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x200
+  }
+
+  /// The stored properties of the struct `Root`, with their places and kinds; `nil` when the
+  /// standard library's reflection cannot describe all of them.
+  private static func fields<Root>(of _: Root.Type) -> [Field]? {
+    var places: [(name: String, offset: Int, type: Any.Type)] = []
+    let described = _forEachField(of: Root.self) { name, offset, type, _ in
+      let name = String(cString: name)
+      places.append((name.hasPrefix("_") ? String(name.dropFirst()) : name, offset, type))
+      return true
+    }
+    guard described, !places.isEmpty else { return nil }
+    func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+    return places.map { place in
+      Field(
+        name: place.name, offset: place.offset, size: _openExistential(place.type, do: size),
+        kind: NodeKind.of(place.type)
+      )
+    }
+  }
+
+  private static func comparison<T: Equatable>(_: T.Type) -> (Any, Any) -> Bool {
+    { lhs, rhs in
+      guard let rhs = rhs as? T else { return false }
+      return lhs as! T == rhs
+    }
+  }
+
+  private static func comparisonInPlace<T: Equatable>(
+    _: T.Type
+  ) -> (UnsafeRawPointer, UnsafeRawPointer) -> Bool {
+    { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee }
+  }
+
+  /// How values of `T` in place are rendered: the common leaves directly, the rest by
+  /// ``StateDiff/render(_:)``.
+  private static func renderer<T>(_: T.Type) -> (UnsafeRawPointer) -> String {
+    switch ObjectIdentifier(T.self) {
+    case ObjectIdentifier(Int.self): { String($0.load(as: Int.self)) }
+    case ObjectIdentifier(Bool.self): { $0.load(as: Bool.self) ? "true" : "false" }
+    case ObjectIdentifier(Double.self): { String($0.load(as: Double.self)) }
+    case ObjectIdentifier(String.self): { StateDiff.render($0.assumingMemoryBound(to: String.self).pointee) }
+    default: { StateDiff.render($0.load(as: T.self)) }
+    }
+  }
+}
