@@ -18,6 +18,28 @@ private enum ReflectedAction {
   case delegate(Never)
 }
 
+private final class Token: Sendable {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+private enum Failure: Error { case bad }
+
+private indirect enum Tree {
+  case leaf(Int)
+  case node(Tree, Tree)
+}
+
+/// Payloads stored in every way an enum can store them.
+private enum Shapes<Value> {
+  case one(id: Int)
+  indirect case boxed(Value)
+  case object(Token)
+  case existential(any Error)
+  case optional(Int?)
+  case empty
+}
+
 struct ClassificationTests {
   typealias App = AppFeature.Action
 
@@ -135,6 +157,44 @@ struct ClassificationTests {
           """
       )
     )
+  }
+
+  @Test func payloadsAreReadHoweverTheEnumStoresThem() {
+    func payload(_ action: Any) -> (String, String?) {
+      let classification = ActionClassification(action)
+      return (classification.caseName, classification.payload)
+    }
+    #expect(payload(Shapes<String>.one(id: 3)) == ("one", "3"))
+    #expect(payload(Shapes<String>.boxed("x")) == ("boxed", #""x""#))
+    #expect(payload(Shapes<[Int]>.boxed([1, 2])) == ("boxed", String(customDumping: [1, 2])))
+    #expect(payload(Shapes<String>.existential(Failure.bad)) == ("existential", String(customDumping: Failure.bad)))
+    #expect(payload(Shapes<String>.optional(nil)) == ("optional", "nil"))
+    #expect(payload(Shapes<String>.optional(5)) == ("optional", "5"))
+    #expect(payload(Shapes<String>.empty) == ("empty", nil))
+    #expect(payload(Tree.leaf(7)) == ("leaf", "7"))
+    #expect(
+      payload(Tree.node(.leaf(1), .node(.leaf(2), .leaf(3))))
+        == ("node", String(customDumping: (Tree.leaf(1), Tree.node(.leaf(2), .leaf(3)))))
+    )
+  }
+
+  @Test func readingAPayloadLeavesTheActionAndItsReferencesIntact() {
+    weak var released: Token?
+    do {
+      let token = Token("t")
+      released = token
+      let action = Shapes<String>.object(token)
+      for _ in 0..<3 {
+        #expect(ActionClassification(action).payload == String(customDumping: token))
+      }
+      guard case let .object(same) = action else {
+        Issue.record("The action changed case")
+        return
+      }
+      #expect(same === token)
+    }
+    // Every copy the reading made was released with it.
+    #expect(released == nil)
   }
 
   @Test func plainEnumsAreUnclassified() {

@@ -1,6 +1,10 @@
 @_spi(Reflection) import CasePaths
 
 /// Takes enum values apart without knowing their types: case name and payload.
+///
+/// NB: What a type's cases are — names, payload types, which are `indirect` — is read from
+/// its metadata once and kept. Resolving a payload's type from its mangled name, as projecting
+/// through `EnumMetadata.project` does on every call, was a third of recording an action.
 enum EnumReflection {
   /// The case name and associated value of `value`, or `nil` when `value` is not an enum.
   ///
@@ -9,53 +13,161 @@ enum EnumReflection {
   static func decompose(_ value: Any) -> (name: String, payload: Any?)? {
     func open<T>(_ value: T) -> (name: String, payload: Any?)? {
       // NB: Optionals are enums to the runtime; they are unwrapped, not taken apart.
-      guard let metadata = EnumMetadata(T.self), !Self.isOptional(T.self) else {
-        return nil
+      guard let layout = Self.layout(of: T.self) else { return nil }
+      var value = value
+      return withUnsafeMutableBytes(of: &value) { bytes in
+        let place = bytes.baseAddress!
+        let tag = layout.witnesses.getEnumTag(place, layout.metadata)
+        guard Int(tag) < layout.cases.count else { return nil }
+        let enumCase = layout.cases[Int(tag)]
+        guard let payload = enumCase.payload else { return (enumCase.name, nil) }
+        // The payload is read where the case keeps it, and the case is put back.
+        layout.witnesses.destructiveProjectEnumData(place, layout.metadata)
+        defer { layout.witnesses.destructiveInjectEnumData(place, tag, layout.metadata) }
+        let payloadPlace =
+          payload.isIndirect
+          ? UnsafeRawPointer(place.load(as: UnsafeRawPointer.self)) + Self.heapObjectHeaderSize
+          : UnsafeRawPointer(place)
+        return (enumCase.name, payload.load(payloadPlace))
       }
-      guard let enumCase = Self.enumCase(T.self, metadata, tag: metadata.tag(of: value)) else { return nil }
-      // NB: A case without a payload is not projected: projecting resolves the payload's type
-      // from its mangled name, every time.
-      guard enumCase.hasPayload else { return (enumCase.name, nil) }
-      let payload = EnumMetadata.project(value)
-      if let payload, type(of: payload) == Void.self { return (enumCase.name, nil) }
-      return (enumCase.name, payload)
     }
     return _openExistential(value, do: open)
   }
 
-  private struct CaseKey: Hashable {
-    let type: ObjectIdentifier
-    let tag: UInt32
-  }
-
-  private struct Case {
-    let name: String
-    let hasPayload: Bool
-  }
-
-  private static let cases = Locked<[CaseKey: Case?]>([:])
-
-  /// The name of the case with `tag`, and whether it has a payload, remembered per type and tag.
-  private static func enumCase(_ type: Any.Type, _ metadata: EnumMetadata, tag: UInt32) -> Case? {
-    let key = CaseKey(type: ObjectIdentifier(type), tag: tag)
-    if let known = self.cases.withLock({ $0[key] }) { return known }
-    let enumCase = metadata.caseName(forTag: tag).map {
-      Case(name: $0, hasPayload: metadata.associatedValueType(forTag: tag) != Void.self)
+  /// The cases of an enum type and the runtime functions that take its values apart.
+  private final class Layout: @unchecked Sendable {
+    // NB: `@unchecked`: immutable once built; the pointers are the type's, which live forever.
+    struct Case {
+      let name: String
+      let payload: Payload?
     }
-    self.cases.withLock { $0[key] = .some(enumCase) }
-    return enumCase
+
+    struct Payload {
+      let isIndirect: Bool
+      /// A copy of the payload in place, boxed.
+      let load: (UnsafeRawPointer) -> Any
+    }
+
+    let metadata: UnsafeRawPointer
+    let witnesses: EnumWitnesses
+    /// The cases, indexed by tag.
+    let cases: [Case]
+
+    init(metadata: UnsafeRawPointer, witnesses: EnumWitnesses, cases: [Case]) {
+      self.metadata = metadata
+      self.witnesses = witnesses
+      self.cases = cases
+    }
   }
 
-  private static let optionalTypes = Locked<[ObjectIdentifier: Bool]>([:])
+  private static let layouts = Locked<[ObjectIdentifier: Layout?]>([:])
 
-  /// Whether `type` is an `Optional`, remembered per type: a conformance lookup per value
-  /// was a tenth of classifying an action.
-  private static func isOptional(_ type: Any.Type) -> Bool {
+  /// The layout of `type`, read the first time it is asked for; `nil` when `type` is not an
+  /// enum (an `Optional` is not one here) or its cases cannot be read.
+  private static func layout(of type: Any.Type) -> Layout? {
     let key = ObjectIdentifier(type)
-    if let known = self.optionalTypes.withLock({ $0[key] }) { return known }
-    let isOptional = type is any OptionalProtocol.Type
-    self.optionalTypes.withLock { $0[key] = isOptional }
-    return isOptional
+    if let known = self.layouts.withLock({ $0[key] }) { return known }
+    let layout = self.readLayout(of: type)
+    self.layouts.withLock { $0[key] = .some(layout) }
+    return layout
+  }
+
+  private static func readLayout(of type: Any.Type) -> Layout? {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    // NB: The runtime's metadata kinds: 0x201 for enums; `Optional` is 0x202.
+    guard
+      metadata.load(as: UInt.self) == 0x201,
+      let enumMetadata = EnumMetadata(type),
+      let fieldRecords = FieldRecords(enumMetadata: metadata)
+    else { return nil }
+    var cases: [Layout.Case] = []
+    for tag in 0..<UInt32(fieldRecords.count) {
+      guard let name = enumMetadata.caseName(forTag: tag) else { return nil }
+      let payloadType = Self.unwrappingSingleElementTuple(enumMetadata.associatedValueType(forTag: tag))
+      let payload: Layout.Payload? =
+        payloadType == Void.self
+        ? nil
+        : Layout.Payload(
+          isIndirect: fieldRecords.isIndirect(at: Int(tag)), load: Self.loader(payloadType)
+        )
+      cases.append(Layout.Case(name: name, payload: payload))
+    }
+    return Layout(metadata: metadata, witnesses: EnumWitnesses(metadata: metadata), cases: cases)
+  }
+
+  private static func loader(_ type: Any.Type) -> (UnsafeRawPointer) -> Any {
+    func make<T>(_: T.Type) -> (UnsafeRawPointer) -> Any { { $0.load(as: T.self) } }
+    return _openExistential(type, do: make)
+  }
+
+  /// `Int` for the payload type `(id: Int)` of `case rowTapped(id: Int)`: a case with one
+  /// associated value holds just that value.
+  private static func unwrappingSingleElementTuple(_ type: Any.Type) -> Any.Type {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    // NB: Tuple metadata (kind 0x301): the element count, the labels, then per element its
+    // type and offset.
+    guard metadata.load(as: UInt.self) == 0x301, metadata.load(fromByteOffset: 8, as: Int.self) == 1
+    else { return type }
+    return metadata.load(fromByteOffset: 24, as: Any.Type.self)
+  }
+
+  /// The size of a heap object's header, before an `indirect` case's payload in its box.
+  private static let heapObjectHeaderSize = 2 * MemoryLayout<UnsafeRawPointer>.size
+}
+
+/// The value witnesses that take an enum value apart and put it back together, read from the
+/// type's value witness table (their places are fixed by the Swift ABI).
+private struct EnumWitnesses {
+  typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
+  typealias ProjectEnumData = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+  typealias InjectEnumData = @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
+
+  let getEnumTag: GetEnumTag
+  let destructiveProjectEnumData: ProjectEnumData
+  let destructiveInjectEnumData: InjectEnumData
+
+  init(metadata: UnsafeRawPointer) {
+    let pointerSize = MemoryLayout<UnsafeRawPointer>.size
+    let table = metadata.load(fromByteOffset: -pointerSize, as: UnsafeRawPointer.self)
+    // Eight functions, size, stride, flags and extra inhabitants; then the enum witnesses.
+    let enumWitnesses = 10 * pointerSize + 2 * 4
+    self.getEnumTag = table.load(fromByteOffset: enumWitnesses, as: GetEnumTag.self)
+    self.destructiveProjectEnumData = table.load(
+      fromByteOffset: enumWitnesses + pointerSize, as: ProjectEnumData.self
+    )
+    self.destructiveInjectEnumData = table.load(
+      fromByteOffset: enumWitnesses + 2 * pointerSize, as: InjectEnumData.self
+    )
+  }
+}
+
+/// The field records of an enum's type descriptor: one per case, in tag order.
+private struct FieldRecords {
+  let start: UnsafeRawPointer
+  let recordSize: Int
+  let count: Int
+
+  /// `nil` when the type has no field descriptor (an enum imported from C, say).
+  init?(enumMetadata metadata: UnsafeRawPointer) {
+    let descriptor = metadata.load(
+      fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self
+    )
+    // NB: A type context descriptor: flags, parent, name, access function, then a relative
+    // pointer to the field descriptor.
+    let fieldsOffset = 4 * 4
+    let relative = descriptor.load(fromByteOffset: fieldsOffset, as: Int32.self)
+    guard relative != 0 else { return nil }
+    let fields = descriptor + fieldsOffset + Int(relative)
+    // A field descriptor: mangled type name, superclass, kind (16 bits), record size (16
+    // bits), record count (32 bits), then the records.
+    self.recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
+    self.count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
+    self.start = fields + 16
+  }
+
+  /// Whether the case at `index` is `indirect`: the first flag of its record.
+  func isIndirect(at index: Int) -> Bool {
+    self.start.load(fromByteOffset: index * self.recordSize, as: UInt32.self) & 0x1 != 0
   }
 }
 
