@@ -1,10 +1,35 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Collects an action's route while a store with an observer runs its reducer.
 ///
 /// `Scope`, `ifLet` and `forEach` report each child they hand the action to; the store reads
 /// the deepest route and the effect counts afterwards. Without an observer no collector is
-/// bound and routing costs one task-local read.
+/// bound and routing costs one thread-local read.
 enum ActionRouting {
-  @TaskLocal static var collector: RouteCollector?
+  // NB: A thread-local, not a task-local: a reducer runs synchronously on the thread that
+  // calls it, and binding a task-local cost a store with an observer ~0.4 µs per action.
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// The collector of the reducer call running on this thread, if any.
+  static var collector: RouteCollector? {
+    pthread_getspecific(self.key).map { Unmanaged<RouteCollector>.fromOpaque($0).takeUnretainedValue() }
+  }
+
+  /// Runs `body` with `collector` bound on this thread.
+  static func withCollector<T>(_ collector: RouteCollector, _ body: () -> T) -> T {
+    let previous = pthread_getspecific(self.key)
+    pthread_setspecific(self.key, Unmanaged.passUnretained(collector).toOpaque())
+    defer { pthread_setspecific(self.key, previous) }
+    return withExtendedLifetime(collector) { body() }
+  }
 
   @inline(__always)
   static func route<Action>(
@@ -19,19 +44,19 @@ enum ActionRouting {
   }
 }
 
-// NB: A collector is created for one action, bound as a task local for the duration of one
-// synchronous reducer call on the store's actor, and read right after; it is never touched
-// from two threads.
+// NB: A collector is created for one action, bound to the thread for the duration of one
+// synchronous reducer call, and read right after; it is never touched from two threads.
 final class RouteCollector: @unchecked Sendable {
   private var stack: [ActionRoute] = []
   private(set) var route: [ActionRoute] = []
-  /// `totals[d]`: effects returned by the children at depth `d`, their descendants included.
-  private var totals: [Int] = [0]
+  /// `totals[d]`: effects returned by the children at depth `d`, their descendants included;
+  /// 0 past the end. `totals[0]`, the root's, is given to ``ownEffectCounts(rootTotal:)``.
+  private var totals: [Int] = []
 
   func enter(_ route: ActionRoute) {
     self.stack.append(route)
     if self.stack.count > self.route.count { self.route = self.stack }
-    if self.totals.count <= self.stack.count { self.totals.append(0) }
+    while self.totals.count <= self.stack.count { self.totals.append(0) }
   }
 
   func exit(effectCount: Int) {
@@ -41,13 +66,10 @@ final class RouteCollector: @unchecked Sendable {
 
   /// The effects each reducer along ``route`` returned itself, given the root's total.
   func ownEffectCounts(rootTotal: Int) -> [Int] {
-    var totals = self.totals
-    totals[0] = rootTotal
-    while totals.count < self.route.count + 1 { totals.append(0) }
-    return (0...self.route.count).map { depth in
-      let children = depth + 1 < totals.count ? totals[depth + 1] : 0
-      return max(0, totals[depth] - children)
+    func total(_ depth: Int) -> Int {
+      depth == 0 ? rootTotal : depth < self.totals.count ? self.totals[depth] : 0
     }
+    return (0...self.route.count).map { depth in max(0, total(depth) - total(depth + 1)) }
   }
 }
 
@@ -60,6 +82,6 @@ package func collectingActionRoute<Action>(
   _ body: () -> Effect<Action>
 ) -> (effect: Effect<Action>, route: [ActionRoute], ownEffectCounts: [Int]) {
   let collector = RouteCollector()
-  let effect = ActionRouting.$collector.withValue(collector) { body() }
+  let effect = ActionRouting.withCollector(collector) { body() }
   return (effect, collector.route, collector.ownEffectCounts(rootTotal: effect.operation.count))
 }

@@ -73,7 +73,7 @@ final class StoreRuntime<State, Action> {
       let stateBefore = self.state
       let collector = RouteCollector()
       let start = DispatchTime.now().uptimeNanoseconds
-      effect = ActionRouting.$collector.withValue(collector) {
+      effect = ActionRouting.withCollector(collector) {
         self.reducer(&self.state, action)
       }
       let end = DispatchTime.now().uptimeNanoseconds
