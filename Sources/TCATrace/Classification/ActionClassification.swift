@@ -58,13 +58,21 @@ extension ActionClassification {
   /// through; the element's id becomes part of the path. A plain enum without boundary cases
   /// is `unclassified`.
   public init(_ action: Any) {
-    var path: [String] = []
+    // NB: The path is built as one string; joining an array of names was a fifth of
+    // classifying an action.
+    var path = ""
+    var lastName: String?
+    func append(_ name: String) {
+      if !path.isEmpty { path += "." }
+      path += name
+      lastName = name
+    }
     var feature: [String] = []
     var rootCategory: ActionCategory?
     var current: Any = action
 
     while let (name, payload) = EnumReflection.decompose(current) {
-      path.append(name)
+      append(name)
       let category = ActionCategory(caseName: name)
       if rootCategory == nil { rootCategory = category ?? .unclassified }
 
@@ -72,10 +80,10 @@ extension ActionClassification {
       case .view?, .delegate?:
         // The payload is the feature's own view or delegate action: name its case and stop.
         let (caseName, casePayload) = Self.innerCase(of: payload) ?? (name, payload)
-        if caseName != name { path.append(caseName) }
+        if caseName != name { append(caseName) }
         self.init(
-          path: path.joined(separator: "."), rootCategory: rootCategory!, feature: feature,
-          category: category!, caseName: caseName, payload: casePayload.map(Self.render)
+          path: path, rootCategory: rootCategory!, feature: feature, category: category!,
+          caseName: caseName, payload: casePayload.map(Self.render)
         )
         return
 
@@ -86,12 +94,12 @@ extension ActionClassification {
         if category == .internal {
           guard let payload, let inner = EnumReflection.decompose(payload) else {
             self.init(
-              path: path.joined(separator: "."), rootCategory: rootCategory!, feature: feature,
-              category: .internal, caseName: name, payload: payload.map(Self.render)
+              path: path, rootCategory: rootCategory!, feature: feature, category: .internal,
+              caseName: name, payload: payload.map(Self.render)
             )
             return
           }
-          path.append(inner.name)
+          append(inner.name)
           (fallbackCategory, caseName, casePayload) = (.internal, inner.name, inner.payload)
         } else {
           (fallbackCategory, caseName, casePayload) = (.unclassified, name, payload)
@@ -99,21 +107,25 @@ extension ActionClassification {
 
         switch Self.embeddedChild(name: caseName, payload: casePayload) {
         case let .child(step, pathSuffix, child):
-          path[path.count - 1] += pathSuffix.first ?? ""
-          path.append(contentsOf: pathSuffix.dropFirst())
+          if pathSuffix.hasPrefix(".") {
+            append(String(pathSuffix.dropFirst()))
+          } else {
+            path += pathSuffix
+            lastName? += pathSuffix
+          }
           feature.append(step)
           current = child
         case let .dismiss(step):
-          path.append("dismiss")
+          append("dismiss")
           feature.append(step)
           self.init(
-            path: path.joined(separator: "."), rootCategory: rootCategory!, feature: feature,
-            category: .view, caseName: "dismiss", isDismiss: true
+            path: path, rootCategory: rootCategory!, feature: feature, category: .view,
+            caseName: "dismiss", isDismiss: true
           )
           return
         case nil:
           self.init(
-            path: path.joined(separator: "."), rootCategory: rootCategory!, feature: feature,
+            path: path, rootCategory: rootCategory!, feature: feature,
             category: fallbackCategory, caseName: caseName, payload: casePayload.map(Self.render)
           )
           return
@@ -123,19 +135,19 @@ extension ActionClassification {
 
     // Not an enum at all (an action that is a struct or a string): one unclassified case.
     self.init(
-      path: path.joined(separator: "."),
+      path: path,
       rootCategory: rootCategory ?? .unclassified,
       feature: feature,
       category: .unclassified,
-      caseName: path.last ?? String(describing: type(of: current)),
+      caseName: lastName ?? String(describing: type(of: current)),
       payload: path.isEmpty ? Self.render(current) : nil
     )
   }
 
   private enum Embedding {
-    /// A child feature: its feature step, what to add to the path (the first element is
-    /// appended to the embedding case, e.g. `[id: 3]`), and the child's action.
-    case child(step: String, pathSuffix: [String], action: Any)
+    /// A child feature: its feature step, what to add to the path right after the embedding
+    /// case (`[id: 3]`, `.presented`), and the child's action.
+    case child(step: String, pathSuffix: String, action: Any)
     /// A presented child being dismissed.
     case dismiss(step: String)
   }
@@ -146,12 +158,12 @@ extension ActionClassification {
       return nil
     }
     if ActionCategory(caseName: inner) != nil, inner != "internal" || innerPayload != nil {
-      return .child(step: name, pathSuffix: [], action: payload)
+      return .child(step: name, pathSuffix: "", action: payload)
     }
     switch inner {
     case "presented":
       guard let innerPayload, Self.isFeatureAction(innerPayload) else { return nil }
-      return .child(step: name, pathSuffix: ["", "presented"], action: innerPayload)
+      return .child(step: name, pathSuffix: ".presented", action: innerPayload)
     case "dismiss" where innerPayload == nil:
       return .dismiss(step: name)
     case "element":
@@ -161,7 +173,7 @@ extension ActionClassification {
         Self.isFeatureAction(action)
       else { return nil }
       let suffix = "[id: \(ActionRoute.ElementID.describe(id))]"
-      return .child(step: name + suffix, pathSuffix: [suffix], action: action)
+      return .child(step: name + suffix, pathSuffix: suffix, action: action)
     default:
       return nil
     }
