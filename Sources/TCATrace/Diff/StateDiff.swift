@@ -16,9 +16,10 @@ enum StateDiff {
 
   /// The changes from `old` to `new`, for a caller that knows their type: the recorder, with
   /// the store's state.
-  static func changes<Value>(from old: Value, to new: Value) -> [StateChange] {
+  static func changes<Value>(
+    from old: Value, to new: Value, kind: NodeKind = NodeKind.of(Value.self)
+  ) -> [StateChange] {
     var changes: [StateChange] = []
-    let kind = NodeKind.of(Value.self)
     withUnsafePointer(to: old) { old in
       withUnsafePointer(to: new) { new in
         self.diff(kind, old, new, path: "", depth: 0, knownUnequal: false, into: &changes)

@@ -23,8 +23,15 @@ public struct ActionAnalysis: Sendable {
   ///   - rootName: How leak details name the root feature. Default: the type name of the
   ///     action's enclosing type (`AppFeature` for `AppFeature.Action`).
   public init<State, Action>(_ event: ActionEvent<State, Action>, rootName: String? = nil) {
+    self.init(event, rootName: rootName, stateKind: NodeKind.of(State.self))
+  }
+
+  /// Analyses `event`, whose state's kind the caller knows.
+  init<State, Action>(
+    _ event: ActionEvent<State, Action>, rootName: String?, stateKind: NodeKind
+  ) {
     self.classification = ActionClassification(event.action)
-    self.changes = StateDiff.changes(from: event.stateBefore, to: event.stateAfter)
+    self.changes = StateDiff.changes(from: event.stateBefore, to: event.stateAfter, kind: stateKind)
     self.leaks = LeakRules.leaks(
       LeakRules.Input(
         classification: self.classification,

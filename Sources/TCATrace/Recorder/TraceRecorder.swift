@@ -166,10 +166,9 @@ public final class TraceRecorder: Sendable {
   /// Analyses `event` and hands it to the writer; reports leaks per ``policy``. Called on the
   /// store's thread, as the store processes each action.
   func record<State, Action>(_ event: ActionEvent<State, Action>) {
-    guard
-      let writer = self.writer,
-      let session = self.state.withLock({ $0.session })
-    else { return }
+    guard let writer = self.writer else { return }
+    let (session, knownTypes) = self.state.withLock { ($0.session, $0.types) }
+    guard let session else { return }
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The failure is reported
     // once, here or when a submit is refused, whichever notices it first.
@@ -177,15 +176,16 @@ public final class TraceRecorder: Sendable {
       self.reportWriterProblemOnce(writer, seq: event.id)
       return
     }
-    let analysis = ActionAnalysis(event, rootName: session.rootFeature)
+    let types = knownTypes ?? self.learnTypes(State.self, Action.self)
+    let analysis = ActionAnalysis(event, rootName: session.rootFeature, stateKind: types.state)
     var record = ActionRecord(
       seq: event.id,
-      timeNs: self.timing.time(of: event, sessionStart: session.startNanoseconds),
-      durationNs: self.timing.duration(of: event),
+      timeNs: self.timing.time(id: event.id, timestamp: event.timestamp, sessionStart: session.startNanoseconds),
+      durationNs: self.timing.duration(id: event.id, measured: event.duration),
       origin: event.origin,
       classification: analysis.classification,
       statePath: event.route.statePath,
-      payloadJSON: TraceJSON.encode(event.action),
+      payloadJSON: types.actionIsEncodable == false ? nil : TraceJSON.encode(event.action),
       changes: analysis.changes,
       leaks: analysis.leaks
     )
@@ -197,12 +197,24 @@ public final class TraceRecorder: Sendable {
     if record.payloadJSON != nil {
       Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
     }
-    if !writer.submit(.action(record)) {
+    if !writer.submit(.action(consume record)) {
       self.reportWriterProblemOnce(writer, seq: event.id)
     }
     for leak in analysis.leaks {
       self.handle(leak, classification: analysis.classification, seq: event.id, rootFeature: session.rootFeature)
     }
+  }
+
+  /// Finds out, once, what the recorder needs to know of its store's types.
+  private func learnTypes(_ state: Any.Type, _ action: Any.Type) -> RecordedTypes {
+    // NB: An existential action type's values have types of their own; each is asked.
+    let isExistential = unsafeBitCast(action, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x303
+    let types = RecordedTypes(
+      state: NodeKind.of(state),
+      actionIsEncodable: isExistential ? nil : action is any Encodable.Type
+    )
+    self.state.withLock { $0.types = types }
+    return types
   }
 
   /// Reports, once, the state redactions rooted at another type than the store's state: they
@@ -321,6 +333,7 @@ enum TraceJSON {
 
 private struct RecorderState {
   var session: SessionState?
+  var types: RecordedTypes?
   var hasReportedFailure = false
   var hasReportedDrop = false
   var modifierSeq = 0
@@ -347,19 +360,29 @@ package enum TraceTiming: Sendable {
     }
   }
 
-  func time<State, Action>(of event: ActionEvent<State, Action>, sessionStart: UInt64) -> Int64 {
+  /// When action `id`, which started at `timestamp`, happened in the session.
+  func time(id: Int, timestamp: UInt64, sessionStart: UInt64) -> Int64 {
     switch self {
-    case .measured: Int64(clamping: event.timestamp &- sessionStart)
-    case .fixed: Int64(event.id - 1) * 1_000_000
+    case .measured: Int64(clamping: timestamp &- sessionStart)
+    case .fixed: Int64(id - 1) * 1_000_000
     }
   }
 
-  func duration<State, Action>(of event: ActionEvent<State, Action>) -> Int64 {
+  /// How long action `id`, measured at `measured` nanoseconds, took.
+  func duration(id: Int, measured: UInt64) -> Int64 {
     switch self {
-    case .measured: Int64(clamping: event.duration)
-    case .fixed: Int64(event.id * 37 % 50 + 1) * 1_000
+    case .measured: Int64(clamping: measured)
+    case .fixed: Int64(id * 37 % 50 + 1) * 1_000
     }
   }
+}
+
+/// What a recorder knows of its store's types, found at the first action.
+struct RecordedTypes: Sendable {
+  let state: NodeKind
+  /// Whether actions are `Encodable`; `nil` when the action type is an existential, whose
+  /// values' types vary.
+  let actionIsEncodable: Bool?
 }
 
 struct SessionState: Sendable {
