@@ -7,6 +7,7 @@ extension TCATraceCommand {
   /// `tcatrace demo`: records the example app into a trace and shows it.
   struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "demo",
       abstract: "Record the example app's scripted session to a trace, then replay it.",
       discussion: """
         The app session logs in with two-factor, adds, toggles and clears todos, and edits \

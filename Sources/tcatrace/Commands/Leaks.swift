@@ -5,6 +5,7 @@ extension TCATraceCommand {
   /// `tcatrace leaks FILE`: the boundary leaks, grouped; exit 1 when there are any.
   struct Leaks: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "leaks",
       abstract: "Report the boundary leaks in a trace, grouped by rule and feature.",
       discussion: """
         Each line is one rule broken by one feature in one session: how often, the seq of the \

@@ -6,6 +6,7 @@ extension TCATraceCommand {
   /// `tcatrace lint [PATH …]`: the boundary rules that can be seen in source code.
   struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "lint",
       abstract: "Check Swift sources for boundary leaks, without running them.",
       discussion: """
         Reads the .swift files under each PATH (directories recursively; .build and hidden \

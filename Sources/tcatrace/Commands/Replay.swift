@@ -6,6 +6,7 @@ extension TCATraceCommand {
   /// `tcatrace replay FILE`: the timeline of a session, filtered.
   struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "replay",
       abstract: "Print the actions of a trace with their state changes and leaks.",
       discussion: """
         One entry per action: seq, time since the session started, category, feature, case \

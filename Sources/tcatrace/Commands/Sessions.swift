@@ -5,6 +5,7 @@ extension TCATraceCommand {
   /// `tcatrace sessions FILE`: one line per recorded session.
   struct Sessions: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "sessions",
       abstract: "List the sessions in a trace: id, name, start, duration, actions, leaks.",
       discussion: "A session that never ended (still recording, or killed) is marked 'open'."
     )

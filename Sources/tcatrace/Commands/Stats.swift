@@ -6,6 +6,7 @@ extension TCATraceCommand {
   /// `tcatrace stats FILE`: where the actions and the reducer time go.
   struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "stats",
       abstract: "Summarize a trace per feature and category.",
       discussion: """
         For each feature and own category: the number of actions, their share of all actions, \
