@@ -68,7 +68,7 @@ extension TraceReader {
   ///
   /// - Throws: `TraceFileError` (`.notInFile`) when the file has no such session.
   public func session(id: Int64) throws(TraceFileError) -> TraceSession {
-    guard let session = try self.sessions().first(where: { $0.id == id }) else {
+    guard let session = try self.sessions(where: "s.id = ?1", [.integer(id)]).first else {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
         message: "has no session \(id): 'tcatrace sessions \(self.path)' lists them"
@@ -81,7 +81,7 @@ extension TraceReader {
   ///
   /// - Throws: `TraceFileError` (`.notInFile`) when the file holds no session yet.
   public func latestSession() throws(TraceFileError) -> TraceSession {
-    guard let session = try self.sessions().last else {
+    guard let session = try self.sessions(where: "s.id = (SELECT max(id) FROM sessions)").first else {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
         message: "holds no session yet: record one first"

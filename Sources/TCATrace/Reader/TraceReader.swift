@@ -34,6 +34,17 @@ public final class TraceReader {
 
   /// The sessions in the file, oldest first.
   public func sessions() throws(TraceFileError) -> [TraceSession] {
+    try self.sessions(where: nil)
+  }
+
+  /// The sessions that match `condition`, an SQL expression on `s`, the `sessions` table,
+  /// with `values` bound to `?1`, `?2`, ….
+  ///
+  /// NB: Each session's counts are a pass over its actions: a caller that wants one session
+  /// asks for that one, not for all of them.
+  func sessions(
+    where condition: String?, _ values: [SQLiteValue] = []
+  ) throws(TraceFileError) -> [TraceSession] {
     let statement = try self.connection.prepare(
       """
       SELECT s.id, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
@@ -45,9 +56,11 @@ public final class TraceReader {
         coalesce((SELECT a.time_ns + a.duration_ns FROM actions a WHERE a.session_id = s.id
                   ORDER BY a.seq DESC LIMIT 1), 0)
       FROM sessions s
+      \(condition.map { "WHERE " + $0 } ?? "")
       ORDER BY s.id
       """
     )
+    statement.bind(values)
     var sessions: [TraceSession] = []
     while try statement.step() {
       sessions.append(
