@@ -14,11 +14,9 @@ enum StateDiff {
     return changes
   }
 
-  /// The changes from `old` to `new`, for a caller that knows their type: the recorder, with
-  /// the store's state.
-  static func changes<Value>(
-    from old: Value, to new: Value, kind: NodeKind = NodeKind.of(Value.self)
-  ) -> [StateChange] {
+  /// The changes from `old` to `new`, for a caller that knows their type and its kind: the
+  /// recorder, with the store's state.
+  static func changes<Value>(from old: Value, to new: Value, kind: NodeKind) -> [StateChange] {
     var changes: [StateChange] = []
     withUnsafePointer(to: old) { old in
       withUnsafePointer(to: new) { new in
