@@ -70,8 +70,11 @@ extension ActionClassification {
     var feature: [String] = []
     var rootCategory: ActionCategory?
     var current: Any = action
+    // NB: Each action is taken apart once: finding a child takes the child's action apart, and
+    // the next step goes on from there.
+    var next = EnumReflection.decompose(action)
 
-    while let (name, payload) = EnumReflection.decompose(current) {
+    while let (name, payload) = next {
       append(name)
       let category = ActionCategory(caseName: name)
       if rootCategory == nil { rootCategory = category ?? .unclassified }
@@ -106,7 +109,7 @@ extension ActionClassification {
         }
 
         switch Self.embeddedChild(name: caseName, payload: casePayload) {
-        case let .child(step, pathSuffix, child):
+        case let .child(step, pathSuffix, child, childCase):
           if pathSuffix.hasPrefix(".") {
             append(String(pathSuffix.dropFirst()))
           } else {
@@ -114,7 +117,7 @@ extension ActionClassification {
             lastName? += pathSuffix
           }
           feature.append(step)
-          current = child
+          (current, next) = (child, childCase)
         case let .dismiss(step):
           append("dismiss")
           feature.append(step)
@@ -146,8 +149,10 @@ extension ActionClassification {
 
   private enum Embedding {
     /// A child feature: its feature step, what to add to the path right after the embedding
-    /// case (`[id: 3]`, `.presented`), and the child's action.
-    case child(step: String, pathSuffix: String, action: Any)
+    /// case (`[id: 3]`, `.presented`), the child's action, and that action taken apart.
+    case child(
+      step: String, pathSuffix: String, action: Any, actionCase: (name: String, payload: Any?)
+    )
     /// A presented child being dismissed.
     case dismiss(step: String)
   }
@@ -158,30 +163,34 @@ extension ActionClassification {
       return nil
     }
     if ActionCategory(caseName: inner) != nil, inner != "internal" || innerPayload != nil {
-      return .child(step: name, pathSuffix: "", action: payload)
+      return .child(step: name, pathSuffix: "", action: payload, actionCase: (inner, innerPayload))
     }
     switch inner {
     case "presented":
-      guard let innerPayload, Self.isFeatureAction(innerPayload) else { return nil }
-      return .child(step: name, pathSuffix: ".presented", action: innerPayload)
+      guard let innerPayload, let childCase = Self.featureActionCase(innerPayload) else { return nil }
+      return .child(step: name, pathSuffix: ".presented", action: innerPayload, actionCase: childCase)
     case "dismiss" where innerPayload == nil:
       return .dismiss(step: name)
     case "element":
       guard
         let innerPayload,
         let (id, action) = Self.element(innerPayload),
-        Self.isFeatureAction(action)
+        let childCase = Self.featureActionCase(action)
       else { return nil }
       let suffix = "[id: \(ActionRoute.ElementID.describe(id))]"
-      return .child(step: name + suffix, pathSuffix: suffix, action: action)
+      return .child(step: name + suffix, pathSuffix: suffix, action: action, actionCase: childCase)
     default:
       return nil
     }
   }
 
-  private static func isFeatureAction(_ value: Any) -> Bool {
-    guard let (name, _) = EnumReflection.decompose(value) else { return false }
-    return ActionCategory(caseName: name) != nil
+  /// `value` taken apart, when it is a feature's action: its case is a category.
+  private static func featureActionCase(_ value: Any) -> (name: String, payload: Any?)? {
+    guard
+      let actionCase = EnumReflection.decompose(value),
+      ActionCategory(caseName: actionCase.name) != nil
+    else { return nil }
+    return actionCase
   }
 
   /// The `(id:action:)` payload of an `element` case.
