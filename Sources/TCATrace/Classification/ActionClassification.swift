@@ -58,6 +58,12 @@ extension ActionClassification {
   /// through; the element's id becomes part of the path. A plain enum without boundary cases
   /// is `unclassified`.
   public init(_ action: Any) {
+    var trace = ClassificationTrace()
+    self = Self.classify(action, trace: &trace)
+  }
+
+  /// Classifies `action` by reflection, noting in `trace` what the result depended on.
+  static func classify(_ action: Any, trace: inout ClassificationTrace) -> Self {
     // NB: The path is built as one string; joining an array of names was a fifth of
     // classifying an action.
     var path = ""
@@ -71,8 +77,9 @@ extension ActionClassification {
     var rootCategory: ActionCategory?
     var current: Any = action
     // NB: Each action is taken apart once: finding a child takes the child's action apart, and
-    // the next step goes on from there.
-    var next = EnumReflection.decompose(action)
+    // the next step goes on from there. Every level taken apart is the case of the previous
+    // level's payload, so `trace.levels - 1` is the level last taken apart.
+    var next = trace.decompose(action)
 
     while let (name, payload) = next {
       append(name)
@@ -82,33 +89,34 @@ extension ActionClassification {
       switch category {
       case .view?, .delegate?:
         // The payload is the feature's own view or delegate action: name its case and stop.
-        let (caseName, casePayload) = Self.innerCase(of: payload) ?? (name, payload)
+        let (caseName, casePayload) = payload.flatMap { trace.decompose($0) } ?? (name, payload)
         if caseName != name { append(caseName) }
-        self.init(
+        trace.payloadLevel = casePayload == nil ? nil : trace.levels - 1
+        return Self(
           path: path, rootCategory: rootCategory!, feature: feature, category: category!,
           caseName: caseName, payload: casePayload.map(Self.render)
         )
-        return
 
       case .internal?, .unclassified?, nil:
         // An internal case names one of the feature's internal actions; a case of a plain
         // enum names the action itself. Either may embed a child feature.
         let (fallbackCategory, caseName, casePayload): (ActionCategory, String, Any?)
         if category == .internal {
-          guard let payload, let inner = EnumReflection.decompose(payload) else {
-            self.init(
+          guard let payload, let inner = trace.decompose(payload) else {
+            trace.payloadLevel = payload == nil ? nil : trace.levels - 1
+            return Self(
               path: path, rootCategory: rootCategory!, feature: feature, category: .internal,
               caseName: name, payload: payload.map(Self.render)
             )
-            return
           }
           append(inner.name)
           (fallbackCategory, caseName, casePayload) = (.internal, inner.name, inner.payload)
         } else {
           (fallbackCategory, caseName, casePayload) = (.unclassified, name, payload)
         }
+        let caseLevel = trace.levels - 1
 
-        switch Self.embeddedChild(name: caseName, payload: casePayload) {
+        switch Self.embeddedChild(name: caseName, payload: casePayload, trace: &trace) {
         case let .child(step, pathSuffix, child, childCase):
           if pathSuffix.hasPrefix(".") {
             append(String(pathSuffix.dropFirst()))
@@ -121,23 +129,24 @@ extension ActionClassification {
         case let .dismiss(step):
           append("dismiss")
           feature.append(step)
-          self.init(
+          trace.payloadLevel = nil
+          return Self(
             path: path, rootCategory: rootCategory!, feature: feature, category: .view,
             caseName: "dismiss", isDismiss: true
           )
-          return
         case nil:
-          self.init(
+          trace.payloadLevel = casePayload == nil ? nil : caseLevel
+          return Self(
             path: path, rootCategory: rootCategory!, feature: feature,
             category: fallbackCategory, caseName: caseName, payload: casePayload.map(Self.render)
           )
-          return
         }
       }
     }
 
     // Not an enum at all (an action that is a struct or a string): one unclassified case.
-    self.init(
+    trace.isCacheable = false
+    return Self(
       path: path,
       rootCategory: rootCategory ?? .unclassified,
       feature: feature,
@@ -158,8 +167,10 @@ extension ActionClassification {
   }
 
   /// Whether the case `name` with `payload` embeds a child feature's action.
-  private static func embeddedChild(name: String, payload: Any?) -> Embedding? {
-    guard let payload, let (inner, innerPayload) = EnumReflection.decompose(payload) else {
+  private static func embeddedChild(
+    name: String, payload: Any?, trace: inout ClassificationTrace
+  ) -> Embedding? {
+    guard let payload, let (inner, innerPayload) = trace.decompose(payload) else {
       return nil
     }
     if ActionCategory(caseName: inner) != nil, inner != "internal" || innerPayload != nil {
@@ -167,15 +178,18 @@ extension ActionClassification {
     }
     switch inner {
     case "presented":
-      guard let innerPayload, let childCase = Self.featureActionCase(innerPayload) else { return nil }
+      guard let innerPayload, let childCase = Self.featureActionCase(innerPayload, trace: &trace)
+      else { return nil }
       return .child(step: name, pathSuffix: ".presented", action: innerPayload, actionCase: childCase)
     case "dismiss" where innerPayload == nil:
       return .dismiss(step: name)
     case "element":
+      // NB: The element's id is part of the path: the result depends on more than cases.
+      trace.isCacheable = false
       guard
         let innerPayload,
         let (id, action) = Self.element(innerPayload),
-        let childCase = Self.featureActionCase(action)
+        let childCase = Self.featureActionCase(action, trace: &trace)
       else { return nil }
       let suffix = "[id: \(ActionRoute.ElementID.describe(id))]"
       return .child(step: name + suffix, pathSuffix: suffix, action: action, actionCase: childCase)
@@ -185,9 +199,11 @@ extension ActionClassification {
   }
 
   /// `value` taken apart, when it is a feature's action: its case is a category.
-  private static func featureActionCase(_ value: Any) -> (name: String, payload: Any?)? {
+  private static func featureActionCase(
+    _ value: Any, trace: inout ClassificationTrace
+  ) -> (name: String, payload: Any?)? {
     guard
-      let actionCase = EnumReflection.decompose(value),
+      let actionCase = trace.decompose(value),
       ActionCategory(caseName: actionCase.name) != nil
     else { return nil }
     return actionCase
@@ -202,13 +218,31 @@ extension ActionClassification {
     return (children[0].value, children[1].value)
   }
 
-  /// The case name and associated value of an enum payload.
-  private static func innerCase(of payload: Any?) -> (name: String, payload: Any?)? {
-    payload.flatMap(EnumReflection.decompose)
-  }
-
   /// A payload rendered as the state diff renders values: CustomDump's format.
   static func render(_ value: Any) -> String {
     StateDiff.render(value)
+  }
+}
+
+/// What a classification depended on, besides the action's type: what a cache of
+/// classifications needs to know.
+///
+/// Classifying takes an action apart level by level: level 0 is the action's case, level
+/// `i + 1` the case of level `i`'s payload. A result depends on the cases of the levels taken
+/// apart, and on the payload it renders — unless it is not cacheable.
+struct ClassificationTrace {
+  /// How many levels were taken apart.
+  var levels = 0
+  /// The level whose payload the classification renders; `nil` when it renders none.
+  var payloadLevel: Int?
+  /// Whether the result depends on nothing but the levels' cases and one payload: not so for
+  /// an element's id, or an action that is not an enum.
+  var isCacheable = true
+
+  /// `value`, the payload of the level last taken apart, taken apart.
+  mutating func decompose(_ value: Any) -> (name: String, payload: Any?)? {
+    let decomposed = EnumReflection.decompose(value)
+    if decomposed != nil { self.levels += 1 }
+    return decomposed
   }
 }

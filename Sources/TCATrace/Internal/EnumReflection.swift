@@ -17,25 +17,20 @@ enum EnumReflection {
       var value = value
       return withUnsafeMutableBytes(of: &value) { bytes in
         let place = bytes.baseAddress!
-        let tag = layout.witnesses.getEnumTag(place, layout.metadata)
-        guard Int(tag) < layout.cases.count else { return nil }
-        let enumCase = layout.cases[Int(tag)]
+        let tag = layout.tag(of: place)
+        guard tag < layout.cases.count else { return nil }
+        let enumCase = layout.cases[tag]
         guard let payload = enumCase.payload else { return (enumCase.name, nil) }
         // The payload is read where the case keeps it, and the case is put back.
-        layout.witnesses.destructiveProjectEnumData(place, layout.metadata)
-        defer { layout.witnesses.destructiveInjectEnumData(place, tag, layout.metadata) }
-        let payloadPlace =
-          payload.isIndirect
-          ? UnsafeRawPointer(place.load(as: UnsafeRawPointer.self)) + Self.heapObjectHeaderSize
-          : UnsafeRawPointer(place)
-        return (enumCase.name, payload.load(payloadPlace))
+        defer { layout.witnesses.destructiveInjectEnumData(place, UInt32(tag), layout.metadata) }
+        return (enumCase.name, payload.load(layout.projectPayload(place, of: payload)))
       }
     }
     return _openExistential(value, do: open)
   }
 
   /// The cases of an enum type and the runtime functions that take its values apart.
-  private final class Layout: @unchecked Sendable {
+  final class Layout: @unchecked Sendable {
     // NB: `@unchecked`: immutable once built; the pointers are the type's, which live forever.
     struct Case {
       let name: String
@@ -44,6 +39,8 @@ enum EnumReflection {
 
     struct Payload {
       let isIndirect: Bool
+      /// The payload's type: a case with one associated value holds just that value.
+      let type: Any.Type
       /// A copy of the payload in place, boxed.
       let load: (UnsafeRawPointer) -> Any
     }
@@ -52,11 +49,30 @@ enum EnumReflection {
     let witnesses: EnumWitnesses
     /// The cases, indexed by tag.
     let cases: [Case]
+    /// The size of the enum's values, in bytes.
+    let size: Int
 
-    init(metadata: UnsafeRawPointer, witnesses: EnumWitnesses, cases: [Case]) {
+    init(metadata: UnsafeRawPointer, witnesses: EnumWitnesses, cases: [Case], size: Int) {
       self.metadata = metadata
       self.witnesses = witnesses
       self.cases = cases
+      self.size = size
+    }
+
+    /// The tag of the value at `value`, which is left as it is.
+    func tag(of value: UnsafeRawPointer) -> Int {
+      Int(self.witnesses.getEnumTag(value, self.metadata))
+    }
+
+    /// Where the payload of `value`'s case lies, once `value` is projected: a raw copy of an
+    /// enum value, which is changed in place and must never be destroyed or used as the enum.
+    func projectPayload(
+      _ value: UnsafeMutableRawPointer, of payload: Payload
+    ) -> UnsafeRawPointer {
+      self.witnesses.destructiveProjectEnumData(value, self.metadata)
+      return payload.isIndirect
+        ? UnsafeRawPointer(value.load(as: UnsafeRawPointer.self)) + EnumReflection.heapObjectHeaderSize
+        : UnsafeRawPointer(value)
     }
   }
 
@@ -64,7 +80,7 @@ enum EnumReflection {
 
   /// The layout of `type`, read the first time it is asked for; `nil` when `type` is not an
   /// enum (an `Optional` is not one here) or its cases cannot be read.
-  private static func layout(of type: Any.Type) -> Layout? {
+  static func layout(of type: Any.Type) -> Layout? {
     let key = ObjectIdentifier(type)
     if let known = self.layouts.withLock({ $0[key] }) { return known }
     let layout = self.readLayout(of: type)
@@ -88,11 +104,13 @@ enum EnumReflection {
         payloadType == Void.self
         ? nil
         : Layout.Payload(
-          isIndirect: fieldRecords.isIndirect(at: Int(tag)), load: Self.loader(payloadType)
+          isIndirect: fieldRecords.isIndirect(at: Int(tag)), type: payloadType,
+          load: Self.loader(payloadType)
         )
       cases.append(Layout.Case(name: name, payload: payload))
     }
-    return Layout(metadata: metadata, witnesses: EnumWitnesses(metadata: metadata), cases: cases)
+    let witnesses = EnumWitnesses(metadata: metadata)
+    return Layout(metadata: metadata, witnesses: witnesses, cases: cases, size: witnesses.size)
   }
 
   private static func loader(_ type: Any.Type) -> (UnsafeRawPointer) -> Any {
@@ -112,12 +130,12 @@ enum EnumReflection {
   }
 
   /// The size of a heap object's header, before an `indirect` case's payload in its box.
-  private static let heapObjectHeaderSize = 2 * MemoryLayout<UnsafeRawPointer>.size
+  static let heapObjectHeaderSize = 2 * MemoryLayout<UnsafeRawPointer>.size
 }
 
 /// The value witnesses that take an enum value apart and put it back together, read from the
 /// type's value witness table (their places are fixed by the Swift ABI).
-private struct EnumWitnesses {
+struct EnumWitnesses {
   typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
   typealias ProjectEnumData = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
   typealias InjectEnumData = @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
@@ -125,10 +143,17 @@ private struct EnumWitnesses {
   let getEnumTag: GetEnumTag
   let destructiveProjectEnumData: ProjectEnumData
   let destructiveInjectEnumData: InjectEnumData
+  /// The size of the type's values.
+  let size: Int
+  /// The alignment of the type's values, in bytes.
+  let alignment: Int
 
   init(metadata: UnsafeRawPointer) {
     let pointerSize = MemoryLayout<UnsafeRawPointer>.size
     let table = metadata.load(fromByteOffset: -pointerSize, as: UnsafeRawPointer.self)
+    self.size = table.load(fromByteOffset: 8 * pointerSize, as: Int.self)
+    // NB: After size and stride, the flags: their low byte is the alignment mask.
+    self.alignment = Int(table.load(fromByteOffset: 10 * pointerSize, as: UInt32.self) & 0xFF) + 1
     // Eight functions, size, stride, flags and extra inhabitants; then the enum witnesses.
     let enumWitnesses = 10 * pointerSize + 2 * 4
     self.getEnumTag = table.load(fromByteOffset: enumWitnesses, as: GetEnumTag.self)

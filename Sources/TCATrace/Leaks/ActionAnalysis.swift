@@ -23,14 +23,18 @@ public struct ActionAnalysis: Sendable {
   ///   - rootName: How leak details name the root feature. Default: the type name of the
   ///     action's enclosing type (`AppFeature` for `AppFeature.Action`).
   public init<State, Action>(_ event: ActionEvent<State, Action>, rootName: String? = nil) {
-    self.init(event, rootName: rootName, stateKind: NodeKind.of(State.self))
+    self.init(
+      event, rootName: rootName, stateKind: NodeKind.of(State.self),
+      classifier: ActionClassifier.of(Action.self)
+    )
   }
 
-  /// Analyses `event`, whose state's kind the caller knows.
+  /// Analyses `event`, whose state's kind and action's classifier the caller knows.
   init<State, Action>(
-    _ event: ActionEvent<State, Action>, rootName: String?, stateKind: NodeKind
+    _ event: ActionEvent<State, Action>, rootName: String?, stateKind: NodeKind,
+    classifier: ActionClassifier?
   ) {
-    self.classification = ActionClassification(event.action)
+    self.classification = classifier?.classify(event.action) ?? ActionClassification(event.action)
     self.changes = StateDiff.changes(from: event.stateBefore, to: event.stateAfter, kind: stateKind)
     self.leaks = LeakRules.leaks(
       LeakRules.Input(

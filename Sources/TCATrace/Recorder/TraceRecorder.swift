@@ -177,7 +177,9 @@ public final class TraceRecorder: Sendable {
       return
     }
     let types = knownTypes ?? self.learnTypes(State.self, Action.self)
-    let analysis = ActionAnalysis(event, rootName: session.rootFeature, stateKind: types.state)
+    let analysis = ActionAnalysis(
+      event, rootName: session.rootFeature, stateKind: types.state, classifier: types.actionClassifier
+    )
     var record = ActionRecord(
       seq: event.id,
       timeNs: self.timing.time(id: event.id, timestamp: event.timestamp, sessionStart: session.startNanoseconds),
@@ -211,7 +213,8 @@ public final class TraceRecorder: Sendable {
     let isExistential = unsafeBitCast(action, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x303
     let types = RecordedTypes(
       state: NodeKind.of(state),
-      actionIsEncodable: isExistential ? nil : action is any Encodable.Type
+      actionIsEncodable: isExistential ? nil : action is any Encodable.Type,
+      actionClassifier: ActionClassifier.of(action)
     )
     self.state.withLock { $0.types = types }
     return types
@@ -383,6 +386,8 @@ struct RecordedTypes: Sendable {
   /// Whether actions are `Encodable`; `nil` when the action type is an existential, whose
   /// values' types vary.
   let actionIsEncodable: Bool?
+  /// Classifies actions by their chain of cases; `nil` when the action type is not an enum.
+  let actionClassifier: ActionClassifier?
 }
 
 struct SessionState: Sendable {
