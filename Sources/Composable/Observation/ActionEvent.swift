@@ -44,6 +44,7 @@ public struct ActionEvent<State, Action> {
   /// How long the reducer ran, in nanoseconds.
   public let duration: UInt64
 
+  @inlinable @inline(__always)
   public init(
     id: Int,
     action: Action,

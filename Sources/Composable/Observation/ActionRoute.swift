@@ -66,6 +66,6 @@ extension [ActionRoute] {
   /// The state path of the last child from the root: `login.twoFactor`, `todos[id: 3]`; empty
   /// for the root.
   public var statePath: String {
-    self.map(\.statePath).joined(separator: ".")
+    self.isEmpty ? "" : self.map(\.statePath).joined(separator: ".")
   }
 }
