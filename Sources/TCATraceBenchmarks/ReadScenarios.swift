@@ -36,9 +36,9 @@ extension Scenarios {
     let scratch = try Scratch()
     let path = scratch.path("reader.db")
     let writer = try TraceWriter(path: path)
-    writer.submit(.session(SessionRecord(name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: "")))
+    writer.submit(session: SessionRecord(name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
     for seq in 0..<size.readerActions {
-      while !writer.submit(.action(Self.readerRecord(seq))) { await Task.yield() }
+      while !writer.submit(Self.readerRecord(seq)) { await Task.yield() }
     }
     await writer.close(endedAt: "")
 

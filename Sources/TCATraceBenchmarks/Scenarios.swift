@@ -159,11 +159,11 @@ public enum Scenarios {
     for repetition in 0..<size.repetitions {
       let writer = try TraceWriter(path: scratch.path("writer-\(repetition).db"))
       let start = DispatchTime.now().uptimeNanoseconds
-      writer.submit(.session(SessionRecord(name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: "")))
+      writer.submit(session: SessionRecord(name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
       for record in records {
         // NB: The buffer is bounded; a full one drops. The benchmark measures the rate the
         // writer sustains, so it waits for room instead.
-        while !writer.submit(.action(record)) { await Task.yield() }
+        while !writer.submit(record) { await Task.yield() }
       }
       await writer.close(endedAt: "")
       let end = DispatchTime.now().uptimeNanoseconds

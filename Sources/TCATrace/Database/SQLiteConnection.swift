@@ -111,16 +111,43 @@ final class SQLiteStatement {
 
   /// Binds `values` to the parameters `?1`, `?2`, … and resets the statement first.
   func bind(_ values: [SQLiteValue]) {
-    sqlite3_reset(self.handle)
+    self.reset()
     for (index, value) in values.enumerated() {
       let position = Int32(index + 1)
       switch value {
       case .null: sqlite3_bind_null(self.handle, position)
-      case let .integer(integer): sqlite3_bind_int64(self.handle, position, integer)
-      case let .text(text):
-        // NB: SQLITE_TRANSIENT: SQLite copies the bytes, which die when this call returns.
-        sqlite3_bind_text(self.handle, position, text, -1, sqliteTransient)
+      case let .integer(integer): self.bind(position, integer)
+      case let .text(text): self.bind(position, text)
       }
+    }
+  }
+
+  /// Resets the statement, to bind its parameters anew.
+  func reset() {
+    sqlite3_reset(self.handle)
+  }
+
+  /// Binds `integer` to the parameter `?position`.
+  func bind(_ position: Int32, _ integer: Int64) {
+    sqlite3_bind_int64(self.handle, position, integer)
+  }
+
+  /// Binds `text` to the parameter `?position`; `nil` binds NULL.
+  func bind(_ position: Int32, _ text: String?) {
+    guard let text else {
+      sqlite3_bind_null(self.handle, position)
+      return
+    }
+    // NB: The string's own UTF-8, with its length: no C string is made for it. SQLITE_TRANSIENT:
+    // SQLite copies the bytes, which may die when this call returns.
+    let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
+      let start = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+      // NB: An empty string may have no bytes to point to; SQLite binds NULL for no pointer.
+      let empty = UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+      return sqlite3_bind_text(self.handle, position, start ?? empty, Int32(bytes.count), sqliteTransient)
+    }
+    if bound == nil {
+      text.withCString { _ = sqlite3_bind_text(self.handle, position, $0, -1, sqliteTransient) }
     }
   }
 
@@ -142,6 +169,11 @@ final class SQLiteStatement {
   /// Runs the statement with `values` to the end.
   func run(_ values: [SQLiteValue]) throws(TraceFileError) {
     self.bind(values)
+    try self.run()
+  }
+
+  /// Runs the statement, with the values bound to it, to the end.
+  func run() throws(TraceFileError) {
     while try self.step() {}
   }
 
@@ -190,3 +222,4 @@ enum SQLiteValue: Equatable {
 }
 
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+

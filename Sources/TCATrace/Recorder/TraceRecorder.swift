@@ -146,13 +146,11 @@ public final class TraceRecorder: Sendable {
     guard started else { return false }
     let startedAt = self.timing.now()
     self.writer?.submit(
-      .session(
-        SessionRecord(
-          name: self.sessionName ?? "\(rootFeature) \(startedAt)",
-          rootFeature: rootFeature,
-          startedAt: startedAt,
-          recorderVersion: Self.version
-        )
+      session: SessionRecord(
+        name: self.sessionName ?? "\(rootFeature) \(startedAt)",
+        rootFeature: rootFeature,
+        startedAt: startedAt,
+        recorderVersion: Self.version
       )
     )
     return true
@@ -199,7 +197,7 @@ public final class TraceRecorder: Sendable {
     if record.payloadJSON != nil {
       Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
     }
-    if !writer.submit(.action(consume record)) {
+    if !writer.submit(record) {
       self.reportWriterProblemOnce(writer, seq: event.id)
     }
     for leak in analysis.leaks {

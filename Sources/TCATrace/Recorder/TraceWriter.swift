@@ -9,10 +9,6 @@ import Foundation
 package final class TraceWriter: @unchecked Sendable {
   // NB: `@unchecked`: every mutable property is guarded by `condition`; the connection is only
   // touched by the writer thread once the thread has started.
-  package enum Message {
-    case session(SessionRecord)
-    case action(ActionRecord)
-  }
 
   /// A writer appending to the trace at `path`, creating it if needed.
   package convenience init(path: String) throws(TraceFileError) {
@@ -25,7 +21,13 @@ package final class TraceWriter: @unchecked Sendable {
   static let maxDelay = 0.05
 
   private let condition = NSCondition()
-  private var pending: [Message] = []
+  /// The session to write before the pending actions.
+  private var pendingSession: SessionRecord?
+  private var pending: [ActionRecord] = []
+  /// The buffer the writer emptied last, kept with its capacity for `pending` to take over:
+  /// a buffer grown anew for every batch was a page fault every few records on the store's
+  /// thread.
+  private var spare: [ActionRecord] = []
   private var isClosing = false
   private var flushRequests = 0
   private var flushedGeneration = 0
@@ -47,21 +49,26 @@ package final class TraceWriter: @unchecked Sendable {
     thread.start()
   }
 
-  /// Hands `message` to the writer. Returns `false` when it was dropped: the buffer is full,
-  /// or the file has failed.
-  @discardableResult
-  package func submit(_ message: Message) -> Bool {
+  /// Hands the session's row to the writer, to be written before the actions that follow.
+  package func submit(session: SessionRecord) {
     self.condition.lock()
     defer { self.condition.unlock() }
-    guard self.failure == nil, !self.isClosing else {
-      if case .action = message { self.dropped += 1 }
-      return false
-    }
-    guard self.pending.count < self.capacity else {
+    guard self.failure == nil, !self.isClosing else { return }
+    self.pendingSession = session
+    self.condition.signal()
+  }
+
+  /// Hands `record` to the writer. Returns `false` when it was dropped: the buffer is full, or
+  /// the file has failed.
+  @discardableResult
+  package func submit(_ record: consuming ActionRecord) -> Bool {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    guard self.failure == nil, !self.isClosing, self.pending.count < self.capacity else {
       self.dropped += 1
       return false
     }
-    self.pending.append(message)
+    self.pending.append(record)
     if self.pending.count == 1 || self.pending.count >= Self.batchSize {
       self.condition.signal()
     }
@@ -127,7 +134,9 @@ package final class TraceWriter: @unchecked Sendable {
   private func run() {
     while true {
       self.condition.lock()
-      while self.pending.isEmpty, !self.isClosing, self.flushRequests == self.flushedGeneration {
+      while self.pending.isEmpty, self.pendingSession == nil, !self.isClosing,
+        self.flushRequests == self.flushedGeneration
+      {
         self.condition.wait()
       }
       // Give a batch up to `maxDelay` to fill, unless asked to flush or close.
@@ -137,25 +146,32 @@ package final class TraceWriter: @unchecked Sendable {
       {
         if !self.condition.wait(until: deadline) { break }
       }
-      let batch = self.pending
-      self.pending.removeAll(keepingCapacity: true)
+      let session = self.pendingSession
+      self.pendingSession = nil
+      var batch: [ActionRecord] = []
+      swap(&batch, &self.pending)
+      swap(&self.pending, &self.spare)
       let closing = self.isClosing
       let flushGeneration = self.flushRequests
       let alreadyFailed = self.failure != nil
       self.condition.unlock()
 
       var writeError: TraceFileError?
-      if !alreadyFailed, !batch.isEmpty {
-        do throws(TraceFileError) { try self.write(batch) } catch { writeError = error }
+      if !alreadyFailed, session != nil || !batch.isEmpty {
+        do throws(TraceFileError) { try self.write(session, batch) } catch { writeError = error }
       }
 
+      let lostActions = writeError == nil ? 0 : batch.count
+      batch.removeAll(keepingCapacity: true)
+
       self.condition.lock()
-      if let writeError, self.failure == nil {
+      swap(&self.spare, &batch)
+      if writeError != nil, self.failure == nil {
         self.failure = writeError
-        self.dropped += batch.count { if case .action = $0 { true } else { false } }
+        self.dropped += lostActions
       }
       self.flushedGeneration = flushGeneration
-      let done = closing && self.pending.isEmpty
+      let done = closing && self.pending.isEmpty && self.pendingSession == nil
       if done {
         let (dropped, endedAt) = (self.dropped, self.endedAt)
         self.condition.unlock()
@@ -212,22 +228,28 @@ package final class TraceWriter: @unchecked Sendable {
     return statements
   }
 
-  private func write(_ batch: [Message]) throws(TraceFileError) {
+  private func write(_ session: SessionRecord?, _ batch: [ActionRecord]) throws(TraceFileError) {
     guard let connection = self.connection else { return }
     let statements = try self.prepareStatements(connection)
     try connection.execute("BEGIN IMMEDIATE")
     do throws(TraceFileError) {
-      for message in batch {
-        switch message {
-        case let .session(session):
-          try statements.insertSession.run([
-            .text(session.name), .text(session.rootFeature), .text(session.startedAt),
-            .text(session.recorderVersion),
-          ])
-          self.sessionID = connection.lastInsertRowID
-        case let .action(record):
-          guard let sessionID = self.sessionID else { continue }
-          try self.write(record, sessionID: sessionID, statements: statements, connection: connection)
+      if let session {
+        try statements.insertSession.run([
+          .text(session.name), .text(session.rootFeature), .text(session.startedAt),
+          .text(session.recorderVersion),
+        ])
+        self.sessionID = connection.lastInsertRowID
+      }
+      if let sessionID = self.sessionID {
+        // NB: The records are read where they lie: copying one retains each of its strings,
+        // whose counts the store's thread touches too.
+        try batch.withUnsafeBufferPointer { (records) throws(TraceFileError) in
+          for index in records.indices {
+            try Self.write(
+              records.baseAddress! + index, sessionID: sessionID, statements: statements,
+              connection: connection
+            )
+          }
         }
       }
       try connection.execute("COMMIT")
@@ -237,30 +259,46 @@ package final class TraceWriter: @unchecked Sendable {
     }
   }
 
-  private func write(
-    _ record: ActionRecord, sessionID: Int64, statements: Statements, connection: SQLiteConnection
+  private static func write(
+    _ record: UnsafePointer<ActionRecord>, sessionID: Int64, statements: Statements,
+    connection: SQLiteConnection
   ) throws(TraceFileError) {
-    let classification = record.classification
-    let (origin, cause): (String, SQLiteValue) =
-      switch record.origin {
-      case .send: ("send", .null)
-      case let .effect(cause): ("effect", .integer(Int64(cause)))
-      }
-    try statements.insertAction.run([
-      .integer(sessionID), .integer(Int64(record.seq)), .integer(record.timeNs),
-      .integer(record.durationNs), .text(origin), cause, .text(classification.path),
-      .text(classification.rootCategory.rawValue), .text(classification.featurePath),
-      .text(classification.category.rawValue), .text(classification.caseName),
-      .text(record.statePath), SQLiteValue(classification.payload), SQLiteValue(record.payloadJSON),
-    ])
-    let actionID = connection.lastInsertRowID
-    for (position, change) in record.changes.enumerated() {
-      try statements.insertChange.run([
-        .integer(actionID), .integer(Int64(position)), .text(change.path),
-        .text(change.kind.rawValue), SQLiteValue(change.old), SQLiteValue(change.new),
-      ])
+    let insert = statements.insertAction
+    insert.reset()
+    insert.bind(1, sessionID)
+    insert.bind(2, Int64(record.pointee.seq))
+    insert.bind(3, record.pointee.timeNs)
+    insert.bind(4, record.pointee.durationNs)
+    switch record.pointee.origin {
+    case .send:
+      insert.bind(5, "send")
+      insert.bind(6, nil)
+    case let .effect(cause):
+      insert.bind(5, "effect")
+      insert.bind(6, Int64(cause))
     }
-    for leak in record.leaks {
+    insert.bind(7, record.pointee.classification.path)
+    insert.bind(8, record.pointee.classification.rootCategory.rawValue)
+    insert.bind(9, record.pointee.classification.featurePath)
+    insert.bind(10, record.pointee.classification.category.rawValue)
+    insert.bind(11, record.pointee.classification.caseName)
+    insert.bind(12, record.pointee.statePath)
+    insert.bind(13, record.pointee.classification.payload)
+    insert.bind(14, record.pointee.payloadJSON)
+    try insert.run()
+    let actionID = connection.lastInsertRowID
+    for position in record.pointee.changes.indices {
+      let insert = statements.insertChange
+      insert.reset()
+      insert.bind(1, actionID)
+      insert.bind(2, Int64(position))
+      insert.bind(3, record.pointee.changes[position].path)
+      insert.bind(4, record.pointee.changes[position].kind.rawValue)
+      insert.bind(5, record.pointee.changes[position].old)
+      insert.bind(6, record.pointee.changes[position].new)
+      try insert.run()
+    }
+    for leak in record.pointee.leaks {
       try statements.insertLeak.run([
         .integer(actionID), .text(leak.rule.rawValue), .text(leak.feature), .text(leak.detail),
       ])
