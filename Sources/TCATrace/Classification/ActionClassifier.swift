@@ -32,26 +32,24 @@ final class ActionClassifier: @unchecked Sendable {
     return classifier
   }
 
-  /// The classification of `action`, a value of this classifier's type.
-  func classify<Action>(_ action: Action) -> ActionClassification {
-    withUnsafePointer(to: action) { pointer in
-      let action = UnsafeRawPointer(pointer)
-      let kept = withUnsafeTemporaryAllocation(
-        byteCount: Self.scratchBytes, alignment: Self.slotAlignment
-      ) { scratch -> ActionClassification? in
-        guard let (leaf, payloadPlace) = self.lookUp(action, scratch: scratch) else { return nil }
-        guard let payloadPlace, let payload = leaf.payload?.payload else { return leaf.classification }
-        // NB: Rendered out of the lock: rendering may run the payload's own descriptions.
-        var classification = leaf.classification
-        classification.payload = ActionClassification.render(payload.load(payloadPlace))
-        return classification
-      }
-      if let kept { return kept }
-      var trace = ClassificationTrace()
-      let classification = ActionClassification.classify(pointer.pointee, trace: &trace)
-      self.keep(classification, trace: trace, for: action)
+  /// The classification of the action at `action`, a value of this classifier's type, which
+  /// `value` boxes.
+  func classify(at action: UnsafeRawPointer, value: () -> Any) -> ActionClassification {
+    let kept = withUnsafeTemporaryAllocation(
+      byteCount: Self.scratchBytes, alignment: Self.slotAlignment
+    ) { scratch -> ActionClassification? in
+      guard let (leaf, payloadPlace) = self.lookUp(action, scratch: scratch) else { return nil }
+      guard let payloadPlace, let payload = leaf.payload?.payload else { return leaf.classification }
+      // NB: Rendered out of the lock: rendering may run the payload's own descriptions.
+      var classification = leaf.classification
+      classification.payload = ActionClassification.render(payload.load(payloadPlace))
       return classification
     }
+    if let kept { return kept }
+    var trace = ClassificationTrace()
+    let classification = ActionClassification.classify(value(), trace: &trace)
+    self.keep(classification, trace: trace, for: action)
+    return classification
   }
 
   // MARK: - The tree

@@ -14,15 +14,13 @@ enum StateDiff {
     return changes
   }
 
-  /// The changes from `old` to `new`, for a caller that knows their type and its kind: the
-  /// recorder, with the store's state.
-  static func changes<Value>(from old: Value, to new: Value, kind: NodeKind) -> [StateChange] {
+  /// The changes from the value at `old` to the value at `new`, for a caller that knows their
+  /// type's kind: the recorder, with the store's state.
+  static func changes(
+    from old: UnsafeRawPointer, to new: UnsafeRawPointer, kind: NodeKind
+  ) -> [StateChange] {
     var changes: [StateChange] = []
-    withUnsafePointer(to: old) { old in
-      withUnsafePointer(to: new) { new in
-        self.diff(kind, old, new, path: "", depth: 0, knownUnequal: false, into: &changes)
-      }
-    }
+    self.diff(kind, old, new, path: "", depth: 0, knownUnequal: false, into: &changes)
     return changes
   }
 

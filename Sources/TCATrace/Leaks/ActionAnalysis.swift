@@ -23,27 +23,38 @@ public struct ActionAnalysis: Sendable {
   ///   - rootName: How leak details name the root feature. Default: the type name of the
   ///     action's enclosing type (`AppFeature` for `AppFeature.Action`).
   public init<State, Action>(_ event: ActionEvent<State, Action>, rootName: String? = nil) {
-    self.init(
-      event, rootName: rootName, stateKind: NodeKind.of(State.self),
-      classifier: ActionClassifier.of(Action.self)
-    )
+    let rootName = rootName ?? Self.rootName(of: Action.self)
+    self = withUnsafePointer(to: event.action) { action in
+      withUnsafePointer(to: event.stateBefore) { before in
+        withUnsafePointer(to: event.stateAfter) { after in
+          ActionAnalysis(
+            action: UnsafeRawPointer(action), actionValue: { action.pointee },
+            classifier: ActionClassifier.of(Action.self), before: UnsafeRawPointer(before),
+            after: UnsafeRawPointer(after), stateKind: NodeKind.of(State.self),
+            origin: event.origin, route: event.route, ownEffectCounts: event.ownEffectCounts,
+            rootName: rootName
+          )
+        }
+      }
+    }
   }
 
-  /// Analyses `event`, whose state's kind and action's classifier the caller knows.
-  init<State, Action>(
-    _ event: ActionEvent<State, Action>, rootName: String?, stateKind: NodeKind,
-    classifier: ActionClassifier?
+  /// Analyses an action from its values in place: the action at `action`, whose value
+  /// `actionValue` boxes, and the states before and after, of `stateKind`'s type.
+  init(
+    action: UnsafeRawPointer, actionValue: () -> Any, classifier: ActionClassifier?,
+    before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
+    route: [ActionRoute], ownEffectCounts: [Int], rootName: String
   ) {
-    self.classification = classifier?.classify(event.action) ?? ActionClassification(event.action)
-    self.changes = StateDiff.changes(from: event.stateBefore, to: event.stateAfter, kind: stateKind)
+    self.classification =
+      classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
+    self.changes = StateDiff.changes(from: before, to: after, kind: stateKind)
     self.leaks = LeakRules.leaks(
-      LeakRules.Input(
-        classification: self.classification,
-        origin: event.origin,
-        route: event.route,
-        ownEffectCounts: event.ownEffectCounts,
-        changes: self.changes,
-        rootName: rootName ?? Self.rootName(of: Action.self)
+      self.classification,
+      origin: origin,
+      input: LeakRules.Input(
+        classification: self.classification, origin: origin, route: route,
+        ownEffectCounts: ownEffectCounts, changes: self.changes, rootName: rootName
       )
     )
   }

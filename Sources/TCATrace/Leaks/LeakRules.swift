@@ -16,6 +16,24 @@ enum LeakRules {
     var rootName: String
   }
 
+  /// The rules `classification`, sent from `origin`, breaks; the rest of the input is only
+  /// built when a rule may apply.
+  static func leaks(
+    _ classification: ActionClassification, origin: ActionOrigin,
+    input: @autoclosure () -> Input
+  ) -> [Leak] {
+    guard classification.category != .unclassified, !classification.isDismiss else { return [] }
+    let depth = classification.feature.count
+    let mayLeak =
+      switch classification.category {
+      case .view: depth >= 1 || origin != .send
+      case .internal: depth >= 1 || origin == .send
+      case .delegate: depth >= 2 || origin == .send
+      case .unclassified: false
+      }
+    return mayLeak ? self.leaks(input()) : []
+  }
+
   static func leaks(_ input: Input) -> [Leak] {
     let classification = input.classification
     guard classification.category != .unclassified, !classification.isDismiss else { return [] }

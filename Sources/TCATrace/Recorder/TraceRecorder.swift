@@ -174,21 +174,22 @@ public final class TraceRecorder: Sendable {
       self.reportWriterProblemOnce(writer, seq: event.id)
       return
     }
-    let types = knownTypes ?? self.learnTypes(State.self, Action.self)
-    let analysis = ActionAnalysis(
-      event, rootName: session.rootFeature, stateKind: types.state, classifier: types.actionClassifier
+    let types = knownTypes ?? self.learnTypes(ActionEvent<State, Action>.self)
+    // NB: The event's values are read where they lie, and analysed by code that is not
+    // generic: each generic function reading an event looked up the event type's metadata.
+    let (id, origin, route, ownEffectCounts, timestamp, duration) = (
+      event.id, event.origin, event.route, event.ownEffectCounts, event.timestamp, event.duration
     )
-    var record = ActionRecord(
-      seq: event.id,
-      timeNs: self.timing.time(id: event.id, timestamp: event.timestamp, sessionStart: session.startNanoseconds),
-      durationNs: self.timing.duration(id: event.id, measured: event.duration),
-      origin: event.origin,
-      classification: analysis.classification,
-      statePath: event.route.statePath,
-      payloadJSON: types.actionIsEncodable == false ? nil : TraceJSON.encode(event.action),
-      changes: analysis.changes,
-      leaks: analysis.leaks
-    )
+    var record = withUnsafePointer(to: event) { event in
+      let event = UnsafeRawPointer(event)
+      let action = event + types.event.action
+      return self.record(
+        id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
+        timestamp: timestamp, duration: duration, action: action,
+        actionValue: { types.event.loadAction(action) }, before: event + types.event.stateBefore,
+        after: event + types.event.stateAfter, types: types, session: session
+      )
+    }
     // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
     if !self.redactor.isEmpty {
       self.checkRedactionRootsOnce(stateType: State.self)
@@ -197,22 +198,58 @@ public final class TraceRecorder: Sendable {
     if record.payloadJSON != nil {
       Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
     }
+    let leaks = record.leaks
+    let classification = leaks.isEmpty ? nil : record.classification
     if !writer.submit(record) {
-      self.reportWriterProblemOnce(writer, seq: event.id)
+      self.reportWriterProblemOnce(writer, seq: id)
     }
-    for leak in analysis.leaks {
-      self.handle(leak, classification: analysis.classification, seq: event.id, rootFeature: session.rootFeature)
+    if let classification {
+      for leak in leaks {
+        self.handle(leak, classification: classification, seq: id, rootFeature: session.rootFeature)
+      }
     }
   }
 
+  /// The record of one action, from its values in place.
+  private func record(
+    id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
+    timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
+    before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState
+  ) -> ActionRecord {
+    let analysis = ActionAnalysis(
+      action: action, actionValue: actionValue, classifier: types.actionClassifier,
+      before: before, after: after, stateKind: types.state, origin: origin, route: route,
+      ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
+    )
+    return ActionRecord(
+      seq: id,
+      timeNs: self.timing.time(id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
+      durationNs: self.timing.duration(id: id, measured: duration),
+      origin: origin,
+      classification: analysis.classification,
+      statePath: route.statePath,
+      payloadJSON: types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue()),
+      changes: analysis.changes,
+      leaks: analysis.leaks
+    )
+  }
+
   /// Finds out, once, what the recorder needs to know of its store's types.
-  private func learnTypes(_ state: Any.Type, _ action: Any.Type) -> RecordedTypes {
+  private func learnTypes<State, Action>(_: ActionEvent<State, Action>.Type) -> RecordedTypes {
     // NB: An existential action type's values have types of their own; each is asked.
+    let action = Action.self as Any.Type
     let isExistential = unsafeBitCast(action, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x303
+    typealias Event = ActionEvent<State, Action>
     let types = RecordedTypes(
-      state: NodeKind.of(state),
+      state: NodeKind.of(State.self),
       actionIsEncodable: isExistential ? nil : action is any Encodable.Type,
-      actionClassifier: ActionClassifier.of(action)
+      actionClassifier: ActionClassifier.of(action),
+      event: RecordedTypes.EventLayout(
+        action: MemoryLayout<Event>.offset(of: \.action)!,
+        stateBefore: MemoryLayout<Event>.offset(of: \.stateBefore)!,
+        stateAfter: MemoryLayout<Event>.offset(of: \.stateAfter)!,
+        loadAction: { $0.load(as: Action.self) }
+      )
     )
     self.state.withLock { $0.types = types }
     return types
@@ -386,6 +423,17 @@ struct RecordedTypes: Sendable {
   let actionIsEncodable: Bool?
   /// Classifies actions by their chain of cases; `nil` when the action type is not an enum.
   let actionClassifier: ActionClassifier?
+  /// Where an event's values lie, read without generic code.
+  let event: EventLayout
+
+  struct EventLayout: Sendable {
+    /// Offsets in an `ActionEvent` of the store's types.
+    let action: Int
+    let stateBefore: Int
+    let stateAfter: Int
+    /// A copy of the action at a place, boxed.
+    let loadAction: @Sendable (UnsafeRawPointer) -> Any
+  }
 }
 
 struct SessionState: Sendable {
