@@ -170,7 +170,7 @@ public final class TraceRecorder: Sendable {
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The failure is reported
     // once, here or when a submit is refused, whichever notices it first.
-    guard writer.error == nil else {
+    guard !writer.hasFailed else {
       self.reportWriterProblemOnce(writer, seq: event.id)
       return
     }
@@ -200,7 +200,7 @@ public final class TraceRecorder: Sendable {
     }
     let leaks = record.leaks
     let classification = leaks.isEmpty ? nil : record.classification
-    if !writer.submit(record) {
+    if !writer.submit(consume record) {
       self.reportWriterProblemOnce(writer, seq: id)
     }
     if let classification {
@@ -416,7 +416,10 @@ package enum TraceTiming: Sendable {
 }
 
 /// What a recorder knows of its store's types, found at the first action.
-struct RecordedTypes: Sendable {
+///
+/// NB: A class: the recorder reads it under its lock for every action, and a reference is one
+/// count to keep instead of one per member.
+final class RecordedTypes: Sendable {
   let state: NodeKind
   /// Whether actions are `Encodable`; `nil` when the action type is an existential, whose
   /// values' types vary.
@@ -433,6 +436,13 @@ struct RecordedTypes: Sendable {
     let stateAfter: Int
     /// A copy of the action at a place, boxed.
     let loadAction: @Sendable (UnsafeRawPointer) -> Any
+  }
+
+  init(state: NodeKind, actionIsEncodable: Bool?, actionClassifier: ActionClassifier?, event: EventLayout) {
+    self.state = state
+    self.actionIsEncodable = actionIsEncodable
+    self.actionClassifier = actionClassifier
+    self.event = event
   }
 }
 

@@ -75,6 +75,13 @@ package final class TraceWriter: @unchecked Sendable {
     return true
   }
 
+  /// Whether an error stopped the writer.
+  var hasFailed: Bool {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    return self.failure != nil
+  }
+
   /// The error that stopped the writer, if any.
   var error: TraceFileError? {
     self.condition.lock()
