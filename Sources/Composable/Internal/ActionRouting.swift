@@ -47,11 +47,20 @@ enum ActionRouting {
 // NB: A collector is created for one action, bound to the thread for the duration of one
 // synchronous reducer call, and read right after; it is never touched from two threads.
 final class RouteCollector: @unchecked Sendable {
+  private static let rootOnlyCounts: [[Int]] = (0..<8).map { [$0] }
+
   private var stack: [ActionRoute] = []
   private(set) var route: [ActionRoute] = []
   /// `totals[d]`: effects returned by the children at depth `d`, their descendants included;
   /// 0 past the end. `totals[0]`, the root's, is given to ``ownEffectCounts(rootTotal:)``.
   private var totals: [Int] = []
+
+  /// Forgets the last action's route, to collect the next one's.
+  func reset() {
+    self.stack.removeAll(keepingCapacity: true)
+    self.route = []
+    self.totals.removeAll(keepingCapacity: true)
+  }
 
   func enter(_ route: ActionRoute) {
     self.stack.append(route)
@@ -66,6 +75,11 @@ final class RouteCollector: @unchecked Sendable {
 
   /// The effects each reducer along ``route`` returned itself, given the root's total.
   func ownEffectCounts(rootTotal: Int) -> [Int] {
+    // NB: Most actions stay in the root and return few effects: their counts are shared
+    // arrays, not one allocated per action.
+    if self.route.isEmpty, rootTotal < Self.rootOnlyCounts.count {
+      return Self.rootOnlyCounts[rootTotal]
+    }
     func total(_ depth: Int) -> Int {
       depth == 0 ? rootTotal : depth < self.totals.count ? self.totals[depth] : 0
     }

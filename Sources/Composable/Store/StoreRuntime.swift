@@ -13,6 +13,8 @@ final class StoreRuntime<State, Action> {
   private var isProcessing = false
   private var nextActionID = 1
 
+  private let collector = RouteCollector()
+
   private var nextTaskID = 0
   private var runningTasks: [Int: Task<Void, Never>] = [:]
   private var tasksByCancelID: [CancelID: Set<Int>] = [:]
@@ -71,7 +73,10 @@ final class StoreRuntime<State, Action> {
     let effect: Effect<Action>
     if let observer = self.observer {
       let stateBefore = self.state
-      let collector = RouteCollector()
+      // NB: One collector for every action: `process` is never re-entered (`enqueue` queues
+      // what is sent meanwhile), and a collector per action was an allocation per action.
+      let collector = self.collector
+      collector.reset()
       let start = DispatchTime.now().uptimeNanoseconds
       effect = ActionRouting.withCollector(collector) {
         self.reducer(&self.state, action)

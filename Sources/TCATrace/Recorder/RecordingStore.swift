@@ -46,9 +46,18 @@ public final class RecordingStore<State, Action> {
     }
     self.store = Store(
       initialState: initialState(),
-      observer: { event in if isRecording { recorder.record(event) } },
+      observer: isRecording ? Self.observer(recording: recorder) : { _ in },
       reducer: reducer
     )
+  }
+
+  /// The store's observer: it runs on the main actor, but does not check that it does; made
+  /// outside the main actor's isolation, it is not compiled with that check, which cost every
+  /// action ~0.1 µs.
+  private nonisolated static func observer(
+    recording recorder: TraceRecorder
+  ) -> @Sendable (ActionEvent<State, Action>) -> Void {
+    { event in recorder.record(event) }
   }
 
   /// The current state.
