@@ -165,15 +165,13 @@ public final class TraceRecorder: Sendable {
   /// store's thread, as the store processes each action.
   func record<State, Action>(_ event: ActionEvent<State, Action>) {
     guard let writer = self.writer else { return }
-    let (session, knownTypes) = self.state.withLock { ($0.session, $0.types) }
-    guard let session else { return }
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
-    // store's thread does no work for a recording that has stopped. The failure is reported
-    // once, here or when a submit is refused, whichever notices it first.
-    guard !writer.hasFailed else {
-      self.reportWriterProblemOnce(writer, seq: event.id)
-      return
+    // store's thread does no work for a recording that has stopped. The recorder learns of the
+    // failure when the writer refuses an action, and reports it then, once.
+    let (session, knownTypes, hasStopped) = self.state.withLock {
+      ($0.session, $0.types, $0.hasReportedFailure)
     }
+    guard let session, !hasStopped else { return }
     let types = knownTypes ?? self.learnTypes(ActionEvent<State, Action>.self)
     // NB: The event's values are read where they lie, and analysed by code that is not
     // generic: each generic function reading an event looked up the event type's metadata.
@@ -202,6 +200,7 @@ public final class TraceRecorder: Sendable {
     let classification = leaks.isEmpty ? nil : record.classification
     if !writer.submit(consume record) {
       self.reportWriterProblemOnce(writer, seq: id)
+      if writer.hasFailed { return }
     }
     if let classification {
       for leak in leaks {
