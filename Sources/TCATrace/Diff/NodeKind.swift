@@ -154,7 +154,17 @@ final class NodeKind: @unchecked Sendable {
   private static func comparisonInPlace<T: Equatable>(
     _: T.Type
   ) -> (UnsafeRawPointer, UnsafeRawPointer) -> Bool {
-    { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee }
+    // NB: Read through `pointee`, each value was copied for `==`: a retain of every reference
+    // in a state, and a release after. Passed `inout`, they are compared where they lie; they
+    // are not changed.
+    func equal(_ lhs: inout T, _ rhs: inout T) -> Bool { lhs == rhs }
+    return { lhs, rhs in
+      guard lhs != rhs else { return true }
+      return equal(
+        &UnsafeMutablePointer(mutating: lhs.assumingMemoryBound(to: T.self)).pointee,
+        &UnsafeMutablePointer(mutating: rhs.assumingMemoryBound(to: T.self)).pointee
+      )
+    }
   }
 
   /// How values of `T` in place are rendered: the common leaves directly, the rest by
