@@ -39,7 +39,7 @@ final class ActionClassifier: @unchecked Sendable {
       byteCount: Self.scratchBytes, alignment: Self.slotAlignment
     ) { scratch -> ActionClassification? in
       guard let (leaf, payloadPlace) = self.lookUp(action, scratch: scratch) else { return nil }
-      guard let payloadPlace, let payload = leaf.payload?.payload else { return leaf.classification }
+      guard let payloadPlace, let payload = leaf.payload else { return leaf.classification }
       // NB: Rendered out of the lock: rendering may run the payload's own descriptions.
       var classification = leaf.classification
       classification.payload = ActionClassification.render(payload.load(payloadPlace))
@@ -65,26 +65,34 @@ final class ActionClassifier: @unchecked Sendable {
     }
   }
 
+  /// NB: The tree's nodes and leaves are kept alive by `objects`; entries refer to them
+  /// unretained, so that reading the tree retains and releases nothing.
   private enum Entry {
     /// Classifying took apart the next level too: the payload's case.
-    case next(Node)
+    case next(Unmanaged<Node>)
     /// The chain ends here.
-    case classified(Leaf)
+    case classified(Unmanaged<Leaf>)
     /// Chains through this case are classified by reflection.
     case uncacheable
   }
+
+  /// Every node and leaf of the tree; only grown, under `lock`.
+  @exclusivity(unchecked) private var objects: [AnyObject] = []
 
   /// The classification of a chain of cases, but for its payload, and the level whose payload
   /// it renders.
   private final class Leaf {
     let classification: ActionClassification
-    let payload: (level: Int, payload: EnumReflection.Layout.Payload)?
+    /// The level whose payload is rendered, and how it is read.
+    let payloadLevel: Int?
+    let payload: EnumReflection.Layout.Payload?
 
     init(_ classification: ActionClassification, payload: (level: Int, payload: EnumReflection.Layout.Payload)?) {
       var classification = classification
       classification.payload = nil
       self.classification = classification
-      self.payload = payload
+      self.payloadLevel = payload?.level
+      self.payload = payload?.payload
     }
   }
 
@@ -100,7 +108,7 @@ final class ActionClassifier: @unchecked Sendable {
     withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: Self.maxLevels) {
       payloads in
       self.lock.withLock { _ -> (Leaf, UnsafeRawPointer?)? in
-        var node = self.root
+        unowned(unsafe) var node = self.root
         var value = action
         var level = 0
         var used = 0
@@ -112,7 +120,8 @@ final class ActionClassifier: @unchecked Sendable {
             return nil
 
           case let .classified(leaf):
-            guard let payloadLevel = leaf.payload?.level else { return (leaf, nil) }
+            let leaf = leaf.takeUnretainedValue()
+            guard let payloadLevel = leaf.payloadLevel else { return (leaf, nil) }
             if payloadLevel < level { return (leaf, payloads[payloadLevel]) }
             guard let place = Self.project(value, node.layout, tag, into: scratch, used: &used)
             else { return nil }
@@ -124,7 +133,8 @@ final class ActionClassifier: @unchecked Sendable {
               let place = Self.project(value, node.layout, tag, into: scratch, used: &used)
             else { return nil }
             payloads[level] = place
-            (node, value, level) = (child, place, level + 1)
+            node = child.takeUnretainedValue()
+            (value, level) = (place, level + 1)
           }
         }
       }
@@ -154,7 +164,9 @@ final class ActionClassifier: @unchecked Sendable {
           let dependsOnValue = payload.map { Self.isExistential($0.type) } ?? false
           if isCacheable, !dependsOnValue, level == trace.levels - 1 {
             if node.entries[tag] == nil {
-              node.entries[tag] = .classified(Leaf(classification, payload: payloadToRender))
+              let leaf = Leaf(classification, payload: payloadToRender)
+              self.objects.append(leaf)
+              node.entries[tag] = .classified(Unmanaged.passUnretained(leaf))
             }
             return
           }
@@ -171,10 +183,11 @@ final class ActionClassifier: @unchecked Sendable {
           let child: Node
           switch node.entries[tag] {
           case let .next(existing)?:
-            child = existing
+            child = existing.takeUnretainedValue()
           case nil:
             child = Node(nextLayout)
-            node.entries[tag] = .next(child)
+            self.objects.append(child)
+            node.entries[tag] = .next(Unmanaged.passUnretained(child))
           case .classified?, .uncacheable?:
             return
           }
