@@ -61,13 +61,12 @@ public enum Scenarios {
     }
 
     let plainStore = Store(initialState: BenchFeature.State(rows: rows)) { BenchFeature.Feature() }
-    let variant = ProcessInfo.processInfo.environment["EXP_VARIANT"] ?? ""
-    let plain = await nanosecondsPerOperation(repetitions: variant == "rec" ? 1 : repetitions * (variant == "plain" ? 5 : 1), count: count) {
+    let plain = await nanosecondsPerOperation(repetitions: repetitions, count: count) {
       for _ in 0..<count { plainStore.send(change) }
     }
 
     var recordingPerAction: [Double] = []
-    for index in 0..<(variant == "plain" ? 1 : repetitions) {
+    for index in 0..<repetitions {
       // NB: A recorder per repetition, created outside the timed part, so that each one's
       // writer starts empty; closing it is not timed either.
       let recorder = try TraceRecorder(path: scratch.path("send-\(index).db"), policy: .recordOnly)
@@ -83,7 +82,7 @@ public enum Scenarios {
 
     // NB: The baseline renders a diff of the whole state per action; with large states it
     // is far slower, so it runs fewer actions.
-    let printCount = !variant.isEmpty ? 1 : max(1, min(count, 2_000_000 / max(rows, 1) / 10))
+    let printCount = max(1, min(count, 2_000_000 / max(rows, 1) / 10))
     let printStore = Store(initialState: BenchFeature.State(rows: rows)) {
       PrintChangesReducer(BenchFeature.Feature())
     }
