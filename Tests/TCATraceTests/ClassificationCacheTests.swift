@@ -138,6 +138,49 @@ struct ClassificationCacheTests {
     ])
   }
 
+  @Test func aRecorderGivenToReducersOfTwoTypesReadsEachEventWithItsOwnTypes() async throws {
+    struct Counter: Equatable { var count = 0 }
+    struct Title: Equatable {
+      var title = ""
+      var edits = 0
+    }
+    let directory = try TemporaryDirectory()
+    let path = directory.path("two.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let counter = Store(initialState: Counter()) {
+      Reduce<Counter, MixedAction> { state, _ in
+        state.count += 1
+        return .none
+      }
+      .recording(to: recorder)
+    }
+    let title = Store(initialState: Title()) {
+      Reduce<Title, Order> { state, order in
+        state.title = order == .descending ? "down" : "other"
+        state.edits += 1
+        return .none
+      }
+      .recording(to: recorder)
+    }
+    counter.send(.view(.typed("a")))
+    title.send(.custom("b"))
+    counter.send(.view(.tapped))
+    title.send(.descending)
+    try await recorder.close()
+
+    let rows = try TraceReader(path: path).actions()
+    #expect(rows.map(\.path) == ["view.typed", "custom", "view.tapped", "descending"])
+    #expect(rows.map(\.payload) == [#""a""#, #""b""#, nil, nil])
+    #expect(
+      rows.map { $0.changes.map { "\($0.path): \($0.old ?? "-") → \($0.new ?? "-")" } } == [
+        ["count: 0 → 1"],
+        [#"title: "" → "other""#, "edits: 0 → 1"],
+        ["count: 1 → 2"],
+        [#"title: "other" → "down""#, "edits: 1 → 2"],
+      ]
+    )
+  }
+
   @Test func keptClassificationsReleaseWhatTheyRead() async throws {
     weak var released: Box?
     do {

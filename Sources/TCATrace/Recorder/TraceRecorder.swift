@@ -172,7 +172,11 @@ public final class TraceRecorder: Sendable {
       ($0.session, $0.types, $0.hasReportedFailure)
     }
     guard let session, !hasStopped else { return }
-    let types = knownTypes ?? self.learnTypes(ActionEvent<State, Action>.self)
+    // NB: What is known is only used for the types it was learnt from: a recorder given to two
+    // reducers' `recording(to:)` sees events of two types.
+    let types =
+      knownTypes.flatMap { $0.isFor(State.self, Action.self) ? $0 : nil }
+      ?? self.learnTypes(ActionEvent<State, Action>.self)
     // NB: The event's values are read where they lie, and analysed by code that is not
     // generic: each generic function reading an event looked up the event type's metadata.
     let (id, origin, route, ownEffectCounts, timestamp, duration) = (
@@ -240,6 +244,7 @@ public final class TraceRecorder: Sendable {
     let isExistential = unsafeBitCast(action, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x303
     typealias Event = ActionEvent<State, Action>
     let types = RecordedTypes(
+      stateType: State.self, actionType: Action.self,
       state: NodeKind.of(State.self),
       actionIsEncodable: isExistential ? nil : action is any Encodable.Type,
       actionClassifier: ActionClassifier.of(action),
@@ -437,11 +442,24 @@ final class RecordedTypes: Sendable {
     let loadAction: @Sendable (UnsafeRawPointer) -> Any
   }
 
-  init(state: NodeKind, actionIsEncodable: Bool?, actionClassifier: ActionClassifier?, event: EventLayout) {
+  let stateType: ObjectIdentifier
+  let actionType: ObjectIdentifier
+
+  init(
+    stateType: Any.Type, actionType: Any.Type, state: NodeKind, actionIsEncodable: Bool?,
+    actionClassifier: ActionClassifier?, event: EventLayout
+  ) {
+    self.stateType = ObjectIdentifier(stateType)
+    self.actionType = ObjectIdentifier(actionType)
     self.state = state
     self.actionIsEncodable = actionIsEncodable
     self.actionClassifier = actionClassifier
     self.event = event
+  }
+
+  /// Whether these are the types of events of `State` and `Action`.
+  func isFor(_ state: Any.Type, _ action: Any.Type) -> Bool {
+    self.stateType == ObjectIdentifier(state) && self.actionType == ObjectIdentifier(action)
   }
 }
 
