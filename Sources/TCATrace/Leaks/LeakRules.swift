@@ -34,9 +34,8 @@ enum LeakRules {
     return mayLeak ? self.leaks(input()) : []
   }
 
-  static func leaks(_ input: Input) -> [Leak] {
+  private static func leaks(_ input: Input) -> [Leak] {
     let classification = input.classification
-    guard classification.category != .unclassified, !classification.isDismiss else { return [] }
     var leaks: [Leak] = []
     let depth = classification.feature.count
 
