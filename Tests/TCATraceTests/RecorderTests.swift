@@ -236,6 +236,37 @@ struct RecorderTests {
     expectNoDifference(second.map(\.payload), [#""second@example.com""#])
   }
 
+  @Test func aBurstOfManyBatchesIsWrittenWholeAndInOrder() async throws {
+    // NB: The store sends far faster than the writer writes, so the records wait in several
+    // of the writer's chunks (512 each), and chunks emptied by the writer are filled again.
+    struct Counter: Equatable { var count = 0 }
+    enum Action { case incrementTapped }
+    let directory = try TemporaryDirectory()
+    let path = directory.path("burst.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: Counter(), recorder: recorder) {
+      Reduce<Counter, Action> { state, _ in
+        state.count += 1
+        return .none
+      }
+    }
+    let count = 5_000
+    for _ in 0..<count { store.send(.incrementTapped) }
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    #expect(try reader.sessions().map(\.droppedActions) == [0])
+    var read = 0
+    var wrong: [Int] = []
+    try reader.forEachAction { action in
+      read += 1
+      let changes = [StateChange(path: "count", kind: .changed, old: "\(read - 1)", new: "\(read)")]
+      if action.seq != read || action.changes != changes { wrong.append(read) }
+    }
+    #expect(read == count)
+    #expect(wrong.prefix(3) == [])
+  }
+
   @Test func anUnwritablePathReportsOnceAndTheStoreGoesOn() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("missing-folder/trace.db")

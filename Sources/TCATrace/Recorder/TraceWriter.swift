@@ -23,11 +23,17 @@ package final class TraceWriter: @unchecked Sendable {
   private let condition = NSCondition()
   /// The session to write before the pending actions.
   private var pendingSession: SessionRecord?
-  private var pending: [ActionRecord] = []
-  /// The buffer the writer emptied last, kept with its capacity for `pending` to take over:
-  /// a buffer grown anew for every batch was a page fault every few records on the store's
-  /// thread.
-  private var spare: [ActionRecord] = []
+  /// The records waiting, in chunks of up to `batchSize`.
+  ///
+  /// NB: Chunks, not one buffer: a buffer that grew while the writer lagged behind a burst of
+  /// actions copied every waiting record to fresh memory at each doubling, on the store's
+  /// thread; a full chunk stays where it is.
+  private var pending: [[ActionRecord]] = []
+  private var pendingCount = 0
+  /// Chunks the writer emptied, with their capacity, for `submit` to fill again; at most
+  /// `maxSpareChunks`, so an idle recorder keeps little memory.
+  private var spareChunks: [[ActionRecord]] = []
+  static let maxSpareChunks = 8
   private var isClosing = false
   private var flushRequests = 0
   private var flushedGeneration = 0
@@ -64,15 +70,25 @@ package final class TraceWriter: @unchecked Sendable {
   package func submit(_ record: consuming ActionRecord) -> Bool {
     self.condition.lock()
     defer { self.condition.unlock() }
-    guard self.failure == nil, !self.isClosing, self.pending.count < self.capacity else {
+    guard self.failure == nil, !self.isClosing, self.pendingCount < self.capacity else {
       self.dropped += 1
       return false
     }
-    self.pending.append(record)
-    if self.pending.count == 1 || self.pending.count >= Self.batchSize {
+    if self.pending.isEmpty || self.pending[self.pending.count - 1].count >= Self.batchSize {
+      self.pending.append(self.spareChunks.popLast() ?? Self.newChunk())
+    }
+    self.pending[self.pending.count - 1].append(record)
+    self.pendingCount += 1
+    if self.pendingCount == 1 || self.pendingCount >= Self.batchSize {
       self.condition.signal()
     }
     return true
+  }
+
+  private static func newChunk() -> [ActionRecord] {
+    var chunk: [ActionRecord] = []
+    chunk.reserveCapacity(Self.batchSize)
+    return chunk
   }
 
   /// Whether an error stopped the writer.
@@ -148,16 +164,16 @@ package final class TraceWriter: @unchecked Sendable {
       }
       // Give a batch up to `maxDelay` to fill, unless asked to flush or close.
       let deadline = Date(timeIntervalSinceNow: Self.maxDelay)
-      while self.pending.count < Self.batchSize, !self.isClosing,
+      while self.pendingCount < Self.batchSize, !self.isClosing,
         self.flushRequests == self.flushedGeneration
       {
         if !self.condition.wait(until: deadline) { break }
       }
       let session = self.pendingSession
       self.pendingSession = nil
-      var batch: [ActionRecord] = []
+      var batch: [[ActionRecord]] = []
       swap(&batch, &self.pending)
-      swap(&self.pending, &self.spare)
+      self.pendingCount = 0
       let closing = self.isClosing
       let flushGeneration = self.flushRequests
       let alreadyFailed = self.failure != nil
@@ -168,11 +184,13 @@ package final class TraceWriter: @unchecked Sendable {
         do throws(TraceFileError) { try self.write(session, batch) } catch { writeError = error }
       }
 
-      let lostActions = writeError == nil ? 0 : batch.count
-      batch.removeAll(keepingCapacity: true)
+      let lostActions = writeError == nil ? 0 : batch.reduce(0) { $0 + $1.count }
+      // NB: The records are destroyed here, on this thread, and their chunks kept for reuse.
+      for index in batch.indices { batch[index].removeAll(keepingCapacity: true) }
 
       self.condition.lock()
-      swap(&self.spare, &batch)
+      self.spareChunks.append(contentsOf: batch.prefix(Self.maxSpareChunks - self.spareChunks.count))
+      batch = []
       if writeError != nil, self.failure == nil {
         self.failure = writeError
         self.dropped += lostActions
@@ -235,7 +253,7 @@ package final class TraceWriter: @unchecked Sendable {
     return statements
   }
 
-  private func write(_ session: SessionRecord?, _ batch: [ActionRecord]) throws(TraceFileError) {
+  private func write(_ session: SessionRecord?, _ batch: [[ActionRecord]]) throws(TraceFileError) {
     guard let connection = self.connection else { return }
     let statements = try self.prepareStatements(connection)
     try connection.execute("BEGIN IMMEDIATE")
@@ -250,12 +268,14 @@ package final class TraceWriter: @unchecked Sendable {
       if let sessionID = self.sessionID {
         // NB: The records are read where they lie: copying one retains each of its strings,
         // whose counts the store's thread touches too.
-        try batch.withUnsafeBufferPointer { (records) throws(TraceFileError) in
-          for index in records.indices {
-            try Self.write(
-              records.baseAddress! + index, sessionID: sessionID, statements: statements,
-              connection: connection
-            )
+        for chunk in batch {
+          try chunk.withUnsafeBufferPointer { (records) throws(TraceFileError) in
+            for index in records.indices {
+              try Self.write(
+                records.baseAddress! + index, sessionID: sessionID, statements: statements,
+                connection: connection
+              )
+            }
           }
         }
       }
