@@ -182,33 +182,35 @@ public final class TraceRecorder: Sendable {
     let (id, origin, route, ownEffectCounts, timestamp, duration) = (
       event.id, event.origin, event.route, event.ownEffectCounts, event.timestamp, event.duration
     )
-    var record = withUnsafePointer(to: event) { event in
-      let event = UnsafeRawPointer(event)
-      let action = event + types.event.action
-      return self.record(
+    // NB: The record is built, redacted and handed over inside the closure: returned from it,
+    // it was copied out and destroyed, a retain and a release of each of its strings.
+    withUnsafePointer(to: event) { place in
+      let place = UnsafeRawPointer(place)
+      let action = place + types.event.action
+      var record = self.record(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
         timestamp: timestamp, duration: duration, action: action,
-        actionValue: { types.event.loadAction(action) }, before: event + types.event.stateBefore,
-        after: event + types.event.stateAfter, types: types, session: session
+        actionValue: { types.event.loadAction(action) }, before: place + types.event.stateBefore,
+        after: place + types.event.stateAfter, types: types, session: session
       )
-    }
-    // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
-    if !self.redactor.isEmpty {
-      self.checkRedactionRootsOnce(stateType: State.self)
-      self.redactor.apply(to: &record, event: event)
-    }
-    if record.payloadJSON != nil {
-      Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
-    }
-    let leaks = record.leaks
-    let classification = leaks.isEmpty ? nil : record.classification
-    if !writer.submit(consume record) {
-      self.reportWriterProblemOnce(writer, seq: id)
-      if writer.hasFailed { return }
-    }
-    if let classification {
-      for leak in leaks {
-        self.handle(leak, classification: classification, seq: id, rootFeature: session.rootFeature)
+      // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
+      if !self.redactor.isEmpty {
+        self.checkRedactionRootsOnce(stateType: State.self)
+        self.redactor.apply(to: &record, event: event)
+      }
+      if record.payloadJSON != nil {
+        Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
+      }
+      let leaks = record.leaks
+      let classification = leaks.isEmpty ? nil : record.classification
+      if !writer.submit(consume record) {
+        self.reportWriterProblemOnce(writer, seq: id)
+        if writer.hasFailed { return }
+      }
+      if let classification {
+        for leak in leaks {
+          self.handle(leak, classification: classification, seq: id, rootFeature: session.rootFeature)
+        }
       }
     }
   }
