@@ -222,4 +222,3 @@ enum SQLiteValue: Equatable {
 }
 
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
