@@ -111,7 +111,8 @@ enum TraceFile {
 /// What `stat` says of a path, following links; `nil` when there is nothing there.
 ///
 /// NB: One system call, where `FileManager`'s attributes built a dictionary of bridged values:
-/// ~0.3 ms of every `tcatrace` command, most of it the runtime's first lookups of their types.
+/// ~0.3 ms of every `tcatrace` command that opens a trace, most of it the runtime's first
+/// lookups of their types.
 private struct FileStatus {
   var isDirectory: Bool
   var size: Int64
