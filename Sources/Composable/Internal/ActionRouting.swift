@@ -55,14 +55,22 @@ final class RouteCollector: @unchecked Sendable {
   /// 0 past the end. `totals[0]`, the root's, is given to ``ownEffectCounts(rootTotal:)``.
   private var totals: [Int] = []
 
+  /// Whether a child was entered since the last ``reset()``.
+  private var isUsed = false
+
   /// Forgets the last action's route, to collect the next one's.
   func reset() {
+    // NB: Most actions stay in the root: their collector has nothing to forget, and emptying
+    // its three arrays anyway cost each recorded action ~0.08 µs.
+    guard self.isUsed else { return }
+    self.isUsed = false
     self.stack.removeAll(keepingCapacity: true)
     self.route = []
     self.totals.removeAll(keepingCapacity: true)
   }
 
   func enter(_ route: ActionRoute) {
+    self.isUsed = true
     self.stack.append(route)
     if self.stack.count > self.route.count { self.route = self.stack }
     while self.totals.count <= self.stack.count { self.totals.append(0) }
