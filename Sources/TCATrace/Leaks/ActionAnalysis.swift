@@ -46,17 +46,33 @@ public struct ActionAnalysis: Sendable {
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
   ) {
-    self.classification =
+    (self.classification, self.changes, self.leaks) = Self.analyse(
+      action: action, actionValue: actionValue, classifier: classifier, before: before,
+      after: after, stateKind: stateKind, origin: origin, route: route,
+      ownEffectCounts: ownEffectCounts, rootName: rootName
+    )
+  }
+
+  /// The analysis of an action from its values in place, as separate values: the recorder
+  /// moves each into its record, where copying them out of an `ActionAnalysis` retained and
+  /// released each of their strings.
+  static func analyse(
+    action: UnsafeRawPointer, actionValue: () -> Any, classifier: ActionClassifier?,
+    before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
+    route: [ActionRoute], ownEffectCounts: [Int], rootName: String
+  ) -> (classification: ActionClassification, changes: [StateChange], leaks: [Leak]) {
+    let classification =
       classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
-    self.changes = StateDiff.changes(from: before, to: after, kind: stateKind)
-    self.leaks = LeakRules.leaks(
-      self.classification,
+    let changes = StateDiff.changes(from: before, to: after, kind: stateKind)
+    let leaks = LeakRules.leaks(
+      classification,
       origin: origin,
       input: LeakRules.Input(
-        classification: self.classification, origin: origin, route: route,
-        ownEffectCounts: ownEffectCounts, changes: self.changes, rootName: rootName
+        classification: classification, origin: origin, route: route,
+        ownEffectCounts: ownEffectCounts, changes: changes, rootName: rootName
       )
     )
+    return (classification, changes, leaks)
   }
 
   /// `AppFeature` for `AppFeature.Action`; the type's own name otherwise.

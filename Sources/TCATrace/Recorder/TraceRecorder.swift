@@ -187,19 +187,21 @@ public final class TraceRecorder: Sendable {
     withUnsafePointer(to: event) { place in
       let place = UnsafeRawPointer(place)
       let action = place + types.event.action
-      var record = self.record(
+      let built = self.record(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
         timestamp: timestamp, duration: duration, action: action,
         actionValue: { types.event.loadAction(action) }, before: place + types.event.stateBefore,
         after: place + types.event.stateAfter, types: types, session: session
       )
       // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
-      if !self.redactor.isEmpty {
-        self.checkRedactionRootsOnce(stateType: State.self)
-        self.redactor.apply(to: &record, event: event)
-      }
-      if record.payloadJSON != nil {
-        Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
+      // NB: A record with nothing to redact is not mutated: a `var` mutated in a branch was
+      // copied and destroyed whole on the way to the writer, a retain and a release of each of
+      // its strings.
+      let record: ActionRecord
+      if self.redactor.isEmpty, built.payloadJSON == nil {
+        record = built
+      } else {
+        record = self.redacted(built, event: event)
       }
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
@@ -215,13 +217,29 @@ public final class TraceRecorder: Sendable {
     }
   }
 
+  /// `record` without the values the redactions and `TraceRedacted` types keep out of traces.
+  private func redacted<State, Action>(
+    _ record: ActionRecord, event: borrowing ActionEvent<State, Action>
+  ) -> ActionRecord {
+    var record = record
+    if !self.redactor.isEmpty {
+      self.checkRedactionRootsOnce(stateType: State.self)
+      self.redactor.apply(to: &record, event: event)
+    }
+    if record.payloadJSON != nil {
+      Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
+    }
+    return record
+  }
+
   /// The record of one action, from its values in place.
+  @inline(never)
   private func record(
     id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
     before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState
   ) -> ActionRecord {
-    let analysis = ActionAnalysis(
+    let (classification, changes, leaks) = ActionAnalysis.analyse(
       action: action, actionValue: actionValue, classifier: types.actionClassifier,
       before: before, after: after, stateKind: types.state, origin: origin, route: route,
       ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
@@ -231,11 +249,11 @@ public final class TraceRecorder: Sendable {
       timeNs: self.timing.time(id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
       durationNs: self.timing.duration(id: id, measured: duration),
       origin: origin,
-      classification: analysis.classification,
+      classification: classification,
       statePath: route.statePath,
       payloadJSON: types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue()),
-      changes: analysis.changes,
-      leaks: analysis.leaks
+      changes: changes,
+      leaks: leaks
     )
   }
 
