@@ -1,4 +1,5 @@
 import Composable
+import Foundation
 
 /// Classifies the actions of one enum type, keeping each classification per chain of cases:
 /// an action whose cases were seen before is classified by reading its tags, without taking it
@@ -13,7 +14,7 @@ import Composable
 /// reflection each time.
 final class ActionClassifier: @unchecked Sendable {
   // NB: `@unchecked`: the tree is only read and grown under `lock`.
-  private let lock = Locked(())
+  private let lock = NSLock()
   private let root: Node
 
   private init(root: Node) {
@@ -54,14 +55,67 @@ final class ActionClassifier: @unchecked Sendable {
 
   // MARK: - The tree
 
+  /// One level of the tree: an enum type's cases, and what is known of the chains through each.
   private final class Node {
     let layout: EnumReflection.Layout
-    /// By tag: what is known of the chains through this level's case.
-    @exclusivity(unchecked) var entries: [Entry?]
+    /// What a lookup reads of this level.
+    let level: UnsafeMutablePointer<Level>
 
     init(_ layout: EnumReflection.Layout) {
       self.layout = layout
-      self.entries = Array(repeating: nil, count: layout.cases.count)
+      let entries = UnsafeMutableBufferPointer<Entry?>.allocate(capacity: layout.cases.count)
+      entries.initialize(repeating: nil)
+      let steps = UnsafeMutableBufferPointer<Level.Step>.allocate(capacity: layout.cases.count)
+      _ = steps.initialize(
+        from: layout.cases.lazy.map {
+          Level.Step(hasPayload: $0.payload != nil, isIndirect: $0.payload?.isIndirect ?? false)
+        }
+      )
+      self.level = .allocate(capacity: 1)
+      self.level.initialize(
+        to: Level(
+          entries: entries, steps: steps, metadata: layout.metadata,
+          getEnumTag: layout.witnesses.getEnumTag,
+          projectEnumData: layout.witnesses.destructiveProjectEnumData, size: layout.size,
+          alignment: layout.witnesses.alignment
+        )
+      )
+      self.level.pointee.node = Unmanaged.passUnretained(self)
+    }
+
+    deinit {
+      self.level.pointee.entries.deallocate()
+      self.level.pointee.steps.deallocate()
+      self.level.deallocate()
+    }
+  }
+
+  /// A level of the tree as a lookup reads it: plain values and buffers only.
+  ///
+  /// NB: Reading the layout's cases, whose names and loaders are reference-counted, or even
+  /// calling a node's methods, retained and released objects at each level of each action.
+  private struct Level {
+    /// By tag: what is known of the chains through this level's case.
+    let entries: UnsafeMutableBufferPointer<Entry?>
+    /// By tag: how the case keeps its payload.
+    let steps: UnsafeMutableBufferPointer<Step>
+    let metadata: UnsafeRawPointer
+    let getEnumTag: EnumWitnesses.GetEnumTag
+    let projectEnumData: EnumWitnesses.ProjectEnumData
+    let size: Int
+    let alignment: Int
+    /// The node this level is of, which owns it.
+    var node: Unmanaged<Node>?
+
+    /// How a case keeps its payload.
+    struct Step {
+      let hasPayload: Bool
+      let isIndirect: Bool
+    }
+
+    /// The tag of the value at `value`.
+    func tag(of value: UnsafeRawPointer) -> Int {
+      Int(self.getEnumTag(value, self.metadata))
     }
   }
 
@@ -69,7 +123,7 @@ final class ActionClassifier: @unchecked Sendable {
   /// unretained, so that reading the tree retains and releases nothing.
   private enum Entry {
     /// Classifying took apart the next level too: the payload's case.
-    case next(Unmanaged<Node>)
+    case next(UnsafeMutablePointer<Level>)
     /// The chain ends here.
     case classified(Unmanaged<Leaf>)
     /// Chains through this case are classified by reflection.
@@ -107,35 +161,37 @@ final class ActionClassifier: @unchecked Sendable {
   ) -> (Leaf, UnsafeRawPointer?)? {
     withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: Self.maxLevels) {
       payloads in
-      self.lock.withLock { _ -> (Leaf, UnsafeRawPointer?)? in
-        unowned(unsafe) var node = self.root
-        var value = action
-        var level = 0
-        var used = 0
-        while true {
-          let tag = node.layout.tag(of: value)
-          guard tag < node.entries.count, let entry = node.entries[tag] else { return nil }
-          switch entry {
-          case .uncacheable:
-            return nil
+      self.lock.lock()
+      defer { self.lock.unlock() }
+      var node = UnsafePointer(self.root.level)
+      var value = action
+      var level = 0
+      var used = 0
+      while true {
+        let tag = node.pointee.tag(of: value)
+        guard tag < node.pointee.entries.count, let entry = node.pointee.entries[tag] else {
+          return nil
+        }
+        switch entry {
+        case .uncacheable:
+          return nil
 
-          case let .classified(leaf):
-            let leaf = leaf.takeUnretainedValue()
-            guard let payloadLevel = leaf.payloadLevel else { return (leaf, nil) }
-            if payloadLevel < level { return (leaf, payloads[payloadLevel]) }
-            guard let place = Self.project(value, node.layout, tag, into: scratch, used: &used)
-            else { return nil }
-            return (leaf, place)
+        case let .classified(leaf):
+          let leaf = leaf.takeUnretainedValue()
+          guard let payloadLevel = leaf.payloadLevel else { return (leaf, nil) }
+          if payloadLevel < level { return (leaf, payloads[payloadLevel]) }
+          guard let place = Self.project(value, node, tag, into: scratch, used: &used)
+          else { return nil }
+          return (leaf, place)
 
-          case let .next(child):
-            guard
-              level + 1 < Self.maxLevels,
-              let place = Self.project(value, node.layout, tag, into: scratch, used: &used)
-            else { return nil }
-            payloads[level] = place
-            node = child.takeUnretainedValue()
-            (value, level) = (place, level + 1)
-          }
+        case let .next(child):
+          guard
+            level + 1 < Self.maxLevels,
+            let place = Self.project(value, node, tag, into: scratch, used: &used)
+          else { return nil }
+          payloads[level] = place
+          node = UnsafePointer(child)
+          (value, level) = (place, level + 1)
         }
       }
     }
@@ -149,50 +205,51 @@ final class ActionClassifier: @unchecked Sendable {
     let isCacheable = trace.isCacheable && (1...Self.maxLevels).contains(trace.levels)
     withUnsafeTemporaryAllocation(byteCount: Self.scratchBytes, alignment: Self.slotAlignment) {
       scratch in
-      self.lock.withLock { _ in
-        var node = self.root
-        var value = action
-        var used = 0
-        var payloadToRender: (level: Int, payload: EnumReflection.Layout.Payload)?
-        for level in 0..<Self.maxLevels {
-          let tag = node.layout.tag(of: value)
-          guard tag < node.entries.count else { return }
-          let payload = node.layout.cases[tag].payload
-          if level == trace.payloadLevel { payloadToRender = payload.map { (level, $0) } }
-          // NB: A payload typed as an existential holds values of any type: whether the next
-          // level exists depends on the value, not on this case.
-          let dependsOnValue = payload.map { Self.isExistential($0.type) } ?? false
-          if isCacheable, !dependsOnValue, level == trace.levels - 1 {
-            if node.entries[tag] == nil {
-              let leaf = Leaf(classification, payload: payloadToRender)
-              self.objects.append(leaf)
-              node.entries[tag] = .classified(Unmanaged.passUnretained(leaf))
-            }
-            return
+      self.lock.lock()
+      defer { self.lock.unlock() }
+      var node = self.root
+      var value = action
+      var used = 0
+      var payloadToRender: (level: Int, payload: EnumReflection.Layout.Payload)?
+      for depth in 0..<Self.maxLevels {
+        let level = node.level
+        let tag = level.pointee.tag(of: value)
+        guard tag < level.pointee.entries.count else { return }
+        let payload = node.layout.cases[tag].payload
+        if depth == trace.payloadLevel { payloadToRender = payload.map { (depth, $0) } }
+        // NB: A payload typed as an existential holds values of any type: whether the next
+        // level exists depends on the value, not on this case.
+        let dependsOnValue = payload.map { Self.isExistential($0.type) } ?? false
+        if isCacheable, !dependsOnValue, depth == trace.levels - 1 {
+          if level.pointee.entries[tag] == nil {
+            let leaf = Leaf(classification, payload: payloadToRender)
+            self.objects.append(leaf)
+            level.pointee.entries[tag] = .classified(Unmanaged.passUnretained(leaf))
           }
-          // Not the last level, or not cacheable: go down while the payload is an enum, and
-          // mark the deepest case reached when the chain cannot be kept.
-          guard
-            !dependsOnValue, level < trace.levels - 1 || !isCacheable,
-            let nextLayout = payload.flatMap({ EnumReflection.layout(of: $0.type) }),
-            let place = Self.project(value, node.layout, tag, into: scratch, used: &used)
-          else {
-            if !isCacheable || dependsOnValue { node.entries[tag] = .uncacheable }
-            return
-          }
-          let child: Node
-          switch node.entries[tag] {
-          case let .next(existing)?:
-            child = existing.takeUnretainedValue()
-          case nil:
-            child = Node(nextLayout)
-            self.objects.append(child)
-            node.entries[tag] = .next(Unmanaged.passUnretained(child))
-          case .classified?, .uncacheable?:
-            return
-          }
-          (node, value) = (child, place)
+          return
         }
+        // Not the last level, or not cacheable: go down while the payload is an enum, and
+        // mark the deepest case reached when the chain cannot be kept.
+        guard
+          !dependsOnValue, depth < trace.levels - 1 || !isCacheable,
+          let nextLayout = payload.flatMap({ EnumReflection.layout(of: $0.type) }),
+          let place = Self.project(value, level, tag, into: scratch, used: &used)
+        else {
+          if !isCacheable || dependsOnValue { level.pointee.entries[tag] = .uncacheable }
+          return
+        }
+        let child: Node
+        switch level.pointee.entries[tag] {
+        case let .next(existing)?:
+          child = existing.pointee.node!.takeUnretainedValue()
+        case nil:
+          child = Node(nextLayout)
+          self.objects.append(child)
+          level.pointee.entries[tag] = .next(child.level)
+        case .classified?, .uncacheable?:
+          return
+        }
+        (node, value) = (child, place)
       }
     }
   }
@@ -200,19 +257,24 @@ final class ActionClassifier: @unchecked Sendable {
   /// Projects a raw copy of the enum value at `value`, whose case is `tag`, in `scratch`;
   /// returns where its payload lies, or `nil` when the scratch is full or too little aligned.
   private static func project(
-    _ value: UnsafeRawPointer, _ layout: EnumReflection.Layout, _ tag: Int,
+    _ value: UnsafeRawPointer, _ level: UnsafePointer<Level>, _ tag: Int,
     into scratch: UnsafeMutableRawBufferPointer, used: inout Int
   ) -> UnsafeRawPointer? {
-    guard let payload = layout.cases[tag].payload else { return nil }
-    let size = max(layout.size, 1)
-    guard used + size <= scratch.count, layout.witnesses.alignment <= Self.slotAlignment else {
+    let step = level.pointee.steps[tag]
+    guard step.hasPayload else { return nil }
+    let size = max(level.pointee.size, 1)
+    guard used + size <= scratch.count, level.pointee.alignment <= Self.slotAlignment else {
       return nil
     }
     // NB: A bitwise copy: it owns nothing, so it is neither retained nor destroyed.
     let slot = scratch.baseAddress! + used
-    slot.copyMemory(from: value, byteCount: layout.size)
+    slot.copyMemory(from: value, byteCount: level.pointee.size)
     used += (size + Self.slotAlignment - 1) / Self.slotAlignment * Self.slotAlignment
-    return layout.projectPayload(slot, of: payload)
+    // NB: What `EnumReflection.Layout.projectPayload` does, from the level's plain values.
+    level.pointee.projectEnumData(slot, level.pointee.metadata)
+    return step.isIndirect
+      ? UnsafeRawPointer(slot.load(as: UnsafeRawPointer.self)) + EnumReflection.heapObjectHeaderSize
+      : UnsafeRawPointer(slot)
   }
 
   /// Whether values of `type` are existential boxes (`Any`, `any Error`): kinds 0x303, 0x307.
