@@ -57,7 +57,7 @@ public final class RecordingStore<State, Action> {
   private nonisolated static func observer(
     recording recorder: TraceRecorder
   ) -> @Sendable (ActionEvent<State, Action>) -> Void {
-    { event in recorder.record(event) }
+    recorder.storeObserver(State.self, Action.self)
   }
 
   /// The current state.

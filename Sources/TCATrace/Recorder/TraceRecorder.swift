@@ -164,7 +164,7 @@ public final class TraceRecorder: Sendable {
   /// Analyses `event` and hands it to the writer; reports leaks per ``policy``. Called on the
   /// store's thread, as the store processes each action.
   func record<State, Action>(_ event: ActionEvent<State, Action>) {
-    guard let writer = self.writer else { return }
+    guard self.writer != nil else { return }
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The recorder learns of the
     // failure when the writer refuses an action, and reports it then, once.
@@ -177,6 +177,40 @@ public final class TraceRecorder: Sendable {
     let types =
       knownTypes.flatMap { $0.isFor(State.self, Action.self) ? $0 : nil }
       ?? self.learnTypes(ActionEvent<State, Action>.self)
+    _ = self.record(event, types: types, session: session)
+  }
+
+  /// The observer of the store this recorder's session records, for ``RecordingStore``: it
+  /// learns the store's types now, and then reads nothing shared for each action.
+  ///
+  /// NB: A store hands its observer one action at a time, on its thread: `hasStopped` is only
+  /// read and set there.
+  func storeObserver<State, Action>(
+    _: State.Type, _: Action.Type
+  ) -> @Sendable (ActionEvent<State, Action>) -> Void {
+    guard self.writer != nil, let session = self.state.withLock({ $0.session }) else {
+      return { _ in }
+    }
+    let types = self.learnTypes(ActionEvent<State, Action>.self)
+    let hasStopped = StopFlag()
+    return { event in
+      guard !hasStopped.value else { return }
+      if !self.record(event, types: types, session: session) { hasStopped.value = true }
+    }
+  }
+
+  /// Whether a store's recording has stopped; only touched on the store's thread.
+  private final class StopFlag: @unchecked Sendable {
+    var value = false
+  }
+
+  /// Analyses `event`, of the types `types` describes, and hands it to the writer.
+  ///
+  /// - Returns: `false` when the writer has failed: the recording has stopped.
+  private func record<State, Action>(
+    _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState
+  ) -> Bool {
+    guard let writer = self.writer else { return false }
     // NB: The event's values are read where they lie, and analysed by code that is not
     // generic: each generic function reading an event looked up the event type's metadata.
     let (id, origin, route, ownEffectCounts, timestamp, duration) = (
@@ -184,7 +218,7 @@ public final class TraceRecorder: Sendable {
     )
     // NB: The record is built, redacted and handed over inside the closure: returned from it,
     // it was copied out and destroyed, a retain and a release of each of its strings.
-    withUnsafePointer(to: event) { place in
+    return withUnsafePointer(to: event) { place in
       let place = UnsafeRawPointer(place)
       let action = place + types.event.action
       let built = self.record(
@@ -207,13 +241,14 @@ public final class TraceRecorder: Sendable {
       let classification = leaks.isEmpty ? nil : record.classification
       if !writer.submit(consume record) {
         self.reportWriterProblemOnce(writer, seq: id)
-        if writer.hasFailed { return }
+        if writer.hasFailed { return false }
       }
       if let classification {
         for leak in leaks {
           self.handle(leak, classification: classification, seq: id, rootFeature: session.rootFeature)
         }
       }
+      return true
     }
   }
 
