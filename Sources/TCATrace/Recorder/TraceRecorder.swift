@@ -221,21 +221,19 @@ public final class TraceRecorder: Sendable {
     return withUnsafePointer(to: event) { place in
       let place = UnsafeRawPointer(place)
       let action = place + types.event.action
-      let built = self.record(
+      var record = self.record(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
         timestamp: timestamp, duration: duration, action: action,
         actionValue: { types.event.loadAction(action) }, before: place + types.event.stateBefore,
         after: place + types.event.stateAfter, types: types, session: session
       )
       // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
-      // NB: A record with nothing to redact is not mutated: a `var` mutated in a branch was
-      // copied and destroyed whole on the way to the writer, a retain and a release of each of
-      // its strings.
-      let record: ActionRecord
-      if self.redactor.isEmpty, built.payloadJSON == nil {
-        record = built
-      } else {
-        record = self.redacted(built, event: event)
+      if !self.redactor.isEmpty {
+        self.checkRedactionRootsOnce(stateType: State.self)
+        self.redactor.apply(to: &record, event: event)
+      }
+      if record.payloadJSON != nil {
+        Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
       }
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
@@ -252,23 +250,7 @@ public final class TraceRecorder: Sendable {
     }
   }
 
-  /// `record` without the values the redactions and `TraceRedacted` types keep out of traces.
-  private func redacted<State, Action>(
-    _ record: ActionRecord, event: borrowing ActionEvent<State, Action>
-  ) -> ActionRecord {
-    var record = record
-    if !self.redactor.isEmpty {
-      self.checkRedactionRootsOnce(stateType: State.self)
-      self.redactor.apply(to: &record, event: event)
-    }
-    if record.payloadJSON != nil {
-      Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
-    }
-    return record
-  }
-
   /// The record of one action, from its values in place.
-  @inline(never)
   private func record(
     id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
