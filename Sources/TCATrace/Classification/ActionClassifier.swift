@@ -272,9 +272,7 @@ final class ActionClassifier: @unchecked Sendable {
     used += (size + Self.slotAlignment - 1) / Self.slotAlignment * Self.slotAlignment
     // NB: What `EnumReflection.Layout.projectPayload` does, from the level's plain values.
     level.pointee.projectEnumData(slot, level.pointee.metadata)
-    return step.isIndirect
-      ? UnsafeRawPointer(slot.load(as: UnsafeRawPointer.self)) + EnumReflection.heapObjectHeaderSize
-      : UnsafeRawPointer(slot)
+    return EnumReflection.payload(inProjected: slot, isIndirect: step.isIndirect)
   }
 
   /// Whether values of `type` are existential boxes (`Any`, `any Error`): kinds 0x303, 0x307.

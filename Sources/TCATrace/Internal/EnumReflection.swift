@@ -70,10 +70,16 @@ enum EnumReflection {
       _ value: UnsafeMutableRawPointer, of payload: Payload
     ) -> UnsafeRawPointer {
       self.witnesses.destructiveProjectEnumData(value, self.metadata)
-      return payload.isIndirect
-        ? UnsafeRawPointer(value.load(as: UnsafeRawPointer.self)) + EnumReflection.heapObjectHeaderSize
-        : UnsafeRawPointer(value)
+      return EnumReflection.payload(inProjected: value, isIndirect: payload.isIndirect)
     }
+  }
+
+  /// Where the payload lies in `value`, a raw copy of an enum value that its type's
+  /// `destructiveProjectEnumData` has projected: in place, or in the box of an `indirect` case.
+  static func payload(inProjected value: UnsafeMutableRawPointer, isIndirect: Bool) -> UnsafeRawPointer {
+    isIndirect
+      ? UnsafeRawPointer(value.load(as: UnsafeRawPointer.self)) + Self.heapObjectHeaderSize
+      : UnsafeRawPointer(value)
   }
 
   private static let layouts = Locked<[ObjectIdentifier: Layout?]>([:])
