@@ -2,6 +2,23 @@
 
 import PackageDescription
 
+// NB: A release `tcatrace` on Linux carries the Swift runtime and Foundation in itself and is
+// not position-independent: the loader then binds no Swift shared libraries' symbols and applies
+// no relative relocations, which took start-up from 14 ms to 7. `tcatrace-lint` is built the
+// same way, so that the two can be copied anywhere together. See README, "Performance".
+let selfContainedOnLinux: [LinkerSetting] = [
+  .unsafeFlags(
+    [
+      "-static-stdlib", "-Xclang-linker", "-no-pie",
+      // Static Foundation's own libraries: our modules are compiled against the shared ones,
+      // whose interfaces do not name them.
+      "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+      "-l_FoundationCollections", "-lswiftSynchronization",
+    ],
+    .when(platforms: [.linux], configuration: .release)
+  )
+]
+
 let package = Package(
   name: "TCATrace",
   platforms: [
@@ -16,6 +33,7 @@ let package = Package(
     .library(name: "TCATraceLint", targets: ["TCATraceLint"]),
     .executable(name: "tcatrace-bench", targets: ["tcatrace-bench"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
+    .executable(name: "tcatrace-lint", targets: ["tcatrace-lint"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,31 +83,29 @@ let package = Package(
       name: "TCATraceExamples",
       dependencies: ["TCABoundaries", "TCATrace"]
     ),
+    .target(
+      name: "TCATraceCLI",
+      dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     .executableTarget(
       name: "tcatrace",
       dependencies: [
         "TCATrace",
+        "TCATraceCLI",
         "TCATraceExamples",
-        "TCATraceLint",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ],
-      linkerSettings: [
-        // NB: A release `tcatrace` on Linux carries the Swift runtime and Foundation in itself
-        // and is not position-independent: the loader then binds no Swift shared libraries'
-        // symbols and applies no relative relocations, which took start-up from 14 ms to 7.
-        // See README, "Performance".
-        .unsafeFlags(
-          [
-            "-static-stdlib", "-Xclang-linker", "-no-pie",
-            // Static Foundation's own libraries: our modules are compiled against the shared
-            // ones, whose interfaces do not name them.
-            "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
-            "-l_FoundationCollections", "-lswiftSynchronization",
-          ],
-          .when(platforms: [.linux], configuration: .release)
-        )
-      ]
+      linkerSettings: selfContainedOnLinux
+    ),
+    .executableTarget(
+      name: "tcatrace-lint",
+      dependencies: [
+        "TCATraceCLI",
+        "TCATraceLint",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      linkerSettings: selfContainedOnLinux
     ),
     .target(
       name: "TCATraceBenchmarks",
@@ -170,6 +186,7 @@ let package = Package(
       dependencies: [
         "CSQLite",
         "tcatrace",
+        "tcatrace-lint",
         "tcatrace-fixture",
         "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),

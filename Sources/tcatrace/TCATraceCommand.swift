@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TCATrace
+import TCATraceCLI
 
 /// `tcatrace`: replays, filters and checks traces of TCA apps with action boundaries.
 @main
@@ -22,54 +23,16 @@ struct TCATraceCommand: AsyncParsableCommand {
   /// Runs the command, with the exit codes every `tcatrace` command shares: 0 success,
   /// 1 findings, 2 usage or bad input.
   static func main() async {
-    do {
-      var command = try parseAsRoot()
-      if var command = command as? any AsyncParsableCommand {
-        try await command.run()
-      } else {
-        try command.run()
-      }
-    } catch let error as TraceFileError {
-      printError("Error: \(error.cliDescription)")
-      Foundation.exit(2)
-    } catch let error as CLIError {
+    // NB: `lint` is a program of its own (see `Lint`), and gets its arguments untouched,
+    // `--help` included.
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "lint" || arguments == ["help", "lint"] {
+      let error = Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
       printError("Error: \(error.message)")
       Foundation.exit(2)
-    } catch let code as ExitCode {
-      // NB: Findings (exit 1) carry no message; asking argument-parser for one builds the
-      // command's help, ~0.4 ms.
-      Foundation.exit(code.rawValue)
-    } catch {
-      let code = exitCode(for: error)
-      let message = fullMessage(for: error)
-      if code == .success {
-        // --help and --version.
-        if !message.isEmpty { print(message) }
-        Foundation.exit(0)
-      }
-      guard code == .validationFailure else {
-        if !message.isEmpty { printError(message) }
-        Foundation.exit(code.rawValue)
-      }
-      // NB: Usage errors get one line, not argument-parser's usage block, and exit 2 rather
-      // than 64 (EX_USAGE), as every tcatrace error does.
-      let reason = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
-      let help = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") }
-        .flatMap { name in Self.configuration.subcommands.contains { $0._commandName == name } ? name : nil }
-        .map { "tcatrace \($0) --help" } ?? "tcatrace --help"
-      printError("Error: \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); see '\(help)'.")
-      Foundation.exit(2)
     }
+    await runAsTool { error in (error as? TraceFileError)?.cliDescription }
   }
-}
-
-enum TCATraceVersion {
-  static let current = "0.1.0"
-}
-
-/// A problem with what the user asked for, reported on one line with exit code 2.
-struct CLIError: Error {
-  var message: String
 }
 
 extension TraceFileError {

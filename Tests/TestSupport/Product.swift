@@ -8,7 +8,7 @@ public struct Product: Sendable {
     public var stderr: String
   }
 
-  /// The product's name: `tcatrace`.
+  /// The product's name: `tcatrace`, `tcatrace-lint`.
   public var name: String
 
   public init(_ name: String) {
@@ -17,6 +17,9 @@ public struct Product: Sendable {
 
   /// The `tcatrace` command.
   public static let tcatrace = Product("tcatrace")
+
+  /// The linter that `tcatrace lint` runs.
+  public static let tcatraceLint = Product("tcatrace-lint")
 
   /// The binary, in the build's products directory.
   public var executableURL: URL {
@@ -29,22 +32,30 @@ public struct Product: Sendable {
     return directory.appendingPathComponent(self.name)
   }
 
-  /// A process for the product with `arguments`, colour off and no standard input.
-  public func process(_ arguments: [String], in directory: URL? = nil) -> Process {
+  /// A process for the product with `arguments`, colour off and no standard input;
+  /// `environment` is added to this process's.
+  public func process(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+  ) -> Process {
     let process = Process()
     process.executableURL = self.executableURL
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    process.environment = environment
+    var inherited = ProcessInfo.processInfo.environment
+    inherited["NO_COLOR"] = "1"
+    process.environment = inherited.merging(environment) { $1 }
     process.standardInput = FileHandle.nullDevice
     return process
   }
 
-  /// Runs the product with `arguments` to the end.
-  public func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
-    let process = self.process(arguments, in: directory)
+  /// Runs the product with `arguments` to the end; `executableURL`, if given, is a copy of the
+  /// product elsewhere.
+  public func run(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+    executableURL: URL? = nil
+  ) throws -> Result {
+    let process = self.process(arguments, in: directory, environment: environment)
+    if let executableURL { process.executableURL = executableURL }
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout

@@ -118,6 +118,63 @@ struct LintCommandTests {
     }
   }
 
+  @Test func lintIsTheLinterProgramRunUnderTcatrace() throws {
+    let arguments = ["Sources/TCATraceExamples/Leaky", "--format", "json"]
+    let direct = try Product.tcatraceLint.run(arguments, in: Self.root)
+    let forwarded = try Product.tcatrace.run(["lint"] + arguments, in: Self.root)
+    #expect(direct.status == 1)
+    #expect(direct.stdout.hasPrefix(#"[{"file":"Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift""#))
+    #expect(forwarded.status == direct.status)
+    expectNoDifference(forwarded.stdout, direct.stdout)
+    #expect(forwarded.stderr.isEmpty)
+  }
+
+  @Test func helpIsTheLintersHelp() throws {
+    let help = try Product.tcatraceLint.run(["--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...]\n"))
+    #expect(help.stdout.contains("  grandchild-delegate-access: "))
+    for arguments in [["lint", "--help"], ["lint", "-h"], ["help", "lint"]] {
+      let forwarded = try Product.tcatrace.run(arguments)
+      #expect(forwarded.status == 0, "\(arguments)")
+      expectNoDifference(forwarded.stdout, help.stdout)
+    }
+    let version = try Product.tcatraceLint.run(["--version"])
+    #expect(version.stdout == "0.1.0\n")
+  }
+
+  /// `tcatrace` copied where no `tcatrace-lint` is.
+  @Test func aMissingLinterIsOneLineAndExitTwo() throws {
+    let directory = try TemporaryDirectory()
+    let copy = directory.url.appendingPathComponent("tcatrace")
+    do {
+      try FileManager.default.linkItem(at: Product.tcatrace.executableURL, to: copy)
+    } catch {
+      try FileManager.default.copyItem(at: Product.tcatrace.executableURL, to: copy)
+    }
+    let missing = try Product.tcatrace.run(
+      ["lint", "Sources/TCATraceExamples"], in: Self.root, environment: ["PATH": "/usr/bin:/bin"],
+      executableURL: copy
+    )
+    #expect(missing.status == 2)
+    #expect(missing.stdout.isEmpty)
+    #expect(missing.stderr.hasPrefix("Error: tcatrace lint runs tcatrace-lint, which is neither beside tcatrace (in /"))
+    #expect(
+      missing.stderr.hasSuffix(
+        "\(directory.url.lastPathComponent)) nor on PATH; install it beside tcatrace ('swift build -c release' builds both)\n"
+      )
+    )
+
+    // NB: Else the first on PATH.
+    let products = Product.tcatraceLint.executableURL.deletingLastPathComponent().path
+    let onPath = try Product.tcatrace.run(
+      ["lint", "Sources/TCATraceExamples/Leaky"], in: Self.root, environment: ["PATH": "\(products):/usr/bin:/bin"],
+      executableURL: copy
+    )
+    #expect(onPath.status == 1)
+    #expect(onPath.stdout.hasSuffix("3 findings in 1 of 1 file.\n"))
+  }
+
   static func write(_ text: String, to path: String) throws {
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TCATrace
+import TCATraceCLI
 import TCATraceExamples
 
 extension TCATraceCommand {

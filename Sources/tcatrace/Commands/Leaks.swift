@@ -1,5 +1,6 @@
 import ArgumentParser
 import TCATrace
+import TCATraceCLI
 
 extension TCATraceCommand {
   /// `tcatrace leaks FILE`: the boundary leaks, grouped; exit 1 when there are any.

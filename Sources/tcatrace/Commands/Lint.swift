@@ -1,103 +1,57 @@
 import ArgumentParser
 import Foundation
-import TCATraceLint
+import TCATraceCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension TCATraceCommand {
-  /// `tcatrace lint [PATH …]`: the boundary rules that can be seen in source code.
+  /// `tcatrace lint …`: runs `tcatrace-lint`, the program beside `tcatrace` that holds the
+  /// linter, with the same arguments.
+  ///
+  /// The linter is swift-syntax's parser, whose ~5,100 protocol conformances would otherwise
+  /// be in `tcatrace` too: the Swift runtime scans every conformance in a binary the first time
+  /// it is asked about a type, and argument-parser asks about ~55 types before any command
+  /// runs. Out of `tcatrace`, they cost the other commands nothing (README, "Performance").
   struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "lint",
       abstract: "Check Swift sources for boundary leaks, without running them.",
       discussion: """
-        Reads the .swift files under each PATH (directories recursively; .build and hidden \
-        directories are skipped) and reports, on their syntax trees, the boundary rules broken \
-        in code: comments and string literals are never reported.
-
-        Rules:
-        \(LintRule.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
-
-        '// tcatrace:disable:next-line RULE' silences RULE's findings on the next line.
-        Exits with 1 when anything is found, 0 when the sources are clean.
+        Run by tcatrace-lint, which is built beside tcatrace. 'tcatrace lint --help' lists \
+        its options and rules.
         """
     )
 
-    @Argument(help: "Swift files or directories to check. Default: the current directory.")
-    var paths: [String] = []
-
-    @Option(help: "Output format: text, json, or xcode (what Xcode shows inline, as SwiftLint prints).")
-    var format: LintFormat = .text
-
-    @Option(
-      name: .customLong("rule"),
-      help: ArgumentHelp("Check only this rule; repeat for several. Default: every rule.", valueName: "name")
+    @Argument(
+      parsing: .captureForPassthrough,
+      help: ArgumentHelp("Swift files or directories, and options: see 'tcatrace lint --help'.", valueName: "argument")
     )
-    var rules: [String] = []
+    var arguments: [String] = []
 
     func run() throws {
-      var chosen: Set<LintRule> = []
-      for name in self.rules {
-        guard let rule = LintRule(rawValue: name) else {
-          throw CLIError(
-            message: "no rule '\(name)'; the rules are \(LintRule.allCases.map(\.rawValue).joined(separator: ", "))."
-          )
-        }
-        chosen.insert(rule)
+      throw Self.forward(self.arguments)
+    }
+
+    /// Replaces this process with `tcatrace-lint` and `arguments`: the one beside this
+    /// program, or else the first on `PATH`. Returns only if neither can be run, with what to
+    /// do about it.
+    static func forward(_ arguments: [String]) -> CLIError {
+      let name = "tcatrace-lint"
+      let argv = ([name] + arguments).map { strdup($0) } + [nil]
+      let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+      if let directory {
+        execv(directory.appendingPathComponent(name).path, argv)
       }
-      let report: LintReport
-      do {
-        report = try BoundaryLinter.lint(
-          paths: self.paths.isEmpty ? ["."] : self.paths, rules: chosen.isEmpty ? Set(LintRule.allCases) : chosen
-        )
-      } catch {
-        throw CLIError(message: error.description + ".")
-      }
-      switch self.format {
-      case .text:
-        let terminal = Terminal.standard
-        for finding in report.findings {
-          print(
-            "\(finding.file):\(finding.line):\(finding.column): \(terminal.paint("error:", .red)) "
-              + "\(finding.message) [\(finding.rule.rawValue)]"
-          )
-        }
-        let count = report.findings.count
-        let files = report.files.count
-        let checked = "\(files) file\(files == 1 ? "" : "s")"
-        print(
-          count == 0
-            ? terminal.paint("No boundary findings in \(checked).", .green)
-            : terminal.paint(
-              "\(count) finding\(count == 1 ? "" : "s") in \(Set(report.findings.map(\.file)).count) of \(checked).", .red
-            )
-        )
-      case .xcode:
-        for finding in report.findings {
-          let path = URL(fileURLWithPath: finding.file).standardizedFileURL.path
-          print("\(path):\(finding.line):\(finding.column): error: \(finding.message) (\(finding.rule.rawValue))")
-        }
-      case .json:
-        print(
-          JSONValue.array(
-            report.findings.map {
-              .object([
-                ("file", .string($0.file)),
-                ("line", .integer(Int64($0.line))),
-                ("column", .integer(Int64($0.column))),
-                ("rule", .string($0.rule.rawValue)),
-                ("message", .string($0.message)),
-              ])
-            }
-          ).rendered
-        )
-      }
-      if !report.findings.isEmpty { throw ExitCode(1) }
+      execvp(name, argv)
+      let beside = directory.map { " beside tcatrace (in \($0.path))" } ?? ""
+      return CLIError(
+        message: "tcatrace lint runs \(name), which is neither\(beside) nor on PATH; "
+          + "install it beside tcatrace ('swift build -c release' builds both)"
+      )
     }
   }
-}
-
-/// The formats of `tcatrace lint`.
-enum LintFormat: String, ExpressibleByArgument, CaseIterable {
-  case text
-  case json
-  case xcode
 }

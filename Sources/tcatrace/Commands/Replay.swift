@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TCATrace
+import TCATraceCLI
 
 extension TCATraceCommand {
   /// `tcatrace replay FILE`: the timeline of a session, filtered.

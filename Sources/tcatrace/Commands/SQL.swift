@@ -1,6 +1,7 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import TCATrace
+import TCATraceCLI
 
 extension TCATraceCommand {
   /// `tcatrace sql FILE QUERY`: a read-only query.

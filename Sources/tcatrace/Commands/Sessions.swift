@@ -1,5 +1,6 @@
 import ArgumentParser
 import TCATrace
+import TCATraceCLI
 
 extension TCATraceCommand {
   /// `tcatrace sessions FILE`: one line per recorded session.

@@ -1,4 +1,5 @@
 import Foundation
+import TCATraceCLI
 
 /// Text in aligned columns: a header row and data rows.
 struct Table {

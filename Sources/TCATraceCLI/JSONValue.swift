@@ -1,6 +1,6 @@
 /// A JSON value written with its keys in a fixed order and explicit `null`s, so that the
 /// output of `--format json|jsonl` is exact and documented.
-enum JSONValue {
+package enum JSONValue {
   case null
   case bool(Bool)
   case integer(Int64)
@@ -9,16 +9,16 @@ enum JSONValue {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  init(_ string: String?) {
+  package init(_ string: String?) {
     self = string.map(JSONValue.string) ?? .null
   }
 
-  init(_ integer: Int?) {
+  package init(_ integer: Int?) {
     self = integer.map { .integer(Int64($0)) } ?? .null
   }
 
   /// The value on one line.
-  var rendered: String {
+  package var rendered: String {
     var output: [UInt8] = []
     output.reserveCapacity(256)
     self.render(into: &output)
@@ -77,13 +77,5 @@ enum JSONValue {
       output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
     output.append(UInt8(ascii: "\""))
-  }
-}
-
-/// Prints `values` as `format`: one JSON array, or one object per line.
-func printJSON(_ values: [JSONValue], format: OutputFormat) {
-  switch format {
-  case .json: print(JSONValue.array(values).rendered)
-  case .jsonl, .text: for value in values { print(value.rendered) }
   }
 }

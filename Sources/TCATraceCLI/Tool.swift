@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+
+/// A problem with what the user asked for, reported on one line with exit code 2.
+package struct CLIError: Error {
+  package var message: String
+
+  package init(message: String) {
+    self.message = message
+  }
+}
+
+package enum TCATraceVersion {
+  package static let current = "0.1.0"
+}
+
+extension ParsableCommand {
+  /// Parses the command line and runs the command, with the exit codes every `tcatrace`
+  /// program shares: 0 success, 1 findings, 2 usage or bad input, said on one line.
+  ///
+  /// It runs on the main thread, as `@main`'s `main()` does: a command run on a thread of the
+  /// concurrent pool sets up that thread's own heap first, ~1 ms.
+  ///
+  /// - Parameter describe: The one-line message for an error of the caller's own kind
+  ///   (exit 2), or `nil` for the errors this function knows.
+  @MainActor
+  package static func runAsTool(describing describe: @Sendable (any Error) -> String? = { _ in nil }) async {
+    do {
+      var command = try parseAsRoot()
+      if var command = command as? any AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
+    } catch let error as CLIError {
+      printError("Error: \(error.message)")
+      Foundation.exit(2)
+    } catch let code as ExitCode {
+      // NB: Findings (exit 1) carry no message; asking argument-parser for one builds the
+      // command's help, ~0.4 ms.
+      Foundation.exit(code.rawValue)
+    } catch {
+      if let message = describe(error) {
+        printError("Error: \(message)")
+        Foundation.exit(2)
+      }
+      let code = exitCode(for: error)
+      let message = fullMessage(for: error)
+      if code == .success {
+        // --help and --version.
+        if !message.isEmpty { print(message) }
+        Foundation.exit(0)
+      }
+      guard code == .validationFailure else {
+        if !message.isEmpty { printError(message) }
+        Foundation.exit(code.rawValue)
+      }
+      // NB: Usage errors get one line, not argument-parser's usage block, and exit 2 rather
+      // than 64 (EX_USAGE), as every tcatrace error does.
+      let reason = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+      let help = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") }
+        .flatMap { name in configuration.subcommands.contains { $0._commandName == name } ? name : nil }
+        .map { "\(_commandName) \($0) --help" } ?? "\(_commandName) --help"
+      printError("Error: \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); see '\(help)'.")
+      Foundation.exit(2)
+    }
+  }
+}

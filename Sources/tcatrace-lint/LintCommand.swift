@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import TCATraceCLI
+import TCATraceLint
+
+/// `tcatrace lint [PATH …]`: the boundary rules that can be seen in source code.
+///
+/// A program of its own, `tcatrace-lint`, which `tcatrace lint` runs: see `tcatrace`'s `Lint`.
+@main
+struct LintCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "tcatrace lint",
+    abstract: "Check Swift sources for boundary leaks, without running them.",
+    discussion: """
+      Reads the .swift files under each PATH (directories recursively; .build and hidden \
+      directories are skipped) and reports, on their syntax trees, the boundary rules broken \
+      in code: comments and string literals are never reported.
+
+      Rules:
+      \(LintRule.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+
+      '// tcatrace:disable:next-line RULE' silences RULE's findings on the next line.
+      Exits with 1 when anything is found, 0 when the sources are clean.
+      """,
+    version: TCATraceVersion.current
+  )
+
+  @Argument(help: "Swift files or directories to check. Default: the current directory.")
+  var paths: [String] = []
+
+  @Option(help: "Output format: text, json, or xcode (what Xcode shows inline, as SwiftLint prints).")
+  var format: LintFormat = .text
+
+  @Option(
+    name: .customLong("rule"),
+    help: ArgumentHelp("Check only this rule; repeat for several. Default: every rule.", valueName: "name")
+  )
+  var rules: [String] = []
+
+  /// Runs the linter, with `tcatrace`'s exit codes: 0 clean, 1 findings, 2 usage or bad input.
+  static func main() async {
+    await runAsTool()
+  }
+
+  func run() throws {
+    var chosen: Set<LintRule> = []
+    for name in self.rules {
+      guard let rule = LintRule(rawValue: name) else {
+        throw CLIError(
+          message: "no rule '\(name)'; the rules are \(LintRule.allCases.map(\.rawValue).joined(separator: ", "))."
+        )
+      }
+      chosen.insert(rule)
+    }
+    let report: LintReport
+    do {
+      report = try BoundaryLinter.lint(
+        paths: self.paths.isEmpty ? ["."] : self.paths, rules: chosen.isEmpty ? Set(LintRule.allCases) : chosen
+      )
+    } catch {
+      throw CLIError(message: error.description + ".")
+    }
+    switch self.format {
+    case .text:
+      let terminal = Terminal.standard
+      for finding in report.findings {
+        print(
+          "\(finding.file):\(finding.line):\(finding.column): \(terminal.paint("error:", .red)) "
+            + "\(finding.message) [\(finding.rule.rawValue)]"
+        )
+      }
+      let count = report.findings.count
+      let files = report.files.count
+      let checked = "\(files) file\(files == 1 ? "" : "s")"
+      print(
+        count == 0
+          ? terminal.paint("No boundary findings in \(checked).", .green)
+          : terminal.paint(
+            "\(count) finding\(count == 1 ? "" : "s") in \(Set(report.findings.map(\.file)).count) of \(checked).", .red
+          )
+      )
+    case .xcode:
+      for finding in report.findings {
+        let path = URL(fileURLWithPath: finding.file).standardizedFileURL.path
+        print("\(path):\(finding.line):\(finding.column): error: \(finding.message) (\(finding.rule.rawValue))")
+      }
+    case .json:
+      print(
+        JSONValue.array(
+          report.findings.map {
+            .object([
+              ("file", .string($0.file)),
+              ("line", .integer(Int64($0.line))),
+              ("column", .integer(Int64($0.column))),
+              ("rule", .string($0.rule.rawValue)),
+              ("message", .string($0.message)),
+            ])
+          }
+        ).rendered
+      )
+    }
+    if !report.findings.isEmpty { throw ExitCode(1) }
+  }
+}
+
+/// The formats of `tcatrace lint`.
+enum LintFormat: String, ExpressibleByArgument, CaseIterable {
+  case text
+  case json
+  case xcode
+}

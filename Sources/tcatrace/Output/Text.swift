@@ -1,0 +1,28 @@
+import TCATraceCLI
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    String(repeating: " ", count: max(0, width - self.count)) + self
+  }
+
+  func rightPadded(to width: Int) -> String {
+    self + String(repeating: " ", count: max(0, width - self.count))
+  }
+
+  /// A CustomDump rendering on one line: `User(id: 1, name: "Blob")`.
+  var singleLine: String {
+    self.split(separator: "\n")
+      .map { $0.trimmingPrefix(while: \.isWhitespace) }
+      .reduce(into: "") { line, part in
+        line += line.hasSuffix(",") ? " " + part : part
+      }
+  }
+}
+
+/// Prints `values` as `format`: one JSON array, or one object per line.
+func printJSON(_ values: [JSONValue], format: OutputFormat) {
+  switch format {
+  case .json: print(JSONValue.array(values).rendered)
+  case .jsonl, .text: for value in values { print(value.rendered) }
+  }
+}
