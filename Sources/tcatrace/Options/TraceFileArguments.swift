@@ -30,6 +30,16 @@ enum SessionSelector: ExpressibleByArgument, Equatable {
 
   static var defaultCompletionKind: CompletionKind { .default }
 
+  // NB: Spelled out: argument-parser's default, `"\(self)"`, asks the runtime whether the type
+  // conforms to four protocols of printing, each a scan of every conformance in the binary.
+  var defaultValueDescription: String {
+    switch self {
+    case .all: "all"
+    case .latest: "latest"
+    case let .id(id): String(id)
+    }
+  }
+
   /// The session id to filter by, or `nil` for all; checks that the session exists.
   func resolve(in reader: TraceReader) throws(TraceFileError) -> Int64? {
     switch self {
