@@ -53,6 +53,14 @@ struct CommandTests {
     )
   }
 
+  @Test func helpShowsEachOptionsDefault() throws {
+    let result = try Product.tcatrace.run(["leaks", "--help"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("USAGE: tcatrace leaks <file> [--session <id|latest|all>] [--format <format>]\n"))
+    #expect(result.stdout.contains("The session to read: its id, 'latest', or 'all'.\n                          (default: all)\n"))
+    #expect(result.stdout.contains("(values: text,\n                          json, jsonl; default: text)\n"))
+  }
+
   @Test func usageErrorsExitWith2() throws {
     let unknown = try Product.tcatrace.run(["frobnicate"])
     #expect(unknown.status == 2)
