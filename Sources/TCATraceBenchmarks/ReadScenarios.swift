@@ -62,11 +62,6 @@ extension Scenarios {
       figures.append(figure)
       return figure
     }
-    func milliseconds(_ name: String, _ body: () throws -> Void) rethrows -> Figure {
-      let figure = Figure(name: name, unit: "ms", samples: try samples(body).map { $0 * 1_000 })
-      figures.append(figure)
-      return figure
-    }
     func compare(_ ours: Figure, _ theirs: Figure?) {
       guard let theirs else { return }
       ratios.append(Ratio(name: "\(ours.name) / sqlite3", value: ours.median / theirs.median, target: .atLeast(0.5)))
@@ -110,18 +105,30 @@ extension Scenarios {
 
       // NB: `leaks` reads the leaks table, not every action: its time is mostly the
       // process's start-up, so it is compared in milliseconds, with each program's start-up
-      // measured too.
-      let leaks = try milliseconds("tcatrace leaks") {
-        try Self.run(tcatrace, ["leaks", path, "--session", "all"], expecting: 1)
-      }
-      let start = try milliseconds("tcatrace --version (start-up)") { try Self.run(tcatrace, ["--version"]) }
+      // measured too. A launch takes milliseconds: the programs take turns, `size.launches`
+      // rounds, so that a busy host weighs on each alike.
+      var launches: [(name: String, executable: String, arguments: [String], status: Int32)] = [
+        ("tcatrace leaks", tcatrace, ["leaks", path, "--session", "all"], 1),
+        ("tcatrace --version (start-up)", tcatrace, ["--version"], 0),
+      ]
       if let shell = tools.sqlite3 {
-        let theirs = try milliseconds("sqlite3 leak summary SELECT") {
-          try Self.run(shell, ["-list", "-readonly", path, Self.leakSummarySQL])
+        launches += [
+          ("sqlite3 leak summary SELECT", shell, ["-list", "-readonly", path, Self.leakSummarySQL], 0),
+          ("sqlite3 SELECT 1 (start-up)", shell, ["-list", "-readonly", path, "SELECT 1;"], 0),
+        ]
+      }
+      var milliseconds = Array(repeating: [Double](), count: launches.count)
+      for _ in 0..<size.launches {
+        for (index, launch) in launches.enumerated() {
+          let start = DispatchTime.now().uptimeNanoseconds
+          try Self.run(launch.executable, launch.arguments, expecting: launch.status)
+          milliseconds[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
-        let theirStart = try milliseconds("sqlite3 SELECT 1 (start-up)") {
-          try Self.run(shell, ["-list", "-readonly", path, "SELECT 1;"])
-        }
+      }
+      let timed = zip(launches, milliseconds).map { Figure(name: $0.name, unit: "ms", samples: $1) }
+      figures += timed
+      if timed.count == 4 {
+        let (leaks, start, theirs, theirStart) = (timed[0], timed[1], timed[2], timed[3])
         ratios.append(Ratio(name: "tcatrace leaks / sqlite3 (rate)", value: theirs.median / leaks.median, target: .atLeast(0.5)))
         ratios.append(
           Ratio(

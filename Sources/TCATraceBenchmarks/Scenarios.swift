@@ -11,14 +11,16 @@ public struct BenchmarkSize: Sendable {
   public var writerActions: Int
   public var readerActions: Int
   public var memoryActions: Int
+  /// Launches of each program whose time is mostly its start-up (`tcatrace leaks`).
+  public var launches: Int
 
   public static let full = BenchmarkSize(
     repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
-    readerActions: 1_000_000, memoryActions: 1_000_000
+    readerActions: 1_000_000, memoryActions: 1_000_000, launches: 21
   )
   public static let tiny = BenchmarkSize(
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
-    memoryActions: 100
+    memoryActions: 100, launches: 1
   )
 }
 
