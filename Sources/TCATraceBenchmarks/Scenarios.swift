@@ -63,12 +63,22 @@ public enum Scenarios {
     }
 
     let plainStore = Store(initialState: BenchFeature.State(rows: rows)) { BenchFeature.Feature() }
-    let plain = await nanosecondsPerOperation(repetitions: repetitions, count: count) {
-      for _ in 0..<count { plainStore.send(change) }
+    // NB: The baseline renders a diff of the whole state per action; with large states it
+    // is far slower, so it runs fewer actions.
+    let printCount = max(1, min(count, 2_000_000 / max(rows, 1) / 10))
+    let printStore = Store(initialState: BenchFeature.State(rows: rows)) {
+      PrintChangesReducer(BenchFeature.Feature())
     }
 
+    // NB: The three take turns in each repetition, so that a busy host weighs on each alike.
+    var plain: [Double] = []
     var recordingPerAction: [Double] = []
+    var printChanges: [Double] = []
     for index in 0..<repetitions {
+      plain += await nanosecondsPerOperation(repetitions: 1, count: count) {
+        for _ in 0..<count { plainStore.send(change) }
+      }
+
       // NB: A recorder per repetition, created outside the timed part, so that each one's
       // writer starts empty; closing it is not timed either.
       let recorder = try TraceRecorder(path: scratch.path("send-\(index).db"), policy: .recordOnly)
@@ -80,16 +90,10 @@ public enum Scenarios {
       let end = DispatchTime.now().uptimeNanoseconds
       recordingPerAction.append(Double(end - start) / Double(count))
       try await recorder.close()
-    }
 
-    // NB: The baseline renders a diff of the whole state per action; with large states it
-    // is far slower, so it runs fewer actions.
-    let printCount = max(1, min(count, 2_000_000 / max(rows, 1) / 10))
-    let printStore = Store(initialState: BenchFeature.State(rows: rows)) {
-      PrintChangesReducer(BenchFeature.Feature())
-    }
-    let printChanges = await nanosecondsPerOperation(repetitions: repetitions, count: printCount) {
-      for _ in 0..<printCount { printStore.send(change) }
+      printChanges += await nanosecondsPerOperation(repetitions: 1, count: printCount) {
+        for _ in 0..<printCount { printStore.send(change) }
+      }
     }
 
     return (
