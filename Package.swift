@@ -118,7 +118,11 @@ let package = Package(
     ),
     .executableTarget(
       name: "tcatrace-bench",
-      dependencies: ["TCATraceBenchmarks"]
+      dependencies: [
+        "TCATraceBenchmarks",
+        // NB: Built beside it (executables are not linked): the reader scenario runs it.
+        "tcatrace",
+      ]
     ),
     .executableTarget(
       name: "tcatrace-fixture",

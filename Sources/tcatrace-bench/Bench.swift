@@ -33,6 +33,9 @@ struct Bench {
     if runs("writer") { results.append(try await Scenarios.writerThroughput(size)) }
     if runs("reader") {
       let tools = BenchTools.locate(besides: CommandLine.arguments[0])
+      if tools.tcatrace == nil {
+        FileHandle.standardError.write(Data("note: no tcatrace beside tcatrace-bench; replay and leaks skipped\n".utf8))
+      }
       if tools.sqlite3 == nil { FileHandle.standardError.write(Data("note: sqlite3 is not installed; reader ratios skipped\n".utf8)) }
       results.append(try await Scenarios.readerThroughput(size, tools: tools))
     }
