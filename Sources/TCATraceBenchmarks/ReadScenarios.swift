@@ -127,7 +127,7 @@ extension Scenarios {
       }
       let timed = zip(launches, milliseconds).map { Figure(name: $0.name, unit: "ms", samples: $1) }
       figures += timed
-      if timed.count == 4 {
+      if tools.sqlite3 != nil {
         let (leaks, start, theirs, theirStart) = (timed[0], timed[1], timed[2], timed[3])
         ratios.append(Ratio(name: "tcatrace leaks / sqlite3 (rate)", value: theirs.median / leaks.median, target: .atLeast(0.5)))
         ratios.append(
