@@ -8,6 +8,12 @@ package struct CLIError: Error {
   package init(message: String) {
     self.message = message
   }
+
+  /// Writes `Error: <message>` to standard error and exits with 2.
+  package func reportAndExit() -> Never {
+    printError("Error: \(self.message)")
+    Foundation.exit(2)
+  }
 }
 
 package enum TCATraceVersion {
@@ -33,16 +39,14 @@ extension ParsableCommand {
         try command.run()
       }
     } catch let error as CLIError {
-      printError("Error: \(error.message)")
-      Foundation.exit(2)
+      error.reportAndExit()
     } catch let code as ExitCode {
       // NB: Findings (exit 1) carry no message; asking argument-parser for one builds the
       // command's help, ~0.4 ms.
       Foundation.exit(code.rawValue)
     } catch {
       if let message = describe(error) {
-        printError("Error: \(message)")
-        Foundation.exit(2)
+        CLIError(message: message).reportAndExit()
       }
       let code = exitCode(for: error)
       let message = fullMessage(for: error)
@@ -61,8 +65,8 @@ extension ParsableCommand {
       let help = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") }
         .flatMap { name in configuration.subcommands.contains { $0._commandName == name } ? name : nil }
         .map { "\(_commandName) \($0) --help" } ?? "\(_commandName) --help"
-      printError("Error: \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); see '\(help)'.")
-      Foundation.exit(2)
+      CLIError(message: "\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); see '\(help)'.")
+        .reportAndExit()
     }
   }
 }

@@ -27,9 +27,7 @@ struct TCATraceCommand: AsyncParsableCommand {
     // `--help` included.
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "lint" || arguments == ["help", "lint"] {
-      let error = Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
-      printError("Error: \(error.message)")
-      Foundation.exit(2)
+      Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst())).reportAndExit()
     }
     await runAsTool { error in (error as? TraceFileError)?.cliDescription }
   }
