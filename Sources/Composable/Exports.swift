@@ -1,4 +1,12 @@
-// Feature code imports `Composable` alone, as TCA code imports `ComposableArchitecture`: the
-// case-path macros and identified collections come with it.
+// Feature code imports `Composable` alone, as TCA code imports `ComposableArchitecture`, and gets
+// what TCA re-exports with it: case paths, clocks, schedulers, concurrency helpers, CustomDump,
+// the dependency system and its macros, identified collections and issue reporting.
 @_exported import CasePaths
+@_exported import Clocks
+@_exported import CombineSchedulers
+@_exported import ConcurrencyExtras
+@_exported import CustomDump
+@_exported import Dependencies
+@_exported import DependenciesMacros
 @_exported import IdentifiedCollections
+@_exported import IssueReporting

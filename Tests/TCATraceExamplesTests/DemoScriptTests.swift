@@ -11,7 +11,9 @@ struct DemoScriptTests {
       initialState: AppFeature.State(),
       observer: { (_: ActionEvent<AppFeature.State, AppFeature.Action>) in count += 1 }
     ) {
-      DemoScript.app(latency: .zero)
+      AppFeature()
+    } withDependencies: {
+      DemoScript.dependencies(&$0, latency: .zero)
     }
     await DemoScript.runApp { store.send($0) }
     await store.finish()

@@ -11,7 +11,10 @@ struct LoginFlowTests {
     observer: @escaping @MainActor (ActionEvent<AppFeature.State, Action>) -> Void = { _ in }
   ) -> StoreOf<AppFeature> {
     Store(initialState: AppFeature.State(), observer: observer) {
-      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 0)
     }
   }
 

@@ -10,7 +10,10 @@ struct SettingsTests {
       initialState: AppFeature.State(user: User(id: 1, name: "blob")),
       observer: { paths.append($0.route.statePath) }
     ) {
-      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 0)
     }
     store.send(.view(.settingsButtonTapped))
     expectNoDifference(store.state.settings, SettingsFeature.State(displayName: "blob"))
@@ -28,7 +31,10 @@ struct SettingsTests {
 
   @Test func dismissingSettingsDiscardsTheEdits() {
     let store = Store(initialState: AppFeature.State(user: User(id: 1, name: "blob"))) {
-      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 0)
     }
     store.send(.view(.settingsButtonTapped))
     store.send(._internal(.settings(.presented(.view(.binding(.set(\.displayName, "x")))))))

@@ -10,7 +10,10 @@ struct TodosTests {
     todos: IdentifiedArrayOf<TodoRowFeature.State> = []
   ) -> StoreOf<TodosFeature> {
     Store(initialState: TodosFeature.State(todos: todos)) {
-      TodosFeature(api: .fake(latency: .zero), clock: clock)
+      TodosFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = clock
     }
   }
 
@@ -35,7 +38,10 @@ struct TodosTests {
       initialState: TodosFeature.State(),
       observer: { actions.append($0.action) }
     ) {
-      TodosFeature(api: .fake(latency: .milliseconds(5)), clock: .immediate(count: 2))
+      TodosFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .milliseconds(5))
+      $0.tickClient = .immediate(count: 2)
     }
     await store.send(.view(.onAppear)).finish()
     let todos = [
@@ -96,7 +102,10 @@ struct TodosTests {
       ),
       observer: { paths.append($0.route.statePath) }
     ) {
-      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 0)
     }
     store.send(._internal(.todos(._internal(.rows(.element(id: 3, action: .view(.toggleCompleted)))))))
     expectNoDifference(paths, ["todos.todos[id: 3]", "todos.todos[id: 3]"])

@@ -83,7 +83,9 @@ struct LeakRulesTests {
       initialState: AppFeature.State(),
       observer: { collector.analyses.append(ActionAnalysis($0)) }
     ) {
-      DemoScript.app(latency: .zero)
+      AppFeature()
+    } withDependencies: {
+      DemoScript.dependencies(&$0, latency: .zero)
     }
     await DemoScript.runApp { store.send($0) }
     await store.finish()

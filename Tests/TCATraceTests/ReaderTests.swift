@@ -20,7 +20,10 @@ private struct Counter: Reducer {
 private func recordDemoFile(_ path: String) async throws {
   let app = try TraceRecorder(path: path, session: "app")
   let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
-    AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+    AppFeature()
+  } withDependencies: {
+    $0.apiClient = .fake(latency: .zero)
+    $0.tickClient = .immediate(count: 0)
   }
   await DemoScript.runApp { appStore.send($0) }
   await appStore.finish()

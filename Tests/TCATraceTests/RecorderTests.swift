@@ -5,10 +5,11 @@ import TCATraceExamples
 import TestSupport
 import Testing
 
-/// The example app with an instant back end and no timer ticks, so that every run processes
-/// the same actions in the same order.
-private func exampleApp() -> AppFeature {
-  AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+/// The example app's dependencies for these tests: an instant back end and no timer ticks, so
+/// that every run processes the same actions in the same order.
+private func exampleDependencies(_ dependencies: inout DependencyValues) {
+  dependencies.apiClient = .fake(latency: .zero)
+  dependencies.tickClient = .immediate(count: 0)
 }
 
 /// What the tests compare of a recorded action: everything but its timings and row ids.
@@ -56,7 +57,9 @@ struct RecorderTests {
     let path = directory.path("session.db")
     let recorder = try TraceRecorder(path: path, session: "login and todos")
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      exampleApp()
+      AppFeature()
+    } withDependencies: {
+      exampleDependencies(&$0)
     }
     await DemoScript.runApp { store.send($0) }
     await store.finish()
@@ -207,7 +210,9 @@ struct RecorderTests {
     let path = directory.path("scoped.db")
     let recorder = try TraceRecorder(path: path)
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      exampleApp()
+      AppFeature()
+    } withDependencies: {
+      exampleDependencies(&$0)
     }
     let login = store.scope(state: \.login, action: \.login)
     login.send(.view(.emailChanged("a@b.c")))
@@ -223,7 +228,9 @@ struct RecorderTests {
     for email in ["first@example.com", "second@example.com"] {
       let recorder = try TraceRecorder(path: path)
       let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-        exampleApp()
+        AppFeature()
+      } withDependencies: {
+        exampleDependencies(&$0)
       }
       store.send(._internal(.login(.view(.emailChanged(email)))))
       try await recorder.close()
@@ -278,7 +285,9 @@ struct RecorderTests {
     }
     let recorder = try #require(opened).get()
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      exampleApp()
+      AppFeature()
+    } withDependencies: {
+      exampleDependencies(&$0)
     }
     await store.send(._internal(.login(.view(.emailChanged("a@b.c"))))).finish()
     store.send(._internal(.login(.view(.passwordChanged("x")))))
@@ -293,7 +302,9 @@ struct RecorderTests {
     let path = directory.path("modifier.db")
     let recorder = try TraceRecorder(path: path)
     let store = Store(initialState: AppFeature.State()) {
-      exampleApp().recording(to: recorder)
+      AppFeature().recording(to: recorder)
+    } withDependencies: {
+      exampleDependencies(&$0)
     }
     store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))

@@ -76,7 +76,10 @@ struct RedactionTests {
   private func recordApp(into directory: TemporaryDirectory, redacting: [TraceRedaction]) async throws -> TraceRecorder {
     let recorder = try TraceRecorder(path: directory.path("app.db"), redacting: redacting)
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 0)
     }
     await DemoScript.runApp { store.send($0) }
     await store.finish()

@@ -15,7 +15,10 @@ private func bytes(_ path: String) throws -> Data {
 private func recordShortSession(_ path: String) async throws {
   let recorder = try TraceRecorder(path: path)
   let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-    AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+    AppFeature()
+  } withDependencies: {
+    $0.apiClient = .fake(latency: .zero)
+    $0.tickClient = .immediate(count: 0)
   }
   store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
   store.send(.view(.settingsButtonTapped))

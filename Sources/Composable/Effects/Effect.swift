@@ -68,32 +68,38 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    Self(
-      operation: .run(priority) { send in
-        do {
-          try await operation(send)
-        } catch {
-          guard !Task.isCancelled, !(error is CancellationError) else { return }
-          guard let handler else {
-            reportIssue(
-              """
-              An 'Effect.run' returned from "\(fileID):\(line)" threw an unhandled error: \
-              \(error)
+    // NB: The effect runs later, on a task of its own, with the dependencies current now:
+    // those the store (or `dependency(_:_:)`) set for the reducer that returns it.
+    withEscapedDependencies { dependencies in
+      Self(
+        operation: .run(priority) { send in
+          await dependencies.yield {
+            do {
+              try await operation(send)
+            } catch {
+              guard !Task.isCancelled, !(error is CancellationError) else { return }
+              guard let handler else {
+                reportIssue(
+                  """
+                  An 'Effect.run' returned from "\(fileID):\(line)" threw an unhandled error: \
+                  \(error)
 
-              All errors thrown by an 'Effect.run' should be handled, either in the operation \
-              or with the 'catch' parameter.
-              """,
-              fileID: fileID,
-              filePath: filePath,
-              line: line,
-              column: column
-            )
-            return
+                  All errors thrown by an 'Effect.run' should be handled, either in the \
+                  operation or with the 'catch' parameter.
+                  """,
+                  fileID: fileID,
+                  filePath: filePath,
+                  line: line,
+                  column: column
+                )
+                return
+              }
+              await handler(error, send)
+            }
           }
-          await handler(error, send)
         }
-      }
-    )
+      )
+    }
   }
 
   /// An effect that runs `effects` at the same time.

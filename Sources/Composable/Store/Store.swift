@@ -18,11 +18,19 @@ public final class Store<State, Action> {
   private let finishAll: @MainActor () async -> Void
 
   /// Creates a store that runs `reducer` from `initialState`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The feature's state at the start.
+  ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Changes the dependencies the reducer and its effects run with.
+  ///     Default: none, and they run with the dependencies current where the store is made.
   public convenience init<R: Reducer<State, Action>>(
-    initialState: @autoclosure () -> State,
-    @ReducerBuilder<State, Action> reducer: () -> R
+    initialState: @autoclosure () -> R.State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
-    self.init(runtime: StoreRuntime(initialState: initialState(), reducer: reducer(), observer: nil))
+    let (initialState, reducer) = Self.prepare(initialState, reducer, prepareDependencies)
+    self.init(runtime: StoreRuntime(initialState: initialState, reducer: reducer, observer: nil))
   }
 
   /// Creates a store that hands an ``ActionEvent`` to `observer` for every action it processes.
@@ -35,14 +43,33 @@ public final class Store<State, Action> {
   ///   - observer: Receives each processed action, its origin, the state before and after, and
   ///     the child features it was routed to.
   ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Changes the dependencies the reducer and its effects run with.
+  ///     Default: none.
   public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     observer: @escaping @MainActor (ActionEvent<State, Action>) -> Void,
-    @ReducerBuilder<State, Action> reducer: () -> R
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
+    let (initialState, reducer) = Self.prepare(initialState, reducer, prepareDependencies)
     self.init(
-      runtime: StoreRuntime(initialState: initialState(), reducer: reducer(), observer: observer)
+      runtime: StoreRuntime(initialState: initialState, reducer: reducer, observer: observer)
     )
+  }
+
+  /// Builds the initial state and the reducer with the store's dependencies, and pins those
+  /// dependencies to the reducer, as TCA's `Store` does: the reducer and its effects then see
+  /// them wherever actions are sent from.
+  private static func prepare<R: Reducer<State, Action>>(
+    _ initialState: () -> State,
+    _ reducer: () -> R,
+    _ prepareDependencies: ((inout DependencyValues) -> Void)?
+  ) -> (State, _DependencyKeyWritingReducer<R>) {
+    let (initialState, reducer, dependencies) = withDependencies(prepareDependencies ?? { _ in }) {
+      @Dependency(\.self) var dependencies
+      return (initialState(), reducer(), dependencies)
+    }
+    return (initialState, reducer.dependency(\.self, dependencies))
   }
 
   private convenience init(runtime: StoreRuntime<State, Action>) {

@@ -23,10 +23,18 @@ public final class RecordingStore<State, Action> {
   public let recorder: TraceRecorder
 
   /// Creates a store that runs `reducer` from `initialState` and records it with `recorder`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The feature's state at the start.
+  ///   - recorder: Records the store's actions; one recorder records one store.
+  ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Changes the dependencies the reducer and its effects run with,
+  ///     as `Store`'s `withDependencies` does. Default: none.
   public init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     recorder: TraceRecorder,
     @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -47,7 +55,8 @@ public final class RecordingStore<State, Action> {
     self.store = Store(
       initialState: initialState(),
       observer: isRecording ? Self.observer(recording: recorder) : { _ in },
-      reducer: reducer
+      reducer: reducer,
+      withDependencies: prepareDependencies
     )
   }
 

@@ -49,23 +49,16 @@ public struct AppFeature: ComposedBoundingReducer {
     case _internal(InternalAction)
   }
 
-  let api: APIClient
-  let clock: TickClient
-
-  /// - Parameters:
-  ///   - api: The back end. Default: ``APIClient/fake(latency:)`` with its default latency.
-  ///   - clock: The todo list's timer. Default: a tick every second.
-  public init(api: APIClient = .fake(), clock: TickClient = .every(.seconds(1))) {
-    self.api = api
-    self.clock = clock
-  }
+  /// The app gets its back end and the todo list's timer as dependencies, `\.apiClient` and
+  /// `\.tickClient`: set them with the store's `withDependencies`.
+  public init() {}
 
   public var body: some ReducerOf<Self> {
     Scope(state: \.login, action: \.login) {
-      LoginFeature(api: self.api)
+      LoginFeature()
     }
     Scope(state: \.todos, action: \.todos) {
-      TodosFeature(api: self.api, clock: self.clock)
+      TodosFeature()
     }
     coreReducer
       .ifLet(\.settings, action: \.settings) {

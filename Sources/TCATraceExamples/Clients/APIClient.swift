@@ -35,20 +35,28 @@ public enum APIError: Error, Equatable, Sendable, Codable {
   case offline
 }
 
-/// The example app's back end, as closures so that tests and the demo choose its behaviour.
+/// The example app's back end, a dependency (`@Dependency(\.apiClient)`), as closures so that
+/// tests and the demo choose its behaviour.
+///
+/// Its live value is the fake back end, ``fake(latency:)``; in tests every endpoint is
+/// unimplemented: a test that uses one without overriding it fails.
+@DependencyClient
 public struct APIClient: Sendable {
   public var login: @Sendable (_ email: String, _ password: String) async throws -> LoginResponse
   public var verifyTwoFactor: @Sendable (_ token: String, _ code: String) async throws -> User
   public var fetchTodos: @Sendable () async throws -> [Todo]
+}
 
-  public init(
-    login: @escaping @Sendable (_ email: String, _ password: String) async throws -> LoginResponse,
-    verifyTwoFactor: @escaping @Sendable (_ token: String, _ code: String) async throws -> User,
-    fetchTodos: @escaping @Sendable () async throws -> [Todo]
-  ) {
-    self.login = login
-    self.verifyTwoFactor = verifyTwoFactor
-    self.fetchTodos = fetchTodos
+extension APIClient: DependencyKey {
+  public static let liveValue = APIClient.fake()
+  public static let testValue = APIClient()
+}
+
+extension DependencyValues {
+  /// The example app's back end.
+  public var apiClient: APIClient {
+    get { self[APIClient.self] }
+    set { self[APIClient.self] = newValue }
   }
 }
 

@@ -1,11 +1,10 @@
 /// The ticks of a repeating timer, as a stream, so that tests and the demo choose how many
-/// ticks come and how fast.
+/// ticks come and how fast: a dependency, `@Dependency(\.tickClient)`.
+///
+/// Its live value ticks every second until cancelled; in tests it is unimplemented.
+@DependencyClient
 public struct TickClient: Sendable {
-  public var ticks: @Sendable () -> AsyncStream<Void>
-
-  public init(ticks: @escaping @Sendable () -> AsyncStream<Void>) {
-    self.ticks = ticks
-  }
+  public var ticks: @Sendable () -> AsyncStream<Void> = { .finished }
 
   /// A timer that ticks every `interval`, `count` times (default: until cancelled).
   public static func every(_ interval: Duration, count: Int = .max) -> Self {
@@ -31,5 +30,18 @@ public struct TickClient: Sendable {
         continuation.finish()
       }
     }
+  }
+}
+
+extension TickClient: DependencyKey {
+  public static let liveValue = TickClient.every(.seconds(1))
+  public static let testValue = TickClient()
+}
+
+extension DependencyValues {
+  /// The todo list's timer.
+  public var tickClient: TickClient {
+    get { self[TickClient.self] }
+    set { self[TickClient.self] = newValue }
   }
 }

@@ -5,17 +5,25 @@
 /// and a recording one:
 ///
 /// ```swift
-/// let store = Store(initialState: AppFeature.State()) { DemoScript.app() }
+/// let store = Store(initialState: AppFeature.State()) {
+///   AppFeature()
+/// } withDependencies: {
+///   DemoScript.dependencies(&$0)
+/// }
 /// await DemoScript.runApp { store.send($0) }
 /// ```
 public enum DemoScript {
-  /// The example app as the demo runs it: a back end that answers after `latency`, and a
-  /// todo timer that ticks three times.
-  public static func app(latency: Duration = .milliseconds(20)) -> AppFeature {
-    AppFeature(
-      api: .fake(latency: latency),
-      clock: .every(.milliseconds(25), count: 3)
-    )
+  /// The example app's dependencies as the demo runs it: a back end that answers after
+  /// `latency`, and a todo timer that ticks three times.
+  ///
+  /// - Parameters:
+  ///   - dependencies: The store's dependencies.
+  ///   - latency: How long each call to the back end takes. Default: 20 ms.
+  public static func dependencies(
+    _ dependencies: inout DependencyValues, latency: Duration = .milliseconds(20)
+  ) {
+    dependencies.apiClient = .fake(latency: latency)
+    dependencies.tickClient = .every(.milliseconds(25), count: 3)
   }
 
   /// What a seed changes in the app's session: who logs in, and the todo they add.

@@ -50,16 +50,14 @@ public struct LoginFeature: ComposedBoundingReducer {
     case _internal(InternalAction)
   }
 
-  let api: APIClient
+  @Dependency(\.apiClient) var apiClient
 
-  public init(api: APIClient) {
-    self.api = api
-  }
+  public init() {}
 
   public var body: some ReducerOf<Self> {
     coreReducer
       .ifLet(\.twoFactor, action: \.twoFactor) {
-        TwoFactorFeature(api: self.api)
+        TwoFactorFeature()
       }
   }
 
@@ -77,9 +75,9 @@ public struct LoginFeature: ComposedBoundingReducer {
       state.isLoading = true
       state.errorMessage = nil
       let (email, password) = (state.email, state.password)
-      return .run { [api] send in
+      return .run { [apiClient] send in
         do {
-          let response = try await api.login(email, password)
+          let response = try await apiClient.login(email: email, password: password)
           await send(._internal(.loginResponse(.success(response))))
         } catch let error as APIError {
           await send(._internal(.loginResponse(.failure(error))))

@@ -40,11 +40,9 @@ public struct TwoFactorFeature: BoundingReducer {
     case _internal(InternalAction)
   }
 
-  let api: APIClient
+  @Dependency(\.apiClient) var apiClient
 
-  public init(api: APIClient) {
-    self.api = api
-  }
+  public init() {}
 
   public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
     switch action {
@@ -56,9 +54,9 @@ public struct TwoFactorFeature: BoundingReducer {
     case .submitButtonTapped:
       state.isVerifying = true
       let (token, code) = (state.token, state.code)
-      return .run { [api] send in
+      return .run { [apiClient] send in
         do {
-          let user = try await api.verifyTwoFactor(token, code)
+          let user = try await apiClient.verifyTwoFactor(token: token, code: code)
           await send(._internal(.verifyResponse(.success(user))))
         } catch let error as APIError {
           await send(._internal(.verifyResponse(.failure(error))))

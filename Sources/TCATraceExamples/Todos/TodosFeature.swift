@@ -47,13 +47,10 @@ public struct TodosFeature: ComposedBoundingReducer {
 
   enum CancelID { case onScreen }
 
-  let api: APIClient
-  let clock: TickClient
+  @Dependency(\.apiClient) var apiClient
+  @Dependency(\.tickClient) var tickClient
 
-  public init(api: APIClient, clock: TickClient) {
-    self.api = api
-    self.clock = clock
-  }
+  public init() {}
 
   public var body: some ReducerOf<Self> {
     coreReducer
@@ -69,15 +66,15 @@ public struct TodosFeature: ComposedBoundingReducer {
       // The timer counts from when the list is loaded, so it starts after the load; leaving
       // the screen cancels both.
       return .concatenate(
-        .run { [api] send in
+        .run { [apiClient] send in
           do {
-            await send(._internal(.todosLoaded(.success(try await api.fetchTodos()))))
+            await send(._internal(.todosLoaded(.success(try await apiClient.fetchTodos()))))
           } catch let error as APIError {
             await send(._internal(.todosLoaded(.failure(error))))
           }
         },
-        .run { [clock] send in
-          for await _ in clock.ticks() {
+        .run { [tickClient] send in
+          for await _ in tickClient.ticks() {
             await send(._internal(.timerTicked))
           }
         }

@@ -36,7 +36,9 @@ extension TCATraceCommand {
         redacting: AppFeature.redactions
       )
       let app = RecordingStore(initialState: AppFeature.State(), recorder: appRecorder) {
-        DemoScript.app()
+        AppFeature()
+      } withDependencies: {
+        DemoScript.dependencies(&$0)
       }
       await DemoScript.runApp(variant) { app.send($0) }
       await app.finish()

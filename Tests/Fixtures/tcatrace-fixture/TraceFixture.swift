@@ -64,7 +64,10 @@ struct TraceFixture {
   @MainActor
   static func makeStore(_ recorder: TraceRecorder) -> RecordingStore<AppFeature.State, AppFeature.Action> {
     RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 0))
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 0)
     }
   }
 
@@ -92,7 +95,10 @@ struct TraceFixture {
       path: path, session: "app", policy: .recordOnly, redacting: AppFeature.redactions, timing: .fixed
     )
     let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
-      AppFeature(api: .fake(latency: .zero), clock: .immediate(count: 2))
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 2)
     }
     await DemoScript.runApp { appStore.send($0) }
     await appStore.finish()
