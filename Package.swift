@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 
+import CompilerPluginSupport
 import PackageDescription
 
 // NB: A release `tcatrace` on Linux carries the Swift runtime and Foundation in itself and is
@@ -22,8 +23,9 @@ let selfContainedOnLinux: [LinkerSetting] = [
 let package = Package(
   name: "TCATrace",
   platforms: [
-    .iOS(.v16),
-    .macOS(.v13),
+    // NB: `@ObservableState` conforms state to Observation's `Observable`.
+    .iOS(.v17),
+    .macOS(.v14),
   ],
   products: [
     .library(name: "Composable", targets: ["Composable"]),
@@ -43,12 +45,14 @@ let package = Package(
       url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2",
       traits: ["OpenCombineSchedulers"]
     ),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3", traits: []),
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
@@ -58,9 +62,20 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    .macro(
+      name: "ComposableMacros",
+      dependencies: [
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+      ]
+    ),
     .target(
       name: "Composable",
       dependencies: [
+        "ComposableMacros",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
@@ -70,6 +85,7 @@ let package = Package(
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
     .target(
@@ -161,6 +177,13 @@ let package = Package(
         "Composable",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "ComposableMacrosTests",
+      dependencies: [
+        "ComposableMacros",
+        .product(name: "MacroTesting", package: "swift-macro-testing"),
       ]
     ),
     .testTarget(

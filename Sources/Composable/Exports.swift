@@ -10,3 +10,4 @@
 @_exported import DependenciesMacros
 @_exported import IdentifiedCollections
 @_exported import IssueReporting
+@_exported import Observation

@@ -52,26 +52,83 @@ public struct BindingAction<Root>: Equatable, Sendable, CustomDebugStringConvert
   }
 }
 
-/// Applies the ``BindingAction``s found at a case path of the feature's action.
+extension BindingAction {
+  /// Matches a binding action that sets the field at `keyPath`: `case .binding(\.displayName):`.
+  public static func ~= <Value>(keyPath: WritableKeyPath<Root, Value>, bindingAction: Self) -> Bool {
+    (bindingAction.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath)
+  }
+}
+
+/// An action that can carry a ``BindingAction`` in its `binding` case:
+///
+/// ```swift
+/// enum Action: BindableAction {
+///   case binding(BindingAction<State>)
+///   case saveButtonTapped
+/// }
+/// ```
+public protocol BindableAction {
+  /// The state the binding actions set.
+  associatedtype State
+
+  /// Embeds a binding action.
+  static func binding(_ action: BindingAction<State>) -> Self
+
+  /// The binding action this action carries, if any.
+  var binding: BindingAction<State>? { get }
+}
+
+extension BindableAction {
+  public var binding: BindingAction<State>? {
+    // NB: The `binding` case is the only one whose payload is a `BindingAction<State>`.
+    Mirror(reflecting: self).children.first?.value as? BindingAction<State>
+  }
+}
+
+/// A binding action is bindable by itself, so that `BindingReducer(action: \.view.binding)`
+/// reads it at any case path.
+extension BindingAction: BindableAction {
+  public typealias State = Root
+
+  public static func binding(_ action: Self) -> Self {
+    action
+  }
+
+  public var binding: Self? {
+    self
+  }
+}
+
+/// Applies the ``BindingAction``s of a feature to its state.
 ///
 /// ```swift
 /// var body: some ReducerOf<Self> {
-///   BindingReducer(action: \.view.binding)
+///   BindingReducer()                 // Action: BindableAction
 ///   Reduce { state, action in … }
 /// }
 /// ```
-public struct BindingReducer<State, Action>: Reducer {
+///
+/// `BindingReducer(action: \.view)` reads them from a bindable view action, and
+/// `BindingReducer(action: \.view.binding)` from any case path to a binding action.
+public struct BindingReducer<State, Action, ViewAction: BindableAction>: Reducer
+where State == ViewAction.State {
   @usableFromInline
-  let toBindingAction: AnyCasePath<Action, BindingAction<State>>
+  let toViewAction: (Action) -> ViewAction?
 
-  /// Creates a reducer that applies the binding actions at `toBindingAction`.
-  public init(action toBindingAction: CaseKeyPath<Action, BindingAction<State>>) {
-    self.toBindingAction = AnyCasePath(toBindingAction)
+  /// Applies the binding actions of a bindable `Action`.
+  public init() where Action == ViewAction {
+    self.toViewAction = { $0 }
+  }
+
+  /// Applies the binding actions found at `toViewAction`.
+  public init(action toViewAction: CaseKeyPath<Action, ViewAction>) {
+    let toViewAction = AnyCasePath(toViewAction)
+    self.toViewAction = { toViewAction.extract(from: $0) }
   }
 
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    self.toBindingAction.extract(from: action)?.apply(to: &state)
+    self.toViewAction(action)?.binding?.apply(to: &state)
     return .none
   }
 }

@@ -43,14 +43,23 @@ public struct ActionRoute: Hashable, CustomStringConvertible, @unchecked Sendabl
   /// How the child was embedded.
   public let kind: Kind
 
-  public init(keyPath: AnyKeyPath, kind: Kind) {
+  /// The child's name where its key path does not read as one: the case of an enum state.
+  private let name: String?
+
+  /// - Parameters:
+  ///   - keyPath: The key path from the parent's state to the child's state.
+  ///   - kind: How the child was embedded.
+  ///   - name: The child's name in state paths. Default: the key path's, `login` for
+  ///     `\.login` (`destination` for `\.$destination`).
+  public init(keyPath: AnyKeyPath, kind: Kind, name: String? = nil) {
     self.keyPath = keyPath
     self.kind = kind
+    self.name = name
   }
 
   /// The child's state path relative to the parent: `login`, `twoFactor`, `todos[id: 3]`.
   public var statePath: String {
-    let property = KeyPathNames.name(of: self.keyPath)
+    let property = self.name ?? KeyPathNames.name(of: self.keyPath)
     switch self.kind {
     case .scope, .optional: return property
     case let .element(id): return "\(property)[id: \(id)]"

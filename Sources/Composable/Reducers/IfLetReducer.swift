@@ -73,6 +73,7 @@ extension Reducer {
       parent: self,
       child: child,
       toChildState: toChildState,
+      routeName: nil,
       toChildAction: toChildAction,
       toDismissAction: nil,
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -85,12 +86,14 @@ extension Reducer {
     _ toChildState: WritableKeyPath<State, Child.State?>,
     toPresentationAction: AnyCasePath<Action, PresentationAction<Child.Action>>,
     child: Child,
+    routeName: (@Sendable (State) -> String)? = nil,
     fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
   ) -> _IfLetReducer<Self, Child> {
     _IfLetReducer(
       parent: self,
       child: child,
       toChildState: toChildState,
+      routeName: routeName,
       toChildAction: AnyCasePath(
         embed: { toPresentationAction.embed(.presented($0)) },
         extract: {
@@ -113,6 +116,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Parent
   let child: Child
   let toChildState: WritableKeyPath<Parent.State, Child.State?>
+  /// Names the child in state paths, where the key path does not read as a name.
+  let routeName: (@Sendable (Parent.State) -> String)?
   let toChildAction: AnyCasePath<Parent.Action, Child.Action>
   let toDismissAction: (@Sendable (Parent.Action) -> Bool)?
   let location: SourceLocation
@@ -122,6 +127,11 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let childEffect = self.reduceChild(into: &state, action: action)
     let parentEffect = self.parent.reduce(into: &state, action: action)
     if let toDismissAction, toDismissAction(action) {
+      state[keyPath: self.toChildState] = nil
+    } else if wasPresent, self.toDismissAction != nil, self.toChildAction.extract(from: action) != nil,
+      let child = state[keyPath: self.toChildState], isEphemeral(child)
+    {
+      // NB: An alert or a dialog goes away once one of its buttons sent its action.
       state[keyPath: self.toChildState] = nil
     }
     let cancelEffect: Effect<Parent.Action> =
@@ -156,7 +166,9 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       )
       return .none
     }
-    let effect = ActionRouting.route(ActionRoute(keyPath: self.toChildState, kind: .optional)) {
+    let effect = ActionRouting.route(
+      ActionRoute(keyPath: self.toChildState, kind: .optional, name: self.routeName?(state))
+    ) {
       self.child.reduce(into: &state[keyPath: self.toChildState]!, action: childAction)
     }
     let toChildAction = self.toChildAction

@@ -133,6 +133,30 @@ public final class Store<State, Action> {
     return self.scope(state: toChildState, embed: { toChildAction.embed($0) })
   }
 
+  /// A store for an optional child feature, or `nil` when the child's state is `nil`.
+  ///
+  /// ```swift
+  /// if let twoFactor = loginStore.scope(state: \.twoFactor, action: \.twoFactor) { … }
+  /// ```
+  ///
+  /// After the child's state goes away, the store keeps reading the child's last state.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState?>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    guard let initial = self.state[keyPath: toChildState] else { return nil }
+    let last = LastValue(initial)
+    let toChildAction = AnyCasePath(toChildAction)
+    return Store<ChildState, ChildAction>(
+      readState: {
+        if let state = self.state[keyPath: toChildState] { last.value = state }
+        return last.value
+      },
+      sendAction: { self.send(toChildAction.embed($0)) },
+      finishAll: self.finishAll
+    )
+  }
+
   /// A store for a child feature whose actions `embed` wraps in this store's actions; the
   /// designated form the case-path conveniences build on.
   package func scope<ChildState, ChildAction>(
@@ -149,3 +173,13 @@ public final class Store<State, Action> {
 
 /// A store of `R`'s state and actions.
 public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
+
+/// The last value a scoped store read of an optional child, kept for after the child is gone.
+@MainActor
+private final class LastValue<Value> {
+  var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+}

@@ -1,0 +1,119 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Presents var destination: Destination.State?`: keeps the optional in a
+/// `PresentationState` stored as `_destination`, projected as `$destination` for
+/// `ifLet(\.$destination, action: \.destination)`, as TCA's `@Presents` does.
+public enum PresentsMacro {}
+
+extension PresentsMacro {
+  /// The property's name and its wrapped type (`Destination.State` for `Destination.State?`).
+  fileprivate static func property(
+    _ declaration: some DeclSyntaxProtocol, node: AttributeSyntax
+  ) throws -> (name: String, wrapped: String, binding: PatternBindingSyntax) {
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      variable.bindingSpecifier.tokenKind == .keyword(.var),
+      variable.isStoredInstanceProperty,
+      let name = variable.singleName,
+      let binding = variable.bindings.first
+    else {
+      throw DiagnosticsError(diagnostics: [
+        Diagnostic(
+          node: node,
+          message: MacroExpansionErrorMessage(
+            "'@Presents' can only be applied to a stored 'var' of optional type"
+          )
+        )
+      ])
+    }
+    let type = binding.typeAnnotation?.type
+    let wrapped =
+      type?.as(OptionalTypeSyntax.self)?.wrappedType.trimmedDescription
+      ?? type?.as(IdentifierTypeSyntax.self).flatMap { identifier -> String? in
+        guard identifier.name.text == "Optional",
+          let argument = identifier.genericArgumentClause?.arguments.first
+        else { return nil }
+        return argument.trimmedDescription
+      }
+    guard let wrapped else {
+      throw DiagnosticsError(diagnostics: [
+        Diagnostic(
+          node: node,
+          message: MacroExpansionErrorMessage(
+            "'@Presents' needs an explicit optional type: 'var \(name): Feature.State?'"
+          )
+        )
+      ])
+    }
+    return (name, wrapped, binding)
+  }
+}
+
+extension PresentsMacro: AccessorMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingAccessorsOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AccessorDeclSyntax] {
+    let (name, _, _) = try self.property(declaration, node: node)
+    return [
+      """
+      @storageRestrictions(initializes: _\(raw: name))
+      init(initialValue) {
+      _\(raw: name) = Composable.PresentationState(wrappedValue: initialValue)
+      }
+      """,
+      """
+      get {
+      _\(raw: name).wrappedValue
+      }
+      """,
+      """
+      set {
+      _\(raw: name).wrappedValue = newValue
+      }
+      """,
+    ]
+  }
+}
+
+extension PresentsMacro: PeerMacro {
+  private static let accessKeywords: [TokenKind] = [
+    .keyword(.public), .keyword(.package), .keyword(.internal), .keyword(.fileprivate),
+    .keyword(.private),
+  ]
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    // NB: The accessor role reports a misuse; reported here too, it would show twice.
+    guard let (name, wrapped, binding) = try? self.property(declaration, node: node) else {
+      return []
+    }
+    let access =
+      declaration.as(VariableDeclSyntax.self)?.modifiers
+      .filter { self.accessKeywords.contains($0.name.tokenKind) }
+      .map { $0.trimmedDescription + " " }
+      .joined() ?? ""
+    let initial = binding.initializer?.value.trimmedDescription ?? "nil"
+    return [
+      """
+      \(raw: access)var $\(raw: name): Composable.PresentationState<\(raw: wrapped)> {
+      get {
+      _\(raw: name)
+      }
+      set {
+      _\(raw: name) = newValue
+      }
+      }
+      """,
+      """
+      @ObservationStateIgnored private var _\(raw: name) = Composable.PresentationState<\(raw: wrapped)>(wrappedValue: \(raw: initial))
+      """,
+    ]
+  }
+}

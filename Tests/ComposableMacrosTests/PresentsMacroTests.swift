@@ -1,0 +1,80 @@
+import ComposableMacros
+import MacroTesting
+import Testing
+
+@Suite(.macros([PresentsMacro.self], record: .missing))
+struct PresentsMacroTests {
+  @Test func anOptionalIsKeptInPresentationState() {
+    assertMacro {
+      """
+      struct State {
+        @Presents public var destination: Destination.State?
+      }
+      """
+    } expansion: {
+      """
+      struct State {
+        public var destination: Destination.State? {
+          @storageRestrictions(initializes: _destination)
+          init(initialValue) {
+            _destination = Composable.PresentationState(wrappedValue: initialValue)
+          }
+          get {
+            _destination.wrappedValue
+          }
+          set {
+            _destination.wrappedValue = newValue
+          }
+        }
+
+        public var $destination: Composable.PresentationState<Destination.State> {
+          get {
+            _destination
+          }
+          set {
+            _destination = newValue
+          }
+        }
+
+        @ObservationStateIgnored private var _destination = Composable.PresentationState<Destination.State>(wrappedValue: nil)
+      }
+      """
+    }
+  }
+
+  @Test func aLetIsAnError() {
+    assertMacro {
+      """
+      struct State {
+        @Presents let destination: Destination.State?
+      }
+      """
+    } diagnostics: {
+      """
+      struct State {
+        @Presents let destination: Destination.State?
+        ┬────────
+        ╰─ 🛑 '@Presents' can only be applied to a stored 'var' of optional type
+      }
+      """
+    }
+  }
+
+  @Test func aNonOptionalIsAnError() {
+    assertMacro {
+      """
+      struct State {
+        @Presents var destination: Destination.State
+      }
+      """
+    } diagnostics: {
+      """
+      struct State {
+        @Presents var destination: Destination.State
+        ┬────────
+        ╰─ 🛑 '@Presents' needs an explicit optional type: 'var destination: Feature.State?'
+      }
+      """
+    }
+  }
+}
