@@ -184,6 +184,7 @@ struct DependencyTests {
     #expect(ids == [UUID(0), UUID(1)])
 
     let task = store.send(.sleepThenGreet("Blob"))
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(59))
     #expect(store.inEffect == [])
     await clock.advance(by: .seconds(1))

@@ -1,0 +1,28 @@
+import Composable
+import Testing
+
+extension TestClock<Duration> {
+  /// Waits until something sleeps on the clock.
+  ///
+  /// NB: An effect starts on a task of its own, so right after a `send` it may not be asleep
+  /// yet; advancing the clock before it sleeps would move time past it.
+  func waitForSleeper() async {
+    for _ in 0..<10_000 {
+      do {
+        try await self.checkSuspension()
+      } catch {
+        return
+      }
+    }
+    Issue.record("Nothing slept on the test clock")
+  }
+
+  /// Advances the clock a second at a time, each second once something sleeps on it: a ticking
+  /// effect then sees every second.
+  func tick(seconds: Int) async {
+    for _ in 0..<seconds {
+      await self.waitForSleeper()
+      await self.advance(by: .seconds(1))
+    }
+  }
+}
