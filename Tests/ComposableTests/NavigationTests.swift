@@ -37,14 +37,14 @@ private struct Ticker {
 }
 
 @Reducer(state: .equatable)
-private enum Destination {
+private enum TickerDestination {
   case ticker(Ticker)
   @ReducerCaseIgnored
   case note(String)
 }
 
 @Reducer(state: .equatable)
-private enum Path {
+private enum TickerPath {
   case ticker(Ticker)
 }
 
@@ -53,14 +53,14 @@ private enum Path {
 private struct Navigator {
   @ObservableState
   struct State: Equatable {
-    @Presents var destination: Destination.State?
-    var path = StackState<Path.State>()
+    @Presents var destination: TickerDestination.State?
+    var path = StackState<TickerPath.State>()
     var dismissals = 0
   }
 
   enum Action {
-    case destination(PresentationAction<Destination.Action>)
-    case path(StackActionOf<Path>)
+    case destination(PresentationAction<TickerDestination.Action>)
+    case path(StackActionOf<TickerPath>)
     case presentTickerButtonTapped
     case presentNoteButtonTapped
     case pushTickerButtonTapped
@@ -329,8 +329,8 @@ struct ObservableStateTests {
 
   @Test func anEnumStateTakesItsCasesIdentity() {
     let ticker = Ticker.State()
-    let destination = Destination.State.ticker(ticker)
+    let destination = TickerDestination.State.ticker(ticker)
     #expect(destination._$id == ObservableStateID._$id(for: ticker)._$tag(0))
-    #expect(Destination.State.note("a")._$id != Destination.State.note("a")._$id)
+    #expect(TickerDestination.State.note("a")._$id != TickerDestination.State.note("a")._$id)
   }
 }
