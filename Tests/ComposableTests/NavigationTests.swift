@@ -334,3 +334,74 @@ struct ObservableStateTests {
     #expect(TickerDestination.State.note("a")._$id != TickerDestination.State.note("a")._$id)
   }
 }
+
+/// A parent whose state is one of two cases, scoping each case to its feature.
+@Reducer
+private struct Gate {
+  @ObservableState
+  @CasePathable
+  enum State: Equatable {
+    case closed(Ticker.State)
+    case open(Ticker.State)
+  }
+
+  enum Action: ViewAction {
+    case closed(Ticker.Action)
+    case open(Ticker.Action)
+    case view(View)
+    enum View { case openButtonTapped }
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.closed, action: \.closed) { Ticker() }
+    Scope(state: \.open, action: \.open) { Ticker() }
+    Reduce { state, action in
+      guard case .view(.openButtonTapped) = action else { return .none }
+      state = .open(Ticker.State())
+      return .send(.open(.incrementButtonTapped), animation: .easeInOut(duration: 0.3))
+    }
+  }
+}
+
+@MainActor
+struct SmallShapesTests {
+  @Test func scopeOnACaseRunsTheChildWhileTheStateIsInIt() {
+    var statePaths: [String] = []
+    let store = Store(
+      initialState: Gate.State.closed(Ticker.State()),
+      observer: { statePaths.append($0.route.statePath) }
+    ) {
+      Gate()
+    }
+    store.send(.closed(.incrementButtonTapped), animation: .default)
+    store.send(.view(.openButtonTapped), transaction: Transaction(animation: .spring))
+    #expect(store.state == .open(Ticker.State(count: 1)))
+    #expect(statePaths == ["closed", "", "open"])
+    withKnownIssue {
+      store.send(.closed(.incrementButtonTapped))
+    } matching: { issue in
+      issue.description.contains("A \"Scope\"")
+        && issue.description.contains("child state was set to a different case")
+    }
+  }
+
+  @Test func effectsTakeANameAndSendWithAnimation() async {
+    let store = Store(initialState: Ticker.State()) {
+      Reduce<Ticker.State, Ticker.Action> { state, action in
+        switch action {
+        case .startButtonTapped:
+          return .run(name: "ticker") { send in
+            await send(.tick, animation: .bouncy)
+            await send(.tick, transaction: Transaction())
+          }
+          .animation(.smooth)
+        case .incrementButtonTapped, .tick:
+          state.count += 1
+          return .none
+        }
+      }
+    }
+    await store.send(.startButtonTapped).finish()
+    #expect(store.count == 2)
+  }
+}

@@ -30,7 +30,7 @@ public struct Effect<Action>: Sendable {
     /// Sends an action; the closure runs when the store starts the effect, so that `map`
     /// transforms at emission time, as TCA's does.
     case send(() -> Action)
-    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    case run(TaskPriority?, name: String?, @Sendable (Send<Action>) async -> Void)
     case merge([Operation])
     case concatenate([Operation])
     case cancellable(id: CancelID, cancelInFlight: Bool, Operation)
@@ -55,12 +55,14 @@ extension Effect {
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation. Default: inherited.
+  ///   - name: The name of the task that runs the operation, for debuggers. Default: none.
   ///   - operation: The work to do. Errors it throws go to `handler`; a `CancellationError`, or
   ///     any error thrown after the effect was cancelled, is ignored.
   ///   - handler: Handles an error `operation` throws. Default: none, and an unhandled error is
   ///     reported as an issue (a test failure, or a runtime warning in an app).
   public static func run(
     priority: TaskPriority? = nil,
+    name: String? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -72,7 +74,7 @@ extension Effect {
     // those the store (or `dependency(_:_:)`) set for the reducer that returns it.
     withEscapedDependencies { dependencies in
       Self(
-        operation: .run(priority) { send in
+        operation: .run(priority, name: name) { send in
           await dependencies.yield {
             do {
               try await operation(send)
@@ -165,8 +167,8 @@ extension Effect.Operation {
       return .none
     case let .send(action):
       return .send({ transform(action()) })
-    case let .run(priority, operation):
-      return .run(priority) { send in
+    case let .run(priority, name, operation):
+      return .run(priority, name: name) { send in
         await operation(Send { action in send(transform(action)) })
       }
     case let .merge(operations):

@@ -1,4 +1,5 @@
 /// Where a reducer operator was written, for the issues it reports.
+@usableFromInline
 struct SourceLocation: Sendable {
   let fileID: StaticString
   let filePath: StaticString
@@ -7,6 +8,7 @@ struct SourceLocation: Sendable {
 }
 
 /// The cancellation id of the effects of an `ifLet` child or a `forEach` element.
+@usableFromInline
 struct KeyPathID: Hashable, @unchecked Sendable {
   // NB: Key paths are immutable; see `ActionRoute`.
   let keyPath: AnyKeyPath

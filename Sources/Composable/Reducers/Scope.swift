@@ -13,7 +13,14 @@
 /// The child's effects are mapped back into parent actions. Actions the case path does not
 /// match are ignored.
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
-  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  /// Where the child's state is: a part of the parent's state, or one case of it.
+  @usableFromInline
+  enum StatePath {
+    case keyPath(WritableKeyPath<ParentState, Child.State>)
+    case casePath(AnyCasePath<ParentState, Child.State>, cancelID: KeyPathID, SourceLocation)
+  }
+
+  @usableFromInline let toChildState: StatePath
   @usableFromInline let toChildAction: AnyCasePath<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -33,6 +40,30 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child())
   }
 
+  /// Creates a reducer that runs `child` on one case of an enum parent state, while the state
+  /// is in that case: `Scope(state: \.loggedIn, action: \.loggedIn) { LoggedIn() }`.
+  ///
+  /// A child action that arrives while the state is in another case is reported as an issue;
+  /// unlike ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``, the child's
+  /// effects are not cancelled when the state leaves the case.
+  public init<ChildState, ChildAction>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .casePath(
+      AnyCasePath(toChildState),
+      cancelID: KeyPathID(keyPath: toChildState, elementID: nil),
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+    self.toChildAction = AnyCasePath(toChildAction)
+    self.child = child()
+  }
+
   /// Creates a scope from a type-erased case path; the designated initializer that
   /// conveniences (such as `TCABoundaries`' `InternalAction` overloads) build on.
   @inlinable
@@ -41,17 +72,44 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     action toChildAction: AnyCasePath<ParentAction, Child.Action>,
     child: Child
   ) {
-    self.toChildState = toChildState
+    self.toChildState = .keyPath(toChildState)
     self.toChildAction = toChildAction
     self.child = child
   }
 
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = self.toChildAction.extract(from: action) else { return .none }
-    let effect = ActionRouting.route(
-      ActionRoute(keyPath: self.toChildState, kind: .scope)
-    ) {
-      self.child.reduce(into: &state[keyPath: self.toChildState], action: childAction)
+    let effect: Effect<Child.Action>
+    switch self.toChildState {
+    case let .keyPath(toChildState):
+      effect = ActionRouting.route(ActionRoute(keyPath: toChildState, kind: .scope)) {
+        self.child.reduce(into: &state[keyPath: toChildState], action: childAction)
+      }
+    case let .casePath(toChildState, cancelID, location):
+      guard var childState = toChildState.extract(from: state) else {
+        reportIssue(
+          """
+          A "Scope" at "\(location.fileID):\(location.line)" received a child action when \
+          child state was set to a different case:
+
+            Action: \(String(reflecting: action))
+            State: \(String(reflecting: state))
+
+          The parent changed the state's case before the child's action was sent, or the \
+          action was sent to a store scoped to a case the state is no longer in.
+          """,
+          fileID: location.fileID, filePath: location.filePath, line: location.line,
+          column: location.column
+        )
+        return .none
+      }
+      let name = Mirror(reflecting: state).children.first?.label
+      effect = ActionRouting.route(
+        ActionRoute(keyPath: cancelID.keyPath, kind: .scope, name: name)
+      ) {
+        self.child.reduce(into: &childState, action: childAction)
+      }
+      state = toChildState.embed(childState)
     }
     let toChildAction = self.toChildAction
     return effect.map { toChildAction.embed($0) }

@@ -115,11 +115,11 @@ final class StoreRuntime<State, Action> {
       self.enqueue(action(), origin: .effect(cause: cause), tasks: tasks)
       return []
 
-    case let .run(priority, run):
+    case let .run(priority, name, run):
       let send = Send<Action> { [weak self] action in
         self?.enqueue(action, origin: .effect(cause: cause), tasks: tasks)
       }
-      return [self.spawn(priority: priority, tasks: tasks) { await run(send) }]
+      return [self.spawn(priority: priority, name: name, tasks: tasks) { await run(send) }]
 
     case let .merge(operations):
       return operations.flatMap { self.start($0, cause: cause, tasks: tasks) }
@@ -156,12 +156,13 @@ final class StoreRuntime<State, Action> {
 
   private func spawn(
     priority: TaskPriority?,
+    name: String? = nil,
     tasks: TaskList,
     operation: @escaping @Sendable () async -> Void
   ) -> Int {
     let id = self.nextTaskID
     self.nextTaskID += 1
-    let task = Task(priority: priority) { @MainActor [weak self] in
+    let task = Task(name: name, priority: priority) { @MainActor [weak self] in
       await operation()
       self?.taskDidFinish(id)
     }

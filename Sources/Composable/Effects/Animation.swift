@@ -1,0 +1,114 @@
+/// A stand-in for SwiftUI's `Animation`, so that reducers that animate compile and run here.
+///
+/// There is no UI to animate: an animation passed to `send(_:animation:)` or
+/// `Effect.send(_:animation:)` is accepted and ignored.
+public struct Animation: Hashable, Sendable, CustomStringConvertible {
+  /// How the animation was made: `easeInOut(duration: 0.3)`.
+  public let description: String
+
+  private init(_ description: String) {
+    self.description = description
+  }
+
+  public static let `default` = Self("default")
+  public static let linear = Self("linear")
+  public static let easeIn = Self("easeIn")
+  public static let easeOut = Self("easeOut")
+  public static let easeInOut = Self("easeInOut")
+  public static let bouncy = Self("bouncy")
+  public static let smooth = Self("smooth")
+  public static let snappy = Self("snappy")
+  public static let spring = Self("spring")
+  public static let interactiveSpring = Self("interactiveSpring")
+
+  public static func linear(duration: Double) -> Self {
+    Self("linear(duration: \(duration))")
+  }
+
+  public static func easeIn(duration: Double) -> Self {
+    Self("easeIn(duration: \(duration))")
+  }
+
+  public static func easeOut(duration: Double) -> Self {
+    Self("easeOut(duration: \(duration))")
+  }
+
+  public static func easeInOut(duration: Double) -> Self {
+    Self("easeInOut(duration: \(duration))")
+  }
+
+  public static func spring(
+    response: Double = 0.5, dampingFraction: Double = 0.825, blendDuration: Double = 0
+  ) -> Self {
+    Self("spring(response: \(response), dampingFraction: \(dampingFraction))")
+  }
+
+  public static func spring(duration: Double = 0.5, bounce: Double = 0, blendDuration: Double = 0)
+    -> Self
+  {
+    Self("spring(duration: \(duration), bounce: \(bounce))")
+  }
+
+  /// The same animation, delayed; ignored as the animation is.
+  public func delay(_ delay: Double) -> Self {
+    Self("\(self.description).delay(\(delay))")
+  }
+
+  /// The same animation, sped up; ignored as the animation is.
+  public func speed(_ speed: Double) -> Self {
+    Self("\(self.description).speed(\(speed))")
+  }
+}
+
+/// A stand-in for SwiftUI's `Transaction`: the animation an action is sent with.
+public struct Transaction: Sendable {
+  public var animation: Animation?
+  public var disablesAnimations = false
+
+  public init(animation: Animation? = nil) {
+    self.animation = animation
+  }
+}
+
+extension Send {
+  /// Sends `action`; the animation is accepted and ignored.
+  public func callAsFunction(_ action: Action, animation: Animation?) {
+    self(action)
+  }
+
+  /// Sends `action`; the transaction is accepted and ignored.
+  public func callAsFunction(_ action: Action, transaction: Transaction) {
+    self(action)
+  }
+}
+
+extension Store {
+  /// Sends `action`, as ``send(_:)`` does; the animation is accepted and ignored.
+  @discardableResult
+  public func send(_ action: Action, animation: Animation?) -> StoreTask {
+    self.send(action)
+  }
+
+  /// Sends `action`, as ``send(_:)`` does; the transaction is accepted and ignored.
+  @discardableResult
+  public func send(_ action: Action, transaction: Transaction) -> StoreTask {
+    self.send(action)
+  }
+}
+
+extension Effect {
+  /// An effect that sends `action` at once; the animation is accepted and ignored.
+  public static func send(_ action: Action, animation: Animation?) -> Self {
+    .send(action)
+  }
+
+  /// This effect; the animation it would send its actions with is ignored.
+  public func animation(_ animation: Animation? = .default) -> Self {
+    self
+  }
+
+  /// This effect; the transaction it would send its actions in is ignored.
+  public func transaction(_ transaction: Transaction) -> Self {
+    self
+  }
+}
