@@ -57,3 +57,14 @@ extension PresentationState: CustomReflectable {
     Mirror(reflecting: self.wrappedValue as Any)
   }
 }
+
+/// A wrapper whose single stored value is the state: readers of state (the recorder's diff)
+/// look through it, so that `@Presents var destination` reads as `destination`.
+package protocol _TransparentStateWrapper {
+  /// The state it wraps.
+  var wrappedState: Any { get }
+}
+
+extension PresentationState: _TransparentStateWrapper {
+  package var wrappedState: Any { self.wrappedValue as Any }
+}

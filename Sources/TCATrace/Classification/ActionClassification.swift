@@ -20,10 +20,16 @@ public struct ActionClassification: Hashable, Sendable {
   public var category: ActionCategory
   /// The name of the innermost case: `codeChanged`.
   public var caseName: String
-  /// Whether the action is a `PresentationAction.dismiss` of a presented child.
+  /// Whether the action is a navigation container's own: a `PresentationAction.dismiss`, or a
+  /// `StackAction.popFrom(id:)` or `push(id:state:)`. The view sends them, and the container
+  /// changes its parent's state for them.
   public var isDismiss: Bool
   /// The innermost case's associated value, rendered with CustomDump; `nil` when it has none.
   public var payload: String?
+  /// The depths of ``feature`` (1 for its first step) that are enum reducers
+  /// (`@Reducer enum Destination`) rather than features: their cases are the features. A
+  /// delegate action of such a case goes to the feature above the enum reducer.
+  public var enumReducerDepths: Set<Int>
 
   /// The owning feature's path, dotted: `login.twoFactor`; empty for the root.
   public var featurePath: String {
@@ -37,7 +43,8 @@ public struct ActionClassification: Hashable, Sendable {
     category: ActionCategory,
     caseName: String,
     isDismiss: Bool = false,
-    payload: String? = nil
+    payload: String? = nil,
+    enumReducerDepths: Set<Int> = []
   ) {
     self.path = path
     self.rootCategory = rootCategory
@@ -46,6 +53,7 @@ public struct ActionClassification: Hashable, Sendable {
     self.caseName = caseName
     self.isDismiss = isDismiss
     self.payload = payload
+    self.enumReducerDepths = enumReducerDepths
   }
 }
 
@@ -74,6 +82,7 @@ extension ActionClassification {
       lastName = name
     }
     var feature: [String] = []
+    var enumReducerDepths: Set<Int> = []
     var rootCategory: ActionCategory?
     var current: Any = action
     // NB: Each action is taken apart once: finding a child takes the child's action apart, and
@@ -94,7 +103,8 @@ extension ActionClassification {
         trace.payloadLevel = casePayload == nil ? nil : trace.levels - 1
         return Self(
           path: path, rootCategory: rootCategory!, feature: feature, category: category!,
-          caseName: caseName, payload: casePayload.map(Self.render)
+          caseName: caseName, payload: casePayload.map(Self.render),
+          enumReducerDepths: enumReducerDepths
         )
 
       case .internal?, .unclassified?, nil:
@@ -106,7 +116,8 @@ extension ActionClassification {
             trace.payloadLevel = payload == nil ? nil : trace.levels - 1
             return Self(
               path: path, rootCategory: rootCategory!, feature: feature, category: .internal,
-              caseName: name, payload: payload.map(Self.render)
+              caseName: name, payload: payload.map(Self.render),
+              enumReducerDepths: enumReducerDepths
             )
           }
           append(inner.name)
@@ -117,7 +128,7 @@ extension ActionClassification {
         let caseLevel = trace.levels - 1
 
         switch Self.embeddedChild(name: caseName, payload: casePayload, trace: &trace) {
-        case let .child(step, pathSuffix, child, childCase):
+        case let .child(step, pathSuffix, caseStep, child, childCase):
           if pathSuffix.hasPrefix(".") {
             append(String(pathSuffix.dropFirst()))
           } else {
@@ -125,20 +136,27 @@ extension ActionClassification {
             lastName? += pathSuffix
           }
           feature.append(step)
+          if let caseStep {
+            append(caseStep)
+            enumReducerDepths.insert(feature.count)
+            feature.append(caseStep)
+          }
           (current, next) = (child, childCase)
-        case let .dismiss(step):
-          append("dismiss")
+        case let .navigation(step, caseName, payload):
+          append(caseName)
           feature.append(step)
-          trace.payloadLevel = nil
+          trace.payloadLevel = payload == nil ? nil : trace.levels - 1
           return Self(
             path: path, rootCategory: rootCategory!, feature: feature, category: .view,
-            caseName: "dismiss", isDismiss: true
+            caseName: caseName, isDismiss: true, payload: payload.map(Self.render),
+            enumReducerDepths: enumReducerDepths
           )
         case nil:
           trace.payloadLevel = casePayload == nil ? nil : caseLevel
           return Self(
             path: path, rootCategory: rootCategory!, feature: feature,
-            category: fallbackCategory, caseName: caseName, payload: casePayload.map(Self.render)
+            category: fallbackCategory, caseName: caseName, payload: casePayload.map(Self.render),
+            enumReducerDepths: enumReducerDepths
           )
         }
       }
@@ -152,18 +170,22 @@ extension ActionClassification {
       feature: feature,
       category: .unclassified,
       caseName: lastName ?? String(describing: type(of: current)),
-      payload: path.isEmpty ? Self.render(current) : nil
+      payload: path.isEmpty ? Self.render(current) : nil,
+      enumReducerDepths: enumReducerDepths
     )
   }
 
   private enum Embedding {
     /// A child feature: its feature step, what to add to the path right after the embedding
-    /// case (`[id: 3]`, `.presented`), the child's action, and that action taken apart.
+    /// case (`[id: 3]`, `.presented`), the case of an enum reducer the child is in (`book` of
+    /// `.presented(.book(…))`), the child's action, and that action taken apart.
     case child(
-      step: String, pathSuffix: String, action: Any, actionCase: (name: String, payload: Any?)
+      step: String, pathSuffix: String, caseStep: String?, action: Any,
+      actionCase: (name: String, payload: Any?)
     )
-    /// A presented child being dismissed.
-    case dismiss(step: String)
+    /// A navigation container's own action: a presented child dismissed, a stack popped or
+    /// pushed.
+    case navigation(step: String, caseName: String, payload: Any?)
   }
 
   /// Whether the case `name` with `payload` embeds a child feature's action.
@@ -174,39 +196,65 @@ extension ActionClassification {
       return nil
     }
     if ActionCategory(caseName: inner) != nil, inner != "internal" || innerPayload != nil {
-      return .child(step: name, pathSuffix: "", action: payload, actionCase: (inner, innerPayload))
+      return .child(
+        step: name, pathSuffix: "", caseStep: nil, action: payload,
+        actionCase: (inner, innerPayload)
+      )
     }
     switch inner {
     case "presented":
-      guard let innerPayload, let childCase = Self.featureActionCase(innerPayload, trace: &trace)
+      guard let innerPayload, let child = Self.featureAction(innerPayload, trace: &trace)
       else { return nil }
-      return .child(step: name, pathSuffix: ".presented", action: innerPayload, actionCase: childCase)
+      return .child(
+        step: name, pathSuffix: ".presented", caseStep: child.caseStep, action: child.action,
+        actionCase: child.actionCase
+      )
     case "dismiss" where innerPayload == nil:
-      return .dismiss(step: name)
+      return .navigation(step: name, caseName: "dismiss", payload: nil)
+    case "popFrom", "push":
+      // NB: `StackAction`'s own cases, which carry the element's id.
+      trace.isCacheable = false
+      guard let innerPayload, Self.stackPayload(innerPayload) else { return nil }
+      return .navigation(step: name, caseName: inner, payload: innerPayload)
     case "element":
       // NB: The element's id is part of the path: the result depends on more than cases.
       trace.isCacheable = false
       guard
         let innerPayload,
         let (id, action) = Self.element(innerPayload),
-        let childCase = Self.featureActionCase(action, trace: &trace)
+        let child = Self.featureAction(action, trace: &trace)
       else { return nil }
       let suffix = "[id: \(ActionRoute.ElementID.describe(id))]"
-      return .child(step: name + suffix, pathSuffix: suffix, action: action, actionCase: childCase)
+      return .child(
+        step: name + suffix, pathSuffix: suffix, caseStep: child.caseStep, action: child.action,
+        actionCase: child.actionCase
+      )
     default:
       return nil
     }
   }
 
-  /// `value` taken apart, when it is a feature's action: its case is a category.
-  private static func featureActionCase(
+  /// `value` taken apart, when it is a feature's action (its case is a category), or the
+  /// action of an enum reducer (`@Reducer enum Destination`) whose case holds one: then
+  /// `caseStep` names the case, and `action` is the feature's action in it.
+  private static func featureAction(
     _ value: Any, trace: inout ClassificationTrace
-  ) -> (name: String, payload: Any?)? {
+  ) -> (caseStep: String?, action: Any, actionCase: (name: String, payload: Any?))? {
+    guard let actionCase = trace.decompose(value) else { return nil }
+    if ActionCategory(caseName: actionCase.name) != nil {
+      return (nil, value, actionCase)
+    }
     guard
-      let actionCase = trace.decompose(value),
-      ActionCategory(caseName: actionCase.name) != nil
+      let featureAction = actionCase.payload,
+      let featureCase = trace.decompose(featureAction),
+      ActionCategory(caseName: featureCase.name) != nil
     else { return nil }
-    return actionCase
+    return (actionCase.name, featureAction, featureCase)
+  }
+
+  /// Whether `payload` is a `StackAction`'s `popFrom(id:)` or `push(id:state:)`.
+  private static func stackPayload(_ payload: Any) -> Bool {
+    payload is StackElementID || Mirror(reflecting: payload).children.first?.label == "id"
   }
 
   /// The `(id:action:)` payload of an `element` case.

@@ -1,3 +1,4 @@
+import Composable
 import IdentifiedCollections
 
 /// What differs between two identified collections, in the order the diff reports it.
@@ -23,33 +24,57 @@ protocol DiffableIdentifiedCollection {
 extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable {
   func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
     guard let new = new as? Self else { return nil }
-    var differences: [IdentifiedDifference] = []
-    if self.ids == new.ids {
-      for index in self.indices where self[index] != new[index] {
-        differences.append(
-          .changed(id: AnyHashable(self.ids[index]), old: self[index], new: new[index])
-        )
-      }
-      return differences
-    }
-    // Matched by id, in the new order, removals last; a move of kept elements first.
-    let keptOld = self.ids.filter { new.ids.contains($0) }
-    let keptNew = new.ids.filter { self.ids.contains($0) }
-    if keptOld != keptNew {
-      differences.append(.order(old: keptOld.map { AnyHashable($0) }, new: keptNew.map { AnyHashable($0) }))
-    }
-    for (id, element) in zip(new.ids, new.elements) {
-      if let old = self[id: id] {
-        if old != element {
-          differences.append(.changed(id: AnyHashable(id), old: old, new: element))
-        }
-      } else {
-        differences.append(.added(id: AnyHashable(id), new: element))
-      }
-    }
-    for (id, element) in zip(self.ids, self.elements) where new[id: id] == nil {
-      differences.append(.removed(id: AnyHashable(id), old: element))
+    return differences(
+      oldIDs: Array(self.ids), newIDs: Array(new.ids), old: { self[id: $0] }, new: { new[id: $0] }
+    )
+  }
+}
+
+/// A navigation stack diffs as its elements by id: `path[id: 3].count`.
+extension StackState: DiffableIdentifiedCollection where Element: Equatable {
+  func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
+    guard let new = new as? Self else { return nil }
+    return differences(
+      oldIDs: Array(self.ids), newIDs: Array(new.ids), old: { self[id: $0] }, new: { new[id: $0] }
+    )
+  }
+}
+
+/// The differences between two identified collections, given their ids in order and their
+/// elements by id.
+private func differences<ID: Hashable, Element: Equatable>(
+  oldIDs: [ID], newIDs: [ID], old: (ID) -> Element?, new: (ID) -> Element?
+) -> [IdentifiedDifference] {
+  var differences: [IdentifiedDifference] = []
+  if oldIDs == newIDs {
+    for id in oldIDs {
+      guard let oldElement = old(id), let newElement = new(id), oldElement != newElement
+      else { continue }
+      differences.append(.changed(id: AnyHashable(id), old: oldElement, new: newElement))
     }
     return differences
   }
+  // Matched by id, in the new order, removals last; a move of kept elements first.
+  let newIDSet = Set(newIDs)
+  let oldIDSet = Set(oldIDs)
+  let keptOld = oldIDs.filter { newIDSet.contains($0) }
+  let keptNew = newIDs.filter { oldIDSet.contains($0) }
+  if keptOld != keptNew {
+    differences.append(.order(old: keptOld.map { AnyHashable($0) }, new: keptNew.map { AnyHashable($0) }))
+  }
+  for id in newIDs {
+    guard let newElement = new(id) else { continue }
+    if let oldElement = old(id) {
+      if oldElement != newElement {
+        differences.append(.changed(id: AnyHashable(id), old: oldElement, new: newElement))
+      }
+    } else {
+      differences.append(.added(id: AnyHashable(id), new: newElement))
+    }
+  }
+  for id in oldIDs where !newIDSet.contains(id) {
+    guard let oldElement = old(id) else { continue }
+    differences.append(.removed(id: AnyHashable(id), old: oldElement))
+  }
+  return differences
 }

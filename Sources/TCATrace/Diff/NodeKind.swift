@@ -129,9 +129,14 @@ final class NodeKind: @unchecked Sendable {
   /// standard library's reflection cannot describe all of them.
   private static func fields<Root>(of _: Root.Type) -> [Field]? {
     var places: [(name: String, offset: Int, type: Any.Type)] = []
+    // NB: A presentation state reads as the optional it wraps: `destination.count`, not
+    // `destination.wrappedValue.count`.
+    let isTransparent = Root.self is any _TransparentStateWrapper.Type
     let described = _forEachField(of: Root.self) { name, offset, type, _ in
-      let name = String(cString: name)
-      places.append((name.hasPrefix("_") ? String(name.dropFirst()) : name, offset, type))
+      var name = String(cString: name)
+      if name.hasPrefix("_") { name.removeFirst() }
+      if isTransparent, name == "wrappedValue" { name = "" }
+      places.append((name, offset, type))
       return true
     }
     guard described, !places.isEmpty else { return nil }

@@ -65,6 +65,11 @@ enum StateDiff {
       return self.leaf(old, new, path: path, into: &changes)
     }
 
+    // A presentation state is what it presents.
+    if let old = old as? any _TransparentStateWrapper, let new = new as? any _TransparentStateWrapper {
+      return self.diff(old.wrappedState, new.wrappedState, path: path, depth: depth, into: &changes)
+    }
+
     // The fast path for identified collections of `Equatable` elements.
     if kind.isIdentifiedDiffable,
       let differences = (old as? any DiffableIdentifiedCollection)?.identifiedDifferences(to: new)
@@ -331,7 +336,7 @@ enum StateDiff {
   }
 
   private static func join(_ path: String, _ name: String) -> String {
-    path.isEmpty ? name : "\(path).\(name)"
+    path.isEmpty ? name : name.isEmpty ? path : "\(path).\(name)"
   }
 
   /// `value` rendered as CustomDump renders it.

@@ -28,7 +28,7 @@ enum LeakRules {
       switch classification.category {
       case .view: depth >= 1 || origin != .send
       case .internal: depth >= 1 || origin == .send
-      case .delegate: depth >= 2 || origin == .send
+      case .delegate: self.parentDepth(of: classification) >= 1 || origin == .send
       case .unclassified: false
       }
     return mayLeak ? self.leaks(input()) : []
@@ -47,9 +47,10 @@ enum LeakRules {
         )
       }
     case .delegate:
-      if depth >= 2 {
+      let parentDepth = self.parentDepth(of: classification)
+      if parentDepth >= 1 {
         leaks += self.reactions(
-          to: input, allowedDepth: depth - 1, rule: .ancestorReactsToGrandchildDelegate
+          to: input, allowedDepth: parentDepth, rule: .ancestorReactsToGrandchildDelegate
         )
       }
     case .unclassified:
@@ -113,7 +114,7 @@ enum LeakRules {
     let what =
       rule == .parentReactsToPrivateChildAction
       ? "\(classification.category.rawValue) action \(classification.caseName) of \(owner)"
-      : "delegate action \(classification.caseName) of \(owner), which only \(name(Array(classification.feature.dropLast()), input)) may react to"
+      : "delegate action \(classification.caseName) of \(owner), which only \(name(Array(classification.feature.prefix(allowedDepth)), input)) may react to"
     return Set(changedPaths.keys).union(effects.keys).sorted().map { depth in
       var reactions: [String] = []
       if let paths = changedPaths[depth] {
@@ -128,6 +129,14 @@ enum LeakRules {
         detail: reactions.joined(separator: " and ") + " in response to " + what
       )
     }
+  }
+
+  /// The depth of the feature that may react to the owner's delegate actions: its parent's,
+  /// or, when the owner is a case of an enum reducer, the depth above the enum reducer.
+  private static func parentDepth(of classification: ActionClassification) -> Int {
+    var depth = classification.feature.count - 1
+    while classification.enumReducerDepths.contains(depth) { depth -= 1 }
+    return depth
   }
 
   /// Whether the state path `path` lies within the state at `prefix`.
