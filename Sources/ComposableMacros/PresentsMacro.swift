@@ -3,9 +3,13 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@Presents var destination: Destination.State?`: keeps the optional in a
-/// `PresentationState` stored as `_destination`, projected as `$destination` for
-/// `ifLet(\.$destination, action: \.destination)`, as TCA's `@Presents` does.
+/// `@Presents var destination: Destination.State?`: projects the optional as a
+/// `PresentationState`, `$destination`, for `ifLet(\.$destination, action: \.destination)`, as
+/// TCA's `@Presents` does.
+///
+/// NB: TCA stores the state in a `PresentationState` (`_destination`) behind accessors; here
+/// the optional stays stored, and `$destination` wraps it when read. Key paths, CustomDump and
+/// the recorder then see `destination`, and memberwise initializers are unchanged.
 public enum PresentsMacro {}
 
 extension PresentsMacro {
@@ -52,30 +56,15 @@ extension PresentsMacro {
 }
 
 extension PresentsMacro: AccessorMacro {
+  /// Adds no accessors: the property stays stored, so that it reads, diffs and is named in
+  /// key paths as the optional it is; the accessor role only reports misuse.
   public static func expansion(
     of node: AttributeSyntax,
     providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    let (name, _, _) = try self.property(declaration, node: node)
-    return [
-      """
-      @storageRestrictions(initializes: _\(raw: name))
-      init(initialValue) {
-      _\(raw: name) = Composable.PresentationState(wrappedValue: initialValue)
-      }
-      """,
-      """
-      get {
-      _\(raw: name).wrappedValue
-      }
-      """,
-      """
-      set {
-      _\(raw: name).wrappedValue = newValue
-      }
-      """,
-    ]
+    _ = try self.property(declaration, node: node)
+    return []
   }
 }
 
@@ -91,7 +80,7 @@ extension PresentsMacro: PeerMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     // NB: The accessor role reports a misuse; reported here too, it would show twice.
-    guard let (name, wrapped, binding) = try? self.property(declaration, node: node) else {
+    guard let (name, wrapped, _) = try? self.property(declaration, node: node) else {
       return []
     }
     let access =
@@ -99,21 +88,17 @@ extension PresentsMacro: PeerMacro {
       .filter { self.accessKeywords.contains($0.name.tokenKind) }
       .map { $0.trimmedDescription + " " }
       .joined() ?? ""
-    let initial = binding.initializer?.value.trimmedDescription ?? "nil"
     return [
       """
       \(raw: access)var $\(raw: name): Composable.PresentationState<\(raw: wrapped)> {
       get {
-      _\(raw: name)
+      Composable.PresentationState(wrappedValue: self.\(raw: name))
       }
       set {
-      _\(raw: name) = newValue
+      self.\(raw: name) = newValue.wrappedValue
       }
       }
-      """,
       """
-      @ObservationStateIgnored private var _\(raw: name) = Composable.PresentationState<\(raw: wrapped)>(wrappedValue: \(raw: initial))
-      """,
     ]
   }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite(.macros([PresentsMacro.self], record: .missing))
 struct PresentsMacroTests {
-  @Test func anOptionalIsKeptInPresentationState() {
+  @Test func theOptionalStaysStoredAndIsProjectedAsPresentationState() {
     assertMacro {
       """
       struct State {
@@ -14,29 +14,16 @@ struct PresentsMacroTests {
     } expansion: {
       """
       struct State {
-        public var destination: Destination.State? {
-          @storageRestrictions(initializes: _destination)
-          init(initialValue) {
-            _destination = Composable.PresentationState(wrappedValue: initialValue)
-          }
-          get {
-            _destination.wrappedValue
-          }
-          set {
-            _destination.wrappedValue = newValue
-          }
-        }
+        public var destination: Destination.State?
 
         public var $destination: Composable.PresentationState<Destination.State> {
           get {
-            _destination
+            Composable.PresentationState(wrappedValue: self.destination)
           }
           set {
-            _destination = newValue
+            self.destination = newValue.wrappedValue
           }
         }
-
-        @ObservationStateIgnored private var _destination = Composable.PresentationState<Destination.State>(wrappedValue: nil)
       }
       """
     }

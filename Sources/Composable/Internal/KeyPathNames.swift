@@ -40,7 +40,9 @@ package enum KeyPathNames {
   /// `\.$destination`.
   ///
   /// `@Presents` makes `$destination` a computed property, whose key path does not carry its
-  /// name; the name is then that of the stored `_destination` of that type in `state`.
+  /// name; the name is then that of the one stored property of `state` that holds the same
+  /// optional (`destination`), or the one `PresentationState` of that type (`_destination`,
+  /// from the property wrapper).
   package static func presentationName<Root, Value>(
     of keyPath: KeyPath<Root, PresentationState<Value>>, in state: Root
   ) -> String {
@@ -48,10 +50,12 @@ package enum KeyPathNames {
     var name = self.computeName(of: keyPath)
     if name.contains("<computed") {
       let stored = Mirror(reflecting: state).children.compactMap { child -> String? in
-        guard let label = child.label, label.hasPrefix("_"),
-          child.value is PresentationState<Value>
-        else { return nil }
-        return String(label.dropFirst())
+        guard let label = child.label else { return nil }
+        if type(of: child.value) == Value?.self, !label.hasPrefix("_") { return label }
+        if child.value is PresentationState<Value>, label.hasPrefix("_") {
+          return String(label.dropFirst())
+        }
+        return nil
       }
       if stored.count == 1 { name = stored[0] }
     }

@@ -94,8 +94,8 @@ public macro ObservableState() =
 public macro ObservationStateIgnored() =
   #externalMacro(module: "ComposableMacros", type: "ObservationStateIgnoredMacro")
 
-/// Keeps an optional child feature's state in a ``PresentationState``, for
-/// `ifLet(\.$destination, action: \.destination)`.
+/// Projects an optional child feature's state as a ``PresentationState``, `$destination`, for
+/// `ifLet(\.$destination, action: \.destination)`; the property itself stays a stored optional.
 ///
 /// ```swift
 /// @ObservableState
