@@ -16,7 +16,7 @@ extension PresentsMacro {
   /// The property's name and its wrapped type (`Destination.State` for `Destination.State?`).
   fileprivate static func property(
     _ declaration: some DeclSyntaxProtocol, node: AttributeSyntax
-  ) throws -> (name: String, wrapped: String, binding: PatternBindingSyntax) {
+  ) throws -> (name: String, wrapped: String) {
     guard let variable = declaration.as(VariableDeclSyntax.self),
       variable.bindingSpecifier.tokenKind == .keyword(.var),
       variable.isStoredInstanceProperty,
@@ -51,20 +51,7 @@ extension PresentsMacro {
         )
       ])
     }
-    return (name, wrapped, binding)
-  }
-}
-
-extension PresentsMacro: AccessorMacro {
-  /// Adds no accessors: the property stays stored, so that it reads, diffs and is named in
-  /// key paths as the optional it is; the accessor role only reports misuse.
-  public static func expansion(
-    of node: AttributeSyntax,
-    providingAccessorsOf declaration: some DeclSyntaxProtocol,
-    in context: some MacroExpansionContext
-  ) throws -> [AccessorDeclSyntax] {
-    _ = try self.property(declaration, node: node)
-    return []
+    return (name, wrapped)
   }
 }
 
@@ -79,10 +66,7 @@ extension PresentsMacro: PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    // NB: The accessor role reports a misuse; reported here too, it would show twice.
-    guard let (name, wrapped, _) = try? self.property(declaration, node: node) else {
-      return []
-    }
+    let (name, wrapped) = try self.property(declaration, node: node)
     let access =
       declaration.as(VariableDeclSyntax.self)?.modifiers
       .filter { self.accessKeywords.contains($0.name.tokenKind) }

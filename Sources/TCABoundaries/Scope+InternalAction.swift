@@ -83,7 +83,109 @@ extension Reducer where Action: TCAFeatureAction {
   }
 }
 
+extension Reducer where Action: TCAFeatureAction {
+  /// ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)`` for a presented
+  /// child embedded in `InternalAction`: `.ifLet(\.$twoFactor, action: \.twoFactor) { … }`.
+  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, Destination>
+  where DestinationState == Destination.State, DestinationAction == Destination.Action {
+    self.ifLet(
+      presentation: toPresentationState,
+      toPresentationAction: Action.internalCasePath(appending: toPresentationAction),
+      destination: destination(),
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// The same for an enum reducer's state: `.ifLet(\.$destination, action: \.destination)`.
+  public func ifLet<DestinationState: CaseReducerState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, DestinationState.StateReducer.Body>
+  where DestinationState.StateReducer.Action == DestinationAction {
+    self.ifLet(
+      toPresentationState, action: toPresentationAction,
+      destination: { DestinationState.StateReducer.body },
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// The same for an alert or a dialog: `.ifLet(\.$alert, action: \.alert)`.
+  @_disfavoredOverload
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+    self.ifLet(
+      toPresentationState, action: toPresentationAction,
+      destination: { EmptyReducer<DestinationState, DestinationAction>() },
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// ``Reducer/forEach(_:action:destination:fileID:filePath:line:column:)`` for a stack
+  /// embedded in `InternalAction`: `.forEach(\.path, action: \.path) { … }`.
+  public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
+    action toStackAction: CaseKeyPath<Action.InternalAction, StackAction<DestinationState, DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _StackReducer<Self, Destination>
+  where DestinationState == Destination.State, DestinationAction == Destination.Action {
+    self.forEach(
+      stack: toStackState, toStackAction: Action.internalCasePath(appending: toStackAction),
+      destination: destination(),
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// The same for an enum reducer's state: `.forEach(\.path, action: \.path)`.
+  public func forEach<DestinationState: CaseReducerState, DestinationAction>(
+    _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
+    action toStackAction: CaseKeyPath<Action.InternalAction, StackAction<DestinationState, DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _StackReducer<Self, DestinationState.StateReducer.Body>
+  where DestinationState.StateReducer.Action == DestinationAction {
+    self.forEach(
+      toStackState, action: toStackAction,
+      destination: { DestinationState.StateReducer.body },
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+}
+
 extension Store where Action: TCAFeatureAction {
+  /// ``Store/scope(state:action:)`` for an optional child embedded in `InternalAction`, or
+  /// `nil` when the child's state is `nil`.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState?>,
+    action toChildAction: CaseKeyPath<Action.InternalAction, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    let casePath = Action.internalCasePath(appending: toChildAction)
+    return self.scope(state: toChildState, embed: { casePath.embed($0) })
+  }
+
   /// ``Store/scope(state:action:)`` for a child embedded in `InternalAction`:
   ///
   /// ```swift

@@ -14,6 +14,9 @@ struct ActionChain {
   }
 
   var steps: [Step] = []
+  /// The indices of the steps whose payload was an `element(id:action:)` or `presented`: the
+  /// steps that route to a child in a collection, a stack or a presentation.
+  var routingSteps: Set<Int> = []
   /// How the chain ends after its last step: `true` when the last case's payload is
   /// something the syntax does not show (a bound variable, a call); `false` when the case has
   /// no payload, or a literal one.
@@ -51,10 +54,12 @@ struct ActionChain {
       let arguments = Array(call.arguments)
       switch name.text {
       case "element" where arguments.contains { $0.label?.text == "action" }:
+        if !self.steps.isEmpty { self.routingSteps.insert(self.steps.count - 1) }
         if let action = arguments.first(where: { $0.label?.text == "action" }) {
           self.append(action.expression)
         }
       case "presented" where arguments.count == 1 && !self.steps.isEmpty:
+        self.routingSteps.insert(self.steps.count - 1)
         self.append(arguments[0].expression)
       default:
         self.steps.append(Step(name: name.text, token: name))
@@ -128,8 +133,14 @@ extension ActionChain {
     // NB: A category step must be the first step or follow an embedding case.
     guard last == 0 || !Boundary.isBoundary(self.steps[last - 1].name) else { return nil }
     let category = self.steps[last]
-    if Boundary.internalNames.contains(category.name), last + 1 == self.steps.count - 1, self.endsOpen {
-      return nil
+    if Boundary.internalNames.contains(category.name), self.endsOpen {
+      if last + 1 == self.steps.count - 1 { return nil }
+      // NB: `._internal(.path(.element(id: id, action: .settings(action))))`: after a routing
+      // step come the cases of an enum reducer (a destination, a stack's path), and then a
+      // child's action the syntax does not show.
+      if let route = self.routingSteps.min(), route == last + 1 {
+        return nil
+      }
     }
     return category
   }

@@ -30,8 +30,8 @@ struct DemoScriptTests {
         notificationsEnabled: true
       )
     )
-    // 9 to log in, 11 for the todos (3 timer ticks), 5 for the settings.
-    #expect(count == 25)
+    // 9 to log in, 12 for the todos (3 timer ticks, the alert), 5 for the settings.
+    #expect(count == 26)
   }
 
   @Test func leakySessionRunsEachLeakOnce() async {

@@ -28,7 +28,7 @@ struct LoginFlowTests {
     await login.send(.view(.loginButtonTapped)).finish()
     #expect(store.state.login.twoFactor?.token == "token-blob@example.com")
 
-    let twoFactor = login.scope(state: \.twoFactor!, action: \.twoFactor)
+    let twoFactor = login.scope(state: \.twoFactor!, action: \.twoFactor.presented)
     twoFactor.send(.view(.codeChanged(APIClient.fakeCode)))
     await twoFactor.send(.view(.submitButtonTapped)).finish()
 
@@ -44,10 +44,10 @@ struct LoginFlowTests {
         "send login \(Action._internal(.login(.view(.passwordChanged("hunter2")))))",
         "send login \(Action._internal(.login(.view(.loginButtonTapped))))",
         "effect(cause: 3) login \(Action._internal(.login(._internal(.loginResponse(.success(.twoFactorRequired(token: "token-blob@example.com")))))))",
-        "send login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.view(.codeChanged("424242")))))))",
-        "send login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped))))))",
-        "effect(cause: 6) login.twoFactor \(Action._internal(.login(._internal(.twoFactor(._internal(.verifyResponse(.success(user))))))))",
-        "effect(cause: 7) login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.delegate(.didVerify(user)))))))",
+        "send login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("424242"))))))))",
+        "send login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))",
+        "effect(cause: 6) login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.presented(._internal(.verifyResponse(.success(user)))))))))",
+        "effect(cause: 7) login.twoFactor \(Action._internal(.login(._internal(.twoFactor(.presented(.delegate(.didVerify(user))))))))",
         "effect(cause: 8) login \(Action._internal(.login(.delegate(.didLogin(user)))))",
       ]
     )
@@ -72,8 +72,8 @@ struct LoginFlowTests {
     store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
     await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
-    store.send(._internal(.login(._internal(.twoFactor(.view(.codeChanged("000000")))))))
-    await store.send(._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped)))))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("000000"))))))))
+    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped))))))).finish()
     expectNoDifference(
       store.state.login.twoFactor,
       TwoFactorFeature.State(
@@ -89,8 +89,8 @@ struct LoginFlowTests {
     store.send(._internal(.login(.view(.emailChanged("a@b.c")))))
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
     await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
-    store.send(._internal(.login(._internal(.twoFactor(.view(.codeChanged(APIClient.fakeCode)))))))
-    await store.send(._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped)))))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
+    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped))))))).finish()
     // Effects come from the feature that owns each action: login's run, two-factor's run, its
     // delegate send, login's delegate send — never from the app.
     expectNoDifference(

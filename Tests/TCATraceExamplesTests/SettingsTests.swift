@@ -4,7 +4,7 @@ import Testing
 
 @MainActor
 struct SettingsTests {
-  @Test func editingAndSavingSettingsUpdatesTheApp() {
+  @Test func editingAndSavingSettingsUpdatesTheApp() throws {
     var paths: [String] = []
     let store = Store(
       initialState: AppFeature.State(user: User(id: 1, name: "blob")),
@@ -16,20 +16,28 @@ struct SettingsTests {
       $0.tickClient = .immediate(count: 0)
     }
     store.send(.view(.settingsButtonTapped))
-    expectNoDifference(store.state.settings, SettingsFeature.State(displayName: "blob"))
+    let id = try #require(store.state.path.ids.last)
+    expectNoDifference(store.state.path[id: id], .settings(SettingsFeature.State(displayName: "blob")))
 
-    store.send(._internal(.settings(.presented(.view(.binding(.set(\.displayName, "Blob Jr.")))))))
-    store.send(._internal(.settings(.presented(.view(.binding(.set(\.notificationsEnabled, true)))))))
-    #expect(store.state.settings == SettingsFeature.State(displayName: "Blob Jr.", notificationsEnabled: true))
+    func settings(_ action: SettingsFeature.Action) {
+      store.send(._internal(.path(.element(id: id, action: .settings(action)))))
+    }
+    settings(.view(.binding(.set(\.displayName, "Blob Jr."))))
+    settings(.view(.binding(.set(\.notificationsEnabled, true))))
+    #expect(
+      store.state.path[id: id]?.settings
+        == SettingsFeature.State(displayName: "Blob Jr.", notificationsEnabled: true)
+    )
 
-    store.send(._internal(.settings(.presented(.view(.saveButtonTapped)))))
-    #expect(store.state.settings == nil)
+    settings(.view(.saveButtonTapped))
+    #expect(store.state.path.isEmpty)
     expectNoDifference(store.state.user, User(id: 1, name: "Blob Jr."))
     #expect(store.state.notificationsEnabled)
-    expectNoDifference(paths, ["", "settings", "settings", "settings", "settings"])
+    let settingsPath = "path[id: \(id)].settings"
+    expectNoDifference(paths, ["", settingsPath, settingsPath, settingsPath, settingsPath])
   }
 
-  @Test func dismissingSettingsDiscardsTheEdits() {
+  @Test func poppingSettingsDiscardsTheEdits() throws {
     let store = Store(initialState: AppFeature.State(user: User(id: 1, name: "blob"))) {
       AppFeature()
     } withDependencies: {
@@ -37,9 +45,10 @@ struct SettingsTests {
       $0.tickClient = .immediate(count: 0)
     }
     store.send(.view(.settingsButtonTapped))
-    store.send(._internal(.settings(.presented(.view(.binding(.set(\.displayName, "x")))))))
-    store.send(._internal(.settings(.dismiss)))
-    #expect(store.state.settings == nil)
+    let id = try #require(store.state.path.ids.last)
+    store.send(._internal(.path(.element(id: id, action: .settings(.view(.binding(.set(\.displayName, "x"))))))))
+    store.send(._internal(.path(.popFrom(id: id))))
+    #expect(store.state.path.isEmpty)
     expectNoDifference(store.state.user, User(id: 1, name: "blob"))
   }
 

@@ -90,8 +90,20 @@ struct TodosTests {
     store.send(.view(.addTodoButtonTapped(title: "new")))
     store.send(._internal(.rows(.element(id: 100, action: .view(.titleChanged("newer"))))))
     store.send(.view(.clearCompletedButtonTapped))
+    #expect(store.state.alert?.title == TextState("Clear 1 completed todo?"))
+    #expect(store.state.todos.count == 2)
+    store.send(.view(.alert(.presented(.confirmClearCompleted))))
     expectNoDifference(store.state.todos, [TodoRowFeature.State(id: 100, title: "newer")])
+    #expect(store.state.alert == nil)
     #expect(store.state.nextID == 101)
+  }
+
+  @Test func cancellingTheAlertKeepsTheTodos() {
+    let store = makeStore(todos: [TodoRowFeature.State(id: 1, title: "done", isComplete: true)])
+    store.send(.view(.clearCompletedButtonTapped))
+    store.send(.view(.alert(.dismiss)))
+    #expect(store.state.alert == nil)
+    #expect(store.state.todos.count == 1)
   }
 
   @Test func rowRoutesNameTheTodoId() {

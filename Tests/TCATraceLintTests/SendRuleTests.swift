@@ -66,14 +66,21 @@ import TCATraceLint
         _ = send(._internal(.login(action)))
         _ = send(._internal(.login(.view(.tapped))))
         _ = send(._internal(.todosLoaded(.success(todos))))
+        _ = send(._internal(.path(.element(id: id, action: .settings(action)))))
+        _ = send(._internal(.destination(.presented(.alert(action)))))
+        _ = send(._internal(.path(.element(id: id, action: .settings(.view(.saveTapped))))))
+        _ = send(._internal(.path(.element(id: id, action: .settings(._internal(.saved))))))
       }
       """
+    // NB: Lines 17 and 18 route to a case of an enum reducer (a stack's path, a destination)
+    // whose action the syntax does not show; line 20 sends the settings' own internal action.
     #expect(findings(source) == [
       "4:37 private-action-sent-from-view",
       "5:39 private-action-sent-from-view",
       "8:64 private-action-sent-from-view",
       "13:13 private-action-sent-from-view",
       "16:13 private-action-sent-from-view",
+      "20:65 private-action-sent-from-view",
     ])
   }
 

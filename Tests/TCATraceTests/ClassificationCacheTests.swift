@@ -89,23 +89,27 @@ struct ClassificationCacheTests {
       App._internal(.login(._internal(.loginResponse(.success(.twoFactorRequired(token: "t")))))),
       App._internal(.login(._internal(.loginResponse(.success(.loggedIn(User(id: 1, name: "a"))))))),
       App._internal(.login(._internal(.loginResponse(.failure(.offline))))),
-      App._internal(.login(._internal(.twoFactor(.view(.codeChanged("1234")))))),
-      App._internal(.login(._internal(.twoFactor(.view(.codeChanged("9")))))),
-      App._internal(.login(._internal(.twoFactor(.delegate(.didVerify(User(id: 2, name: "b"))))))),
+      App._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("1234"))))))),
+      App._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("9"))))))),
+      App._internal(.login(._internal(.twoFactor(.presented(.delegate(.didVerify(User(id: 2, name: "b")))))))),
+      App._internal(.login(._internal(.twoFactor(.dismiss)))),
       App._internal(.login(.delegate(.didLogin(User(id: 3, name: "c"))))),
       App._internal(.todos(._internal(.rows(.element(id: 3, action: .view(.toggleCompleted)))))),
       App._internal(.todos(._internal(.rows(.element(id: 4, action: .view(.toggleCompleted)))))),
       App._internal(.todos(._internal(.rows(.element(id: 4, action: .view(.titleChanged("x"))))))),
       App._internal(.todos(._internal(.todosLoaded(.success([]))))),
       App._internal(.todos(._internal(.todosLoaded(.failure(.offline))))),
-      App._internal(.settings(.presented(.view(.saveButtonTapped)))),
+      App._internal(.todos(.view(.alert(.presented(.confirmClearCompleted))))),
+      App._internal(.todos(.view(.alert(.dismiss)))),
+      App._internal(.path(.element(id: 0, action: .settings(.view(.saveButtonTapped))))),
       App._internal(
-        .settings(.presented(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true))))
+        .path(.element(id: 0, action: .settings(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true)))))
       ),
       App._internal(
-        .settings(.presented(.delegate(.didSave(displayName: "Other", notificationsEnabled: false))))
+        .path(.element(id: 1, action: .settings(.delegate(.didSave(displayName: "Other", notificationsEnabled: false)))))
       ),
-      App._internal(.settings(.dismiss)),
+      App._internal(.path(.popFrom(id: 0))),
+      App._internal(.path(.push(id: 2, state: .settings(SettingsFeature.State())))),
     ])
   }
 

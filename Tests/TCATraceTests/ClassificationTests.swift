@@ -55,9 +55,9 @@ struct ClassificationTests {
 
   @Test func grandchildViewActionWithPayload() {
     expectNoDifference(
-      ActionClassification(App._internal(.login(._internal(.twoFactor(.view(.codeChanged("42"))))))),
+      ActionClassification(App._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("42")))))))),
       ActionClassification(
-        path: "_internal.login._internal.twoFactor.view.codeChanged", rootCategory: .internal,
+        path: "_internal.login._internal.twoFactor.presented.view.codeChanged", rootCategory: .internal,
         feature: ["login", "twoFactor"], category: .view, caseName: "codeChanged",
         payload: #""42""#
       )
@@ -117,44 +117,59 @@ struct ClassificationTests {
     )
   }
 
-  @Test func presentedChildAndBinding() {
+  @Test func stackElementOfAnEnumReducerAndBinding() {
     expectNoDifference(
       ActionClassification(
-        App._internal(.settings(.presented(.view(.binding(.set(\.displayName, "Blob"))))))
+        App._internal(.path(.element(id: 0, action: .settings(.view(.binding(.set(\.displayName, "Blob")))))))
       ),
       ActionClassification(
-        path: "_internal.settings.presented.view.binding", rootCategory: .internal,
-        feature: ["settings"], category: .view, caseName: "binding",
-        payload: #".set(\.displayName, "Blob")"#
+        path: "_internal.path[id: 0].settings.view.binding", rootCategory: .internal,
+        feature: ["path[id: 0]", "settings"], category: .view, caseName: "binding",
+        payload: #".set(\.displayName, "Blob")"#, enumReducerDepths: [1]
       )
     )
   }
 
   @Test func dismissIsAViewActionOfThePresentedChild() {
     expectNoDifference(
-      ActionClassification(App._internal(.settings(.dismiss))),
+      ActionClassification(App._internal(.login(._internal(.twoFactor(.dismiss))))),
       ActionClassification(
-        path: "_internal.settings.dismiss", rootCategory: .internal, feature: ["settings"],
-        category: .view, caseName: "dismiss", isDismiss: true
+        path: "_internal.login._internal.twoFactor.dismiss", rootCategory: .internal,
+        feature: ["login", "twoFactor"], category: .view, caseName: "dismiss", isDismiss: true
       )
+    )
+  }
+
+  @Test func popFromAndPushAreViewActionsOfTheStack() {
+    expectNoDifference(
+      ActionClassification(App._internal(.path(.popFrom(id: 3)))),
+      ActionClassification(
+        path: "_internal.path.popFrom", rootCategory: .internal, feature: ["path"],
+        category: .view, caseName: "popFrom", isDismiss: true, payload: "#3"
+      )
+    )
+    expectNoDifference(
+      ActionClassification(App._internal(.path(.push(id: 4, state: .settings(SettingsFeature.State()))))).caseName,
+      "push"
     )
   }
 
   @Test func severalAssociatedValuesWithLabels() {
     let action = App._internal(
-      .settings(.presented(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true))))
+      .path(.element(id: 1, action: .settings(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true)))))
     )
     expectNoDifference(
       ActionClassification(action),
       ActionClassification(
-        path: "_internal.settings.presented.delegate.didSave", rootCategory: .internal,
-        feature: ["settings"], category: .delegate, caseName: "didSave",
+        path: "_internal.path[id: 1].settings.delegate.didSave", rootCategory: .internal,
+        feature: ["path[id: 1]", "settings"], category: .delegate, caseName: "didSave",
         payload: """
           (
             displayName: "Blob",
             notificationsEnabled: true
           )
-          """
+          """,
+        enumReducerDepths: [1]
       )
     )
   }

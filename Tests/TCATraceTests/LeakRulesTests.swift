@@ -89,7 +89,7 @@ struct LeakRulesTests {
     }
     await DemoScript.runApp { store.send($0) }
     await store.finish()
-    #expect(collector.analyses.count == 25)
+    #expect(collector.analyses.count == 26)
     expectNoDifference(collector.leaks, [])
   }
 

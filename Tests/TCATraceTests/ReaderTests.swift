@@ -24,6 +24,7 @@ private func recordDemoFile(_ path: String) async throws {
   } withDependencies: {
     $0.apiClient = .fake(latency: .zero)
     $0.tickClient = .immediate(count: 0)
+    $0.stackElementID = .incrementing
   }
   await DemoScript.runApp { appStore.send($0) }
   await appStore.finish()
@@ -52,18 +53,18 @@ struct ReaderTests {
     let reader = try TraceReader(path: path)
     let sessions = try reader.sessions()
     expectNoDifference(sessions.map(\.name), ["app", "leaky"])
-    expectNoDifference(sessions.map(\.actionCount), [22, 7])
+    expectNoDifference(sessions.map(\.actionCount), [23, 7])
     expectNoDifference(sessions.map(\.leakCount), [0, 4])
     let (app, leaky) = (sessions[0].id, sessions[1].id)
 
-    #expect(try reader.actions(includeChanges: false).count == 29)
+    #expect(try reader.actions(includeChanges: false).count == 30)
     expectNoDifference(try seqs(reader, TraceFilter(session: leaky)), Array(1...7))
     expectNoDifference(
-      try seqs(reader, TraceFilter(session: app, categories: [.delegate])), [8, 9, 14, 22]
+      try seqs(reader, TraceFilter(session: app, categories: [.delegate])), [8, 9, 14, 23]
     )
     expectNoDifference(
       try seqs(reader, TraceFilter(session: app, categories: [.internal, .delegate])),
-      [4, 7, 8, 9, 11, 14, 22]
+      [4, 7, 8, 9, 11, 14, 23]
     )
     // A feature matches itself and everything below it, not a sibling with a longer name.
     expectNoDifference(
@@ -80,13 +81,13 @@ struct ReaderTests {
     expectNoDifference(try seqs(reader, TraceFilter(leaksOnly: true)), [2, 4, 6, 7])
     expectNoDifference(try seqs(reader, TraceFilter(session: app, fromSeq: 20, toSeq: 21)), [20, 21])
     // Text matches the case path or the payload.
-    expectNoDifference(try seqs(reader, TraceFilter(session: app, text: "binding")), [19, 20])
+    expectNoDifference(try seqs(reader, TraceFilter(session: app, text: "binding")), [20, 21])
     expectNoDifference(try seqs(reader, TraceFilter(session: app, text: "oat milk")), [15])
     expectNoDifference(try seqs(reader, TraceFilter(categories: [])), [])
     // Conditions combine.
     expectNoDifference(
       try seqs(reader, TraceFilter(session: app, categories: [.view], feature: "todos", fromSeq: 13)),
-      [13, 15, 16, 17]
+      [13, 15, 16, 17, 18]
     )
   }
 
@@ -113,7 +114,7 @@ struct ReaderTests {
     try await recordDemoFile(path)
     let reader = try TraceReader(path: path)
     let all = try reader.actions(includeChanges: false)
-    let after = try reader.actions(matching: TraceFilter(afterID: all[25].id), includeChanges: false)
+    let after = try reader.actions(matching: TraceFilter(afterID: all[26].id), includeChanges: false)
     expectNoDifference(after.map(\.id), all.suffix(3).map(\.id))
   }
 

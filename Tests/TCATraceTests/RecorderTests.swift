@@ -10,6 +10,7 @@ import Testing
 private func exampleDependencies(_ dependencies: inout DependencyValues) {
   dependencies.apiClient = .fake(latency: .zero)
   dependencies.tickClient = .immediate(count: 0)
+  dependencies.stackElementID = .incrementing
 }
 
 /// What the tests compare of a recorded action: everything but its timings and row ids.
@@ -42,10 +43,10 @@ private let loginRows = [
   Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
   Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
   Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
-  Row(5, .send, "_internal.login._internal.twoFactor.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
-  Row(6, .send, "_internal.login._internal.twoFactor.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
-  Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
-  Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
+  Row(5, .send, "_internal.login._internal.twoFactor.presented.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
+  Row(6, .send, "_internal.login._internal.twoFactor.presented.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
+  Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor.presented._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
+  Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.presented.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
   Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
 ]
 
@@ -74,7 +75,7 @@ struct RecorderTests {
     let session = try #require(sessions.first)
     #expect(session.name == "login and todos")
     #expect(session.rootFeature == "AppFeature")
-    #expect(session.actionCount == 22)
+    #expect(session.actionCount == 23)
     #expect(session.leakCount == 0)
     #expect(session.droppedActions == 0)
     #expect(session.endedAt != nil)
@@ -91,12 +92,13 @@ struct RecorderTests {
         Row(14, .effect(cause: 13), "_internal.todos._internal.rows[id: 100].delegate.completionChanged", "todos.rows[id: 100]", .delegate, "todos.todos[id: 100]"),
         Row(15, .send, "_internal.todos._internal.rows[id: 1].view.titleChanged", "todos.rows[id: 1]", .view, "todos.todos[id: 1]"),
         Row(16, .send, "_internal.todos.view.clearCompletedButtonTapped", "todos", .view, "todos"),
-        Row(17, .send, "_internal.todos.view.onDisappear", "todos", .view, "todos"),
-        Row(18, .send, "view.settingsButtonTapped", "", .view, ""),
-        Row(19, .send, "_internal.settings.presented.view.binding", "settings", .view, "settings"),
-        Row(20, .send, "_internal.settings.presented.view.binding", "settings", .view, "settings"),
-        Row(21, .send, "_internal.settings.presented.view.saveButtonTapped", "settings", .view, "settings"),
-        Row(22, .effect(cause: 21), "_internal.settings.presented.delegate.didSave", "settings", .delegate, "settings"),
+        Row(17, .send, "_internal.todos.view.alert", "todos", .view, "todos.alert"),
+        Row(18, .send, "_internal.todos.view.onDisappear", "todos", .view, "todos"),
+        Row(19, .send, "view.settingsButtonTapped", "", .view, ""),
+        Row(20, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view, "path[id: 0].settings"),
+        Row(21, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view, "path[id: 0].settings"),
+        Row(22, .send, "_internal.path[id: 0].settings.view.saveButtonTapped", "path[id: 0].settings", .view, "path[id: 0].settings"),
+        Row(23, .effect(cause: 22), "_internal.path[id: 0].settings.delegate.didSave", "path[id: 0].settings", .delegate, "path[id: 0].settings"),
       ]
     )
 
@@ -125,14 +127,20 @@ struct RecorderTests {
       actions[13].changes,
       [StateChange(path: "todos.todos", kind: .changed, old: "[100, 1, 2]", new: "[1, 100, 2]")]
     )
+    expectNoDifference(actions[15].changes.map(\.path), ["todos.alert"])
+    expectNoDifference(actions[15].changes.map(\.kind), [.added])
     expectNoDifference(
-      actions[15].changes.map(\.path),
-      ["todos.todos[id: 100]", "todos.todos[id: 2]"]
+      actions[16].changes.map(\.path),
+      ["todos.todos[id: 100]", "todos.todos[id: 2]", "todos.alert"]
     )
-    expectNoDifference(actions[15].changes.map(\.kind), [.removed, .removed])
+    expectNoDifference(actions[16].changes.map(\.kind), [.removed, .removed, .removed])
     expectNoDifference(
-      actions[18].changes,
-      [StateChange(path: "settings.displayName", kind: .changed, old: #""blob""#, new: #""Blob""#)]
+      actions[19].changes,
+      [
+        StateChange(
+          path: "path[id: 0].settings.displayName", kind: .changed, old: #""blob""#, new: #""Blob""#
+        )
+      ]
     )
     #expect(actions.allSatisfy { $0.sessionID == session.id && $0.leaks.isEmpty })
     #expect(zip(actions, actions.dropFirst()).allSatisfy { $0.timeNs <= $1.timeNs })
@@ -309,8 +317,8 @@ struct RecorderTests {
     store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
     await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
-    store.send(._internal(.login(._internal(.twoFactor(.view(.codeChanged(APIClient.fakeCode)))))))
-    await store.send(._internal(.login(._internal(.twoFactor(.view(.submitButtonTapped)))))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
+    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped))))))).finish()
     try await recorder.close()
 
     let reader = try TraceReader(path: path)

@@ -80,6 +80,7 @@ struct RedactionTests {
     } withDependencies: {
       $0.apiClient = .fake(latency: .zero)
       $0.tickClient = .immediate(count: 0)
+      $0.stackElementID = .incrementing
     }
     await DemoScript.runApp { store.send($0) }
     await store.finish()

@@ -19,6 +19,7 @@ private func recordShortSession(_ path: String) async throws {
   } withDependencies: {
     $0.apiClient = .fake(latency: .zero)
     $0.tickClient = .immediate(count: 0)
+    $0.stackElementID = .incrementing
   }
   store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
   store.send(.view(.settingsButtonTapped))

@@ -22,7 +22,7 @@ struct DemoCommandTests {
     expectNoDifference(
       Array(lines.prefix(8)),
       [
-        "Recorded 25 actions of AppFeature and 7 actions of LeakyParentFeature to demo.db.",
+        "Recorded 26 actions of AppFeature and 7 actions of LeakyParentFeature to demo.db.",
         "",
         "Session 1 · demo app (seed 1) · AppFeature · DATE",
         #"#1 +TIME view         login                emailChanged  "blob@example.com""#,
@@ -59,7 +59,7 @@ struct DemoCommandTests {
     }
     // The whole app session and leaky session are in the output, in order.
     let actionLines = lines.filter { $0.hasPrefix("#") }
-    #expect(actionLines.count == 25 + 7)
+    #expect(actionLines.count == 26 + 7)
 
     let sessions = try Product.tcatrace.run(["sessions", "demo.db", "--format", "jsonl"], in: directory.url)
     #expect(sessions.stdout.split(separator: "\n").count == 2)

@@ -16,8 +16,8 @@ struct LiveTests {
       follow.waitUntilExit()
     }
     let lines = LineReader(output.fileHandleForReading)
-    // Session 1's header and 24 actions, a blank line, session 2's header, 7 actions and 4 leaks.
-    let existing = lines.next(38)
+    // Session 1's header and 25 actions, a blank line, session 2's header, 7 actions and 4 leaks.
+    let existing = lines.next(39)
     #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
     #expect(existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
 

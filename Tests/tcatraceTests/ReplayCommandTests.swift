@@ -43,18 +43,23 @@ struct ReplayCommandTests {
              - "Buy milk"
              + "Buy oat milk"
       #18      +17.000ms view         todos                clearCompletedButtonTapped
-             todos.todos[id: 100] (removed)
-             - TodoRowFeature.State(
-             -   id: 100,
-             -   title: "Record a trace",
-             -   isComplete: true
-             - )
-             todos.todos[id: 2] (removed)
-             - TodoRowFeature.State(
-             -   id: 2,
-             -   title: "Write the trace reader",
-             -   isComplete: true
-             - )
+             todos.alert (added)
+             + AlertState(
+             +   title: "Clear 2 completed todos?",
+             +   actions: [
+             +     [0]: ButtonState(
+             +       role: .destructive,
+             +       action: .send(
+             +         .confirmClearCompleted
+             +       ),
+             +       label: "Clear"
+             +     ),
+             +     [1]: ButtonState(
+             +       role: .cancel,
+             +       label: "Cancel"
+             +     )
+             +   ]
+             + )
 
       """#
     )
@@ -71,7 +76,7 @@ struct ReplayCommandTests {
       #8        +7.000ms delegate     login.twoFactor      didVerify  User(id: 1, name: "blob")  ← #7
       #9        +8.000ms delegate     login                didLogin  User(id: 1, name: "blob")  ← #8
       #16      +15.000ms delegate     todos.rows[id: 100]  completionChanged  true  ← #15
-      #24      +23.000ms delegate     settings             didSave  (displayName: "Blob", notificationsEnabled: true)  ← #23
+      #25      +24.000ms delegate     path[id: 0].settings didSave  (displayName: "Blob", notificationsEnabled: true)  ← #24
 
       Session 2 · leaky · LeakyParentFeature · 2026-01-01T00:00:00.000Z
       #6        +5.000ms delegate     child.grandchild     didFinish  ← #5
@@ -103,16 +108,16 @@ struct ReplayCommandTests {
   }
 
   @Test func replayFeatureAsJSONLines() throws {
-    let result = try self.trace.run(["replay", "FILE", "--session", "1", "--feature", "settings", "--format", "jsonl", "--no-diff"])
+    let result = try self.trace.run(["replay", "FILE", "--session", "1", "--feature", "path", "--format", "jsonl", "--no-diff"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
       result.stdout,
       #"""
-      {"session":1,"seq":21,"time_ns":20000000,"duration_ns":28000,"origin":"send","cause_seq":null,"path":"_internal.settings.presented.view.binding","root_category":"internal","feature":"settings","category":"view","case":"binding","state_path":"settings","payload":".set(\\.displayName, \"Blob\")","payload_json":null,"leaks":[]}
-      {"session":1,"seq":22,"time_ns":21000000,"duration_ns":15000,"origin":"send","cause_seq":null,"path":"_internal.settings.presented.view.binding","root_category":"internal","feature":"settings","category":"view","case":"binding","state_path":"settings","payload":".set(\\.notificationsEnabled, true)","payload_json":null,"leaks":[]}
-      {"session":1,"seq":23,"time_ns":22000000,"duration_ns":2000,"origin":"send","cause_seq":null,"path":"_internal.settings.presented.view.saveButtonTapped","root_category":"internal","feature":"settings","category":"view","case":"saveButtonTapped","state_path":"settings","payload":null,"payload_json":null,"leaks":[]}
-      {"session":1,"seq":24,"time_ns":23000000,"duration_ns":39000,"origin":"effect","cause_seq":23,"path":"_internal.settings.presented.delegate.didSave","root_category":"internal","feature":"settings","category":"delegate","case":"didSave","state_path":"settings","payload":"(\n  displayName: \"Blob\",\n  notificationsEnabled: true\n)","payload_json":null,"leaks":[]}
+      {"session":1,"seq":22,"time_ns":21000000,"duration_ns":15000,"origin":"send","cause_seq":null,"path":"_internal.path[id: 0].settings.view.binding","root_category":"internal","feature":"path[id: 0].settings","category":"view","case":"binding","state_path":"path[id: 0].settings","payload":".set(\\.displayName, \"Blob\")","payload_json":null,"leaks":[]}
+      {"session":1,"seq":23,"time_ns":22000000,"duration_ns":2000,"origin":"send","cause_seq":null,"path":"_internal.path[id: 0].settings.view.binding","root_category":"internal","feature":"path[id: 0].settings","category":"view","case":"binding","state_path":"path[id: 0].settings","payload":".set(\\.notificationsEnabled, true)","payload_json":null,"leaks":[]}
+      {"session":1,"seq":24,"time_ns":23000000,"duration_ns":39000,"origin":"send","cause_seq":null,"path":"_internal.path[id: 0].settings.view.saveButtonTapped","root_category":"internal","feature":"path[id: 0].settings","category":"view","case":"saveButtonTapped","state_path":"path[id: 0].settings","payload":null,"payload_json":null,"leaks":[]}
+      {"session":1,"seq":25,"time_ns":24000000,"duration_ns":26000,"origin":"effect","cause_seq":24,"path":"_internal.path[id: 0].settings.delegate.didSave","root_category":"internal","feature":"path[id: 0].settings","category":"delegate","case":"didSave","state_path":"path[id: 0].settings","payload":"(\n  displayName: \"Blob\",\n  notificationsEnabled: true\n)","payload_json":null,"leaks":[]}
 
       """#
     )

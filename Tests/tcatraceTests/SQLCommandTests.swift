@@ -19,14 +19,14 @@ struct SQLCommandTests {
     expectNoDifference(
       result.stdout,
       #"""
-      feature              actions
-      todos                7
-      login                5
-      login.twoFactor      4
-      settings             4
-      todos.rows[id: 100]  2
-                           1
-      todos.rows[id: 1]    1
+      feature               actions
+      todos                 8
+      login                 5
+      login.twoFactor       4
+      path[id: 0].settings  4
+      todos.rows[id: 100]   2
+                            1
+      todos.rows[id: 1]     1
 
       """#
     )
@@ -41,7 +41,7 @@ struct SQLCommandTests {
       #"""
       seq,payload
       1,"""blob@example.com"""
-      22,".set(\.notificationsEnabled, true)"
+      22,".set(\.displayName, ""Blob"")"
 
       """#
     )

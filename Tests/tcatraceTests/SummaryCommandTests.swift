@@ -20,7 +20,7 @@ struct SummaryCommandTests {
       result.stdout,
       #"""
       ID  NAME   ROOT                STARTED                   DURATION  ACTIONS  LEAKS
-       1  app    AppFeature          2026-01-01T00:00:00.000Z  23.039ms       24      0
+       1  app    AppFeature          2026-01-01T00:00:00.000Z  24.026ms       25      0
        2  leaky  LeakyParentFeature  2026-01-01T00:00:00.000Z   6.010ms        7      4
 
       """#
@@ -34,7 +34,7 @@ struct SummaryCommandTests {
     expectNoDifference(
       result.stdout,
       #"""
-      [{"id":1,"name":"app","root_feature":"AppFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":23039000,"actions":24,"leaks":0,"dropped_actions":0,"recorder_version":"0.1.0"},{"id":2,"name":"leaky","root_feature":"LeakyParentFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":6010000,"actions":7,"leaks":4,"dropped_actions":0,"recorder_version":"0.1.0"}]
+      [{"id":1,"name":"app","root_feature":"AppFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":24026000,"actions":25,"leaks":0,"dropped_actions":0,"recorder_version":"0.1.0"},{"id":2,"name":"leaky","root_feature":"LeakyParentFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":6010000,"actions":7,"leaks":4,"dropped_actions":0,"recorder_version":"0.1.0"}]
 
       """#
     )
@@ -94,21 +94,21 @@ struct SummaryCommandTests {
     expectNoDifference(
       result.stdout,
       #"""
-      FEATURE              CATEGORY  ACTIONS  SHARE    MEAN     P95  TOP CASES
-      todos                view            4  16.7%  15.2µs  21.0µs  addTodoButtonTapped ×1, clearCompletedButtonTapped ×1, onAppear ×1
-      login                view            3  12.5%  25.0µs  38.0µs  emailChanged ×1, loginButtonTapped ×1, passwordChanged ×1
-      settings             view            3  12.5%  15.0µs  28.0µs  binding ×2, saveButtonTapped ×1
-      todos                internal        3  12.5%  28.3µs  45.0µs  timerTicked ×2, todosLoaded ×1
-      login.twoFactor      view            2   8.3%  29.5µs  36.0µs  codeChanged ×1, submitButtonTapped ×1
-      AppFeature           view            1   4.2%  41.0µs  41.0µs  settingsButtonTapped ×1
-      login                delegate        1   4.2%  34.0µs  34.0µs  didLogin ×1
-      login                internal        1   4.2%  49.0µs  49.0µs  loginResponse ×1
-      login.twoFactor      delegate        1   4.2%  47.0µs  47.0µs  didVerify ×1
-      login.twoFactor      internal        1   4.2%  10.0µs  10.0µs  verifyResponse ×1
-      settings             delegate        1   4.2%  39.0µs  39.0µs  didSave ×1
-      todos.rows[id: 100]  delegate        1   4.2%  43.0µs  43.0µs  completionChanged ×1
-      todos.rows[id: 100]  view            1   4.2%   6.0µs   6.0µs  toggleCompleted ×1
-      todos.rows[id: 1]    view            1   4.2%  30.0µs  30.0µs  titleChanged ×1
+      FEATURE               CATEGORY  ACTIONS  SHARE    MEAN     P95  TOP CASES
+      todos                 view            5  20.0%  20.4µs  41.0µs  addTodoButtonTapped ×1, alert ×1, clearCompletedButtonTapped ×1
+      login                 view            3  12.0%  25.0µs  38.0µs  emailChanged ×1, loginButtonTapped ×1, passwordChanged ×1
+      path[id: 0].settings  view            3  12.0%  18.7µs  39.0µs  binding ×2, saveButtonTapped ×1
+      todos                 internal        3  12.0%  28.3µs  45.0µs  timerTicked ×2, todosLoaded ×1
+      login.twoFactor       view            2   8.0%  29.5µs  36.0µs  codeChanged ×1, submitButtonTapped ×1
+      AppFeature            view            1   4.0%  28.0µs  28.0µs  settingsButtonTapped ×1
+      login                 delegate        1   4.0%  34.0µs  34.0µs  didLogin ×1
+      login                 internal        1   4.0%  49.0µs  49.0µs  loginResponse ×1
+      login.twoFactor       delegate        1   4.0%  47.0µs  47.0µs  didVerify ×1
+      login.twoFactor       internal        1   4.0%  10.0µs  10.0µs  verifyResponse ×1
+      path[id: 0].settings  delegate        1   4.0%  26.0µs  26.0µs  didSave ×1
+      todos.rows[id: 100]   delegate        1   4.0%  43.0µs  43.0µs  completionChanged ×1
+      todos.rows[id: 100]   view            1   4.0%   6.0µs   6.0µs  toggleCompleted ×1
+      todos.rows[id: 1]     view            1   4.0%  30.0µs  30.0µs  titleChanged ×1
 
       """#
     )

@@ -103,6 +103,5 @@ public macro ObservationStateIgnored() =
 ///   @Presents var destination: Destination.State?
 /// }
 /// ```
-@attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(`$`), prefixed(_))
+@attached(peer, names: prefixed(`$`))
 public macro Presents() = #externalMacro(module: "ComposableMacros", type: "PresentsMacro")

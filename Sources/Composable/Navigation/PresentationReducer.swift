@@ -22,11 +22,27 @@ extension Reducer {
     column: UInt = #column
   ) -> _IfLetReducer<Self, Destination>
   where DestinationState == Destination.State, DestinationAction == Destination.Action {
+    self.ifLet(
+      presentation: toPresentationState,
+      toPresentationAction: AnyCasePath(toPresentationAction),
+      destination: destination(),
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// ``ifLet(_:action:destination:fileID:filePath:line:column:)`` with a type-erased case
+  /// path; the form the case-path conveniences build on.
+  package func ifLet<Destination: Reducer>(
+    presentation toPresentationState: WritableKeyPath<State, PresentationState<Destination.State>>,
+    toPresentationAction: AnyCasePath<Action, PresentationAction<Destination.Action>>,
+    destination: Destination,
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) -> _IfLetReducer<Self, Destination> {
     let keyPath = UncheckedSendable(toPresentationState)
     return self.ifLet(
       toPresentationState.appending(path: \.wrappedValue),
-      toPresentationAction: AnyCasePath(toPresentationAction),
-      child: destination(),
+      toPresentationAction: toPresentationAction,
+      child: destination,
       routeName: { KeyPathNames.presentationName(of: keyPath.value, in: $0) },
       fileID: fileID, filePath: filePath, line: line, column: column
     )

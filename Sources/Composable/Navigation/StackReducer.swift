@@ -22,11 +22,25 @@ extension Reducer {
     column: UInt = #column
   ) -> _StackReducer<Self, Destination>
   where DestinationState == Destination.State, DestinationAction == Destination.Action {
+    self.forEach(
+      stack: toStackState, toStackAction: AnyCasePath(toStackAction), destination: destination(),
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// ``forEach(_:action:destination:fileID:filePath:line:column:)`` with a type-erased case
+  /// path; the form the case-path conveniences build on.
+  package func forEach<Destination: Reducer>(
+    stack toStackState: WritableKeyPath<State, StackState<Destination.State>>,
+    toStackAction: AnyCasePath<Action, StackAction<Destination.State, Destination.Action>>,
+    destination: Destination,
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) -> _StackReducer<Self, Destination> {
     _StackReducer(
       parent: self,
-      destination: destination(),
+      destination: destination,
       toStackState: toStackState,
-      toStackAction: AnyCasePath(toStackAction),
+      toStackAction: toStackAction,
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }

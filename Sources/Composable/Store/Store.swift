@@ -144,15 +144,23 @@ public final class Store<State, Action> {
     state toChildState: KeyPath<State, ChildState?>,
     action toChildAction: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
+    let toChildAction = AnyCasePath(toChildAction)
+    return self.scope(state: toChildState, embed: { toChildAction.embed($0) })
+  }
+
+  /// The optional form of ``scope(state:embed:)``.
+  package func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState?>,
+    embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction>? {
     guard let initial = self.state[keyPath: toChildState] else { return nil }
     let last = LastValue(initial)
-    let toChildAction = AnyCasePath(toChildAction)
     return Store<ChildState, ChildAction>(
       readState: {
         if let state = self.state[keyPath: toChildState] { last.value = state }
         return last.value
       },
-      sendAction: { self.send(toChildAction.embed($0)) },
+      sendAction: { self.send(embed($0)) },
       finishAll: self.finishAll
     )
   }

@@ -1,26 +1,29 @@
 /// The example app: ``LoginFeature`` (with its ``TwoFactorFeature``), ``TodosFeature`` (with
-/// a ``TodoRowFeature`` per todo) and a presented ``SettingsFeature``.
+/// a ``TodoRowFeature`` per todo), and a navigation stack (``Path``) onto which the settings
+/// button pushes ``SettingsFeature``.
 ///
 /// Every feature keeps to the boundary rules: the app reacts only to its direct children's
 /// delegate actions.
+@Reducer
 public struct AppFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var login = LoginFeature.State()
     public var todos = TodosFeature.State()
-    public var settings: SettingsFeature.State?
+    public var path = StackState<Path.State>()
     public var user: User?
     public var notificationsEnabled = false
 
     public init(
       login: LoginFeature.State = LoginFeature.State(),
       todos: TodosFeature.State = TodosFeature.State(),
-      settings: SettingsFeature.State? = nil,
+      path: StackState<Path.State> = StackState<Path.State>(),
       user: User? = nil,
       notificationsEnabled: Bool = false
     ) {
       self.login = login
       self.todos = todos
-      self.settings = settings
+      self.path = path
       self.user = user
       self.notificationsEnabled = notificationsEnabled
     }
@@ -38,7 +41,7 @@ public struct AppFeature: ComposedBoundingReducer {
     public enum InternalAction: Equatable, Sendable {
       case login(LoginFeature.Action)
       case todos(TodosFeature.Action)
-      case settings(PresentationAction<SettingsFeature.Action>)
+      case path(StackActionOf<Path>)
     }
 
     @CasePathable
@@ -61,17 +64,19 @@ public struct AppFeature: ComposedBoundingReducer {
       TodosFeature()
     }
     coreReducer
-      .ifLet(\.settings, action: \.settings) {
-        SettingsFeature()
-      }
+      .forEach(\.path, action: \.path)
   }
 
   public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
     switch action {
     case .settingsButtonTapped:
-      state.settings = SettingsFeature.State(
-        displayName: state.user?.name ?? "",
-        notificationsEnabled: state.notificationsEnabled
+      state.path.append(
+        .settings(
+          SettingsFeature.State(
+            displayName: state.user?.name ?? "",
+            notificationsEnabled: state.notificationsEnabled
+          )
+        )
       )
       return .none
 
@@ -90,14 +95,25 @@ public struct AppFeature: ComposedBoundingReducer {
       state.user = user
       return .none
 
-    case let .settings(.presented(.delegate(.didSave(displayName, notificationsEnabled)))):
+    case let .path(.element(id, .settings(.delegate(.didSave(displayName, notificationsEnabled))))):
       state.user?.name = displayName
       state.notificationsEnabled = notificationsEnabled
-      state.settings = nil
+      state.path.pop(from: id)
       return .none
 
-    case .login, .todos, .settings:
+    case .login, .todos, .path:
       return .none
     }
   }
 }
+
+extension AppFeature {
+  /// The screens the app pushes on its navigation stack.
+  @Reducer
+  public enum Path {
+    case settings(SettingsFeature)
+  }
+}
+
+extension AppFeature.Path.State: Equatable, Sendable {}
+extension AppFeature.Path.Action: Equatable, Sendable {}

@@ -14,7 +14,8 @@
 /// ```
 public enum DemoScript {
   /// The example app's dependencies as the demo runs it: a back end that answers after
-  /// `latency`, and a todo timer that ticks three times.
+  /// `latency`, a todo timer that ticks three times, and stack ids counted from 0 for this
+  /// store.
   ///
   /// - Parameters:
   ///   - dependencies: The store's dependencies.
@@ -24,6 +25,7 @@ public enum DemoScript {
   ) {
     dependencies.apiClient = .fake(latency: latency)
     dependencies.tickClient = .every(.milliseconds(25), count: 3)
+    dependencies.stackElementID = .incrementing
   }
 
   /// What a seed changes in the app's session: who logs in, and the todo they add.
@@ -56,7 +58,7 @@ public enum DemoScript {
     func login(_ action: Login) -> StoreTask { send(._internal(.login(action))) }
     @discardableResult
     func twoFactor(_ action: TwoFactorFeature.Action) -> StoreTask {
-      login(._internal(.twoFactor(action)))
+      login(._internal(.twoFactor(.presented(action))))
     }
     @discardableResult
     func todos(_ action: TodosFeature.Action) -> StoreTask { send(._internal(.todos(action))) }
@@ -66,7 +68,9 @@ public enum DemoScript {
     }
     @discardableResult
     func settings(_ action: SettingsFeature.Action) -> StoreTask {
-      send(._internal(.settings(.presented(action))))
+      // NB: The settings are the first screen pushed on the stack, with the first id of the
+      // store's `stackElementID` generator.
+      send(._internal(.path(.element(id: 0, action: .settings(action)))))
     }
 
     login(.view(.emailChanged(variant.email)))
@@ -80,6 +84,7 @@ public enum DemoScript {
     row(100, .view(.toggleCompleted))
     row(1, .view(.titleChanged("Buy oat milk")))
     todos(.view(.clearCompletedButtonTapped))
+    todos(.view(.alert(.presented(.confirmClearCompleted))))
     todos(.view(.onDisappear))
 
     _ = send(.view(.settingsButtonTapped))

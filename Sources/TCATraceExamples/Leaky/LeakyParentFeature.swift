@@ -10,7 +10,9 @@
 
 /// A parent that reaches into its child and grandchild, and an effect that sends a view action.
 /// See the table at the top of this file.
+@Reducer
 public struct LeakyParentFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var child = LeakyChildFeature.State()
     public var childButtonTaps = 0
@@ -99,7 +101,9 @@ public struct LeakyParentFeature: ComposedBoundingReducer {
 }
 
 /// The leaky parent's child; it keeps the rules itself.
+@Reducer
 public struct LeakyChildFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var taps = 0
     public var grandchild = LeakyGrandchildFeature.State()
@@ -164,7 +168,9 @@ public struct LeakyChildFeature: ComposedBoundingReducer {
 }
 
 /// The leaky parent's grandchild; it keeps the rules itself.
-public struct LeakyGrandchildFeature: BoundingReducer {
+@Reducer
+public struct LeakyGrandchildFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var isFinished = false
 
@@ -193,6 +199,10 @@ public struct LeakyGrandchildFeature: BoundingReducer {
   }
 
   public init() {}
+
+  public var body: some ReducerOf<Self> {
+    coreReducer
+  }
 
   public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
     switch action {

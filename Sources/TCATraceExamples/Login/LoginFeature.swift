@@ -1,14 +1,16 @@
-/// Logging in: an email and a password, then a two-factor code in an embedded
-/// ``TwoFactorFeature``.
+/// Logging in: an email and a password, then a two-factor code in a presented
+/// ``TwoFactorFeature`` (a sheet: `@Presents`, `ifLet(\.$twoFactor, …)`).
 ///
 /// Tells its parent ``Action/DelegateAction/didLogin(_:)`` once the user is in.
+@Reducer
 public struct LoginFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var email = ""
     public var password = ""
     public var isLoading = false
     public var errorMessage: String?
-    public var twoFactor: TwoFactorFeature.State?
+    @Presents public var twoFactor: TwoFactorFeature.State?
 
     public init(
       email: String = "",
@@ -37,7 +39,7 @@ public struct LoginFeature: ComposedBoundingReducer {
     @CasePathable
     public enum InternalAction: Equatable, Sendable {
       case loginResponse(Result<LoginResponse, APIError>)
-      case twoFactor(TwoFactorFeature.Action)
+      case twoFactor(PresentationAction<TwoFactorFeature.Action>)
     }
 
     @CasePathable
@@ -56,7 +58,7 @@ public struct LoginFeature: ComposedBoundingReducer {
 
   public var body: some ReducerOf<Self> {
     coreReducer
-      .ifLet(\.twoFactor, action: \.twoFactor) {
+      .ifLet(\.$twoFactor, action: \.twoFactor) {
         TwoFactorFeature()
       }
   }
@@ -104,7 +106,7 @@ public struct LoginFeature: ComposedBoundingReducer {
       state.errorMessage = "Wrong email or password."
       return .none
 
-    case let .twoFactor(.delegate(.didVerify(user))):
+    case let .twoFactor(.presented(.delegate(.didVerify(user)))):
       state.twoFactor = nil
       state.password = ""
       return .send(.delegate(.didLogin(user)))

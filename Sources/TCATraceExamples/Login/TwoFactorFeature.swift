@@ -2,7 +2,9 @@
 ///
 /// Embedded by ``LoginFeature`` as an optional child (`ifLet`); it tells its parent
 /// ``Action/DelegateAction/didVerify(_:)`` when the code is accepted.
-public struct TwoFactorFeature: BoundingReducer {
+@Reducer
+public struct TwoFactorFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var token: String
     public var code = ""
@@ -43,6 +45,10 @@ public struct TwoFactorFeature: BoundingReducer {
   @Dependency(\.apiClient) var apiClient
 
   public init() {}
+
+  public var body: some ReducerOf<Self> {
+    coreReducer
+  }
 
   public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
     switch action {

@@ -1,6 +1,8 @@
-/// The profile settings sheet, presented by ``AppFeature`` (`ifLet` with a
-/// ``PresentationAction``). Its fields are edited through `binding` view actions.
+/// The profile settings screen, pushed on ``AppFeature``'s navigation stack. Its fields are
+/// edited through `binding` view actions.
+@Reducer
 public struct SettingsFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var displayName: String
     public var notificationsEnabled: Bool

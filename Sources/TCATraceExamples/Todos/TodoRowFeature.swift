@@ -1,7 +1,9 @@
 /// One todo in the list: the user toggles it or edits its title.
 ///
 /// Tells its parent ``Action/DelegateAction/completionChanged(isComplete:)`` when toggled.
-public struct TodoRowFeature: BoundingReducer {
+@Reducer
+public struct TodoRowFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Identifiable, Sendable {
     public var id: Int
     public var title: String
@@ -35,6 +37,10 @@ public struct TodoRowFeature: BoundingReducer {
   }
 
   public init() {}
+
+  public var body: some ReducerOf<Self> {
+    coreReducer
+  }
 
   public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
     switch action {

@@ -1,11 +1,14 @@
 /// The todo list: loads todos from the API, adds and clears them, keeps completed ones at the
 /// bottom, and counts the seconds the loaded list has been on screen with a timer.
+@Reducer
 public struct TodosFeature: ComposedBoundingReducer {
+  @ObservableState
   public struct State: Equatable, Sendable {
     public var todos: IdentifiedArrayOf<TodoRowFeature.State> = []
     public var isLoading = false
     public var secondsOnScreen = 0
     public var nextID = 100
+    @Presents public var alert: AlertState<Action.ViewAction.Alert>?
 
     public init(
       todos: IdentifiedArrayOf<TodoRowFeature.State> = [],
@@ -28,6 +31,12 @@ public struct TodosFeature: ComposedBoundingReducer {
       case onDisappear
       case addTodoButtonTapped(title: String)
       case clearCompletedButtonTapped
+      case alert(PresentationAction<Alert>)
+
+      /// What the alert that confirms clearing completed todos sends.
+      public enum Alert: Equatable, Sendable {
+        case confirmClearCompleted
+      }
     }
 
     @CasePathable
@@ -57,6 +66,7 @@ public struct TodosFeature: ComposedBoundingReducer {
       .forEach(\.todos, action: \.rows) {
         TodoRowFeature()
       }
+      .ifLet(\.$alert, action: \.view.alert)
   }
 
   public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
@@ -90,7 +100,24 @@ public struct TodosFeature: ComposedBoundingReducer {
       return .none
 
     case .clearCompletedButtonTapped:
+      let count = state.todos.filter(\.isComplete).count
+      state.alert = AlertState {
+        TextState("Clear \(count) completed todo\(count == 1 ? "" : "s")?")
+      } actions: {
+        ButtonState(role: .destructive, action: .confirmClearCompleted) {
+          TextState("Clear")
+        }
+        ButtonState(role: .cancel) {
+          TextState("Cancel")
+        }
+      }
+      return .none
+
+    case .alert(.presented(.confirmClearCompleted)):
       state.todos.removeAll(where: \.isComplete)
+      return .none
+
+    case .alert:
       return .none
     }
   }

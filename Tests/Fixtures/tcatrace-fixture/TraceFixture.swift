@@ -68,6 +68,7 @@ struct TraceFixture {
     } withDependencies: {
       $0.apiClient = .fake(latency: .zero)
       $0.tickClient = .immediate(count: 0)
+      $0.stackElementID = .incrementing
     }
   }
 
@@ -99,6 +100,7 @@ struct TraceFixture {
     } withDependencies: {
       $0.apiClient = .fake(latency: .zero)
       $0.tickClient = .immediate(count: 2)
+      $0.stackElementID = .incrementing
     }
     await DemoScript.runApp { appStore.send($0) }
     await appStore.finish()
