@@ -15,6 +15,7 @@ let selfContainedOnLinux: [LinkerSetting] = [
       // whose interfaces do not name them.
       "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
       "-l_FoundationCollections", "-lswiftSynchronization",
+      "-lFoundationNetworking", "-l_CFURLSessionInterface", "-Xlinker", "-l:libcurl.so.4",
     ],
     .when(platforms: [.linux], configuration: .release)
   )
@@ -49,7 +50,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
-    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3", traits: []),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),

@@ -204,3 +204,94 @@ struct DependencyTests {
     #expect(box.value.isEqual(box.value))
   }
 }
+
+/// A feature that stamps with the date and waits on the clock.
+private struct Stamper: Reducer {
+  struct State: Equatable {
+    var stamps: [Date] = []
+  }
+
+  enum Action: Equatable {
+    case stampAfterASecond
+    case stamped(Date)
+  }
+
+  @Dependency(\.date) var date
+  @Dependency(\.continuousClock) var clock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .stampAfterASecond:
+        return .run { send in
+          try await self.clock.sleep(for: .seconds(1))
+          await send(.stamped(self.date.now))
+        }
+      case let .stamped(date):
+        state.stamps.append(date)
+        return .none
+      }
+    }
+  }
+}
+
+@MainActor
+struct SchedulerDependencyTests {
+  @Test func theDateAndAnImmediateClockAreDependencies() async {
+    let store = Store(initialState: Stamper.State()) {
+      Stamper()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+      $0.date = .constant(Date(timeIntervalSince1970: 42))
+    }
+    await store.send(.stampAfterASecond).finish()
+    #expect(store.stamps == [Date(timeIntervalSince1970: 42)])
+  }
+
+  @Test func theMainQueueIsADependency() async {
+    let queue = DispatchQueue.test
+    let store = Store(initialState: Debouncer.State()) {
+      Debouncer()
+    } withDependencies: {
+      $0.mainQueue = queue.eraseToAnyScheduler()
+    }
+    store.send(.typed("a"))
+    store.send(.typed("ab"))
+    await queue.advance(by: .milliseconds(299))
+    #expect(store.searches.isEmpty)
+    await queue.advance(by: .milliseconds(1))
+    await Task.megaYield()
+    #expect(store.searches == ["ab"])
+  }
+}
+
+/// A feature that waits on the main queue, the way TCA features written before clocks do.
+private struct Debouncer: Reducer {
+  struct State: Equatable {
+    var searches: [String] = []
+  }
+
+  enum Action: Equatable {
+    case searched(String)
+    case typed(String)
+  }
+
+  @Dependency(\.mainQueue) var mainQueue
+  private enum CancelID { case search }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .searched(query):
+        state.searches.append(query)
+        return .none
+      case let .typed(query):
+        return .run { send in
+          try await self.mainQueue.sleep(for: .milliseconds(300))
+          await send(.searched(query))
+        }
+        .cancellable(id: CancelID.search, cancelInFlight: true)
+      }
+    }
+  }
+}

@@ -101,6 +101,7 @@ struct NavigationTests {
       Navigator()
     } withDependencies: {
       $0.continuousClock = clock
+      $0.stackElementID = .incrementing
     }
   }
 
@@ -403,5 +404,66 @@ struct SmallShapesTests {
     }
     await store.send(.startButtonTapped).finish()
     #expect(store.count == 2)
+  }
+}
+
+/// A settings form whose view actions are bindable.
+@Reducer
+private struct Form {
+  @ObservableState
+  struct State: Equatable {
+    var name = ""
+  }
+
+  enum Action {
+    case view(View)
+
+    enum View: BindableAction {
+      case binding(BindingAction<State>)
+    }
+  }
+
+  var body: some ReducerOf<Self> {
+    BindingReducer(action: \.view)
+  }
+}
+
+@MainActor
+struct StackStateAndFormTests {
+  @Test func popToKeepsTheElementAndThoseBelowIt() {
+    withDependencies {
+      $0.stackElementID = .incrementing
+    } operation: {
+      var stack = StackState<Int>([10, 20, 30])
+      #expect(Array(stack.ids) == [0, 1, 2])
+      stack.pop(to: 1)
+      #expect(Array(stack) == [10, 20])
+      stack.append(40)
+      #expect(Array(stack.ids) == [0, 1, 3])
+      stack[id: 0] = nil
+      #expect(Array(stack) == [20, 40])
+    }
+  }
+
+  @Test func bindingReducerReadsABindableViewAction() {
+    let store = Store(initialState: Form.State()) { Form() }
+    store.send(.view(.binding(.set(\.name, "Blob"))))
+    #expect(store.name == "Blob")
+  }
+
+  @Test func anEffectsTransactionIsAcceptedAndIgnored() async {
+    let store = Store(initialState: Ticker.State()) {
+      Reduce<Ticker.State, Ticker.Action> { state, action in
+        switch action {
+        case .startButtonTapped:
+          return .send(.tick).transaction(Transaction(animation: .default))
+        case .incrementButtonTapped, .tick:
+          state.count += 1
+          return .none
+        }
+      }
+    }
+    await store.send(.startButtonTapped).finish()
+    #expect(store.count == 1)
   }
 }

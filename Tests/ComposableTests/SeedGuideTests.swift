@@ -616,6 +616,8 @@ struct SeedGuideTests {
     savedItems.setValue([])
     let store = Store(initialState: Block14_StackAction.RootFeature.State()) {
       Block14_StackAction.RootFeature()
+    } withDependencies: {
+      $0.stackElementID = .incrementing
     }
     store.send(.detailButtonTapped)
     store.send(.path(.element(id: 0, action: .detail(.editButtonTapped))))

@@ -110,6 +110,8 @@ struct NavigationRecordingTests {
     let recorder = try TraceRecorder(path: path, policy: .recordOnly)
     let store = RecordingStore(initialState: Library.State(), recorder: recorder) {
       Library()
+    } withDependencies: {
+      $0.stackElementID = .incrementing
     }
     store.send(.view(.openTapped))
     store.send(._internal(.destination(.presented(.book(.view(.pageTurned))))))
@@ -216,6 +218,8 @@ struct NavigationRecordingTests {
     let recorder = try TraceRecorder(path: path, policy: .recordOnly)
     let store = RecordingStore(initialState: Library.State(), recorder: recorder) {
       Library()
+    } withDependencies: {
+      $0.stackElementID = .incrementing
     }
     store.send(.view(.openTapped))
     store.send(._internal(.destination(.presented(.book(.view(.pageTurned))))))
