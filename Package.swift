@@ -15,7 +15,6 @@ let selfContainedOnLinux: [LinkerSetting] = [
       // whose interfaces do not name them.
       "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
       "-l_FoundationCollections", "-lswiftSynchronization",
-      "-lFoundationNetworking", "-l_CFURLSessionInterface", "-Xlinker", "-l:libcurl.so.4",
     ],
     .when(platforms: [.linux], configuration: .release)
   )
@@ -33,9 +32,11 @@ let package = Package(
     .library(name: "TCABoundaries", targets: ["TCABoundaries"]),
     .library(name: "TCATrace", targets: ["TCATrace"]),
     .library(name: "TCATraceExamples", targets: ["TCATraceExamples"]),
+    .library(name: "TCATraceFile", targets: ["TCATraceFile"]),
     .library(name: "TCATraceLint", targets: ["TCATraceLint"]),
     .executable(name: "tcatrace-bench", targets: ["tcatrace-bench"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
+    .executable(name: "tcatrace-demo", targets: ["tcatrace-demo"]),
     .executable(name: "tcatrace-lint", targets: ["tcatrace-lint"]),
   ],
   dependencies: [
@@ -94,10 +95,15 @@ let package = Package(
       dependencies: ["Composable"]
     ),
     .target(
+      name: "TCATraceFile",
+      dependencies: ["CSQLite"]
+    ),
+    .target(
       name: "TCATrace",
       dependencies: [
         "CSQLite",
         "TCABoundaries",
+        "TCATraceFile",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -121,13 +127,26 @@ let package = Package(
     .executableTarget(
       name: "tcatrace",
       dependencies: [
+        "TCATraceCLI",
+        "TCATraceFile",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      linkerSettings: selfContainedOnLinux,
+      plugins: ["BuildDemoRecorder"]
+    ),
+    .plugin(
+      name: "BuildDemoRecorder",
+      capability: .buildTool(),
+      dependencies: ["tcatrace-demo"]
+    ),
+    .executableTarget(
+      name: "tcatrace-demo",
+      dependencies: [
         "TCATrace",
         "TCATraceCLI",
         "TCATraceExamples",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "CustomDump", package: "swift-custom-dump"),
-      ],
-      linkerSettings: selfContainedOnLinux
+      ]
     ),
     .executableTarget(
       name: "tcatrace-lint",
@@ -228,6 +247,7 @@ let package = Package(
       dependencies: [
         "CSQLite",
         "tcatrace",
+        "tcatrace-demo",
         "tcatrace-lint",
         "tcatrace-fixture",
         "TestSupport",
@@ -238,7 +258,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
   target.swiftSettings = (target.swiftSettings ?? []) + [
     .enableUpcomingFeature("ExistentialAny")
   ]

@@ -1,2 +1,3 @@
 @_exported import Composable
 @_exported import TCABoundaries
+@_exported import TCATraceFile

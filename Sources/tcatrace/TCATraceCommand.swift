@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TCATrace
+import TCATraceFile
 import TCATraceCLI
 
 /// `tcatrace`: replays, filters and checks traces of TCA apps with action boundaries.
@@ -30,19 +30,5 @@ struct TCATraceCommand: AsyncParsableCommand {
       Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst())).reportAndExit()
     }
     await runAsTool { error in (error as? TraceFileError)?.cliDescription }
-  }
-}
-
-extension TraceFileError {
-  /// The error on one line, with what to do about it.
-  var cliDescription: String {
-    switch self.kind {
-    case .corrupt:
-      "\(self.description): the file is damaged (truncated or overwritten); record it again"
-    case .sqlite where self.sql != nil:
-      "\(self.description)"
-    default:
-      self.description
-    }
   }
 }

@@ -16,7 +16,7 @@ private func exampleDependencies(_ dependencies: inout DependencyValues) {
 /// What the tests compare of a recorded action: everything but its timings and row ids.
 private struct Row: Equatable {
   var seq: Int
-  var origin: ActionOrigin
+  var origin: TracedAction.Origin
   var path: String
   var feature: String
   var category: ActionCategory
@@ -31,7 +31,7 @@ private struct Row: Equatable {
     self.statePath = action.statePath
   }
 
-  init(_ seq: Int, _ origin: ActionOrigin, _ path: String, _ feature: String, _ category: ActionCategory, _ statePath: String) {
+  init(_ seq: Int, _ origin: TracedAction.Origin, _ path: String, _ feature: String, _ category: ActionCategory, _ statePath: String) {
     (self.seq, self.origin, self.path, self.feature, self.category, self.statePath) =
       (seq, origin, path, feature, category, statePath)
   }

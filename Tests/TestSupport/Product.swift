@@ -18,6 +18,9 @@ public struct Product: Sendable {
   /// The `tcatrace` command.
   public static let tcatrace = Product("tcatrace")
 
+  /// The recorder of the example app that `tcatrace demo` runs.
+  public static let tcatraceDemo = Product("tcatrace-demo")
+
   /// The linter that `tcatrace lint` runs.
   public static let tcatraceLint = Product("tcatrace-lint")
 

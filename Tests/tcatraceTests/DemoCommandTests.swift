@@ -88,4 +88,37 @@ struct DemoCommandTests {
     )
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("notes\n".utf8))
   }
+
+  /// `tcatrace` copied where no `tcatrace-demo` is.
+  @Test func aMissingDemoRecorderIsOneLineAndExitTwo() throws {
+    let directory = try TemporaryDirectory()
+    let copy = directory.url.appendingPathComponent("tcatrace")
+    do {
+      try FileManager.default.linkItem(at: Product.tcatrace.executableURL, to: copy)
+    } catch {
+      try FileManager.default.copyItem(at: Product.tcatrace.executableURL, to: copy)
+    }
+    let missing = try Product.tcatrace.run(
+      ["demo", "--out", "trace.db"], in: directory.url, environment: ["PATH": "/usr/bin:/bin"],
+      executableURL: copy
+    )
+    #expect(missing.status == 2)
+    #expect(missing.stdout.isEmpty)
+    #expect(missing.stderr.hasPrefix("Error: tcatrace demo runs tcatrace-demo, which is neither beside tcatrace (in /"))
+    #expect(
+      missing.stderr.hasSuffix(
+        "\(directory.url.lastPathComponent)) nor on PATH; install it beside tcatrace ('swift build -c release' builds both)\n"
+      )
+    )
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["tcatrace"])
+
+    // NB: Else the first on PATH.
+    let products = Product.tcatraceDemo.executableURL.deletingLastPathComponent().path
+    let onPath = try Product.tcatrace.run(
+      ["demo", "--out", "trace.db"], in: directory.url, environment: ["PATH": "\(products):/usr/bin:/bin"],
+      executableURL: copy
+    )
+    #expect(onPath.status == 0)
+    #expect(onPath.stdout.hasPrefix("Recorded 26 actions of AppFeature and 7 actions of LeakyParentFeature to trace.db."))
+  }
 }

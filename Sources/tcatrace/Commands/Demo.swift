@@ -1,11 +1,20 @@
 import ArgumentParser
 import Foundation
-import TCATrace
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import TCATraceCLI
-import TCATraceExamples
+import TCATraceFile
 
 extension TCATraceCommand {
   /// `tcatrace demo`: records the example app into a trace and shows it.
+  ///
+  /// The recording is done by `tcatrace-demo`, the program built beside `tcatrace`: the example
+  /// app and the recorder are built on `Composable`, which `tcatrace` does not link (see
+  /// `tcatrace-demo`).
   struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "demo",
@@ -28,30 +37,8 @@ extension TCATraceCommand {
       guard self.seed >= 1 else { throw ValidationError("--seed must be 1 or more.") }
     }
 
-    @MainActor
     func run() async throws {
-      let variant = DemoScript.Variant(seed: self.seed)
-      let appRecorder = try TraceRecorder(
-        path: self.out, session: "demo app (seed \(self.seed))", policy: .recordOnly,
-        redacting: AppFeature.redactions
-      )
-      let app = RecordingStore(initialState: AppFeature.State(), recorder: appRecorder) {
-        AppFeature()
-      } withDependencies: {
-        DemoScript.dependencies(&$0)
-      }
-      await DemoScript.runApp(variant) { app.send($0) }
-      await app.finish()
-      try await appRecorder.close()
-
-      let leakyRecorder = try TraceRecorder(path: self.out, session: "demo leaky", policy: .recordOnly)
-      let leaky = RecordingStore(initialState: LeakyParentFeature.State(), recorder: leakyRecorder) {
-        LeakyParentFeature()
-      }
-      await DemoScript.runLeaky { leaky.send($0) }
-      await leaky.finish()
-      try await leakyRecorder.close()
-
+      try Self.record(out: self.out, seed: self.seed)
       let reader = try TraceReader(path: self.out)
       let sessions = Array(try reader.sessions().suffix(2))
       let terminal = Terminal.standard
@@ -76,4 +63,58 @@ extension TCATraceCommand {
       )
     }
   }
+}
+
+extension TCATraceCommand.Demo {
+  /// Runs `tcatrace-demo --out out --seed seed`: the one beside this program (as `swift build`
+  /// names it, or as the `BuildDemoRecorder` plugin has `swift run tcatrace` build it), or
+  /// else the first on `PATH`. Throws `ExitCode` with its status when it fails (it has said why
+  /// on standard error), or a `CLIError` when it cannot be run.
+  static func record(out: String, seed: Int) throws {
+    let name = "tcatrace-demo"
+    let arguments = [name, "--out", out, "--seed", String(seed)]
+    let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+    var candidates = directory.map {
+      [$0.appendingPathComponent(name).path, $0.appendingPathComponent("\(name)-tool").path]
+    } ?? []
+    candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "")
+      .split(separator: ":").map { "\($0)/\(name)" }
+    guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      let beside = directory.map { " beside tcatrace (in \($0.path))" } ?? ""
+      throw CLIError(
+        message: "tcatrace demo runs \(name), which is neither\(beside) nor on PATH; "
+          + "install it beside tcatrace ('swift build -c release' builds both)"
+      )
+    }
+    let status = try spawnAndWait(program, arguments)
+    guard status == 0 else {
+      if status > 128 {
+        throw CLIError(message: "\(name) was stopped by signal \(status - 128) before it finished \(out)")
+      }
+      throw ExitCode(status)
+    }
+  }
+}
+
+/// Runs `path` with `arguments` (the first is the program's name), sharing this process's
+/// standard streams and environment, and waits for it: its exit status, or 128 + the signal
+/// that stopped it.
+private func spawnAndWait(_ path: String, _ arguments: [String]) throws -> Int32 {
+  let argv = arguments.map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  var pid = pid_t()
+  let result = posix_spawn(&pid, path, nil, nil, argv, environ)
+  guard result == 0 else {
+    throw CLIError(message: "could not run \(path): \(String(cString: strerror(result)))")
+  }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) == -1 {
+    guard errno == EINTR else {
+      throw CLIError(message: "lost \(path) while it ran: \(String(cString: strerror(errno)))")
+    }
+  }
+  // NB: WIFEXITED, WEXITSTATUS and WTERMSIG are C macros that Swift does not import.
+  let signal = status & 0x7f
+  return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }

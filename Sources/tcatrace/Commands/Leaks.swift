@@ -1,5 +1,5 @@
 import ArgumentParser
-import TCATrace
+import TCATraceFile
 import TCATraceCLI
 
 extension TCATraceCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TCATrace
+import TCATraceFile
 import TCATraceCLI
 
 extension TCATraceCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TCATrace
+import TCATraceFile
 
 extension TCATraceCommand {
   /// `tcatrace stats FILE`: where the actions and the reducer time go.

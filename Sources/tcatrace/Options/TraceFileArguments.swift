@@ -1,5 +1,5 @@
 import ArgumentParser
-import TCATrace
+import TCATraceFile
 
 /// The trace file every reading command takes first.
 struct TraceFileArguments: ParsableArguments {

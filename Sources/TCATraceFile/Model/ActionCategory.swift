@@ -10,7 +10,7 @@ public enum ActionCategory: String, CaseIterable, Codable, Sendable {
   case unclassified
 
   /// The category a case name stands for: `view`, `_internal`/`internal`, `delegate`.
-  init?(caseName: String) {
+  package init?(caseName: String) {
     switch caseName {
     case "view": self = .view
     case "_internal", "internal": self = .internal

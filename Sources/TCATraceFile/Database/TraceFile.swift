@@ -9,13 +9,13 @@ internal import CSQLite
 #endif
 
 /// Opening trace files: creating them, checking they are ours, refusing what is not.
-enum TraceFile {
+package enum TraceFile {
   /// Opens `path` to append sessions, creating the file and its schema if needed.
   ///
   /// - Throws: `TraceFileError` when the path is a directory, or the file is not SQLite, not a
   ///   trace, damaged, or from a newer TCATrace — such a file is left untouched — or when it
   ///   cannot be created or written.
-  static func openForWriting(path: String) throws(TraceFileError) -> SQLiteConnection {
+  package static func openForWriting(path: String) throws(TraceFileError) -> SQLiteConnection {
     try self.checkNotDirectory(path, FileStatus(path))
     let connection = try SQLiteConnection(path: path, mode: .readWrite)
     // NB: The header is read before anything is written, so a file that turns out not to be
@@ -46,7 +46,7 @@ enum TraceFile {
   /// - Parameter live: Open so as to see what a writer commits later (for following a file).
   ///   Otherwise a file with no `-wal` beside it, which no one is writing, is opened immutable,
   ///   and reading it leaves nothing beside it.
-  static func openForReading(path: String, live: Bool = false) throws(TraceFileError) -> SQLiteConnection {
+  package static func openForReading(path: String, live: Bool = false) throws(TraceFileError) -> SQLiteConnection {
     guard let status = FileStatus(path) else {
       throw TraceFileError(
         kind: .notFound, path: path, message: "does not exist: check the path"
@@ -114,10 +114,10 @@ enum TraceFile {
 /// ~0.3 ms of every `tcatrace` command that opens a trace, most of it the runtime's first
 /// lookups of their types.
 private struct FileStatus {
-  var isDirectory: Bool
-  var size: Int64
+  package var isDirectory: Bool
+  package var size: Int64
 
-  init?(_ path: String) {
+  package init?(_ path: String) {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     self.isDirectory = info.st_mode & S_IFMT == S_IFDIR

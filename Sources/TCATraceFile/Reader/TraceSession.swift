@@ -38,6 +38,14 @@ public struct TraceSession: Equatable, Sendable {
 
 /// A recorded action with its state changes and leaks, as `TraceReader` streams it.
 public struct TracedAction: Equatable, Sendable {
+  /// Where the action came from.
+  public enum Origin: Hashable, Sendable {
+    /// Sent from outside the store: a view, a test, or a scoped store.
+    case send
+    /// Sent by an effect of the action with this ``TracedAction/seq`` in the same session.
+    case effect(cause: Int)
+  }
+
   /// The action's row id: increases with every action written to the file.
   public var id: Int64
   public var sessionID: Int64
@@ -47,7 +55,7 @@ public struct TracedAction: Equatable, Sendable {
   public var timeNs: Int64
   /// Time spent in the reducer, in nanoseconds.
   public var durationNs: Int64
-  public var origin: ActionOrigin
+  public var origin: Origin
   /// The case path: `_internal.login.view.loginButtonTapped`.
   public var path: String
   public var rootCategory: ActionCategory
@@ -65,7 +73,7 @@ public struct TracedAction: Equatable, Sendable {
 
   public init(
     id: Int64, sessionID: Int64, seq: Int, timeNs: Int64, durationNs: Int64,
-    origin: ActionOrigin, path: String, rootCategory: ActionCategory, feature: String,
+    origin: Origin, path: String, rootCategory: ActionCategory, feature: String,
     category: ActionCategory, caseName: String, statePath: String, payload: String?,
     payloadJSON: String?, changes: [StateChange], leaks: [Leak]
   ) {

@@ -14,7 +14,7 @@
 public final class TraceReader {
   /// The trace file's path.
   public let path: String
-  let connection: SQLiteConnection
+  package let connection: SQLiteConnection
   private var changesStatement: SQLiteStatement?
   private var leaksStatement: SQLiteStatement?
 
@@ -42,7 +42,7 @@ public final class TraceReader {
   ///
   /// NB: Each session's counts are a pass over its actions: a caller that wants one session
   /// asks for that one, not for all of them.
-  func sessions(
+  package func sessions(
     where condition: String?, _ values: [SQLiteValue] = []
   ) throws(TraceFileError) -> [TraceSession] {
     let statement = try self.connection.prepare(
@@ -130,7 +130,7 @@ public final class TraceReader {
 
   // MARK: - Queries
 
-  static func query(_ filter: TraceFilter) -> (String, [SQLiteValue]) {
+  package static func query(_ filter: TraceFilter) -> (String, [SQLiteValue]) {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
     func parameter(_ value: SQLiteValue) -> String {
@@ -226,21 +226,21 @@ public final class TraceReader {
     return leaks
   }
 
-  func category(_ name: String?) throws(TraceFileError) -> ActionCategory {
+  package func category(_ name: String?) throws(TraceFileError) -> ActionCategory {
     guard let name, let category = ActionCategory(rawValue: name) else {
       throw self.unexpected("category", name ?? "NULL")
     }
     return category
   }
 
-  func rule(_ name: String?) throws(TraceFileError) -> LeakRule {
+  package func rule(_ name: String?) throws(TraceFileError) -> LeakRule {
     guard let name, let rule = LeakRule(rawValue: name) else {
       throw self.unexpected("leak rule", name ?? "NULL")
     }
     return rule
   }
 
-  private func origin(_ name: String?, cause: Int?) throws(TraceFileError) -> ActionOrigin {
+  private func origin(_ name: String?, cause: Int?) throws(TraceFileError) -> TracedAction.Origin {
     switch (name, cause) {
     case ("send", _): return .send
     case let ("effect", cause?): return .effect(cause: cause)

@@ -67,7 +67,7 @@ public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendabl
 
 extension TraceFileError {
   /// An error from a SQLite result code on `db`.
-  init(code: Int32, db: OpaquePointer?, path: String, sql: String? = nil, isWriting: Bool = false) {
+  package init(code: Int32, db: OpaquePointer?, path: String, sql: String? = nil, isWriting: Bool = false) {
     let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
       ?? String(cString: sqlite3_errstr(code))
     let kind: Kind
@@ -87,6 +87,20 @@ extension TraceFileError {
       self.init(
         kind: kind, path: path, sqliteCode: code, message: message, sql: sql, isWriting: isWriting
       )
+    }
+  }
+}
+
+extension TraceFileError {
+  /// The error on one line, with what to do about it.
+  package var cliDescription: String {
+    switch self.kind {
+    case .corrupt:
+      "\(self.description): the file is damaged (truncated or overwritten); record it again"
+    case .sqlite where self.sql != nil:
+      "\(self.description)"
+    default:
+      self.description
     }
   }
 }

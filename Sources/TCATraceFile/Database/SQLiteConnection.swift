@@ -2,13 +2,13 @@ internal import CSQLite
 import Foundation
 
 /// A connection to one SQLite file; used from one thread at a time.
-final class SQLiteConnection {
-  let handle: OpaquePointer
-  let path: String
+package final class SQLiteConnection {
+  package let handle: OpaquePointer
+  package let path: String
   /// Whether this connection writes; its errors say "while writing".
-  let isWriting: Bool
+  package let isWriting: Bool
 
-  enum Mode: Equatable {
+  package enum Mode: Equatable {
     /// Creates the file if missing.
     case readWrite
     /// Never writes; refuses a schema that could run code (for files from others). Sees what
@@ -19,7 +19,7 @@ final class SQLiteConnection {
     case readOnlyImmutable
   }
 
-  init(path: String, mode: Mode) throws(TraceFileError) {
+  package init(path: String, mode: Mode) throws(TraceFileError) {
     self.path = path
     self.isWriting = mode == .readWrite
     var handle: OpaquePointer?
@@ -55,13 +55,13 @@ final class SQLiteConnection {
   }
 
   /// `path` as a `file:` URI, with the characters URIs reserve escaped.
-  static func uri(_ path: String) -> String {
+  package static func uri(_ path: String) -> String {
     var allowed = CharacterSet.urlPathAllowed
     allowed.remove(charactersIn: "?#%")
     return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
   }
 
-  func execute(_ sql: String) throws(TraceFileError) {
+  package func execute(_ sql: String) throws(TraceFileError) {
     let code = sqlite3_exec(self.handle, sql, nil, nil, nil)
     guard code == SQLITE_OK else {
       throw TraceFileError(
@@ -70,7 +70,7 @@ final class SQLiteConnection {
     }
   }
 
-  func prepare(_ sql: String) throws(TraceFileError) -> SQLiteStatement {
+  package func prepare(_ sql: String) throws(TraceFileError) -> SQLiteStatement {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(self.handle, sql, -1, &statement, nil)
     guard code == SQLITE_OK, let statement else {
@@ -82,24 +82,24 @@ final class SQLiteConnection {
   }
 
   /// The first column of the first row of `sql`, as an integer.
-  func integer(_ sql: String) throws(TraceFileError) -> Int64? {
+  package func integer(_ sql: String) throws(TraceFileError) -> Int64? {
     let statement = try self.prepare(sql)
     guard try statement.step() else { return nil }
     return statement.isNull(0) ? nil : statement.int64(0)
   }
 
-  var lastInsertRowID: Int64 {
+  package var lastInsertRowID: Int64 {
     sqlite3_last_insert_rowid(self.handle)
   }
 }
 
 /// A prepared statement, reused by resetting it.
-final class SQLiteStatement {
-  let handle: OpaquePointer
+package final class SQLiteStatement {
+  package let handle: OpaquePointer
   unowned let connection: SQLiteConnection
-  let sql: String
+  package let sql: String
 
-  init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
+  package init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
     self.handle = handle
     self.connection = connection
     self.sql = sql
@@ -110,7 +110,7 @@ final class SQLiteStatement {
   }
 
   /// Binds `values` to the parameters `?1`, `?2`, … and resets the statement first.
-  func bind(_ values: [SQLiteValue]) {
+  package func bind(_ values: [SQLiteValue]) {
     self.reset()
     for (index, value) in values.enumerated() {
       let position = Int32(index + 1)
@@ -123,17 +123,17 @@ final class SQLiteStatement {
   }
 
   /// Resets the statement, to bind its parameters anew.
-  func reset() {
+  package func reset() {
     sqlite3_reset(self.handle)
   }
 
   /// Binds `integer` to the parameter `?position`.
-  func bind(_ position: Int32, _ integer: Int64) {
+  package func bind(_ position: Int32, _ integer: Int64) {
     sqlite3_bind_int64(self.handle, position, integer)
   }
 
   /// Binds `text` to the parameter `?position`; `nil` binds NULL.
-  func bind(_ position: Int32, _ text: String?) {
+  package func bind(_ position: Int32, _ text: String?) {
     guard let text else {
       sqlite3_bind_null(self.handle, position)
       return
@@ -153,7 +153,7 @@ final class SQLiteStatement {
 
   /// Steps once: `true` when a row is available, `false` when done.
   @discardableResult
-  func step() throws(TraceFileError) -> Bool {
+  package func step() throws(TraceFileError) -> Bool {
     let code = sqlite3_step(self.handle)
     switch code {
     case SQLITE_ROW: return true
@@ -167,36 +167,36 @@ final class SQLiteStatement {
   }
 
   /// Runs the statement with `values` to the end.
-  func run(_ values: [SQLiteValue]) throws(TraceFileError) {
+  package func run(_ values: [SQLiteValue]) throws(TraceFileError) {
     self.bind(values)
     try self.run()
   }
 
   /// Runs the statement, with the values bound to it, to the end.
-  func run() throws(TraceFileError) {
+  package func run() throws(TraceFileError) {
     while try self.step() {}
   }
 
-  var columnCount: Int { Int(sqlite3_column_count(self.handle)) }
+  package var columnCount: Int { Int(sqlite3_column_count(self.handle)) }
 
-  func columnName(_ index: Int) -> String {
+  package func columnName(_ index: Int) -> String {
     String(cString: sqlite3_column_name(self.handle, Int32(index)))
   }
 
-  func isNull(_ index: Int) -> Bool {
+  package func isNull(_ index: Int) -> Bool {
     sqlite3_column_type(self.handle, Int32(index)) == SQLITE_NULL
   }
 
-  func int64(_ index: Int) -> Int64 {
+  package func int64(_ index: Int) -> Int64 {
     sqlite3_column_int64(self.handle, Int32(index))
   }
 
-  func text(_ index: Int) -> String? {
+  package func text(_ index: Int) -> String? {
     guard let text = sqlite3_column_text(self.handle, Int32(index)) else { return nil }
     return String(cString: text)
   }
 
-  func value(_ index: Int) -> SQLiteValue {
+  package func value(_ index: Int) -> SQLiteValue {
     switch sqlite3_column_type(self.handle, Int32(index)) {
     case SQLITE_NULL: return .null
     case SQLITE_INTEGER: return .integer(self.int64(index))
@@ -207,16 +207,16 @@ final class SQLiteStatement {
 }
 
 /// A value bound to, or read from, a statement.
-enum SQLiteValue: Equatable {
+package enum SQLiteValue: Equatable {
   case null
   case integer(Int64)
   case text(String)
 
-  init(_ text: String?) {
+  package init(_ text: String?) {
     self = text.map(SQLiteValue.text) ?? .null
   }
 
-  init(_ integer: Int?) {
+  package init(_ integer: Int?) {
     self = integer.map { .integer(Int64($0)) } ?? .null
   }
 }

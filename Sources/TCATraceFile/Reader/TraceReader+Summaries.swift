@@ -165,6 +165,6 @@ extension TraceReader {
 }
 
 private struct GroupKey: Hashable {
-  var feature: String
-  var category: ActionCategory
+  package var feature: String
+  package var category: ActionCategory
 }
