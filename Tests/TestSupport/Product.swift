@@ -35,6 +35,18 @@ public struct Product: Sendable {
     return directory.appendingPathComponent(self.name)
   }
 
+  /// A copy of the binary in `directory`, alone there (a hard link where the file system
+  /// allows it): to run it where none of the programs built beside it are.
+  public func copy(into directory: URL) throws -> URL {
+    let copy = directory.appendingPathComponent(self.name)
+    do {
+      try FileManager.default.linkItem(at: self.executableURL, to: copy)
+    } catch {
+      try FileManager.default.copyItem(at: self.executableURL, to: copy)
+    }
+    return copy
+  }
+
   /// A process for the product with `arguments`, colour off and no standard input;
   /// `environment` is added to this process's.
   public func process(

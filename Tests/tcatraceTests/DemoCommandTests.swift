@@ -92,12 +92,7 @@ struct DemoCommandTests {
   /// `tcatrace` copied where no `tcatrace-demo` is.
   @Test func aMissingDemoRecorderIsOneLineAndExitTwo() throws {
     let directory = try TemporaryDirectory()
-    let copy = directory.url.appendingPathComponent("tcatrace")
-    do {
-      try FileManager.default.linkItem(at: Product.tcatrace.executableURL, to: copy)
-    } catch {
-      try FileManager.default.copyItem(at: Product.tcatrace.executableURL, to: copy)
-    }
+    let copy = try Product.tcatrace.copy(into: directory.url)
     let missing = try Product.tcatrace.run(
       ["demo", "--out", "trace.db"], in: directory.url, environment: ["PATH": "/usr/bin:/bin"],
       executableURL: copy

@@ -146,12 +146,7 @@ struct LintCommandTests {
   /// `tcatrace` copied where no `tcatrace-lint` is.
   @Test func aMissingLinterIsOneLineAndExitTwo() throws {
     let directory = try TemporaryDirectory()
-    let copy = directory.url.appendingPathComponent("tcatrace")
-    do {
-      try FileManager.default.linkItem(at: Product.tcatrace.executableURL, to: copy)
-    } catch {
-      try FileManager.default.copyItem(at: Product.tcatrace.executableURL, to: copy)
-    }
+    let copy = try Product.tcatrace.copy(into: directory.url)
     let missing = try Product.tcatrace.run(
       ["lint", "Sources/TCATraceExamples"], in: Self.root, environment: ["PATH": "/usr/bin:/bin"],
       executableURL: copy

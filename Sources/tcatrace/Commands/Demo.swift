@@ -81,11 +81,7 @@ extension TCATraceCommand.Demo {
       .split(separator: ":").map { "\($0)/\(name)" }
     guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else {
-      let beside = directory.map { " beside tcatrace (in \($0.path))" } ?? ""
-      throw CLIError(
-        message: "tcatrace demo runs \(name), which is neither\(beside) nor on PATH; "
-          + "install it beside tcatrace ('swift build -c release' builds both)"
-      )
+      throw CLIError.missingProgram(name, runBy: "demo", searched: directory)
     }
     let status = try spawnAndWait(program, arguments)
     guard status == 0 else {

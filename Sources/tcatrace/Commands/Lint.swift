@@ -47,11 +47,19 @@ extension TCATraceCommand {
         execv(directory.appendingPathComponent(name).path, argv)
       }
       execvp(name, argv)
-      let beside = directory.map { " beside tcatrace (in \($0.path))" } ?? ""
-      return CLIError(
-        message: "tcatrace lint runs \(name), which is neither\(beside) nor on PATH; "
-          + "install it beside tcatrace ('swift build -c release' builds both)"
-      )
+      return .missingProgram(name, runBy: "lint", searched: directory)
     }
+  }
+}
+
+extension CLIError {
+  /// `tcatrace COMMAND` runs `name`, which is neither in `directory` (beside `tcatrace`) nor on
+  /// `PATH`.
+  static func missingProgram(_ name: String, runBy command: String, searched directory: URL?) -> Self {
+    let beside = directory.map { " beside tcatrace (in \($0.path))" } ?? ""
+    return CLIError(
+      message: "tcatrace \(command) runs \(name), which is neither\(beside) nor on PATH; "
+        + "install it beside tcatrace ('swift build -c release' builds both)"
+    )
   }
 }
