@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
     } withDependencies: {
       DemoScript.dependencies(&$0)
     }
-    await DemoScript.runApp(variant) { app.send($0) }
+    await DemoScript.runApp(variant, finish: app.finish) { app.send($0) }
     await app.finish()
     try await appRecorder.close()
 

@@ -50,7 +50,8 @@ struct BenchmarkTests {
   @Test func memoryReadsThePeakAndAccountsForEveryAction() async throws {
     let result = try #require(try await Scenarios.memory(.tiny))
     let peak = try #require(result.ratios.first { $0.name == "peak above baseline, MB" })
-    #expect(peak.value >= 0 && peak.target == .atMost(100))
+    // The tiny run records a thousand-row state without growing by anything near the target.
+    #expect(peak.target == .atMost(100) && (0..<100).contains(peak.value))
     // Every action sent is either in the file or counted as dropped.
     #expect(result.ratios.first { $0.name == "written + dropped / sent" }?.value == 1)
   }

@@ -15,7 +15,7 @@ struct DemoScriptTests {
     } withDependencies: {
       DemoScript.dependencies(&$0, latency: .zero)
     }
-    await DemoScript.runApp { store.send($0) }
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()
     expectNoDifference(
       store.state,

@@ -25,12 +25,14 @@ struct LoginFlowTests {
 
     login.send(.view(.emailChanged("blob@example.com")))
     login.send(.view(.passwordChanged(APIClient.fakePassword)))
-    await login.send(.view(.loginButtonTapped)).finish()
+    login.send(.view(.loginButtonTapped))
+    await store.finish()
     #expect(store.state.login.twoFactor?.token == "token-blob@example.com")
 
     let twoFactor = login.scope(state: \.twoFactor!, action: \.twoFactor.presented)
     twoFactor.send(.view(.codeChanged(APIClient.fakeCode)))
-    await twoFactor.send(.view(.submitButtonTapped)).finish()
+    twoFactor.send(.view(.submitButtonTapped))
+    await store.finish()
 
     expectNoDifference(store.state.user, User(id: 1, name: "blob"))
     #expect(store.state.login.twoFactor == nil)
@@ -71,9 +73,11 @@ struct LoginFlowTests {
     let store = makeStore()
     store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
-    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
+    store.send(._internal(.login(.view(.loginButtonTapped))))
+    await store.finish()
     store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("000000"))))))))
-    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped))))))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
+    await store.finish()
     expectNoDifference(
       store.state.login.twoFactor,
       TwoFactorFeature.State(
@@ -88,9 +92,11 @@ struct LoginFlowTests {
     let store = makeStore { ownEffects.append($0.ownEffectCounts) }
     store.send(._internal(.login(.view(.emailChanged("a@b.c")))))
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
-    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
+    store.send(._internal(.login(.view(.loginButtonTapped))))
+    await store.finish()
     store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
-    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped))))))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
+    await store.finish()
     // Effects come from the feature that owns each action: login's run, two-factor's run, its
     // delegate send, login's delegate send — never from the app.
     expectNoDifference(

@@ -87,7 +87,7 @@ struct LeakRulesTests {
     } withDependencies: {
       DemoScript.dependencies(&$0, latency: .zero)
     }
-    await DemoScript.runApp { store.send($0) }
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()
     #expect(collector.analyses.count == 26)
     expectNoDifference(collector.leaks, [])

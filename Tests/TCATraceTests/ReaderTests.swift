@@ -26,7 +26,7 @@ private func recordDemoFile(_ path: String) async throws {
     $0.tickClient = .immediate(count: 0)
     $0.stackElementID = .incrementing
   }
-  await DemoScript.runApp { appStore.send($0) }
+  await DemoScript.runApp(finish: appStore.finish) { appStore.send($0) }
   await appStore.finish()
   try await app.close()
 

@@ -62,7 +62,7 @@ struct RecorderTests {
     } withDependencies: {
       exampleDependencies(&$0)
     }
-    await DemoScript.runApp { store.send($0) }
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()
     try await recorder.close()
 
@@ -316,9 +316,11 @@ struct RecorderTests {
     }
     store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
-    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
+    store.send(._internal(.login(.view(.loginButtonTapped))))
+    await store.finish()
     store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
-    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped))))))).finish()
+    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
+    await store.finish()
     try await recorder.close()
 
     let reader = try TraceReader(path: path)

@@ -82,7 +82,7 @@ struct RedactionTests {
       $0.tickClient = .immediate(count: 0)
       $0.stackElementID = .incrementing
     }
-    await DemoScript.runApp { store.send($0) }
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()
     return recorder
   }

@@ -184,8 +184,9 @@ extension Effect.Operation {
 
   /// The number of operations that do something: sends, runs and cancellations.
   ///
-  /// NB: The cancellations `ifLet` and `forEach` add when a child goes away are the runtime's
-  /// bookkeeping, not effects a reducer returned, and are not counted.
+  /// NB: The cancellations `ifLet` and `forEach` add when a child goes away, and the effect
+  /// they start to let a presented child dismiss itself, are the runtime's bookkeeping, not
+  /// effects a reducer returned, and are not counted.
   var count: Int {
     switch self {
     case .none: 0
@@ -193,7 +194,7 @@ extension Effect.Operation {
     case let .cancel(id): id.base.base is KeyPathID ? 0 : 1
     case let .merge(operations), let .concatenate(operations):
       operations.reduce(0) { $0 + $1.count }
-    case let .cancellable(_, _, operation): operation.count
+    case let .cancellable(id, _, operation): id.base.base is DismissalID ? 0 : operation.count
     }
   }
 

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 extension Reducer {
   /// Runs the features of a navigation stack: an element's actions go to it, and
   /// ``StackAction/push(id:state:)`` and ``StackAction/popFrom(id:)`` change the stack after this
@@ -107,6 +109,22 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       )
     }
     return destinationEffect.merge(with: parentEffect).merge(with: cancelEffect)
+      .merge(with: self.mount(idsBefore: idsBefore, idsAfter: idsAfter))
+  }
+
+  /// Starts, for each element new on the stack, and each one its store has not seen pushed,
+  /// the effect that waits for it to dismiss itself and then pops it.
+  private func mount(
+    idsBefore: OrderedSet<StackElementID>, idsAfter: OrderedSet<StackElementID>
+  ) -> Effect<Parent.Action> {
+    let toStackAction = self.toStackAction
+    return .merge(
+      idsAfter.compactMap { id in
+        let child = self.cancelID(for: id)
+        guard needsDismissal(of: child, isNew: !idsBefore.contains(id)) else { return nil }
+        return .dismissal(of: child) { toStackAction.embed(.popFrom(id: id)) }
+      }
+    )
   }
 
   private func cancelID(for id: StackElementID) -> KeyPathID {
@@ -124,10 +142,15 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     let route = ActionRoute(
       keyPath: self.toStackState, kind: .element(id: ActionRoute.ElementID(id))
     )
+    let dismiss = dismissEffect(for: self.cancelID(for: id))
     let effect = ActionRouting.route(route) {
-      self.destination.reduce(
-        into: &state[keyPath: self.toStackState][id: id]!, action: elementAction
-      )
+      withDependencies {
+        $0.dismiss = dismiss
+      } operation: {
+        self.destination.reduce(
+          into: &state[keyPath: self.toStackState][id: id]!, action: elementAction
+        )
+      }
     }
     let toStackAction = self.toStackAction
     return effect

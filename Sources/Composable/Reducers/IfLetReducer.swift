@@ -75,7 +75,7 @@ extension Reducer {
       toChildState: toChildState,
       routeName: nil,
       toChildAction: toChildAction,
-      toDismissAction: nil,
+      presentation: nil,
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
@@ -102,10 +102,13 @@ extension Reducer {
           return action
         }
       ),
-      toDismissAction: {
-        guard case .dismiss = toPresentationAction.extract(from: $0) else { return false }
-        return true
-      },
+      presentation: _IfLetReducer.Presentation(
+        isDismiss: {
+          guard case .dismiss = toPresentationAction.extract(from: $0) else { return false }
+          return true
+        },
+        dismiss: { toPresentationAction.embed(.dismiss) }
+      ),
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
@@ -119,25 +122,64 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// Names the child in state paths, where the key path does not read as a name.
   let routeName: (@Sendable (Parent.State) -> String)?
   let toChildAction: AnyCasePath<Parent.Action, Child.Action>
-  let toDismissAction: (@Sendable (Parent.Action) -> Bool)?
+  /// How the child is presented, when its actions are ``PresentationAction``s.
+  let presentation: Presentation?
   let location: SourceLocation
 
+  /// What `ifLet` needs to present a child: how to tell and make ``PresentationAction/dismiss``.
+  struct Presentation {
+    let isDismiss: @Sendable (Parent.Action) -> Bool
+    let dismiss: @Sendable () -> Parent.Action
+  }
+
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let wasPresent = state[keyPath: self.toChildState] != nil
-    let childEffect = self.reduceChild(into: &state, action: action)
+    guard let presentation = self.presentation else {
+      let wasPresent = state[keyPath: self.toChildState] != nil
+      let childEffect = self.reduceChild(into: &state, action: action, dismiss: nil)
+      let parentEffect = self.parent.reduce(into: &state, action: action)
+      let cancelEffect: Effect<Parent.Action> =
+        wasPresent && state[keyPath: self.toChildState] == nil
+        ? .cancel(id: self.cancelID) : .none
+      return childEffect.merge(with: parentEffect).merge(with: cancelEffect)
+    }
+    return self.reduce(into: &state, action: action, presentation: presentation)
+  }
+
+  /// The presentation form, as TCA's `ifLet` on a `PresentationState`: the child runs with a
+  /// ``DismissEffect``; ``PresentationAction/dismiss``, or any action of an alert or dialog,
+  /// ends the presentation unless the parent replaced the child meanwhile; a child that goes
+  /// away or is replaced has its effects cancelled; a child that appears gets the effect that
+  /// waits for it to dismiss itself.
+  private func reduce(
+    into state: inout Parent.State, action: Parent.Action, presentation: Presentation
+  ) -> Effect<Parent.Action> {
+    let before = state[keyPath: self.toChildState]
+    let isDismiss = presentation.isDismiss(action)
+    if before == nil, isDismiss {
+      self.reportAbsentChild(action: action)
+    }
+    let childEffect = self.reduceChild(
+      into: &state, action: action, dismiss: dismissEffect(for: self.cancelID)
+    )
     let parentEffect = self.parent.reduce(into: &state, action: action)
-    if let toDismissAction, toDismissAction(action) {
-      state[keyPath: self.toChildState] = nil
-    } else if wasPresent, self.toDismissAction != nil, self.toChildAction.extract(from: action) != nil,
-      let child = state[keyPath: self.toChildState], isEphemeral(child)
+    if let before,
+      isDismiss || (isEphemeral(before) && self.toChildAction.extract(from: action) != nil),
+      !presentationChanged(before, state[keyPath: self.toChildState])
     {
-      // NB: An alert or a dialog goes away once one of its buttons sent its action.
       state[keyPath: self.toChildState] = nil
     }
+
+    let after = state[keyPath: self.toChildState]
+    let changed = presentationChanged(before, after)
     let cancelEffect: Effect<Parent.Action> =
-      wasPresent && state[keyPath: self.toChildState] == nil
-      ? .cancel(id: self.cancelID) : .none
+      changed && before != nil ? .cancel(id: self.cancelID) : .none
+
+    var presentEffect = Effect<Parent.Action>.none
+    if let after, !isEphemeral(after), needsDismissal(of: self.cancelID, isNew: changed) {
+      presentEffect = .dismissal(of: self.cancelID, sending: presentation.dismiss)
+    }
     return childEffect.merge(with: parentEffect).merge(with: cancelEffect)
+      .merge(with: presentEffect)
   }
 
   private var cancelID: KeyPathID {
@@ -145,33 +187,44 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   private func reduceChild(
-    into state: inout Parent.State, action: Parent.Action
+    into state: inout Parent.State, action: Parent.Action, dismiss: @autoclosure () -> DismissEffect?
   ) -> Effect<Parent.Action> {
     guard let childAction = self.toChildAction.extract(from: action) else { return .none }
     guard state[keyPath: self.toChildState] != nil else {
-      reportIssue(
-        """
-        An "ifLet" at "\(self.location.fileID):\(self.location.line)" received a child action \
-        when child state was "nil":
-
-          Action: \(String(reflecting: action))
-
-        The parent set the child's state to "nil" before the child's action was sent, or the \
-        action was sent to a store scoped to a child that is no longer presented.
-        """,
-        fileID: self.location.fileID,
-        filePath: self.location.filePath,
-        line: self.location.line,
-        column: self.location.column
-      )
+      self.reportAbsentChild(action: action)
       return .none
     }
     let effect = ActionRouting.route(
       ActionRoute(keyPath: self.toChildState, kind: .optional, name: self.routeName?(state))
     ) {
-      self.child.reduce(into: &state[keyPath: self.toChildState]!, action: childAction)
+      guard let dismiss = dismiss() else {
+        return self.child.reduce(into: &state[keyPath: self.toChildState]!, action: childAction)
+      }
+      return withDependencies {
+        $0.dismiss = dismiss
+      } operation: {
+        self.child.reduce(into: &state[keyPath: self.toChildState]!, action: childAction)
+      }
     }
     let toChildAction = self.toChildAction
     return effect.map { toChildAction.embed($0) }.cancellable(id: self.cancelID)
+  }
+
+  private func reportAbsentChild(action: Parent.Action) {
+    reportIssue(
+      """
+      An "ifLet" at "\(self.location.fileID):\(self.location.line)" received a child action \
+      when child state was "nil":
+
+        Action: \(String(reflecting: action))
+
+      The parent set the child's state to "nil" before the child's action was sent, or the \
+      action was sent to a store scoped to a child that is no longer presented.
+      """,
+      fileID: self.location.fileID,
+      filePath: self.location.filePath,
+      line: self.location.line,
+      column: self.location.column
+    )
   }
 }

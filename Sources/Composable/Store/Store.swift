@@ -112,7 +112,11 @@ public final class Store<State, Action> {
   }
 
   /// Waits until every effect running in the store, or in the store it was scoped from, has
-  /// finished.
+  /// finished, but for those that wait for a presented feature to dismiss itself: they end with
+  /// the presentation. A dismissal under way is waited for.
+  ///
+  /// NB: The task `send(_:)` returns, as in TCA, includes such an effect when the action
+  /// presents a feature, and so runs until the feature goes away.
   public func finish() async {
     await self.finishAll()
   }

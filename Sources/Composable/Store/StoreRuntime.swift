@@ -14,6 +14,8 @@ final class StoreRuntime<State, Action> {
   private var nextActionID = 1
 
   private let collector = RouteCollector()
+  /// What the reducer reaches of this store while it runs: see ``StoreContext``.
+  private let handle = StoreHandle()
 
   private var nextTaskID = 0
   private var runningTasks: [Int: Task<Void, Never>] = [:]
@@ -28,6 +30,7 @@ final class StoreRuntime<State, Action> {
     self.state = initialState
     self.reducer = { reducer.reduce(into: &$0, action: $1) }
     self.observer = observer
+    self.handle.isRunning = { [weak self] in self?.tasksByCancelID[$0] != nil }
   }
 
   func send(_ action: Action) -> StoreTask {
@@ -45,10 +48,21 @@ final class StoreRuntime<State, Action> {
     )
   }
 
+  /// Waits for every running effect but those waiting for a presented feature to dismiss
+  /// itself, which end with the presentation; one that is dismissing it is waited for.
   func finish() async {
-    while let task = self.runningTasks.values.first {
+    while let task = self.runningTasks.first(where: { !self.isWaitingForDismissal($0.key) })?.value {
       await task.value
     }
+  }
+
+  /// Whether a task is a dismissal effect whose feature has not asked to be dismissed.
+  private func isWaitingForDismissal(_ taskID: Int) -> Bool {
+    guard
+      let dismissal = self.cancelIDsByTask[taskID]?.lazy
+        .compactMap({ $0.base.base as? DismissalID }).first
+    else { return false }
+    return !self.handle.dismissed.contains(dismissal.wait)
   }
 
   // MARK: - Processing actions
@@ -78,8 +92,10 @@ final class StoreRuntime<State, Action> {
       let collector = self.collector
       collector.reset()
       let start = DispatchTime.now().uptimeNanoseconds
-      effect = ActionRouting.withCollector(collector) {
-        self.reducer(&self.state, action)
+      effect = StoreContext.with(self.handle) {
+        ActionRouting.withCollector(collector) {
+          self.reducer(&self.state, action)
+        }
       }
       let end = DispatchTime.now().uptimeNanoseconds
       observer(
@@ -96,7 +112,7 @@ final class StoreRuntime<State, Action> {
         )
       )
     } else {
-      effect = self.reducer(&self.state, action)
+      effect = StoreContext.with(self.handle) { self.reducer(&self.state, action) }
     }
     _ = self.start(effect.operation, cause: id, tasks: tasks)
   }
@@ -186,6 +202,9 @@ final class StoreRuntime<State, Action> {
       self.tasksByCancelID[cancelID]?.remove(id)
       if self.tasksByCancelID[cancelID]?.isEmpty == true {
         self.tasksByCancelID[cancelID] = nil
+      }
+      if !self.handle.dismissed.isEmpty, let dismissal = cancelID.base.base as? DismissalID {
+        self.handle.dismissed.remove(dismissal.wait)
       }
     }
   }

@@ -10,7 +10,8 @@
 /// } withDependencies: {
 ///   DemoScript.dependencies(&$0)
 /// }
-/// await DemoScript.runApp { store.send($0) }
+/// await DemoScript.runApp(finish: store.finish) { store.send($0) }
+/// await store.finish()
 /// ```
 public enum DemoScript {
   /// The example app's dependencies as the demo runs it: a back end that answers after
@@ -44,14 +45,21 @@ public enum DemoScript {
     }
   }
 
-  /// Sends the app's session, waiting for each step's effects.
+  /// Sends the app's session, waiting for the store's effects after each step that starts
+  /// some.
+  ///
+  /// The waits are for the whole store, not for the task a send returns: as in TCA, that task
+  /// also covers a sheet's dismissal effect, which runs for as long as the sheet is up.
   ///
   /// - Parameters:
   ///   - variant: Who logs in and what they add. Default: seed 1.
+  ///   - finish: Waits for the store's effects (`Store.finish()`).
   ///   - send: Sends an action to the store.
   @MainActor
   public static func runApp(
-    _ variant: Variant = Variant(seed: 1), send: (AppFeature.Action) -> StoreTask
+    _ variant: Variant = Variant(seed: 1),
+    finish: () async -> Void,
+    send: (AppFeature.Action) -> StoreTask
   ) async {
     typealias Login = LoginFeature.Action
     @discardableResult
@@ -75,11 +83,14 @@ public enum DemoScript {
 
     login(.view(.emailChanged(variant.email)))
     login(.view(.passwordChanged(APIClient.fakePassword)))
-    await login(.view(.loginButtonTapped)).finish()
+    login(.view(.loginButtonTapped))
+    await finish()
     twoFactor(.view(.codeChanged(APIClient.fakeCode)))
-    await twoFactor(.view(.submitButtonTapped)).finish()
+    twoFactor(.view(.submitButtonTapped))
+    await finish()
 
-    await todos(.view(.onAppear)).finish()
+    todos(.view(.onAppear))
+    await finish()
     todos(.view(.addTodoButtonTapped(title: variant.todoTitle)))
     row(100, .view(.toggleCompleted))
     row(1, .view(.titleChanged("Buy oat milk")))

@@ -102,7 +102,7 @@ struct TraceFixture {
       $0.tickClient = .immediate(count: 2)
       $0.stackElementID = .incrementing
     }
-    await DemoScript.runApp { appStore.send($0) }
+    await DemoScript.runApp(finish: appStore.finish) { appStore.send($0) }
     await appStore.finish()
     try await app.close()
 
