@@ -11,5 +11,6 @@ struct ComposableMacrosPlugin: CompilerPlugin {
     ReducerMacro.self,
     ReducerCaseEphemeralMacro.self,
     ReducerCaseIgnoredMacro.self,
+    ViewActionMacro.self,
   ]
 }

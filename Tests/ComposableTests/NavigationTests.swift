@@ -467,3 +467,42 @@ struct StackStateAndFormTests {
     #expect(store.count == 1)
   }
 }
+
+/// What TCA's SwiftUI view for `Gate` holds, without SwiftUI: its store, and taps that send
+/// view actions.
+@ViewAction(for: Gate.self)
+@MainActor
+private struct GateView {
+  let store: StoreOf<Gate>
+
+  func openButtonTapped() {
+    send(.openButtonTapped)
+  }
+
+  func openButtonTappedWithAnimation() {
+    send(.openButtonTapped, animation: .default)
+  }
+}
+
+@MainActor
+struct ViewActionSendingTests {
+  @Test func aViewSendsItsActionsThroughTheViewCase() {
+    var actions: [String] = []
+    let store = Store(
+      initialState: Gate.State.closed(Ticker.State()),
+      observer: { (event: ActionEvent<Gate.State, Gate.Action>) in
+        actions.append("\(event.action)")
+      }
+    ) {
+      Gate()
+    }
+    let view = GateView(store: store)
+    view.openButtonTapped()
+    #expect(store.state == .open(Ticker.State(count: 1)))
+    view.openButtonTappedWithAnimation()
+    #expect(store.state == .open(Ticker.State(count: 1)))
+    let viewAction = "\(Gate.Action.view(.openButtonTapped))"
+    let increment = "\(Gate.Action.open(.incrementButtonTapped))"
+    #expect(actions == [viewAction, increment, viewAction, increment])
+  }
+}

@@ -105,3 +105,15 @@ public macro ObservationStateIgnored() =
 /// ```
 @attached(peer, names: prefixed(`$`))
 public macro Presents() = #externalMacro(module: "ComposableMacros", type: "PresentsMacro")
+
+/// Conforms a type with a `store` to ``ViewActionSending``, so that it sends view actions with
+/// `send(.loginButtonTapped)` instead of `store.send(.view(.loginButtonTapped))`, as TCA's macro
+/// does.
+///
+/// The macro also reports, as TCA's does: a type without a `store` property (an error, with a
+/// fix-it adding `let store: StoreOf<Feature>`), a `store` less visible than the type (an
+/// error), and `store.send` or `self.store.send` in the type (a warning, with a fix-it to
+/// `send` when the action is `.view(…)`).
+@attached(extension, conformances: ViewActionSending)
+public macro ViewAction<R: Reducer>(for: R.Type) =
+  #externalMacro(module: "ComposableMacros", type: "ViewActionMacro") where R.Action: ViewAction
