@@ -255,3 +255,25 @@ struct DismissTests {
     #expect(store.dismissalsSeen == 3)
   }
 }
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct StoreLifetimeTests {
+  @Test func aStoreThatGoesAwayCancelsItsEffects() async {
+    let clock = TestClock()
+    var store: StoreOf<Sheet>? = Store(initialState: Sheet.State(id: 1)) {
+      Sheet()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let task = store?.send(.startButtonTapped)
+    await clock.tick(seconds: 1)
+    #expect(store?.count == 1)
+    weak let released = store
+    store = nil
+    #expect(released == nil)
+    // NB: The ticking effect never ends on its own, and the clock does not move again: this
+    // returns, within the suite's time limit, only because the effect was cancelled.
+    await task?.finish()
+  }
+}

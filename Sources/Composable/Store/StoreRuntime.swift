@@ -33,6 +33,12 @@ final class StoreRuntime<State, Action> {
     self.handle.isRunning = { [weak self] in self?.tasksByCancelID[$0] != nil }
   }
 
+  /// Cancels the effects still running, as TCA's store does when it goes away: nothing can
+  /// receive what they would send.
+  isolated deinit {
+    for task in self.runningTasks.values { task.cancel() }
+  }
+
   func send(_ action: Action) -> StoreTask {
     let tasks = TaskList()
     self.enqueue(action, origin: .send, tasks: tasks)
