@@ -256,11 +256,14 @@ struct SchedulerDependencyTests {
       $0.mainQueue = queue.eraseToAnyScheduler()
     }
     store.send(.typed("a"))
-    store.send(.typed("ab"))
+    let search = store.send(.typed("ab"))
+    // NB: Each effect starts on a main-actor task of its own: let it reach its sleep before
+    // time moves.
+    await Task.megaYield()
     await queue.advance(by: .milliseconds(299))
     #expect(store.searches.isEmpty)
     await queue.advance(by: .milliseconds(1))
-    await Task.megaYield()
+    await search.finish()
     #expect(store.searches == ["ab"])
   }
 }
