@@ -195,6 +195,7 @@ let package = Package(
       name: "ComposableTests",
       dependencies: [
         "Composable",
+        "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

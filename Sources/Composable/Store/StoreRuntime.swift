@@ -16,6 +16,8 @@ final class StoreRuntime<State, Action> {
   private let collector = RouteCollector()
   /// What the reducer reaches of this store while it runs: see ``StoreContext``.
   private let handle = StoreHandle()
+  /// The values shared values had before the action being processed changed them.
+  private let sharedChanges = SharedChangeTracker()
 
   private var nextTaskID = 0
   private var runningTasks: [Int: Task<Void, Never>] = [:]
@@ -88,6 +90,10 @@ final class StoreRuntime<State, Action> {
   }
 
   private func process(_ action: Action, origin: ActionOrigin, tasks: TaskList) {
+    self.sharedChanges.tracking { self.reduce(action, origin: origin, tasks: tasks) }
+  }
+
+  private func reduce(_ action: Action, origin: ActionOrigin, tasks: TaskList) {
     let id = self.nextActionID
     self.nextActionID += 1
     let effect: Effect<Action>
@@ -104,19 +110,18 @@ final class StoreRuntime<State, Action> {
         }
       }
       let end = DispatchTime.now().uptimeNanoseconds
-      observer(
-        ActionEvent(
-          id: id,
-          action: action,
-          origin: origin,
-          stateBefore: stateBefore,
-          stateAfter: self.state,
-          route: collector.route,
-          ownEffectCounts: collector.ownEffectCounts(rootTotal: effect.operation.count),
-          timestamp: start,
-          duration: end &- start
-        )
+      let event = ActionEvent(
+        id: id,
+        action: action,
+        origin: origin,
+        stateBefore: stateBefore,
+        stateAfter: self.state,
+        route: collector.route,
+        ownEffectCounts: collector.ownEffectCounts(rootTotal: effect.operation.count),
+        timestamp: start,
+        duration: end &- start
       )
+      self.sharedChanges.comparing { observer(event) }
     } else {
       effect = StoreContext.with(self.handle) { self.reducer(&self.state, action) }
     }

@@ -27,13 +27,19 @@ final class NodeKind: @unchecked Sendable {
     let kind: NodeKind
 
     /// Whether the property's bytes are the same in the two values. Then it holds the same
-    /// value: the same scalars, or the same references to the same storage.
+    /// value: the same scalars, or the same references to the same storage — but for a
+    /// ``Shared`` value, whose one reference holds its value before the action and after it.
     func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer) -> Bool {
-      self.size == 0 || memcmp(old + self.offset, new + self.offset, self.size) == 0
+      if sharedValuesExist.load(ordering: .relaxed), self.kind.mayHoldShared { return false }
+      return self.size == 0 || memcmp(old + self.offset, new + self.offset, self.size) == 0
     }
   }
 
   let isOptional: Bool
+  /// A ``Shared`` value, a struct with one among its stored properties, an optional of one, or
+  /// a value of another `Equatable` type, which may hold one: its bytes do not tell whether it
+  /// changed, its `==` does (see `SharedChangeTracker`).
+  let mayHoldShared: Bool
   let isRedacted: Bool
   let isIdentifiedDiffable: Bool
   /// A standard library number, string or flag: always a leaf.
@@ -68,6 +74,15 @@ final class NodeKind: @unchecked Sendable {
       !self.isScalar && !self.isRedacted && !self.isIdentifiedDiffable
       && !(T.self is any CustomReflectable.Type) && Self.isStruct(T.self)
     self.fields = isPlainStruct ? Self.fields(of: T.self) : nil
+    if T.self is any _SharedStateValue.Type {
+      self.mayHoldShared = true
+    } else if let fields = self.fields {
+      self.mayHoldShared = fields.contains { $0.kind.mayHoldShared }
+    } else if let optional = T.self as? any OptionalProtocol.Type {
+      self.mayHoldShared = NodeKind.of(optional.wrappedType).mayHoldShared
+    } else {
+      self.mayHoldShared = !self.isScalar && self.equals != nil
+    }
   }
 
   /// `lhs == rhs` when `lhs`'s type is `Equatable`; `nil` when it is not.

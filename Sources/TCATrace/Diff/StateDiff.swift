@@ -65,6 +65,13 @@ enum StateDiff {
       return self.leaf(old, new, path: path, into: &changes)
     }
 
+    // A shared value is its value before the action and its value now: the two sides hold the
+    // same reference.
+    if let shared = new as? any _SharedStateValue {
+      let values = shared.sharedValues
+      return self.diff(values.before, values.after, path: path, depth: depth, into: &changes)
+    }
+
     // A presentation state is what it presents.
     if let old = old as? any _TransparentStateWrapper, let new = new as? any _TransparentStateWrapper {
       return self.diff(old.wrappedState, new.wrappedState, path: path, depth: depth, into: &changes)

@@ -205,10 +205,13 @@ private struct FieldRecords {
 /// Marks `Optional` so that generic code can recognize it.
 protocol OptionalProtocol {
   var wrapped: Any? { get }
+  static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalProtocol {
   var wrapped: Any? {
     self.map { $0 as Any }
   }
+
+  static var wrappedType: Any.Type { Wrapped.self }
 }

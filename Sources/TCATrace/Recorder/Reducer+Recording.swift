@@ -36,7 +36,13 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       id: id, action: action, origin: origin, stateBefore: stateBefore, stateAfter: state,
       route: route, ownEffectCounts: ownEffectCounts, timestamp: start, duration: end &- start
     )
-    self.recorder.record(event)
+    // NB: Shared values compare their values before the action with now while recorded: the
+    // store's tracker kept the former (see `SharedChangeTracker`).
+    if let sharedChanges = SharedChangeTracker.current {
+      sharedChanges.comparing { self.recorder.record(event) }
+    } else {
+      self.recorder.record(event)
+    }
     let recorder = self.recorder
     // NB: `map`'s transform runs when the effect sends, right before the store receives the
     // action: that is how the next action is known to come from this one's effect.

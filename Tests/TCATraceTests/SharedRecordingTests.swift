@@ -1,0 +1,124 @@
+import CustomDump
+import Foundation
+import TCATrace
+import TestSupport
+import Testing
+
+/// A profile whose name is shared in memory, with an editor sheet that gets the shared name.
+@Reducer
+private struct Profile {
+  @ObservableState
+  struct State: Equatable {
+    @Shared(.inMemory("name")) var name = "Blob"
+    @Presents var editor: ProfileEditor.State?
+    var edits = 0
+  }
+
+  enum Action {
+    case editor(PresentationAction<ProfileEditor.Action>)
+    case editButtonTapped
+    case resetButtonTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .editor(.presented(.renamed)):
+        state.edits += 1
+        return .none
+      case .editor:
+        return .none
+      case .editButtonTapped:
+        state.editor = ProfileEditor.State(name: state.$name)
+        return .none
+      case .resetButtonTapped:
+        state.$name.withLock { $0 = "Blob" }
+        return .none
+      }
+    }
+    .ifLet(\.$editor, action: \.editor) { ProfileEditor() }
+  }
+}
+
+@Reducer
+private struct ProfileEditor {
+  @ObservableState
+  struct State: Equatable {
+    @Shared var name: String
+  }
+
+  enum Action {
+    case renamed(String)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .renamed(name):
+        state.$name.withLock { $0 = name }
+        return .none
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct SharedRecordingTests {
+  @Test func aSharedValueIsRecordedAsWhatItHolds() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("shared.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: Profile.State(), recorder: recorder) {
+      Profile()
+    }
+    store.send(.editButtonTapped)
+    store.send(.editor(.presented(.renamed("Blob Jr."))))
+    store.send(.resetButtonTapped)
+    store.send(.resetButtonTapped)
+    try await recorder.close()
+
+    let changes = try TraceReader(path: path).actions().map {
+      $0.changes.map { "\($0.path) \($0.kind) \($0.old ?? "∅") → \($0.new ?? "∅")" }
+    }
+    expectNoDifference(
+      changes,
+      [
+        // A value is rendered as CustomDump renders it: the shared property by its storage.
+        [
+          """
+          editor added ∅ → ProfileEditor.State(
+            _name: "Blob"
+          )
+          """
+        ],
+        // The parent and the sheet hold one shared name: both show the change.
+        [
+          #"name changed "Blob" → "Blob Jr.""#,
+          #"editor.name changed "Blob" → "Blob Jr.""#,
+          "edits changed 0 → 1",
+        ],
+        [
+          #"name changed "Blob Jr." → "Blob""#,
+          #"editor.name changed "Blob Jr." → "Blob""#,
+        ],
+        // Setting the name it already has changes nothing.
+        [],
+      ]
+    )
+  }
+
+  @Test func theReducerModifierRecordsSharedValuesToo() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("modifier.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = Store(initialState: Profile.State()) {
+      Profile().recording(to: recorder)
+    }
+    store.send(.editButtonTapped)
+    store.send(.editor(.presented(.renamed("Blob Sr."))))
+    try await recorder.close()
+    let changes = try TraceReader(path: path).actions().last?.changes.map(\.path)
+    #expect(changes == ["name", "editor.name", "edits"])
+  }
+}
