@@ -62,9 +62,95 @@ private struct ProfileEditor {
   }
 }
 
+/// A tally with boundaries whose total is shared with its parent.
+@Reducer
+private struct Tally {
+  @ObservableState
+  struct State: Equatable {
+    @Shared var total: Int
+  }
+
+  @CasePathable
+  enum Action: TCAFeatureAction {
+    @CasePathable enum ViewAction { case tapped }
+    @CasePathable enum InternalAction {}
+    @CasePathable enum DelegateAction {}
+    case view(ViewAction)
+    case _internal(InternalAction)
+    case delegate(DelegateAction)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      state.$total.withLock { $0 += 1 }
+      return .none
+    }
+  }
+}
+
+@Reducer
+private struct Scoreboard {
+  @ObservableState
+  struct State: Equatable {
+    @Shared(.inMemory("total")) var total = 0
+    var tally: Tally.State
+    var peeks = 0
+
+    init() {
+      self.tally = Tally.State(total: self._total.projectedValue)
+    }
+  }
+
+  @CasePathable
+  enum Action: TCAFeatureAction {
+    @CasePathable enum ViewAction { case peekTapped }
+    @CasePathable enum InternalAction { case tally(Tally.Action) }
+    @CasePathable enum DelegateAction {}
+    case view(ViewAction)
+    case _internal(InternalAction)
+    case delegate(DelegateAction)
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.tally, action: \._internal.tally) { Tally() }
+    Reduce { state, action in
+      if case ._internal(.tally(.view(.tapped))) = action, state.total == 2 {
+        // LEAK: reacts to the tally's view action (the second tap).
+        state.peeks += 1
+      }
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct SharedRecordingTests {
+  @Test func aChildChangingAValueItSharesWithItsParentIsNotTheParentReacting() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("leaks.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: Scoreboard.State(), recorder: recorder) {
+      Scoreboard()
+    }
+    store.send(._internal(.tally(.view(.tapped))))
+    store.send(._internal(.tally(.view(.tapped))))
+    try await recorder.close()
+
+    let actions = try TraceReader(path: path).actions()
+    #expect(actions.map { $0.changes.map(\.path) } == [["total", "tally.total"], ["total", "tally.total", "peeks"]])
+    // The shared total is not judged; the parent's own reaction is.
+    expectNoDifference(
+      actions.map { $0.leaks.map { "\($0.rule) \($0.detail)" } },
+      [
+        [],
+        [
+          "\(LeakRule.parentReactsToPrivateChildAction) changed peeks in response to view action tapped of tally"
+        ],
+      ]
+    )
+  }
+
   @Test func aSharedValueIsRecordedAsWhatItHolds() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("shared.db")

@@ -7,19 +7,33 @@ import CustomDump
 /// before their elements, so an untouched array of a million rows costs one comparison. The
 /// cost of a diff follows what changed, not the size of the state.
 enum StateDiff {
+  /// What a diff found: the changes, and where the state holds a `Shared` value that changed.
+  struct Changes {
+    var list: [StateChange] = []
+    /// The paths of the shared values that changed: every feature that holds one shows its
+    /// change, whichever feature made it.
+    var sharedPaths: [String] = []
+
+    var count: Int { self.list.count }
+
+    mutating func append(_ change: StateChange) {
+      self.list.append(change)
+    }
+  }
+
   /// The changes from `old` to `new`, in the order of the state's properties.
   static func changes(from old: Any, to new: Any) -> [StateChange] {
-    var changes: [StateChange] = []
+    var changes = Changes()
     self.diff(old, new, path: "", depth: 0, knownUnequal: false, into: &changes)
-    return changes
+    return changes.list
   }
 
   /// The changes from the value at `old` to the value at `new`, for a caller that knows their
   /// type's kind: the recorder, with the store's state.
   static func changes(
     from old: UnsafeRawPointer, to new: UnsafeRawPointer, kind: NodeKind
-  ) -> [StateChange] {
-    var changes: [StateChange] = []
+  ) -> Changes {
+    var changes = Changes()
     self.diff(kind, old, new, path: "", depth: 0, knownUnequal: false, into: &changes)
     return changes
   }
@@ -29,7 +43,7 @@ enum StateDiff {
 
   private static func diff(
     _ old: Any, _ new: Any, path: String, depth: Int, knownUnequal: Bool = false,
-    into changes: inout [StateChange]
+    into changes: inout Changes
   ) {
     let kind = NodeKind.of(old)
     if !knownUnequal, kind.isEqual(old, new) == true { return }
@@ -69,7 +83,10 @@ enum StateDiff {
     // same reference.
     if let shared = new as? any _SharedStateValue {
       let values = shared.sharedValues
-      return self.diff(values.before, values.after, path: path, depth: depth, into: &changes)
+      let before = changes.count
+      self.diff(values.before, values.after, path: path, depth: depth, into: &changes)
+      if changes.count > before { changes.sharedPaths.append(path) }
+      return
     }
 
     // A presentation state is what it presents.
@@ -171,7 +188,7 @@ enum StateDiff {
   /// - Parameter knownUnequal: `==` has been asked and said the values differ.
   private static func diff(
     _ kind: NodeKind, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, path: String, depth: Int,
-    knownUnequal: Bool, into changes: inout [StateChange]
+    knownUnequal: Bool, into changes: inout Changes
   ) {
     if kind.isScalar {
       if !knownUnequal, kind.equalsInPlace?(old, new) == true { return }
@@ -207,7 +224,7 @@ enum StateDiff {
   }
 
   private static func diffCollection(
-    _ old: [Any], _ new: [Any], path: String, depth: Int, into changes: inout [StateChange]
+    _ old: [Any], _ new: [Any], path: String, depth: Int, into changes: inout Changes
   ) {
     let ids = (old.first ?? new.first).flatMap { identity(of: $0) } != nil
     guard ids else {
@@ -274,7 +291,7 @@ enum StateDiff {
   }
 
   private static func diffDictionary(
-    _ old: Mirror, _ new: Mirror, path: String, depth: Int, into changes: inout [StateChange]
+    _ old: Mirror, _ new: Mirror, path: String, depth: Int, into changes: inout Changes
   ) {
     func entries(_ mirror: Mirror) -> [(key: Any, value: Any)] {
       mirror.children.compactMap { child in
@@ -312,7 +329,7 @@ enum StateDiff {
   }
 
   private static func diffSet(
-    _ old: Mirror, _ new: Mirror, path: String, into changes: inout [StateChange]
+    _ old: Mirror, _ new: Mirror, path: String, into changes: inout Changes
   ) {
     let oldElements = Dictionary(
       old.children.map { (render($0.value), $0.value) }, uniquingKeysWith: { first, _ in first }
@@ -328,7 +345,7 @@ enum StateDiff {
     }
   }
 
-  private static func leaf(_ old: Any, _ new: Any, path: String, into changes: inout [StateChange]) {
+  private static func leaf(_ old: Any, _ new: Any, path: String, into changes: inout Changes) {
     let (oldText, newText) = (render(old), render(new))
     guard oldText != newText else { return }
     changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText))

@@ -69,10 +69,11 @@ public struct ActionAnalysis: Sendable {
       origin: origin,
       input: LeakRules.Input(
         classification: classification, origin: origin, route: route,
-        ownEffectCounts: ownEffectCounts, changes: changes, rootName: rootName
+        ownEffectCounts: ownEffectCounts, changes: changes.list,
+        sharedPaths: changes.sharedPaths, rootName: rootName
       )
     )
-    return (classification, changes, leaks)
+    return (classification, changes.list, leaks)
   }
 
   /// `AppFeature` for `AppFeature.Action`; the type's own name otherwise.

@@ -12,6 +12,9 @@ enum LeakRules {
     /// Effects each reducer along `route` returned itself, root first.
     var ownEffectCounts: [Int]
     var changes: [StateChange]
+    /// Where `changes` are changes of a `Shared` value: every feature holding it shows them,
+    /// so they tell nothing of which feature reacted, and are not judged.
+    var sharedPaths: [String] = []
     /// How the root feature is named in details.
     var rootName: String
   }
@@ -98,7 +101,10 @@ enum LeakRules {
     let allowedStatePath = Array(input.route.prefix(allowedDepth)).statePath
 
     var changedPaths: [Int: [String]] = [:]
-    for change in input.changes where !contains(allowedStatePath, change.path) {
+    for change in input.changes
+    where !contains(allowedStatePath, change.path)
+      && !input.sharedPaths.contains(where: { contains($0, change.path) })
+    {
       let offender = (0..<allowedDepth).last {
         contains(Array(input.route.prefix($0)).statePath, change.path)
       } ?? 0
