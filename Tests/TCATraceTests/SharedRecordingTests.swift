@@ -62,6 +62,36 @@ private struct ProfileEditor {
   }
 }
 
+@Reducer(state: .equatable)
+private enum ProfileDestination {
+  case editor(ProfileEditor)
+}
+
+/// The profile with its editor as a destination, as TCA features present screens.
+@Reducer
+private struct ProfileWithDestination {
+  @ObservableState
+  struct State: Equatable {
+    @Shared(.inMemory("name")) var name = "Blob"
+    @Presents var destination: ProfileDestination.State?
+  }
+
+  enum Action {
+    case destination(PresentationAction<ProfileDestination.Action>)
+    case editButtonTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .editButtonTapped = action {
+        state.destination = .editor(ProfileEditor.State(name: state.$name))
+      }
+      return .none
+    }
+    .ifLet(\.$destination, action: \.destination)
+  }
+}
+
 /// A tally with boundaries whose total is shared with its parent.
 @Reducer
 private struct Tally {
@@ -206,5 +236,21 @@ struct SharedRecordingTests {
     try await recorder.close()
     let changes = try TraceReader(path: path).actions().last?.changes.map(\.path)
     #expect(changes == ["name", "editor.name", "edits"])
+  }
+
+  @Test func aSharedValueInADestinationIsRecordedToo() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("destination.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: ProfileWithDestination.State(), recorder: recorder) {
+      ProfileWithDestination()
+    }
+    store.send(.editButtonTapped)
+    store.send(.destination(.presented(.editor(.renamed("Blob Jr.")))))
+    try await recorder.close()
+    let changes = try TraceReader(path: path).actions().last?.changes.map {
+      "\($0.path) \($0.old ?? "∅") → \($0.new ?? "∅")"
+    }
+    #expect(changes == [#"name "Blob" → "Blob Jr.""#, #"destination.editor.name "Blob" → "Blob Jr.""#])
   }
 }
