@@ -4,8 +4,9 @@
   import Darwin
 #endif
 
-/// What a reducer may reach of the store running it: whether an effect runs, and the waits of
-/// presented features for their dismissal.
+/// What a reducer may reach of the store running it: whether an effect runs, the waits of
+/// presented features for their dismissal, and the values shared values had before the action
+/// (see `SharedChangeTracker`).
 ///
 /// `ifLet` and `forEach` start, once per presented feature, an effect that waits in
 /// ``waitForDismissal(_:)`` until the feature's ``DismissEffect`` calls
@@ -17,6 +18,8 @@
 final class StoreHandle {
   /// Whether an effect marked with an id is running (or cancelled but not yet ended).
   var isRunning: (@MainActor @Sendable (CancelID) -> Bool)?
+  /// The values shared values had before the action being processed changed them.
+  nonisolated let sharedChanges = SharedChangeTracker()
   /// The waits whose feature asked to be dismissed; the runtime removes one when the effect
   /// that waits ends.
   var dismissed: Set<CancelID> = []
@@ -53,7 +56,7 @@ final class StoreHandle {
   }
 }
 
-/// The store whose reducer runs on this thread.
+/// The store that processes an action on this thread: its reducer, and its observer.
 enum StoreContext {
   // NB: A thread-local, as `ActionRouting`'s collector: a reducer runs synchronously on the
   // thread of the store that calls it.

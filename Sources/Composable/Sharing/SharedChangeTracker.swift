@@ -1,37 +1,23 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Keeps, while a store processes an action, the value each shared value had before the action
 /// changed it, so that the state before the action and the state after it (which hold the same
 /// shared references) can still be told apart.
 ///
-/// A store runs each action's reducer with a tracker current on its thread, and its observer
-/// (the recorder) under ``comparing(_:)``: then ``Shared`` compares a shared value with itself
+/// A store runs each action's reducer with its tracker current on its thread (through
+/// `StoreContext`), and its observer (the recorder) under ``comparing(_:)``: then ``Shared`` compares a shared value with itself
 /// as its value before the action with its value now, and the recorder's diff reads the two.
 /// Elsewhere, `==` compares values now, as swift-sharing's does outside a `TestStore`.
-package final class SharedChangeTracker {
+package final class SharedChangeTracker: @unchecked Sendable {
+  // NB: `@unchecked`: a tracker is only used on the thread of the store that owns it, while
+  // that store processes an action.
   private var forgetters: [() -> Void] = []
   /// Whether shared values compare their values before the action with their values now.
   package private(set) var isComparing = false
 
   package init() {}
 
-  // NB: A thread-local, as `StoreContext`: a store runs its reducer and observer synchronously
-  // on its own thread.
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-  }()
-
-  /// The tracker of the action being processed on this thread, if any.
+  /// The tracker of the store processing an action on this thread, if any.
   package static var current: SharedChangeTracker? {
-    pthread_getspecific(self.key).map {
-      Unmanaged<SharedChangeTracker>.fromOpaque($0).takeUnretainedValue()
-    }
+    StoreContext.current?.sharedChanges
   }
 
   /// Notes a shared value that kept its value from before the action, and how to forget it.
@@ -39,16 +25,16 @@ package final class SharedChangeTracker {
     self.forgetters.append(forget)
   }
 
-  /// Runs `body` with this tracker current, then forgets the values kept from before.
+  /// Runs `body` (the processing of one action, with this tracker's store current), then
+  /// forgets the values kept from before.
   package func tracking<T>(_ body: () -> T) -> T {
-    let previous = pthread_getspecific(Self.key)
-    pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
     defer {
-      pthread_setspecific(Self.key, previous)
-      for forget in self.forgetters { forget() }
-      self.forgetters.removeAll(keepingCapacity: true)
+      if !self.forgetters.isEmpty {
+        for forget in self.forgetters { forget() }
+        self.forgetters.removeAll(keepingCapacity: true)
+      }
     }
-    return withExtendedLifetime(self) { body() }
+    return body()
   }
 
   /// Runs `body` with shared values comparing their values before the action with now.

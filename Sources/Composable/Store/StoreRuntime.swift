@@ -16,8 +16,6 @@ final class StoreRuntime<State, Action> {
   private let collector = RouteCollector()
   /// What the reducer reaches of this store while it runs: see ``StoreContext``.
   private let handle = StoreHandle()
-  /// The values shared values had before the action being processed changed them.
-  private let sharedChanges = SharedChangeTracker()
 
   private var nextTaskID = 0
   private var runningTasks: [Int: Task<Void, Never>] = [:]
@@ -90,7 +88,9 @@ final class StoreRuntime<State, Action> {
   }
 
   private func process(_ action: Action, origin: ActionOrigin, tasks: TaskList) {
-    self.sharedChanges.tracking { self.reduce(action, origin: origin, tasks: tasks) }
+    StoreContext.with(self.handle) {
+      self.handle.sharedChanges.tracking { self.reduce(action, origin: origin, tasks: tasks) }
+    }
   }
 
   private func reduce(_ action: Action, origin: ActionOrigin, tasks: TaskList) {
@@ -104,10 +104,8 @@ final class StoreRuntime<State, Action> {
       let collector = self.collector
       collector.reset()
       let start = DispatchTime.now().uptimeNanoseconds
-      effect = StoreContext.with(self.handle) {
-        ActionRouting.withCollector(collector) {
-          self.reducer(&self.state, action)
-        }
+      effect = ActionRouting.withCollector(collector) {
+        self.reducer(&self.state, action)
       }
       let end = DispatchTime.now().uptimeNanoseconds
       let event = ActionEvent(
@@ -121,9 +119,9 @@ final class StoreRuntime<State, Action> {
         timestamp: start,
         duration: end &- start
       )
-      self.sharedChanges.comparing { observer(event) }
+      self.handle.sharedChanges.comparing { observer(event) }
     } else {
-      effect = StoreContext.with(self.handle) { self.reducer(&self.state, action) }
+      effect = self.reducer(&self.state, action)
     }
     _ = self.start(effect.operation, cause: id, tasks: tasks)
   }
