@@ -152,7 +152,8 @@ extension TraceReader {
         category: key.category,
         count: durations.count,
         share: Double(durations.count) / Double(max(total, 1)),
-        meanDurationNs: Double(durations.reduce(0, +)) / Double(durations.count),
+        // NB: Summed as doubles: durations read from a file may add up past `Int64.max`.
+        meanDurationNs: durations.reduce(0.0) { $0 + Double($1) } / Double(durations.count),
         p95DurationNs: durations[rank],
         topCases: group.cases
           .sorted { ($0.value, $1.key) > ($1.value, $0.key) }

@@ -30,7 +30,7 @@ struct Table {
 /// A duration in nanoseconds, readable: `850ns`, `12.3µs`, `4.500ms`, `1.234s`.
 func formatDuration(_ nanoseconds: Double) -> String {
   switch nanoseconds {
-  case ..<1_000: "\(Int(nanoseconds.rounded()))ns"
+  case ..<1_000: String(format: "%.0fns", nanoseconds)
   case ..<1_000_000: String(format: "%.1fµs", nanoseconds / 1_000)
   case ..<1_000_000_000: String(format: "%.3fms", nanoseconds / 1_000_000)
   default: String(format: "%.3fs", nanoseconds / 1_000_000_000)
