@@ -18,11 +18,16 @@ extension TestClock<Duration> {
   }
 
   /// Advances the clock a second at a time, each second once something sleeps on it: a ticking
-  /// effect then sees every second.
+  /// effect then sees every second. Returns once the effect sleeps again, so the store has
+  /// received what the last second sent.
+  ///
+  /// NB: Without the last wait, a loaded machine can return before the woken effect has sent its
+  /// action: it resumes on another thread and hops back to the main actor.
   func tick(seconds: Int) async {
     for _ in 0..<seconds {
       await self.waitForSleeper()
       await self.advance(by: .seconds(1))
     }
+    await self.waitForSleeper()
   }
 }
