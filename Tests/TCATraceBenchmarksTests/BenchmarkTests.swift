@@ -56,10 +56,10 @@ struct BenchmarkTests {
     #expect(result.ratios.first { $0.name == "written + dropped / sent" }?.value == 1)
   }
 
-  @Test func theCommandPrintsATableAndWritesJSON() throws {
+  @Test func theCommandPrintsATableAndWritesJSON() async throws {
     let directory = try TemporaryDirectory()
     let json = directory.path("bench.json")
-    let result = try Product("tcatrace-bench").run(["--tiny", "--json", json])
+    let result = try await Product("tcatrace-bench").run(["--tiny", "--json", json])
     #expect(result.status == 0)
     #expect(result.stdout.contains("## send overhead"))
     #expect(result.stdout.contains("ratio writer / raw inserts"))

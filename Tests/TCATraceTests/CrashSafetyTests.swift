@@ -6,7 +6,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2)))
 struct CrashSafetyTests {
-  @Test func aRecorderKilledMidSessionLeavesAFileThatOpensWithItsFlushedActions() throws {
+  @Test func aRecorderKilledMidSessionLeavesAFileThatOpensWithItsFlushedActions() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("killed.db")
     let process = Product("tcatrace-fixture").process(["record-until-killed", path])
@@ -25,7 +25,7 @@ struct CrashSafetyTests {
       {
         seenBeforeKill = Int(count)
       }
-      Thread.sleep(forTimeInterval: 0.01)
+      try await Task.sleep(for: .milliseconds(10))
     }
 
     kill(process.processIdentifier, SIGKILL)
@@ -47,10 +47,10 @@ struct CrashSafetyTests {
     expectNoDifference(first.map(\.payload), [#""user0@example.com""#])
   }
 
-  @Test func aFullDiskStopsTheRecordingButNotTheStore() throws {
+  @Test func aFullDiskStopsTheRecordingButNotTheStore() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("full.db")
-    let result = try Product("tcatrace-fixture").run(
+    let result = try await Product("tcatrace-fixture").run(
       ["record-until-full", path, "2000000", "20000"]
     )
     #expect(result.status == 0)

@@ -161,10 +161,10 @@ struct ReaderTests {
     expectNoDifference(actions.map(\.payloadJSON), [#"{"add":{"amount":1,"note":"first"}}"#])
   }
 
-  @Test func stopInDebugWritesTheLeakAndStopsTheProcess() throws {
+  @Test func stopInDebugWritesTheLeakAndStopsTheProcess() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("stop.db")
-    let result = try Product("tcatrace-fixture").run(["leak-stop", path])
+    let result = try await Product("tcatrace-fixture").run(["leak-stop", path])
     #expect(result.status != 0)
     #expect(result.stdout == "sending\n")
     #expect(result.stderr.contains("Boundary leak (parent-reacts-to-private-child-action) in LeakyParentFeature"))

@@ -4,15 +4,15 @@ import TestSupport
 import Testing
 
 struct CommandTests {
-  @Test func versionPrintsTheVersion() throws {
-    let result = try Product.tcatrace.run(["--version"])
+  @Test func versionPrintsTheVersion() async throws {
+    let result = try await Product.tcatrace.run(["--version"])
     #expect(result.status == 0)
     expectNoDifference(result.stdout, "0.1.0\n")
     #expect(result.stderr.isEmpty)
   }
 
-  @Test func helpListsTheCommands() throws {
-    let result = try Product.tcatrace.run(["--help"])
+  @Test func helpListsTheCommands() async throws {
+    let result = try await Product.tcatrace.run(["--help"])
     #expect(result.status == 0)
     expectNoDifference(
       result.stdout,
@@ -53,21 +53,21 @@ struct CommandTests {
     )
   }
 
-  @Test func helpShowsEachOptionsDefault() throws {
-    let result = try Product.tcatrace.run(["leaks", "--help"])
+  @Test func helpShowsEachOptionsDefault() async throws {
+    let result = try await Product.tcatrace.run(["leaks", "--help"])
     #expect(result.status == 0)
     #expect(result.stdout.contains("USAGE: tcatrace leaks <file> [--session <id|latest|all>] [--format <format>]\n"))
     #expect(result.stdout.contains("The session to read: its id, 'latest', or 'all'.\n                          (default: all)\n"))
     #expect(result.stdout.contains("(values: text,\n                          json, jsonl; default: text)\n"))
   }
 
-  @Test func usageErrorsExitWith2() throws {
-    let unknown = try Product.tcatrace.run(["frobnicate"])
+  @Test func usageErrorsExitWith2() async throws {
+    let unknown = try await Product.tcatrace.run(["frobnicate"])
     #expect(unknown.status == 2)
     #expect(unknown.stdout.isEmpty)
     #expect(unknown.stderr.hasPrefix("Error: Unexpected argument 'frobnicate'"))
 
-    let missingFile = try Product.tcatrace.run(["replay"])
+    let missingFile = try await Product.tcatrace.run(["replay"])
     #expect(missingFile.status == 2)
     #expect(missingFile.stderr.hasPrefix("Error: Missing expected argument '<file>'"))
   }

@@ -12,9 +12,9 @@ struct DemoCommandTests {
       .replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/, with: "DATE")
   }
 
-  @Test func demoWithNoArgumentsWritesDemoDBAndReplaysIt() throws {
+  @Test func demoWithNoArgumentsWritesDemoDBAndReplaysIt() async throws {
     let directory = try TemporaryDirectory()
-    let result = try Product.tcatrace.run(["demo"], in: directory.url)
+    let result = try await Product.tcatrace.run(["demo"], in: directory.url)
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["demo.db"])
@@ -61,27 +61,27 @@ struct DemoCommandTests {
     let actionLines = lines.filter { $0.hasPrefix("#") }
     #expect(actionLines.count == 26 + 7)
 
-    let sessions = try Product.tcatrace.run(["sessions", "demo.db", "--format", "jsonl"], in: directory.url)
+    let sessions = try await Product.tcatrace.run(["sessions", "demo.db", "--format", "jsonl"], in: directory.url)
     #expect(sessions.stdout.split(separator: "\n").count == 2)
   }
 
-  @Test func runningTheDemoAgainAppendsSessionsAndSeedsChangeTheScript() throws {
+  @Test func runningTheDemoAgainAppendsSessionsAndSeedsChangeTheScript() async throws {
     let directory = try TemporaryDirectory()
-    _ = try Product.tcatrace.run(["demo", "--out", "trace.db"], in: directory.url)
-    let second = try Product.tcatrace.run(["demo", "--out", "trace.db", "--seed", "5"], in: directory.url)
+    _ = try await Product.tcatrace.run(["demo", "--out", "trace.db"], in: directory.url)
+    let second = try await Product.tcatrace.run(["demo", "--out", "trace.db", "--seed", "5"], in: directory.url)
     #expect(second.status == 0)
     #expect(self.masked(second.stdout).contains("Session 3 · demo app (seed 5) · AppFeature · DATE"))
     #expect(second.stdout.contains(#"emailChanged  "blob.jr@example.com""#))
     #expect(second.stdout.contains(#"addTodoButtonTapped  "Replay a bug""#))
-    let sessions = try Product.tcatrace.run(["sessions", "trace.db", "--format", "jsonl"], in: directory.url)
+    let sessions = try await Product.tcatrace.run(["sessions", "trace.db", "--format", "jsonl"], in: directory.url)
     #expect(sessions.stdout.split(separator: "\n").count == 4)
   }
 
-  @Test func demoRefusesAnOutputThatIsNotATrace() throws {
+  @Test func demoRefusesAnOutputThatIsNotATrace() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("notes.db")
     try Data("notes\n".utf8).write(to: URL(fileURLWithPath: path))
-    let result = try Product.tcatrace.run(["demo", "--out", "notes.db"], in: directory.url)
+    let result = try await Product.tcatrace.run(["demo", "--out", "notes.db"], in: directory.url)
     #expect(result.status == 2)
     expectNoDifference(
       result.stderr, "Error: 'notes.db' is not a SQLite database, so it cannot be a TCATrace file\n"
@@ -90,10 +90,10 @@ struct DemoCommandTests {
   }
 
   /// `tcatrace` copied where no `tcatrace-demo` is.
-  @Test func aMissingDemoRecorderIsOneLineAndExitTwo() throws {
+  @Test func aMissingDemoRecorderIsOneLineAndExitTwo() async throws {
     let directory = try TemporaryDirectory()
     let copy = try Product.tcatrace.copy(into: directory.url)
-    let missing = try Product.tcatrace.run(
+    let missing = try await Product.tcatrace.run(
       ["demo", "--out", "trace.db"], in: directory.url, environment: ["PATH": "/usr/bin:/bin"],
       executableURL: copy
     )
@@ -109,7 +109,7 @@ struct DemoCommandTests {
 
     // NB: Else the first on PATH.
     let products = Product.tcatraceDemo.executableURL.deletingLastPathComponent().path
-    let onPath = try Product.tcatrace.run(
+    let onPath = try await Product.tcatrace.run(
       ["demo", "--out", "trace.db"], in: directory.url, environment: ["PATH": "\(products):/usr/bin:/bin"],
       executableURL: copy
     )

@@ -9,8 +9,8 @@ import Testing
 struct HostileValueTests {
   let trace: RecordedTrace
 
-  init() throws {
-    self.trace = try RecordedTrace()
+  init() async throws {
+    self.trace = try await RecordedTrace()
   }
 
   private func execute(_ sql: String) {
@@ -20,11 +20,11 @@ struct HostileValueTests {
     sqlite3_close(db)
   }
 
-  @Test func durationsThatAddUpPastInt64DoNotTrapStats() throws {
+  @Test func durationsThatAddUpPastInt64DoNotTrapStats() async throws {
     self.execute(
       "UPDATE actions SET duration_ns = 9223372036854775807 WHERE feature = 'login' AND category = 'view'"
     )
-    let result = try self.trace.run(["stats", "FILE", "--session", "1"])
+    let result = try await self.trace.run(["stats", "FILE", "--session", "1"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     let login = result.stdout.split(separator: "\n").first { $0.hasPrefix("login ") }

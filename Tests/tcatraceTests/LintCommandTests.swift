@@ -10,8 +10,8 @@ struct LintCommandTests {
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  @Test func theExamplesHoldExactlyTheLeakyExamplesLeaks() throws {
-    let result = try Product.tcatrace.run(["lint", "Sources/TCATraceExamples"], in: Self.root)
+  @Test func theExamplesHoldExactlyTheLeakyExamplesLeaks() async throws {
+    let result = try await Product.tcatrace.run(["lint", "Sources/TCATraceExamples"], in: Self.root)
     #expect(result.status == 1)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -27,8 +27,8 @@ struct LintCommandTests {
     )
   }
 
-  @Test func theWellBehavedFeaturesAreClean() throws {
-    let result = try Product.tcatrace.run(
+  @Test func theWellBehavedFeaturesAreClean() async throws {
+    let result = try await Product.tcatrace.run(
       ["lint", "Sources/TCATraceExamples/App", "Sources/TCATraceExamples/Login", "Sources/TCATraceExamples/Todos",
        "Sources/TCATraceExamples/Settings"],
       in: Self.root
@@ -37,13 +37,13 @@ struct LintCommandTests {
     #expect(result.stdout == "No boundary findings in 7 files.\n")
   }
 
-  @Test func xcodeFormatIsWhatXcodeShowsInline() throws {
+  @Test func xcodeFormatIsWhatXcodeShowsInline() async throws {
     let directory = try TemporaryDirectory()
     try Self.write(
       "switch action {\ncase ._internal(.settings(.view)): break\ndefault: break\n}\n",
       to: directory.path("Parent.swift")
     )
-    let result = try Product.tcatrace.run(["lint", "--format", "xcode"], in: directory.url)
+    let result = try await Product.tcatrace.run(["lint", "--format", "xcode"], in: directory.url)
     #expect(result.status == 1)
     let path = directory.url.appendingPathComponent("Parent.swift").standardizedFileURL.path
     #expect(
@@ -52,7 +52,7 @@ struct LintCommandTests {
     )
   }
 
-  @Test func jsonFormatAndChosenRules() throws {
+  @Test func jsonFormatAndChosenRules() async throws {
     let directory = try TemporaryDirectory()
     try Self.write(
       """
@@ -64,7 +64,7 @@ struct LintCommandTests {
       """,
       to: directory.path("Parent.swift")
     )
-    let result = try Product.tcatrace.run(
+    let result = try await Product.tcatrace.run(
       ["lint", "Parent.swift", "--format", "json", "--rule", "grandchild-delegate-access"], in: directory.url
     )
     #expect(result.status == 1)
@@ -75,14 +75,14 @@ struct LintCommandTests {
 
       """
     )
-    let clean = try Product.tcatrace.run(
+    let clean = try await Product.tcatrace.run(
       ["lint", "Parent.swift", "--format", "json", "--rule", "view-action-from-effect"], in: directory.url
     )
     #expect(clean.status == 0)
     #expect(clean.stdout == "[]\n")
   }
 
-  @Test func buildAndHiddenDirectoriesAreSkipped() throws {
+  @Test func buildAndHiddenDirectoriesAreSkipped() async throws {
     let directory = try TemporaryDirectory()
     let leak = "let x = store.send(._internal(.refresh))\n"
     for folder in [".build/checkouts", ".git", "Sources/App"] {
@@ -92,13 +92,13 @@ struct LintCommandTests {
       try Self.write(leak, to: directory.path("\(folder)/File.swift"))
     }
     try Self.write(leak, to: directory.path("Sources/App/notes.txt"))
-    let result = try Product.tcatrace.run(["lint"], in: directory.url)
+    let result = try await Product.tcatrace.run(["lint"], in: directory.url)
     #expect(result.status == 1)
     #expect(result.stdout.hasPrefix("./Sources/App/File.swift:1:21: error: '._internal(.refresh)'"))
     #expect(result.stdout.hasSuffix("1 finding in 1 of 1 file.\n"))
   }
 
-  @Test func badInputIsOneLineAndExitTwo() throws {
+  @Test func badInputIsOneLineAndExitTwo() async throws {
     let directory = try TemporaryDirectory()
     try Self.write("not swift", to: directory.path("README.md"))
     let cases: [([String], String)] = [
@@ -111,17 +111,17 @@ struct LintCommandTests {
       (["lint", "--format", "html"], "Error: The value 'html' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'xcode'; see 'tcatrace lint --help'.\n"),
     ]
     for (arguments, expected) in cases {
-      let result = try Product.tcatrace.run(arguments, in: directory.url)
+      let result = try await Product.tcatrace.run(arguments, in: directory.url)
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stdout.isEmpty)
       #expect(result.stderr == expected)
     }
   }
 
-  @Test func lintIsTheLinterProgramRunUnderTcatrace() throws {
+  @Test func lintIsTheLinterProgramRunUnderTcatrace() async throws {
     let arguments = ["Sources/TCATraceExamples/Leaky", "--format", "json"]
-    let direct = try Product.tcatraceLint.run(arguments, in: Self.root)
-    let forwarded = try Product.tcatrace.run(["lint"] + arguments, in: Self.root)
+    let direct = try await Product.tcatraceLint.run(arguments, in: Self.root)
+    let forwarded = try await Product.tcatrace.run(["lint"] + arguments, in: Self.root)
     #expect(direct.status == 1)
     #expect(direct.stdout.hasPrefix(#"[{"file":"Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift""#))
     #expect(forwarded.status == direct.status)
@@ -129,25 +129,25 @@ struct LintCommandTests {
     #expect(forwarded.stderr.isEmpty)
   }
 
-  @Test func helpIsTheLintersHelp() throws {
-    let help = try Product.tcatraceLint.run(["--help"])
+  @Test func helpIsTheLintersHelp() async throws {
+    let help = try await Product.tcatraceLint.run(["--help"])
     #expect(help.status == 0)
     #expect(help.stdout.contains("USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...]\n"))
     #expect(help.stdout.contains("  grandchild-delegate-access: "))
     for arguments in [["lint", "--help"], ["lint", "-h"], ["help", "lint"]] {
-      let forwarded = try Product.tcatrace.run(arguments)
+      let forwarded = try await Product.tcatrace.run(arguments)
       #expect(forwarded.status == 0, "\(arguments)")
       expectNoDifference(forwarded.stdout, help.stdout)
     }
-    let version = try Product.tcatraceLint.run(["--version"])
+    let version = try await Product.tcatraceLint.run(["--version"])
     #expect(version.stdout == "0.1.0\n")
   }
 
   /// `tcatrace` copied where no `tcatrace-lint` is.
-  @Test func aMissingLinterIsOneLineAndExitTwo() throws {
+  @Test func aMissingLinterIsOneLineAndExitTwo() async throws {
     let directory = try TemporaryDirectory()
     let copy = try Product.tcatrace.copy(into: directory.url)
-    let missing = try Product.tcatrace.run(
+    let missing = try await Product.tcatrace.run(
       ["lint", "Sources/TCATraceExamples"], in: Self.root, environment: ["PATH": "/usr/bin:/bin"],
       executableURL: copy
     )
@@ -162,7 +162,7 @@ struct LintCommandTests {
 
     // NB: Else the first on PATH.
     let products = Product.tcatraceLint.executableURL.deletingLastPathComponent().path
-    let onPath = try Product.tcatrace.run(
+    let onPath = try await Product.tcatrace.run(
       ["lint", "Sources/TCATraceExamples/Leaky"], in: Self.root, environment: ["PATH": "\(products):/usr/bin:/bin"],
       executableURL: copy
     )

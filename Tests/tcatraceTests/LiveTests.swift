@@ -5,8 +5,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct LiveTests {
-  @Test func followPrintsWhatAnotherProcessAppends() throws {
-    let trace = try RecordedTrace()
+  @Test func followPrintsWhatAnotherProcessAppends() async throws {
+    let trace = try await RecordedTrace()
     let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--no-diff"])
     let output = Pipe()
     follow.standardOutput = output
@@ -21,7 +21,7 @@ struct LiveTests {
     #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
     #expect(existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
 
-    let append = try Product("tcatrace-fixture").run(["append", trace.path, "3"])
+    let append = try await Product("tcatrace-fixture").run(["append", trace.path, "3"])
     #expect(append.status == 0)
     expectNoDifference(
       lines.next(5),
@@ -36,8 +36,8 @@ struct LiveTests {
     #expect(follow.isRunning)
   }
 
-  @Test func followAsJSONLinesKeepsOneObjectPerLine() throws {
-    let trace = try RecordedTrace()
+  @Test func followAsJSONLinesKeepsOneObjectPerLine() async throws {
+    let trace = try await RecordedTrace()
     let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--format", "jsonl", "--feature", "login"])
     let output = Pipe()
     follow.standardOutput = output
@@ -48,15 +48,15 @@ struct LiveTests {
     }
     let lines = LineReader(output.fileHandleForReading)
     #expect(lines.next(9).count == 9)
-    _ = try Product("tcatrace-fixture").run(["append", trace.path, "2"])
+    _ = try await Product("tcatrace-fixture").run(["append", trace.path, "2"])
     let appended = lines.next(2)
     #expect(appended.count == 2)
     #expect(appended.allSatisfy { $0.hasPrefix(#"{"session":3,"#) && $0.hasSuffix(#""leaks":[]}"#) })
   }
 
-  @Test func followRejectsAJSONArray() throws {
-    let trace = try RecordedTrace()
-    let result = try trace.run(["replay", "FILE", "--follow", "--format", "json"])
+  @Test func followRejectsAJSONArray() async throws {
+    let trace = try await RecordedTrace()
+    let result = try await trace.run(["replay", "FILE", "--follow", "--format", "json"])
     #expect(result.status == 2)
     expectNoDifference(
       result.stderr,
@@ -65,8 +65,8 @@ struct LiveTests {
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-  func colourOnlyOnATerminalWithoutNoColor() throws {
-    let trace = try RecordedTrace()
+  func colourOnlyOnATerminalWithoutNoColor() async throws {
+    let trace = try await RecordedTrace()
     func runInTerminal(_ environment: String) throws -> String {
       // `script` runs the command on a pseudo-terminal, as a user's shell would.
       let process = Process()
@@ -88,13 +88,13 @@ struct LiveTests {
     #expect(plain.contains("4 leaks in 1 session."))
     #expect(!plain.contains("\u{1B}["))
     // Not a terminal: no colour, whatever NO_COLOR says.
-    let piped = try Product.tcatrace.run(["leaks", trace.path])
+    let piped = try await Product.tcatrace.run(["leaks", trace.path])
     #expect(!piped.stdout.contains("\u{1B}["))
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-  func stepWaitsForEnterAndQuitsOnQ() throws {
-    let trace = try RecordedTrace()
+  func stepWaitsForEnterAndQuitsOnQ() async throws {
+    let trace = try await RecordedTrace()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = [

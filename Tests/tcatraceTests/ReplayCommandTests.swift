@@ -8,12 +8,12 @@ import Testing
 struct ReplayCommandTests {
   let trace: RecordedTrace
 
-  init() throws {
-    self.trace = try RecordedTrace()
+  init() async throws {
+    self.trace = try await RecordedTrace()
   }
 
-  @Test func replayFiltersBySeqRangeWithChanges() throws {
-    let result = try self.trace.run(["replay", "FILE", "--session", "1", "--from", "14", "--to", "18"])
+  @Test func replayFiltersBySeqRangeWithChanges() async throws {
+    let result = try await self.trace.run(["replay", "FILE", "--session", "1", "--from", "14", "--to", "18"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -65,8 +65,8 @@ struct ReplayCommandTests {
     )
   }
 
-  @Test func replayFiltersByCategoryAcrossSessions() throws {
-    let result = try self.trace.run(["replay", "FILE", "--category", "delegate", "--no-diff"])
+  @Test func replayFiltersByCategoryAcrossSessions() async throws {
+    let result = try await self.trace.run(["replay", "FILE", "--category", "delegate", "--no-diff"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -86,8 +86,8 @@ struct ReplayCommandTests {
     )
   }
 
-  @Test func replayLeaksOnlyOfTheLatestSession() throws {
-    let result = try self.trace.run(["replay", "FILE", "--session", "latest", "--leaks-only", "--no-diff"])
+  @Test func replayLeaksOnlyOfTheLatestSession() async throws {
+    let result = try await self.trace.run(["replay", "FILE", "--session", "latest", "--leaks-only", "--no-diff"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -107,8 +107,8 @@ struct ReplayCommandTests {
     )
   }
 
-  @Test func replayFeatureAsJSONLines() throws {
-    let result = try self.trace.run(["replay", "FILE", "--session", "1", "--feature", "path", "--format", "jsonl", "--no-diff"])
+  @Test func replayFeatureAsJSONLines() async throws {
+    let result = try await self.trace.run(["replay", "FILE", "--session", "1", "--feature", "path", "--format", "jsonl", "--no-diff"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -123,8 +123,8 @@ struct ReplayCommandTests {
     )
   }
 
-  @Test func replayGrepInCasePathsAndPayloads() throws {
-    let result = try self.trace.run(["replay", "FILE", "--grep", "oat milk", "--no-diff"])
+  @Test func replayGrepInCasePathsAndPayloads() async throws {
+    let result = try await self.trace.run(["replay", "FILE", "--grep", "oat milk", "--no-diff"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -137,8 +137,8 @@ struct ReplayCommandTests {
     )
   }
 
-  @Test func replayWithNoMatch() throws {
-    let result = try self.trace.run(["replay", "FILE", "--grep", "nothing like this"])
+  @Test func replayWithNoMatch() async throws {
+    let result = try await self.trace.run(["replay", "FILE", "--grep", "nothing like this"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -150,8 +150,8 @@ struct ReplayCommandTests {
     )
   }
 
-  @Test func replayLeakyActionAsJSON() throws {
-    let result = try self.trace.run(["replay", "FILE", "--session", "2", "--from", "4", "--to", "4", "--format", "json"])
+  @Test func replayLeakyActionAsJSON() async throws {
+    let result = try await self.trace.run(["replay", "FILE", "--session", "2", "--from", "4", "--to", "4", "--format", "json"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(

@@ -8,12 +8,12 @@ import Testing
 struct SQLCommandTests {
   let trace: RecordedTrace
 
-  init() throws {
-    self.trace = try RecordedTrace()
+  init() async throws {
+    self.trace = try await RecordedTrace()
   }
 
-  @Test func sqlAsTable() throws {
-    let result = try self.trace.run(["sql", "FILE", "SELECT feature, count(*) AS actions FROM actions WHERE session_id = 1 GROUP BY 1 ORDER BY 2 DESC, 1"])
+  @Test func sqlAsTable() async throws {
+    let result = try await self.trace.run(["sql", "FILE", "SELECT feature, count(*) AS actions FROM actions WHERE session_id = 1 GROUP BY 1 ORDER BY 2 DESC, 1"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -32,8 +32,8 @@ struct SQLCommandTests {
     )
   }
 
-  @Test func sqlAsCSV() throws {
-    let result = try self.trace.run(["sql", "FILE", "SELECT seq, payload FROM actions WHERE session_id = 1 AND seq IN (1, 22) ORDER BY seq", "--format", "csv"])
+  @Test func sqlAsCSV() async throws {
+    let result = try await self.trace.run(["sql", "FILE", "SELECT seq, payload FROM actions WHERE session_id = 1 AND seq IN (1, 22) ORDER BY seq", "--format", "csv"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -47,8 +47,8 @@ struct SQLCommandTests {
     )
   }
 
-  @Test func sqlAsJSON() throws {
-    let result = try self.trace.run(["sql", "FILE", "SELECT seq, cause_seq, 1.5 AS x, NULL AS empty FROM actions WHERE session_id = 2 AND seq < 3", "--format", "json"])
+  @Test func sqlAsJSON() async throws {
+    let result = try await self.trace.run(["sql", "FILE", "SELECT seq, cause_seq, 1.5 AS x, NULL AS empty FROM actions WHERE session_id = 2 AND seq < 3", "--format", "json"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -60,8 +60,8 @@ struct SQLCommandTests {
     )
   }
 
-  @Test func sqlOnTheTimelineView() throws {
-    let result = try self.trace.run(["sql", "FILE", "SELECT session, seq, category, feature, case_name, changes, leaks FROM timeline WHERE session_id = 2"])
+  @Test func sqlOnTheTimelineView() async throws {
+    let result = try await self.trace.run(["sql", "FILE", "SELECT session, seq, category, feature, case_name, changes, leaks FROM timeline WHERE session_id = 2"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(

@@ -8,12 +8,12 @@ import Testing
 struct SummaryCommandTests {
   let trace: RecordedTrace
 
-  init() throws {
-    self.trace = try RecordedTrace()
+  init() async throws {
+    self.trace = try await RecordedTrace()
   }
 
-  @Test func sessionsAsText() throws {
-    let result = try self.trace.run(["sessions", "FILE"])
+  @Test func sessionsAsText() async throws {
+    let result = try await self.trace.run(["sessions", "FILE"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -27,8 +27,8 @@ struct SummaryCommandTests {
     )
   }
 
-  @Test func sessionsAsJSON() throws {
-    let result = try self.trace.run(["sessions", "FILE", "--format", "json"])
+  @Test func sessionsAsJSON() async throws {
+    let result = try await self.trace.run(["sessions", "FILE", "--format", "json"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -40,8 +40,8 @@ struct SummaryCommandTests {
     )
   }
 
-  @Test func leaksAsTextExitWith1() throws {
-    let result = try self.trace.run(["leaks", "FILE"])
+  @Test func leaksAsTextExitWith1() async throws {
+    let result = try await self.trace.run(["leaks", "FILE"])
     #expect(result.status == 1)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -58,8 +58,8 @@ struct SummaryCommandTests {
     )
   }
 
-  @Test func leaksAsJSONLines() throws {
-    let result = try self.trace.run(["leaks", "FILE", "--format", "jsonl"])
+  @Test func leaksAsJSONLines() async throws {
+    let result = try await self.trace.run(["leaks", "FILE", "--format", "jsonl"])
     #expect(result.status == 1)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -74,8 +74,8 @@ struct SummaryCommandTests {
     )
   }
 
-  @Test func noLeaksExitWith0() throws {
-    let result = try self.trace.run(["leaks", "FILE", "--session", "1"])
+  @Test func noLeaksExitWith0() async throws {
+    let result = try await self.trace.run(["leaks", "FILE", "--session", "1"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -87,8 +87,8 @@ struct SummaryCommandTests {
     )
   }
 
-  @Test func statsOfOneSession() throws {
-    let result = try self.trace.run(["stats", "FILE", "--session", "1"])
+  @Test func statsOfOneSession() async throws {
+    let result = try await self.trace.run(["stats", "FILE", "--session", "1"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -114,8 +114,8 @@ struct SummaryCommandTests {
     )
   }
 
-  @Test func statsAsJSON() throws {
-    let result = try self.trace.run(["stats", "FILE", "--session", "2", "--format", "json"])
+  @Test func statsAsJSON() async throws {
+    let result = try await self.trace.run(["stats", "FILE", "--session", "2", "--format", "json"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
