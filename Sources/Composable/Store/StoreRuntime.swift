@@ -22,6 +22,15 @@ final class StoreRuntime<State, Action> {
   private var tasksByCancelID: [CancelID: Set<Int>] = [:]
   private var cancelIDsByTask: [Int: [CancelID]] = [:]
 
+  /// Whether the runtime keeps, for ``inFlightEffects``, the action each running effect was
+  /// returned for. Only a `TestStore` asks.
+  package var tracksEffects = false
+  /// The action whose effect is being started, while `tracksEffects`.
+  private var startingAction: Action?
+  /// The tasks started for the effect of an action, by task, with that action; a task leaves
+  /// when it ends or is cancelled by id.
+  private var trackedEffects: [Int: Action] = [:]
+
   init<R: Reducer<State, Action>>(
     initialState: State,
     reducer: R,
@@ -123,7 +132,36 @@ final class StoreRuntime<State, Action> {
     } else {
       effect = self.reducer(&self.state, action)
     }
-    _ = self.start(effect.operation, cause: id, tasks: tasks)
+    if self.tracksEffects {
+      self.startingAction = action
+      defer { self.startingAction = nil }
+      _ = self.start(effect.operation, cause: id, tasks: tasks)
+    } else {
+      _ = self.start(effect.operation, cause: id, tasks: tasks)
+    }
+  }
+
+  // MARK: - Effects in flight, for TestStore
+
+  /// The effects still running, each as the action it was returned for, in the order they
+  /// started; effects that wait for a presented feature to dismiss itself are left out: they end
+  /// with the presentation.
+  ///
+  /// NB: An effect that runs several tasks (a merge) counts once per task; the tasks a
+  /// concatenation starts later belong to its own task.
+  package var inFlightEffects: [Action] {
+    self.trackedEffects
+      .filter { !self.isWaitingForDismissal($0.key) }
+      .sorted { $0.key < $1.key }
+      .map(\.value)
+  }
+
+  /// Cancels the effects in ``inFlightEffects``, which leave it at once.
+  package func cancelInFlightEffects() {
+    for taskID in self.trackedEffects.keys where !self.isWaitingForDismissal(taskID) {
+      self.runningTasks[taskID]?.cancel()
+      self.trackedEffects[taskID] = nil
+    }
   }
 
   // MARK: - Running effects
@@ -192,6 +230,7 @@ final class StoreRuntime<State, Action> {
       self?.taskDidFinish(id)
     }
     self.runningTasks[id] = task
+    if let action = self.startingAction { self.trackedEffects[id] = action }
     tasks.append(task)
     return id
   }
@@ -207,6 +246,7 @@ final class StoreRuntime<State, Action> {
 
   private func taskDidFinish(_ id: Int) {
     self.runningTasks[id] = nil
+    if self.tracksEffects { self.trackedEffects[id] = nil }
     for cancelID in self.cancelIDsByTask.removeValue(forKey: id) ?? [] {
       self.tasksByCancelID[cancelID]?.remove(id)
       if self.tasksByCancelID[cancelID]?.isEmpty == true {
@@ -221,6 +261,7 @@ final class StoreRuntime<State, Action> {
   private func cancel(id: CancelID) {
     for taskID in self.tasksByCancelID[id] ?? [] {
       self.runningTasks[taskID]?.cancel()
+      if self.tracksEffects { self.trackedEffects[taskID] = nil }
     }
   }
 }
