@@ -56,35 +56,96 @@ struct LoginFlowTests {
   }
 
   @Test func wrongPasswordShowsAnError() async {
-    let store = makeStore()
-    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
-    store.send(._internal(.login(.view(.passwordChanged("nope")))))
-    await store.send(._internal(.login(.view(.loginButtonTapped)))).finish()
-    expectNoDifference(
-      store.state.login,
-      LoginFeature.State(
-        email: "blob@example.com", password: "nope", errorMessage: "Wrong email or password."
-      )
-    )
-    #expect(store.state.user == nil)
+    let store = TestStore(initialState: LoginFeature.State()) {
+      LoginFeature()
+    } withDependencies: {
+      $0.apiClient.login = { _, _ in throw APIError.invalidCredentials }
+    }
+    await store.send(.view(.emailChanged("blob@example.com"))) {
+      $0.email = "blob@example.com"
+    }
+    await store.send(.view(.passwordChanged("nope"))) {
+      $0.password = "nope"
+    }
+    await store.send(.view(.loginButtonTapped)) {
+      $0.isLoading = true
+    }
+    await store.receive(\._internal.loginResponse, .failure(.invalidCredentials)) {
+      $0.isLoading = false
+      $0.errorMessage = "Wrong email or password."
+    }
+  }
+
+  @Test func theSecondFactorLogsTheUserIn() async {
+    let user = User(id: 1, name: "blob")
+    let store = TestStore(
+      initialState: LoginFeature.State(email: "blob@example.com", password: "hunter2")
+    ) {
+      LoginFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+    }
+    await store.send(.view(.loginButtonTapped)) {
+      $0.isLoading = true
+    }
+    await store.receive(\._internal.loginResponse.success) {
+      $0.isLoading = false
+      $0.twoFactor = TwoFactorFeature.State(token: "token-blob@example.com")
+    }
+    await store.send(\._internal.twoFactor.presented.view.codeChanged, APIClient.fakeCode) {
+      $0.twoFactor?.code = "424242"
+    }
+    await store.send(\._internal.twoFactor.presented.view.submitButtonTapped) {
+      $0.twoFactor?.isVerifying = true
+    }
+    await store.receive(\._internal.twoFactor.presented._internal.verifyResponse.success, user) {
+      $0.twoFactor?.isVerifying = false
+    }
+    await store.receive(\._internal.twoFactor.presented.delegate.didVerify, user) {
+      $0.twoFactor = nil
+      $0.password = ""
+    }
+    await store.receive(\.delegate.didLogin, user)
   }
 
   @Test func wrongCodeShowsAnError() async {
-    let store = makeStore()
-    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
-    store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
-    store.send(._internal(.login(.view(.loginButtonTapped))))
-    await store.finish()
-    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("000000"))))))))
-    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
-    await store.finish()
-    expectNoDifference(
-      store.state.login.twoFactor,
-      TwoFactorFeature.State(
-        token: "token-blob@example.com", code: "000000", errorMessage: "That code is not right."
+    let store = TestStore(
+      initialState: LoginFeature.State(
+        email: "blob@example.com", password: "hunter2",
+        twoFactor: TwoFactorFeature.State(token: "token-blob@example.com", code: "000000")
       )
-    )
-    #expect(store.state.user == nil)
+    ) {
+      LoginFeature()
+    } withDependencies: {
+      $0.apiClient.verifyTwoFactor = { _, _ in throw APIError.invalidCode }
+    }
+    await store.send(\._internal.twoFactor.presented.view.submitButtonTapped) {
+      $0.twoFactor?.isVerifying = true
+    }
+    await store.receive(\._internal.twoFactor.presented._internal.verifyResponse.failure) {
+      $0.twoFactor?.isVerifying = false
+      $0.twoFactor?.errorMessage = "That code is not right."
+    }
+  }
+
+  /// The app's view of logging in, asserting only what the app does with the user: the login
+  /// feature's own steps are its tests'.
+  @Test func theAppSignsInTheUserTheLoginDelegates() async {
+    let store = TestStore(initialState: AppFeature.State()) {
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+    }
+    store.exhaustivity = .off
+    await store.send(\._internal.login.view.emailChanged, "blob@example.com")
+    await store.send(\._internal.login.view.passwordChanged, APIClient.fakePassword)
+    await store.send(\._internal.login.view.loginButtonTapped)
+    await store.receive(\._internal.login._internal.loginResponse.success)
+    await store.send(\._internal.login._internal.twoFactor.presented.view.codeChanged, APIClient.fakeCode)
+    await store.send(\._internal.login._internal.twoFactor.presented.view.submitButtonTapped)
+    await store.receive(\._internal.login.delegate.didLogin) {
+      $0.user = User(id: 1, name: "blob")
+    }
   }
 
   @Test func theAppReactsOnlyToItsDirectChildsDelegate() async {

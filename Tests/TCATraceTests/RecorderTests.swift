@@ -330,4 +330,33 @@ struct RecorderTests {
       loginRows
     )
   }
+
+  /// A test leaves a trace to replay: the reducer modifier records a `TestStore` run as it
+  /// records a store's.
+  @Test func aTestStoreRunIsRecordedAsAStoreRunIs() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("test-store.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = TestStore(initialState: AppFeature.State()) {
+      AppFeature().recording(to: recorder)
+    } withDependencies: {
+      exampleDependencies(&$0)
+    }
+    store.exhaustivity = .off
+    await store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    await store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
+    await store.send(._internal(.login(.view(.loginButtonTapped))))
+    await store.receive(\._internal.login._internal.loginResponse.success)
+    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
+    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
+    await store.receive(\._internal.login.delegate.didLogin) {
+      $0.user = User(id: 1, name: "blob")
+    }
+    await store.finish()
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    #expect(try reader.sessions().map(\.rootFeature) == ["AppFeature"])
+    expectNoDifference(try reader.actions().map(Row.init), loginRows)
+  }
 }

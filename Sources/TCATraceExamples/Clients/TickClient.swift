@@ -1,18 +1,22 @@
 /// The ticks of a repeating timer, as a stream, so that tests and the demo choose how many
 /// ticks come and how fast: a dependency, `@Dependency(\.tickClient)`.
 ///
-/// Its live value ticks every second until cancelled; in tests it is unimplemented.
+/// Its live value ticks every second until cancelled; in tests it is unimplemented. The timer
+/// runs on `@Dependency(\.continuousClock)`, so a test controls it with a `TestClock`.
 @DependencyClient
 public struct TickClient: Sendable {
   public var ticks: @Sendable () -> AsyncStream<Void> = { .finished }
 
-  /// A timer that ticks every `interval`, `count` times (default: until cancelled).
+  /// A timer that ticks every `interval` of the continuous clock, `count` times (default: until
+  /// cancelled).
   public static func every(_ interval: Duration, count: Int = .max) -> Self {
     Self {
-      AsyncStream { continuation in
+      @Dependency(\.continuousClock) var continuousClock
+      let clock = continuousClock
+      return AsyncStream { continuation in
         let task = Task {
           for _ in 0..<count {
-            do { try await Task.sleep(for: interval) } catch { break }
+            do { try await clock.sleep(for: interval) } catch { break }
             continuation.yield()
           }
           continuation.finish()

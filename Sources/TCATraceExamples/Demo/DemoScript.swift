@@ -15,8 +15,8 @@
 /// ```
 public enum DemoScript {
   /// The example app's dependencies as the demo runs it: a back end that answers after
-  /// `latency`, a todo timer that ticks three times, and stack ids counted from 0 for this
-  /// store.
+  /// `latency`, a todo timer that ticks three times on the real continuous clock (in a test
+  /// too), and stack ids counted from 0 for this store.
   ///
   /// - Parameters:
   ///   - dependencies: The store's dependencies.
@@ -26,6 +26,7 @@ public enum DemoScript {
   ) {
     dependencies.apiClient = .fake(latency: latency)
     dependencies.tickClient = .every(.milliseconds(25), count: 3)
+    dependencies.continuousClock = ContinuousClock()
     dependencies.stackElementID = .incrementing
   }
 
