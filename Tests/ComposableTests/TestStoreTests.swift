@@ -92,6 +92,26 @@ private struct FactCounter {
   }
 }
 
+/// A counter whose count is shared.
+@Reducer
+private struct SharedCounter {
+  @ObservableState
+  struct State: Equatable {
+    @Shared(.inMemory("count")) var count = 0
+  }
+
+  enum Action {
+    case incrementButtonTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.$count.withLock { $0 += 1 }
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct TestStoreTests {
@@ -288,6 +308,24 @@ struct TestStoreTests {
     }
     await store.send(.listenButtonTapped)
     await store.skipInFlightEffects()
+  }
+
+  /// A gap the README names: TCA tracks shared values' changes for its assertions; this
+  /// `TestStore` compares the state before and after, which hold the same shared reference.
+  @Test func aSharedValuesChangeIsNotAssertedYet() async {
+    let store = TestStore(initialState: SharedCounter.State()) {
+      SharedCounter()
+    }
+    await store.send(.incrementButtonTapped)
+    #expect(store.state.count == 1)
+    await withKnownIssue("TestStore does not track shared values' changes yet") {
+      await store.send(.incrementButtonTapped) {
+        $0.$count.withLock { $0 = 2 }
+      }
+    } matching: { issue in
+      issue.description.contains("Expected state to change, but no change occurred.")
+    }
+    #expect(store.state.count == 2)
   }
 
   // MARK: - Failures
@@ -556,7 +594,7 @@ struct TestStoreTests {
 }
 
 /// Keeps the messages of the issues reported while it is one of the reporters.
-private final class CapturingReporter: IssueReporter {
+final class CapturingReporter: IssueReporter {
   let messages = LockIsolated<[String]>([])
 
   func reportIssue(
