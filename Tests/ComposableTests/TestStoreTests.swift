@@ -112,6 +112,28 @@ private struct SharedCounter {
   }
 }
 
+/// A list of ids made by the `uuid` dependency.
+@Reducer
+private struct IDs {
+  @ObservableState
+  struct State: Equatable {
+    var ids: [UUID] = []
+  }
+
+  enum Action {
+    case addButtonTapped
+  }
+
+  @Dependency(\.uuid) var uuid
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.ids.append(self.uuid())
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct TestStoreTests {
@@ -179,6 +201,20 @@ struct TestStoreTests {
       await store.receive(\.factResponse) {
         $0.fact = "scoped"
       }
+    }
+  }
+
+  @Test func controlledUUIDsAreKnownToTheTest() async {
+    let store = TestStore(initialState: IDs.State()) {
+      IDs()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    await store.send(.addButtonTapped) {
+      $0.ids = [UUID(0)]
+    }
+    await store.send(.addButtonTapped) {
+      $0.ids = [UUID(0), UUID(1)]
     }
   }
 
