@@ -314,7 +314,7 @@ extension TestStore {
       at: location
     )
     self.reducer.state = currentState
-    await settle()
+    await settle { !self.runtime.inFlightEffects.isEmpty }
     return TestStoreTask(rawValue: task.rawValue, timeout: self.timeout)
   }
 
@@ -707,7 +707,7 @@ extension TestStore {
       update: update,
       at: location
     )
-    await settle()
+    await settle { !self.runtime.inFlightEffects.isEmpty }
   }
 
   private func receiveAction(
@@ -957,10 +957,19 @@ public enum Exhaustivity: Equatable, Sendable {
 /// test clock, or assert on what they did first, without yielding itself.
 ///
 /// NB: TCA yields the main actor; here effects also hop to the thread pool (a `TestClock`'s
-/// `sleep` runs there), so a few turns go through it too, behind what is queued there.
+/// `sleep` runs there), so a few turns go through it too, behind what is queued there, and
+/// while effects run a moment passes too, for the system to run the threads they are on when
+/// more threads want to run than there are cores. This narrows, and cannot close, the window
+/// in which a test moves a test clock before an effect sleeps on it; TCA closes it with the
+/// main serial executor (`withMainSerialExecutor`).
 @MainActor
-func settle() async {
+func settle(effectsInFlight: () -> Bool) async {
   await Task.megaYield(count: 20)
+  for _ in 0..<10 {
+    await Task.detached(priority: .background) { await Task.yield() }.value
+  }
+  guard effectsInFlight() else { return }
+  try? await Task.sleep(for: .milliseconds(1))
   for _ in 0..<10 {
     await Task.detached(priority: .background) { await Task.yield() }.value
   }
