@@ -149,4 +149,64 @@ struct BadInputTests {
       expectNoDifference(result.stderr, "Error: \(message)\n")
     }
   }
+
+  /// Issue #20, item 2: the system SQLite has `fts3_tokenizer`, which reads a tokenizer's
+  /// native address and registers any address as one, for the next FTS query to call.
+  @Test func sqlRefusesFunctionsAndPragmasThatReachOutsideTheQuery() async throws {
+    let refused = [
+      ("SELECT hex(fts3_tokenizer('simple'))", "fts3_tokenizer()"),
+      ("SELECT fts3_tokenizer('evil', x'4141414141414141')", "fts3_tokenizer()"),
+      ("SELECT load_extension('/tmp/x.so')", "load_extension()"),
+      ("SELECT length(zeroblob(1000000000))", "zeroblob()"),
+      ("PRAGMA journal_mode = DELETE", "PRAGMA journal_mode = DELETE"),
+      ("PRAGMA user_version = 7", "PRAGMA user_version = 7"),
+    ]
+    for (query, what) in refused {
+      let result = try await self.trace.run(["sql", "FILE", query])
+      #expect(result.status == 2, "\(query)")
+      #expect(result.stdout.isEmpty, "\(query)")
+      expectNoDifference(
+        result.stderr,
+        "Error: SQLite error 23: \(what) is not allowed: a query reads the trace, with SQLite's built-in functions and read-only pragmas - while reading '\(self.trace.path)': check the query\n"
+      )
+    }
+  }
+
+  @Test func sqlAllowsBuiltInFunctionsAndReadOnlyPragmas() async throws {
+    let result = try await self.trace.run([
+      "sql", "FILE",
+      """
+      SELECT count(*), max(seq) > 0, group_concat(DISTINCT category), printf('%d', 7),
+        json_extract('{"a":1}', '$.a'), '{"a":2}' ->> '$.a', round(1.25, 1), typeof(NULL)
+      FROM actions WHERE session_id = 1
+      """,
+      "--format", "csv",
+    ])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    #expect(result.stdout.split(separator: "\n").last?.hasSuffix(#","delegate,internal,view",7,1,2,1.3,null"#) == true)
+    let pragma = try await self.trace.run(["sql", "FILE", "PRAGMA table_info(sessions)", "--format", "csv"])
+    #expect(pragma.status == 0)
+    #expect(pragma.stdout.hasPrefix("cid,name,type,notnull,dflt_value,pk\n0,id,INTEGER"))
+    let version = try await self.trace.run(["sql", "FILE", "PRAGMA user_version"])
+    #expect(version.status == 0)
+  }
+
+  @Test func aViewInTheFileIsHeldToTheSameRules() async throws {
+    let name = try self.make("evil-view.db") { path in
+      try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+      var db: OpaquePointer?
+      #expect(sqlite3_open(path, &db) == SQLITE_OK)
+      #expect(
+        sqlite3_exec(db, "CREATE VIEW pointer AS SELECT hex(fts3_tokenizer('simple')) AS p", nil, nil, nil)
+          == SQLITE_OK
+      )
+      sqlite3_close(db)
+    }
+    let result = try await Product.tcatrace.run(["sql", name, "SELECT * FROM pointer"], in: self.trace.directory.url)
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("Error: SQLite error "))
+    #expect(!result.stderr.contains("\n") || result.stderr.firstIndex(of: "\n") == result.stderr.index(before: result.stderr.endIndex))
+  }
 }

@@ -29,8 +29,29 @@ extension TraceReader {
   /// ```
   ///
   /// The connection cannot write, attach other databases, or load extensions: a statement
-  /// that tries fails with a `TraceFileError`, and the file is unchanged.
+  /// that tries fails with a `TraceFileError`, and the file is unchanged. A query may call
+  /// SQLite's built-in functions that compute values (not `fts3_tokenizer` or
+  /// `load_extension`, which reach outside it) and run read-only pragmas (`PRAGMA
+  /// table_info(actions)`, not `PRAGMA journal_mode = DELETE`); the file's views are held to
+  /// the same. Anything else fails, naming what was refused.
   public func query(_ sql: String) throws(TraceFileError) -> TraceQueryResult {
+    let authorizer = QueryAuthorizer()
+    do {
+      return try authorizer.authorizing(self.connection.handle) { () throws(TraceFileError) in
+        try self.run(sql)
+      }
+    } catch {
+      // NB: SQLite reports a refused function as error 1, a refused pragma as 23 (SQLITE_AUTH).
+      guard let refusal = authorizer.refusal else { throw error }
+      throw TraceFileError(
+        kind: .sqlite, path: error.path, sqliteCode: SQLITE_AUTH,
+        message: "\(refusal) is not allowed: a query reads the trace, with SQLite's built-in functions and read-only pragmas",
+        sql: sql
+      )
+    }
+  }
+
+  private func run(_ sql: String) throws(TraceFileError) -> TraceQueryResult {
     let statement = try self.connection.prepare(sql)
     var result = TraceQueryResult(
       columns: (0..<statement.columnCount).map(statement.columnName), rows: []

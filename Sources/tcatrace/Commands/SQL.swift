@@ -10,8 +10,9 @@ extension TCATraceCommand {
       commandName: "sql",
       abstract: "Run a read-only SQL query on a trace.",
       discussion: """
-        The connection cannot write, attach other databases or load extensions. The README \
-        documents the tables (sessions, actions, state_changes, leaks) and the views \
+        The connection cannot write, attach other databases or load extensions; a query may \
+        call SQLite's built-in functions that compute values and run read-only pragmas. The \
+        README documents the tables (sessions, actions, state_changes, leaks) and the views \
         (timeline, leak_report). The table format shows multi-line values on one line; csv \
         and json keep every value exact.
         """
