@@ -1,7 +1,9 @@
-import Foundation
+// NB: `@preconcurrency` for C's `stdout` (see `standardOutput()`), a global Swift 6 cannot
+// otherwise read.
+@preconcurrency import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -38,6 +40,35 @@ package struct Terminal {
 }
 
 /// Writes `line` and a newline to standard error.
+///
+/// NB: Through C's `stderr`, which reports a failed write rather than trapping as
+/// `FileHandle.write(_:)` does: with standard error closed (`2>&-`) the program still ends
+/// with its exit code.
 package func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  var bytes = Array((line + "\n").utf8)[...]
+  while !bytes.isEmpty {
+    let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    guard written > 0 else { return }
+    bytes = bytes.dropFirst(written)
+  }
+}
+
+/// Flushes standard output; if anything written to it was lost (a full disk, `> /dev/full`),
+/// says so on one line and exits with 2, as `cat` does, rather than end as if all was written.
+package func finishOutput() {
+  let output = standardOutput()
+  let flushed = fflush(output) == 0
+  let reason = flushed ? nil : String(cString: strerror(errno))
+  guard !flushed || ferror(output) != 0 else { return }
+  clearerr(output)
+  CLIError(
+    message: "cannot write the output\(reason.map { " (\($0))" } ?? ""): nothing after that was written; check where the output goes"
+  ).reportAndExit()
+}
+
+/// C's `stdout`, the stream `print` writes to.
+private func standardOutput() -> UnsafeMutablePointer<FILE>? {
+  // NB: A global of the C library's; reading it races with nothing here.
+  nonisolated(unsafe) let output = stdout
+  return output
 }

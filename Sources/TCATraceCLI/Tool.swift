@@ -38,11 +38,13 @@ extension ParsableCommand {
       } else {
         try command.run()
       }
+      finishOutput()
     } catch let error as CLIError {
       error.reportAndExit()
     } catch let code as ExitCode {
       // NB: Findings (exit 1) carry no message; asking argument-parser for one builds the
       // command's help, ~0.4 ms.
+      finishOutput()
       Foundation.exit(code.rawValue)
     } catch {
       if let message = describe(error) {
@@ -53,6 +55,7 @@ extension ParsableCommand {
       if code == .success {
         // --help and --version.
         if !message.isEmpty { print(message) }
+        finishOutput()
         Foundation.exit(0)
       }
       guard code == .validationFailure else {

@@ -209,4 +209,30 @@ struct BadInputTests {
     #expect(result.stderr.hasPrefix("Error: SQLite error "))
     #expect(!result.stderr.contains("\n") || result.stderr.firstIndex(of: "\n") == result.stderr.index(before: result.stderr.endIndex))
   }
+
+  /// Issue #20, item 10: output that cannot be written is an error (exit 2), as `cat` says; a
+  /// closed standard error does not crash the program.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+  func outputThatCannotBeWrittenIsAnError() async throws {
+    let shell = URL(fileURLWithPath: "/bin/sh")
+    let tcatrace = Product.tcatrace.executableURL.path
+    for command in [["sessions"], ["replay"], ["leaks"], ["stats"], ["sql", "SELECT seq FROM actions"]] {
+      let script = #""$0" "$@" > /dev/full"#
+      let result = try await Product.tcatrace.run(
+        ["-c", script, tcatrace, command[0], self.trace.path] + command.dropFirst(),
+        executableURL: shell
+      )
+      #expect(result.status == 2, "\(command)")
+      expectNoDifference(
+        result.stderr,
+        "Error: cannot write the output (No space left on device): nothing after that was written; check where the output goes\n"
+      )
+    }
+    let closed = try await Product.tcatrace.run(
+      ["-c", #""$0" sessions missing.db 2>&-; echo "exit $?""#, tcatrace], in: self.trace.directory.url,
+      executableURL: shell
+    )
+    #expect(closed.stdout == "exit 2\n")
+    #expect(closed.stderr.isEmpty)
+  }
 }

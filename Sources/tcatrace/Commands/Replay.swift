@@ -106,7 +106,8 @@ extension TCATraceCommand {
       printer.finish()
       guard self.follow else { return }
       while true {
-        fflush(nil)
+        // NB: Following never ends on its own; output that cannot be written ends it.
+        finishOutput()
         try await Task.sleep(for: .milliseconds(200))
         var next = filter
         next.afterID = lastID
