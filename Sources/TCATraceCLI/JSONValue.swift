@@ -54,15 +54,34 @@ package enum JSONValue {
     }
   }
 
+  /// `string` as a JSON string. Besides what JSON must escape (`"`, `\\`, U+0000–U+001F), DEL,
+  /// the C1 controls and the bidirectional formatting characters are escaped (`\u009b`), as
+  /// JSON allows: they would act on a terminal that shows the output.
   private static func quote(_ string: String, into output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { bytes in
       // NB: Runs of bytes that need no escape are copied at once.
       var runStart = 0
-      for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        let escapedLength: Int
+        switch byte {
+        case 0x00..<0x20, 0x22, 0x5C, 0x7F: escapedLength = 1
+        case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+          escapedLength = 2
+        case 0xD8 where index + 1 < bytes.count && bytes[index + 1] == 0x9C: escapedLength = 2
+        case 0xE2 where index + 2 < bytes.count
+          && ((bytes[index + 1] == 0x80
+            && (bytes[index + 2] == 0x8E || bytes[index + 2] == 0x8F || (0xAA...0xAE).contains(bytes[index + 2])))
+            || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
+          escapedLength = 3
+        default:
+          index += 1
+          continue
+        }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-        runStart = index + 1
         switch byte {
         case 0x22: output += #"\""#.utf8
         case 0x5C: output += #"\\"#.utf8
@@ -70,9 +89,13 @@ package enum JSONValue {
         case 0x0D: output += #"\r"#.utf8
         case 0x09: output += #"\t"#.utf8
         default:
-          let hex = String(byte, radix: 16)
+          let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + escapedLength]), as: UTF8.self)
+            .unicodeScalars.first!.value
+          let hex = String(scalar, radix: 16)
           output += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
         }
+        index += escapedLength
+        runStart = index
       }
       output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }

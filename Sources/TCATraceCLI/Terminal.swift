@@ -44,7 +44,13 @@ package struct Terminal {
 /// NB: Through C's `stderr`, which reports a failed write rather than trapping as
 /// `FileHandle.write(_:)` does: with standard error closed (`2>&-`) the program still ends
 /// with its exit code.
+///
+/// Characters a terminal acts on are shown as escapes (see ``Swift/String/terminalSafe``), line
+/// by line: a message may quote a file's contents.
 package func printError(_ line: String) {
+  let line = line.split(separator: "\n", omittingEmptySubsequences: false)
+    .map { String($0).terminalSafe }
+    .joined(separator: "\n")
   var bytes = Array((line + "\n").utf8)[...]
   while !bytes.isEmpty {
     let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

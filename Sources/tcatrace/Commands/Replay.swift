@@ -191,37 +191,43 @@ struct ReplayPrinter {
     if self.currentSession != action.sessionID {
       if self.currentSession != nil { Swift.print() }
       Swift.print(
-        paint("Session \(session.id) · \(session.name) · \(session.rootFeature) · \(session.startedAt)", .bold)
+        paint(
+          "Session \(session.id) · \(session.name.terminalSafe) · \(session.rootFeature.terminalSafe) · \(session.startedAt.terminalSafe)",
+          .bold
+        )
       )
       self.currentSession = action.sessionID
     }
-    let feature = action.feature.isEmpty ? session.rootFeature : action.feature
+    // NB: Every text from the file is shown with its terminal controls escaped.
+    let feature = (action.feature.isEmpty ? session.rootFeature : action.feature).terminalSafe
     var line = [
       "#\(action.seq)".rightPadded(to: 6),
       String(format: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11),
       paint(action.category.rawValue.rightPadded(to: 12), action.category.style),
       paint(feature.rightPadded(to: 20), .cyan),
-      paint(action.caseName, .bold),
+      paint(action.caseName.terminalSafe, .bold),
     ].joined(separator: " ")
-    if let payload = action.payload { line += "  " + payload.singleLine }
+    if let payload = action.payload { line += "  " + payload.singleLine.terminalSafe }
     if case let .effect(cause) = action.origin { line += paint("  ← #\(cause)", .dim) }
     Swift.print(line)
     let indent = String(repeating: " ", count: 7)
     if self.showsChanges {
       for change in action.changes {
         let kind = change.kind == .changed ? "" : paint(" (\(change.kind.rawValue))", .dim)
-        Swift.print(indent + change.path + kind)
+        Swift.print(indent + change.path.terminalSafe + kind)
         for value in change.old.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) ?? [] {
-          Swift.print(indent + paint("- " + value, .red))
+          Swift.print(indent + paint("- " + String(value).terminalSafe, .red))
         }
         for value in change.new.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) ?? [] {
-          Swift.print(indent + paint("+ " + value, .green))
+          Swift.print(indent + paint("+ " + String(value).terminalSafe, .green))
         }
       }
     }
     for leak in action.leaks {
       let offender = leak.feature.isEmpty ? session.rootFeature : leak.feature
-      Swift.print(indent + paint("! \(leak.rule.rawValue) (\(offender)): \(leak.detail)", .red))
+      Swift.print(
+        indent + paint("! \(leak.rule.rawValue) (\(offender.terminalSafe)): \(leak.detail.terminalSafe)", .red)
+      )
     }
   }
 }

@@ -21,7 +21,7 @@ extension TCATraceCommand {
       switch self.format {
       case .text:
         guard !sessions.isEmpty else {
-          print("No sessions in '\(self.trace.file)'.")
+          print("No sessions in '\(self.trace.file.terminalSafe)'.")
           return
         }
         var table = Table(columns: [

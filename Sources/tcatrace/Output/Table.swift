@@ -8,22 +8,25 @@ struct Table {
   var columns: [(title: String, alignment: Alignment)]
   var rows: [[String]] = []
 
-  /// The table's lines; the last column is not padded.
+  /// The table's lines; the last column is not padded. Cells show the characters a terminal
+  /// acts on as escapes (see `terminalSafe`): they hold a file's text.
   func lines(terminal: Terminal) -> [String] {
+    let columns = self.columns.map { (title: $0.title.terminalSafe, alignment: $0.alignment) }
+    let rows = self.rows.map { $0.map(\.terminalSafe) }
     let widths = self.columns.indices.map { column in
-      ([self.columns[column].title] + self.rows.map { $0[column] }).map(\.count).max() ?? 0
+      ([columns[column].title] + rows.map { $0[column] }).map(\.count).max() ?? 0
     }
     func line(_ cells: [String]) -> String {
       cells.enumerated().map { column, cell in
-        if column == cells.count - 1, self.columns[column].alignment == .left { return cell }
-        switch self.columns[column].alignment {
+        if column == cells.count - 1, columns[column].alignment == .left { return cell }
+        switch columns[column].alignment {
         case .left: return cell.rightPadded(to: widths[column])
         case .right: return cell.leftPadded(to: widths[column])
         }
       }
       .joined(separator: "  ")
     }
-    return [terminal.paint(line(self.columns.map(\.title)), .bold)] + self.rows.map(line)
+    return [terminal.paint(line(columns.map(\.title)), .bold)] + rows.map(line)
   }
 }
 

@@ -1,0 +1,36 @@
+extension String {
+  /// The string with every character a terminal acts on shown as an escape, as CustomDump
+  /// writes them: `\n`, `\r`, `\t`, and `\u{1B}` for the other C0 controls, DEL, the C1
+  /// controls (U+0080–U+009F) and the bidirectional overrides and isolates.
+  ///
+  /// A trace is someone else's data: a session name, a payload or a state value holding
+  /// `ESC [ 2 J` would otherwise clear the user's screen, and a newline would forge a line.
+  package var terminalSafe: String {
+    guard self.unicodeScalars.contains(where: \.isTerminalControl) else { return self }
+    var escaped = ""
+    escaped.reserveCapacity(self.utf8.count + 8)
+    for scalar in self.unicodeScalars {
+      switch scalar {
+      case "\n": escaped += #"\n"#
+      case "\r": escaped += #"\r"#
+      case "\t": escaped += #"\t"#
+      case _ where scalar.isTerminalControl:
+        escaped += #"\u{"# + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
+  }
+}
+
+extension Unicode.Scalar {
+  /// Whether a terminal acts on the character rather than show it: C0 and C1 controls, DEL,
+  /// and the bidirectional formatting characters that reorder what follows.
+  package var isTerminalControl: Bool {
+    switch self.value {
+    case 0x00...0x1F, 0x7F...0x9F: true
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
+  }
+}
