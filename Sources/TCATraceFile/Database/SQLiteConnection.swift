@@ -54,6 +54,28 @@ package final class SQLiteConnection {
     sqlite3_close_v2(self.handle)
   }
 
+  /// The longest one step of a statement (reading one row) may take, in nanoseconds, before
+  /// it is interrupted; `nil`: no limit. A file whose views never end (an endless recursive
+  /// CTE behind `actions`) then cannot hang a reader, or fill the disk with its temp files.
+  package var stepTimeLimit: UInt64? {
+    didSet {
+      if self.stepTimeLimit == nil {
+        sqlite3_progress_handler(self.handle, 0, nil, nil)
+      } else if oldValue == nil {
+        // NB: Checked every 1,000 virtual machine instructions: a clock read per ~10 µs of
+        // work.
+        sqlite3_progress_handler(
+          self.handle, 1_000, interruptAfterDeadline, Unmanaged.passUnretained(self).toOpaque()
+        )
+      }
+    }
+  }
+
+  /// When the running step must stop, in uptime nanoseconds.
+  fileprivate var deadline: UInt64 = .max
+  /// Whether the last step was stopped by ``stepTimeLimit``.
+  fileprivate(set) var stepTimedOut = false
+
   /// `path` as a `file:` URI, with the characters URIs reserve escaped.
   package static func uri(_ path: String) -> String {
     var allowed = CharacterSet.urlPathAllowed
@@ -154,10 +176,24 @@ package final class SQLiteStatement {
   /// Steps once: `true` when a row is available, `false` when done.
   @discardableResult
   package func step() throws(TraceFileError) -> Bool {
+    let connection = self.connection
+    if let limit = connection.stepTimeLimit {
+      connection.stepTimedOut = false
+      let (deadline, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(limit)
+      connection.deadline = overflow ? .max : deadline
+    }
     let code = sqlite3_step(self.handle)
+    connection.deadline = .max
     switch code {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
+    case SQLITE_INTERRUPT where connection.stepTimedOut:
+      let seconds = Double(connection.stepTimeLimit ?? 0) / 1_000_000_000
+      throw TraceFileError(
+        kind: .sqlite, path: connection.path, sqliteCode: code,
+        message: "reading one row took longer than \(seconds.formatted) s, so it was stopped: the file's tables or views do not end, as in a damaged or hostile file",
+        sql: self.sql, isWriting: connection.isWriting
+      )
     default:
       throw TraceFileError(
         code: code, db: self.connection.handle, path: self.connection.path, sql: self.sql,
@@ -222,3 +258,19 @@ package enum SQLiteValue: Equatable {
 }
 
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Interrupts a step that has run past its connection's deadline.
+private func interruptAfterDeadline(_ context: UnsafeMutableRawPointer?) -> Int32 {
+  guard let context else { return 0 }
+  let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+  guard DispatchTime.now().uptimeNanoseconds > connection.deadline else { return 0 }
+  connection.stepTimedOut = true
+  return 1
+}
+
+extension Double {
+  /// `10`, `0.5`: a number of seconds as a person writes it.
+  fileprivate var formatted: String {
+    self == self.rounded() ? String(Int64(self)) : String(self)
+  }
+}

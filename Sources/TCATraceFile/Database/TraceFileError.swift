@@ -97,6 +97,8 @@ extension TraceFileError {
     switch self.kind {
     case .corrupt:
       "\(self.description): the file is damaged (truncated or overwritten); record it again"
+    case .sqlite where self.sqliteCode == SQLITE_INTERRUPT:
+      "\(self.description): if the file is only large, raise the limit with --time-limit SECONDS"
     case .sqlite where self.sql != nil:
       "\(self.description)"
     default:

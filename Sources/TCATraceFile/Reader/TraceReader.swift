@@ -32,6 +32,23 @@ public final class TraceReader {
     self.connection = try TraceFile.openForReading(path: path, live: live)
   }
 
+  /// The longest reading one row may take before the read stops with a `TraceFileError`:
+  /// a file whose tables or views never end (an endless recursive CTE behind `actions`, say)
+  /// cannot hang a reader. Default: `nil`, no limit.
+  public var rowTimeLimit: Duration? {
+    get {
+      self.connection.stepTimeLimit.map { .nanoseconds(Int64(clamping: $0)) }
+    }
+    set {
+      self.connection.stepTimeLimit = newValue.map { limit in
+        let (seconds, attoseconds) = limit.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
+      }
+    }
+  }
+
   /// The sessions in the file, oldest first.
   public func sessions() throws(TraceFileError) -> [TraceSession] {
     try self.sessions(where: nil)

@@ -6,9 +6,29 @@ struct TraceFileArguments: ParsableArguments {
   @Argument(help: "The trace file (a SQLite file written by a TraceRecorder).")
   var file: String
 
+  @Option(
+    name: .customLong("time-limit"),
+    help: ArgumentHelp(
+      "Stop with an error when reading one row takes longer than this many seconds (0: no limit).",
+      discussion: "A file whose tables or views never end cannot hang the command.",
+      valueName: "seconds"
+    )
+  )
+  var timeLimit: Double = 10
+
+  func validate() throws {
+    guard self.timeLimit >= 0, self.timeLimit.isFinite else {
+      throw ValidationError("--time-limit is a number of seconds, 0 or more")
+    }
+  }
+
   /// Opens the file read-only; `live` to follow a file a recorder is writing.
   func open(live: Bool = false) throws(TraceFileError) -> TraceReader {
-    try TraceReader(path: self.file, live: live)
+    let reader = try TraceReader(path: self.file, live: live)
+    if self.timeLimit > 0 {
+      reader.rowTimeLimit = .nanoseconds(Int64(min(self.timeLimit * 1e9, Double(Int64.max))))
+    }
+    return reader
   }
 }
 

@@ -1,0 +1,75 @@
+import CSQLite
+import CustomDump
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue #20, item 3: a file whose views never end, or a query that never ends, stops with an
+/// error after the time limit instead of running (and filling the disk with temp files)
+/// forever.
+@Suite(.timeLimit(.minutes(1)))
+struct TimeLimitTests {
+  let trace: RecordedTrace
+  let endless: String
+
+  init() async throws {
+    self.trace = try await RecordedTrace()
+    self.endless = self.trace.directory.path("endless.db")
+    try FileManager.default.copyItem(atPath: self.trace.path, toPath: self.endless)
+    var db: OpaquePointer?
+    guard sqlite3_open(self.endless, &db) == SQLITE_OK else { throw Failed() }
+    defer { sqlite3_close(db) }
+    // `actions` becomes an endless, sorted series of copies of the first action: no row is
+    // ever ready.
+    let statements = """
+      ALTER TABLE actions RENAME TO recorded_actions;
+      CREATE VIEW actions AS
+        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+        SELECT a.* FROM c JOIN recorded_actions a ON a.id = 1 ORDER BY c.x DESC;
+      """
+    guard sqlite3_exec(db, statements, nil, nil, nil) == SQLITE_OK else { throw Failed() }
+  }
+
+  struct Failed: Error {}
+
+  @Test func aFileWhoseViewsNeverEndStopsAtTheTimeLimit() async throws {
+    for command in [["replay"], ["sessions"], ["stats"]] {
+      let start = ContinuousClock.now
+      let result = try await Product.tcatrace.run(
+        [command[0], self.endless, "--time-limit", "0.5"], in: self.trace.directory.url
+      )
+      #expect(ContinuousClock.now - start < .seconds(20), "\(command)")
+      #expect(result.status == 2, "\(command)")
+      #expect(result.stdout.isEmpty, "\(command)")
+      #expect(
+        result.stderr.hasPrefix("Error: SQLite error 9: reading one row took longer than 0.5 s, so it was stopped: the file's tables or views do not end, as in a damaged or hostile file - while reading '\(self.endless)'"),
+        "\(command): \(result.stderr)"
+      )
+      #expect(
+        result.stderr.hasSuffix(": if the file is only large, raise the limit with --time-limit SECONDS\n"),
+        "\(command)"
+      )
+      #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(command)")
+    }
+  }
+
+  @Test func aQueryThatNeverEndsStopsAtTheTimeLimit() async throws {
+    let result = try await self.trace.run([
+      "sql", "FILE", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c",
+      "--time-limit", "0.5",
+    ])
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("Error: SQLite error 9: reading one row took longer than 0.5 s"))
+  }
+
+  @Test func theLimitIsANumberOfSeconds() async throws {
+    let result = try await self.trace.run(["sessions", "FILE", "--time-limit=-1"])
+    #expect(result.status == 2)
+    expectNoDifference(
+      result.stderr,
+      "Error: --time-limit is a number of seconds, 0 or more; see 'tcatrace sessions --help'.\n"
+    )
+    let unlimited = try await self.trace.run(["sessions", "FILE", "--time-limit", "0"])
+    #expect(unlimited.status == 0)
+  }
+}
