@@ -73,3 +73,43 @@ struct TimeLimitTests {
     #expect(unlimited.status == 0)
   }
 }
+
+/// Issue #20, items 3 and 12: `sql` writes rows as it reads them, and a table does not pad
+/// every row to one huge cell.
+@Suite(.timeLimit(.minutes(1)))
+struct SQLStreamingTests {
+  let trace: RecordedTrace
+
+  init() async throws {
+    self.trace = try await RecordedTrace()
+  }
+
+  @Test func anEndlessResultStreamsToAReaderThatStops() async throws {
+    let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
+    for (format, expected) in [("table", "x\n1\n2\n"), ("csv", "x\n1\n2\n")] {
+      let result = try await Product.tcatrace.run(
+        ["-c", #""$0" sql "$1" "$2" --format "$3" | head -n 3"#, Product.tcatrace.executableURL.path, self.trace.path, endless, format],
+        executableURL: URL(fileURLWithPath: "/bin/sh")
+      )
+      #expect(result.status == 0, "\(format)")
+      #expect(result.stdout == expected, "\(format)")
+    }
+    let json = try await Product.tcatrace.run(
+      ["-c", #""$0" sql "$1" "$2" --format json | head -c 16"#, Product.tcatrace.executableURL.path, self.trace.path, endless],
+      executableURL: URL(fileURLWithPath: "/bin/sh")
+    )
+    #expect(json.stdout == #"[{"x":1},{"x":2}"#)
+  }
+
+  @Test func aTableCutsAHugeCellAndCSVKeepsIt() async throws {
+    let query = "SELECT printf('%.*c', 100000, 'x') AS big, 1 AS n UNION ALL SELECT 'y', 2"
+    let table = try await self.trace.run(["sql", "FILE", query])
+    #expect(table.status == 0)
+    let lines = table.stdout.split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines.allSatisfy { $0.count <= 210 })
+    #expect(lines[1].hasPrefix(String(repeating: "x", count: 199) + "…  1"))
+    let csv = try await self.trace.run(["sql", "FILE", query, "--format", "csv"])
+    #expect(csv.stdout.contains(String(repeating: "x", count: 100_000) + ",1\n"))
+  }
+}

@@ -35,12 +35,41 @@ extension TraceReader {
   /// table_info(actions)`, not `PRAGMA journal_mode = DELETE`); the file's views are held to
   /// the same. Anything else fails, naming what was refused.
   public func query(_ sql: String) throws(TraceFileError) -> TraceQueryResult {
+    var result = TraceQueryResult(columns: [], rows: [])
+    do {
+      try self.query(sql) { result.columns = $0 } row: { result.rows.append($0) }
+    } catch let error as TraceFileError {
+      throw error
+    } catch {
+      fatalError("unreachable: the closures above do not throw")
+    }
+    return result
+  }
+
+  /// Runs `sql` as ``query(_:)`` does, handing over the column names, then each row as it is
+  /// read, without keeping them: a result of any size streams.
+  ///
+  /// ```swift
+  /// try reader.query("SELECT seq, payload FROM actions") { columns in
+  ///   print(columns)
+  /// } row: { values in
+  ///   print(values)
+  /// }
+  /// ```
+  ///
+  /// - Throws: A `TraceFileError` for the query, or what `columns` or `row` throw, which ends
+  ///   the query.
+  public func query(
+    _ sql: String,
+    columns: ([String]) throws -> Void,
+    row: ([TraceValue]) throws -> Void
+  ) throws {
     let authorizer = QueryAuthorizer()
     do {
-      return try authorizer.authorizing(self.connection.handle) { () throws(TraceFileError) in
-        try self.run(sql)
+      try authorizer.authorizing(self.connection.handle) {
+        try self.run(sql, columns: columns, row: row)
       }
-    } catch {
+    } catch let error as TraceFileError {
       // NB: SQLite reports a refused function as error 1, a refused pragma as 23 (SQLITE_AUTH).
       guard let refusal = authorizer.refusal else { throw error }
       throw TraceFileError(
@@ -51,14 +80,15 @@ extension TraceReader {
     }
   }
 
-  private func run(_ sql: String) throws(TraceFileError) -> TraceQueryResult {
+  private func run(
+    _ sql: String, columns: ([String]) throws -> Void, row: ([TraceValue]) throws -> Void
+  ) throws {
     let statement = try self.connection.prepare(sql)
-    var result = TraceQueryResult(
-      columns: (0..<statement.columnCount).map(statement.columnName), rows: []
-    )
+    let count = statement.columnCount
+    try columns((0..<count).map(statement.columnName))
     while try statement.step() {
-      result.rows.append(
-        (0..<statement.columnCount).map { index in
+      try row(
+        (0..<count).map { index in
           let column = Int32(index)
           switch sqlite3_column_type(statement.handle, column) {
           case SQLITE_NULL: return .null
@@ -75,6 +105,5 @@ extension TraceReader {
         }
       )
     }
-    return result
   }
 }

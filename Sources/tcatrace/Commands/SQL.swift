@@ -32,32 +32,68 @@ extension TCATraceCommand {
 
     func run() throws {
       let reader = try self.trace.open()
-      let result: TraceQueryResult
       do {
-        result = try reader.query(self.query)
-      } catch {
+        switch self.format {
+        case .table: try self.printTable(reader)
+        case .csv: try self.printCSV(reader)
+        case .json: try self.printJSON(reader)
+        }
+      } catch let error as TraceFileError {
         throw CLIError(message: Self.explain(error, file: self.trace.file))
       }
-      switch self.format {
-      case .table:
-        guard !result.columns.isEmpty else { return }
-        var table = Table(columns: result.columns.map { ($0, .left) })
+    }
+
+    /// Rows are printed as they are read. Columns are as wide as their widest cell among the
+    /// first ``tableSample`` rows; a wider cell later widens only its own row.
+    private func printTable(_ reader: TraceReader) throws {
+      var table = Table(columns: [])
+      var widths: [Int]?
+      func flush() {
+        let sampled = table.widths()
+        widths = sampled
+        guard !table.columns.isEmpty else { return }
+        print(table.header(widths: sampled, terminal: .standard).trimmingSuffix())
+        for row in table.rows { print(table.line(row, widths: sampled).trimmingSuffix()) }
+        table.rows = []
+      }
+      try reader.query(self.query) { columns in
+        table.columns = columns.map { ($0, .left) }
+      } row: { values in
         // NB: A table keeps one row per line: multi-line values (CustomDump renderings) are
         // shown on one line. csv and json keep them exact.
-        table.rows = result.rows.map { $0.map(\.text.singleLine) }
-        for line in table.lines(terminal: .standard) { print(line.trimmingSuffix()) }
-      case .csv:
-        print(result.columns.map(Self.csvField).joined(separator: ","))
-        for row in result.rows {
-          print(row.map { $0 == .null ? "" : Self.csvField($0.text) }.joined(separator: ","))
+        let cells = values.map(\.text.singleLine)
+        if let widths {
+          print(table.line(cells, widths: widths).trimmingSuffix())
+        } else {
+          table.rows.append(cells)
+          if table.rows.count == Self.tableSample { flush() }
         }
-      case .json:
-        print(
-          JSONValue.array(
-            result.rows.map { row in .object(zip(result.columns, row.map(\.json)).map { ($0, $1) }) }
-          ).rendered
-        )
       }
+      if widths == nil { flush() }
+    }
+
+    /// Rows read before a table's column widths are fixed.
+    static let tableSample = 1_000
+
+    private func printCSV(_ reader: TraceReader) throws {
+      try reader.query(self.query) { columns in
+        print(columns.map(Self.csvField).joined(separator: ","))
+      } row: { row in
+        print(row.map { $0 == .null ? "" : Self.csvField($0.text) }.joined(separator: ","))
+      }
+    }
+
+    /// One JSON array, written as the rows are read.
+    private func printJSON(_ reader: TraceReader) throws {
+      var columns: [String] = []
+      var isFirst = true
+      print("[", terminator: "")
+      try reader.query(self.query) { columns = $0 } row: { row in
+        print(isFirst ? "" : ",", terminator: "")
+        isFirst = false
+        print(JSONValue.object(zip(columns, row.map(\.json)).map { ($0, $1) }).rendered, terminator: "")
+      }
+      print("]")
     }
 
     /// A query's error on one line, with what to do.

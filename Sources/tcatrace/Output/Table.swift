@@ -11,23 +11,46 @@ struct Table {
   /// The table's lines; the last column is not padded. Cells show the characters a terminal
   /// acts on as escapes (see `terminalSafe`): they hold a file's text.
   func lines(terminal: Terminal) -> [String] {
-    let columns = self.columns.map { (title: $0.title.terminalSafe, alignment: $0.alignment) }
-    let rows = self.rows.map { $0.map(\.terminalSafe) }
-    let widths = self.columns.indices.map { column in
-      ([columns[column].title] + rows.map { $0[column] }).map(\.count).max() ?? 0
-    }
-    func line(_ cells: [String]) -> String {
-      cells.enumerated().map { column, cell in
-        if column == cells.count - 1, columns[column].alignment == .left { return cell }
-        switch columns[column].alignment {
-        case .left: return cell.rightPadded(to: widths[column])
-        case .right: return cell.leftPadded(to: widths[column])
-        }
-      }
-      .joined(separator: "  ")
-    }
-    return [terminal.paint(line(columns.map(\.title)), .bold)] + rows.map(line)
+    let widths = self.widths()
+    return [self.header(widths: widths, terminal: terminal)] + self.rows.map { self.line($0, widths: widths) }
   }
+
+  /// The width of each column: its widest cell, title included.
+  func widths() -> [Int] {
+    self.columns.indices.map { column in
+      ([self.columns[column].title] + self.rows.map { $0[column] })
+        .map { Self.cell($0).count }.max() ?? 0
+    }
+  }
+
+  /// The header line for columns `widths` wide.
+  func header(widths: [Int], terminal: Terminal) -> String {
+    terminal.paint(self.line(self.columns.map(\.title), widths: widths), .bold)
+  }
+
+  /// One row for columns `widths` wide; a cell wider than its column widens it.
+  func line(_ cells: [String], widths: [Int]) -> String {
+    cells.enumerated().map { column, cell in
+      let cell = Self.cell(cell)
+      if column == cells.count - 1, self.columns[column].alignment == .left { return cell }
+      switch self.columns[column].alignment {
+      case .left: return cell.rightPadded(to: widths[column])
+      case .right: return cell.leftPadded(to: widths[column])
+      }
+    }
+    .joined(separator: "  ")
+  }
+
+  /// How a cell is shown: its terminal controls escaped, and no wider than ``maximumCellWidth``.
+  static func cell(_ text: String) -> String {
+    let text = text.terminalSafe
+    guard text.count > Self.maximumCellWidth else { return text }
+    return String(text.prefix(Self.maximumCellWidth - 1)) + "…"
+  }
+
+  /// The widest a cell is shown, in characters: one long value cannot pad every row of its
+  /// column into megabytes. `csv` and `json` show values whole.
+  static let maximumCellWidth = 200
 }
 
 /// A duration in nanoseconds, readable: `850ns`, `12.3µs`, `4.500ms`, `1.234s`.
