@@ -9,9 +9,12 @@ package struct CLIError: Error {
     self.message = message
   }
 
-  /// Writes `Error: <message>` to standard error and exits with 2.
+  /// Writes `Error: <message>` to standard error, on one line, and exits with 2.
+  ///
+  /// NB: One line whatever the message holds: a path or a file's SQL with a line break in it
+  /// is shown with `\n`.
   package func reportAndExit() -> Never {
-    printError("Error: \(self.message)")
+    printError("Error: \(self.message)".terminalSafe)
     Foundation.exit(2)
   }
 }

@@ -141,6 +141,11 @@ struct BadInputTests {
       ("DELETE FROM actions", "tcatrace sql runs read-only queries, and this one would change '\(self.trace.path)' (attempt to write a readonly database): use SELECT"),
       ("DROP TABLE leaks", "tcatrace sql runs read-only queries, and this one would change '\(self.trace.path)' (attempt to write a readonly database): use SELECT"),
       ("ATTACH DATABASE 'other.db' AS other", "tcatrace sql cannot attach other databases: query '\(self.trace.path)' alone"),
+      // Issue #20, item 11: a second statement is not silently ignored, nor an empty query
+      // called "not an error".
+      ("SELECT 1; DROP TABLE leaks", "SQLite error 21: the query is more than one statement ('DROP TABLE leaks' follows the first); run one at a time - while reading '\(self.trace.path)': check the query"),
+      ("SELECT 1; nonsense", "SQLite error 21: the query is more than one statement ('nonsense' follows the first); run one at a time - while reading '\(self.trace.path)': check the query"),
+      ("  -- nothing", "SQLite error 21: the query is empty - while reading '\(self.trace.path)': check the query"),
     ]
     for (query, message) in cases {
       let result = try await self.trace.run(["sql", "FILE", query])
@@ -148,6 +153,9 @@ struct BadInputTests {
       #expect(result.stdout.isEmpty)
       expectNoDifference(result.stderr, "Error: \(message)\n")
     }
+    let trailingComment = try await self.trace.run(["sql", "FILE", "SELECT 1; -- done"])
+    #expect(trailingComment.status == 0)
+    #expect(trailingComment.stdout == "1\n1\n")
   }
 
   /// Issue #20, item 2: the system SQLite has `fts3_tokenizer`, which reads a tokenizer's

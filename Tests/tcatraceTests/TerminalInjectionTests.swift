@@ -89,5 +89,9 @@ struct TerminalInjectionTests {
     let result = try await Product.tcatrace.run(["replay", name], in: self.trace.directory.url)
     #expect(result.status == 2)
     expectNoDifference(result.stderr, #"Error: 'no\u{1B}[2Jsuch.db' does not exist: check the path"# + "\n")
+    // Issue #20, item 9: an error is one line, whatever the path holds.
+    let newline = try await Product.tcatrace.run(["replay", "no\nsuch.db"], in: self.trace.directory.url)
+    #expect(newline.status == 2)
+    expectNoDifference(newline.stderr, #"Error: 'no\nsuch.db' does not exist: check the path"# + "\n")
   }
 }

@@ -96,11 +96,50 @@ package final class SQLiteConnection {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(self.handle, sql, -1, &statement, nil)
     guard code == SQLITE_OK, let statement else {
+      if code == SQLITE_OK {
+        // NB: SQLite prepares nothing, and says "not an error", for a text of only spaces and
+        // comments.
+        throw TraceFileError(
+          kind: .sqlite, path: self.path, sqliteCode: SQLITE_MISUSE,
+          message: "the query is empty", sql: sql, isWriting: self.isWriting
+        )
+      }
       throw TraceFileError(
         code: code, db: self.handle, path: self.path, sql: sql, isWriting: self.isWriting
       )
     }
     return SQLiteStatement(handle: statement, connection: self, sql: sql)
+  }
+
+  /// Prepares `sql`, which must be one statement: text after the first statement (`SELECT 1;
+  /// DROP TABLE leaks`) is an error rather than ignored.
+  package func prepareSingle(_ sql: String) throws(TraceFileError) -> SQLiteStatement {
+    let statement = try self.prepare(sql)
+    var tailStatement: OpaquePointer?
+    var tailCode = SQLITE_OK
+    var rest = ""
+    sql.withCString { text in
+      var tail: UnsafePointer<CChar>?
+      // NB: Prepared again only to find where the first statement ends; the tail is then
+      // prepared to see whether it holds a statement, or only spaces and comments.
+      var first: OpaquePointer?
+      sqlite3_prepare_v2(self.handle, text, -1, &first, &tail)
+      sqlite3_finalize(first)
+      if let tail, tail.pointee != 0 {
+        rest = String(cString: tail)
+        tailCode = sqlite3_prepare_v2(self.handle, tail, -1, &tailStatement, nil)
+      }
+    }
+    guard tailStatement == nil, tailCode == SQLITE_OK else {
+      sqlite3_finalize(tailStatement)
+      let trimmed = rest.trimmingCharacters(in: .whitespacesAndNewlines)
+      throw TraceFileError(
+        kind: .sqlite, path: self.path, sqliteCode: SQLITE_MISUSE,
+        message: "the query is more than one statement ('\(trimmed.prefix(60))' follows the first); run one at a time",
+        sql: sql, isWriting: self.isWriting
+      )
+    }
+    return statement
   }
 
   /// The first column of the first row of `sql`, as an integer.

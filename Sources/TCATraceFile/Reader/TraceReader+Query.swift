@@ -83,7 +83,7 @@ extension TraceReader {
   private func run(
     _ sql: String, columns: ([String]) throws -> Void, row: ([TraceValue]) throws -> Void
   ) throws {
-    let statement = try self.connection.prepare(sql)
+    let statement = try self.connection.prepareSingle(sql)
     let count = statement.columnCount
     try columns((0..<count).map(statement.columnName))
     while try statement.step() {
