@@ -116,4 +116,20 @@ struct DemoCommandTests {
     #expect(onPath.status == 0)
     #expect(onPath.stdout.hasPrefix("Recorded 26 actions of AppFeature and 7 actions of LeakyParentFeature to trace.db."))
   }
+
+  /// Issue #20, item 9: an output the recorder cannot write is refused at once, on one line,
+  /// before anything is recorded.
+  @Test func anOutputThatCannotBeWrittenIsRefusedFirst() async throws {
+    let directory = try TemporaryDirectory()
+    let missing = try await Product.tcatrace.run(["demo", "--out", "/nonexistent/x.db"], in: directory.url)
+    #expect(missing.status == 2)
+    #expect(missing.stdout.isEmpty)
+    expectNoDifference(
+      missing.stderr,
+      "Error: cannot write '/nonexistent/x.db': the folder '/nonexistent' does not exist; create it or choose another --out\n"
+    )
+    let folder = try await Product.tcatrace.run(["demo", "--out", directory.url.path], in: directory.url)
+    #expect(folder.status == 2)
+    expectNoDifference(folder.stderr, "Error: '\(directory.url.path)' is a directory: give --out a file name\n")
+  }
 }

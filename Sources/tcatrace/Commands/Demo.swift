@@ -37,7 +37,25 @@ extension TCATraceCommand {
       guard self.seed >= 1 else { throw ValidationError("--seed must be 1 or more.") }
     }
 
+    /// Refuses, before anything is recorded, an output the recorder could not write: a folder
+    /// that does not exist or cannot be written, or a directory.
+    func checkOutput() throws {
+      let url = URL(fileURLWithPath: self.out)
+      let folder = url.deletingLastPathComponent().path
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: self.out, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw CLIError(message: "'\(self.out)' is a directory: give --out a file name")
+      }
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw CLIError(message: "cannot write '\(self.out)': the folder '\(folder)' does not exist; create it or choose another --out")
+      }
+      guard access(folder, W_OK) == 0 else {
+        throw CLIError(message: "cannot write '\(self.out)': the folder '\(folder)' is not writable; choose another --out")
+      }
+    }
+
     func run() async throws {
+      try self.checkOutput()
       try Self.record(out: self.out, seed: self.seed)
       let reader = try TraceReader(path: self.out)
       let sessions = Array(try reader.sessions().suffix(2))
