@@ -243,4 +243,17 @@ struct BadInputTests {
     #expect(closed.stdout == "exit 2\n")
     #expect(closed.stderr.isEmpty)
   }
+
+  /// Issue #20, item 13: a path is a file, whatever SQLite might take it for.
+  @Test func pathsSQLiteWouldTakeForSomethingElseAreFiles() async throws {
+    for name in [":memory:", "file:x.db", "a?b#c%d é.db"] {
+      try FileManager.default.copyItem(atPath: self.trace.path, toPath: self.trace.directory.path(name))
+      let result = try await Product.tcatrace.run(["sessions", name], in: self.trace.directory.url)
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      #expect(result.stdout.contains("AppFeature"), "\(name)")
+    }
+    let doubleSlash = try await Product.tcatrace.run(["sessions", "/" + self.trace.path])
+    #expect(doubleSlash.status == 0, "\(doubleSlash.stderr)")
+    #expect(doubleSlash.stdout.contains("AppFeature"))
+  }
 }

@@ -23,15 +23,18 @@ package final class SQLiteConnection {
     self.path = path
     self.isWriting = mode == .readWrite
     var handle: OpaquePointer?
-    let flags: Int32
-    var filename = path
+    var flags: Int32
+    // NB: Always a URI of the absolute path: SQLite takes some file names as other things
+    // (`:memory:` is an in-memory database, `file:…` a URI), and a path is just a file.
+    var filename = Self.uri(path)
     switch mode {
     case .readWrite: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     case .readOnly: flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
     case .readOnlyImmutable:
-      flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-      filename = Self.uri(path) + "?immutable=1"
+      flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+      filename += "?immutable=1"
     }
+    flags |= SQLITE_OPEN_URI
     let code = sqlite3_open_v2(filename, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error = TraceFileError(code: code, db: handle, path: path, isWriting: mode == .readWrite)
@@ -76,11 +79,14 @@ package final class SQLiteConnection {
   /// Whether the last step was stopped by ``stepTimeLimit``.
   fileprivate(set) var stepTimedOut = false
 
-  /// `path` as a `file:` URI, with the characters URIs reserve escaped.
+  /// `path` as a `file://` URI of its absolute path, with every character URIs reserve
+  /// escaped: `//server/x.db`, `:memory:` and `a?b#c%d.db` are files like any other.
   package static func uri(_ path: String) -> String {
-    var allowed = CharacterSet.urlPathAllowed
-    allowed.remove(charactersIn: "?#%")
-    return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+    let absolute =
+      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "/-._~")
+    return "file://" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)
   }
 
   package func execute(_ sql: String) throws(TraceFileError) {
