@@ -272,9 +272,54 @@ package final class SQLiteStatement {
     sqlite3_column_int64(self.handle, Int32(index))
   }
 
+  /// The text in column `index`, whole: a NUL in it is kept, not the end.
   package func text(_ index: Int) -> String? {
     guard let text = sqlite3_column_text(self.handle, Int32(index)) else { return nil }
-    return String(cString: text)
+    let count = Int(sqlite3_column_bytes(self.handle, Int32(index)))
+    return String(decoding: UnsafeRawBufferPointer(start: text, count: count), as: UTF8.self)
+  }
+
+  /// The integer in column `index`. Anything else (text, a real number, a blob, NULL) where a
+  /// trace holds an integer is a damaged or foreign file, not a zero.
+  package func integer(_ index: Int) throws(TraceFileError) -> Int64 {
+    guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_INTEGER else {
+      throw self.wrongType(index, expected: "an integer")
+    }
+    return sqlite3_column_int64(self.handle, Int32(index))
+  }
+
+  /// The integer in column `index`, or `nil` for NULL; see ``integer(_:)``.
+  package func optionalInteger(_ index: Int) throws(TraceFileError) -> Int64? {
+    self.isNull(index) ? nil : try self.integer(index)
+  }
+
+  /// The text in column `index`. Anything else where a trace holds text is a damaged or
+  /// foreign file.
+  package func string(_ index: Int) throws(TraceFileError) -> String {
+    guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT, let text = self.text(index)
+    else { throw self.wrongType(index, expected: "text") }
+    return text
+  }
+
+  /// The text in column `index`, or `nil` for NULL; see ``string(_:)``.
+  package func optionalString(_ index: Int) throws(TraceFileError) -> String? {
+    self.isNull(index) ? nil : try self.string(index)
+  }
+
+  private func wrongType(_ index: Int, expected: String) -> TraceFileError {
+    let name = sqlite3_column_name(self.handle, Int32(index)).map { String(cString: $0) } ?? "?"
+    let actual =
+      switch sqlite3_column_type(self.handle, Int32(index)) {
+      case SQLITE_INTEGER: "an integer"
+      case SQLITE_FLOAT: "a real number"
+      case SQLITE_TEXT: "text"
+      case SQLITE_BLOB: "a blob"
+      default: "NULL"
+      }
+    return TraceFileError(
+      kind: .corrupt, path: self.connection.path,
+      message: "holds \(actual) where '\(name)' must be \(expected)"
+    )
   }
 
   package func value(_ index: Int) -> SQLiteValue {

@@ -93,6 +93,20 @@ extension TraceReader {
   /// The leaks of `session` (default: every session), grouped by session, rule and feature,
   /// in the order they first happened.
   public func leakSummaries(session: Int64? = nil) throws(TraceFileError) -> [LeakSummary] {
+    // NB: A leak of an action the file does not hold (a text action id, say) would drop out of
+    // the join below, and a file with leaks would report none.
+    let orphans = try self.connection.integer(
+      """
+      SELECT count(*) FROM leaks l
+      WHERE typeof(l.action_id) <> 'integer' OR NOT EXISTS (SELECT 1 FROM actions a WHERE a.id = l.action_id)
+      """
+    ) ?? 0
+    guard orphans == 0 else {
+      throw TraceFileError(
+        kind: .corrupt, path: self.path,
+        message: "holds \(orphans) leak\(orphans == 1 ? "" : "s") of actions it does not have"
+      )
+    }
     let statement = try self.connection.prepare(
       """
       SELECT a.session_id, l.rule, l.feature, count(*), min(a.seq),
@@ -110,9 +124,10 @@ extension TraceReader {
     while try statement.step() {
       summaries.append(
         LeakSummary(
-          sessionID: statement.int64(0), rule: try self.rule(statement.text(1)), feature: statement.text(2) ?? "",
-          count: Int(statement.int64(3)), firstSeq: Int(statement.int64(4)),
-          firstDetail: statement.text(5) ?? ""
+          sessionID: try statement.integer(0), rule: try self.rule(statement.optionalString(1)),
+          feature: try statement.string(2),
+          count: Int(clamping: try statement.integer(3)), firstSeq: Int(clamping: try statement.integer(4)),
+          firstDetail: try statement.optionalString(5) ?? ""
         )
       )
     }
@@ -139,9 +154,9 @@ extension TraceReader {
     var groups: [GroupKey: Group] = [:]
     var total = 0
     while try statement.step() {
-      let key = GroupKey(feature: statement.text(0) ?? "", category: try self.category(statement.text(1)))
-      groups[key, default: Group()].durations.append(statement.int64(3))
-      groups[key, default: Group()].cases[statement.text(2) ?? "", default: 0] += 1
+      let key = GroupKey(feature: try statement.string(0), category: try self.category(statement.optionalString(1)))
+      groups[key, default: Group()].durations.append(try statement.integer(3))
+      groups[key, default: Group()].cases[try statement.string(2), default: 0] += 1
       total += 1
     }
     return groups.map { key, group in

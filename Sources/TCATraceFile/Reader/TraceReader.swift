@@ -82,16 +82,16 @@ public final class TraceReader {
     while try statement.step() {
       sessions.append(
         TraceSession(
-          id: statement.int64(0),
-          name: statement.text(1) ?? "",
-          rootFeature: statement.text(2) ?? "",
-          startedAt: statement.text(3) ?? "",
-          endedAt: statement.text(4),
-          droppedActions: Int(statement.int64(5)),
-          recorderVersion: statement.text(6) ?? "",
-          actionCount: Int(statement.int64(7)),
-          leakCount: Int(statement.int64(8)),
-          durationNs: statement.int64(9)
+          id: try statement.integer(0),
+          name: try statement.string(1),
+          rootFeature: try statement.string(2),
+          startedAt: try statement.string(3),
+          endedAt: try statement.optionalString(4),
+          droppedActions: Int(clamping: try statement.integer(5)),
+          recorderVersion: try statement.string(6),
+          actionCount: Int(clamping: try statement.integer(7)),
+          leakCount: Int(clamping: try statement.integer(8)),
+          durationNs: try statement.integer(9)
         )
       )
     }
@@ -112,23 +112,35 @@ public final class TraceReader {
     let (sql, values) = Self.query(filter)
     let statement = try self.connection.prepare(sql)
     statement.bind(values)
+    var lastSeq: [Int64: Int] = [:]
     while try statement.step() {
-      let id = statement.int64(0)
+      let id = try statement.integer(0)
+      let sessionID = try statement.integer(1)
+      let seq = Int(clamping: try statement.integer(2))
+      // NB: A session's actions are numbered from 1 in the order they were written: a seq
+      // seen again, or out of order, is a damaged file, not an action to show twice.
+      if let last = lastSeq[sessionID], seq <= last {
+        throw TraceFileError(
+          kind: .corrupt, path: self.path,
+          message: "holds action #\(seq) of session \(sessionID) after action #\(last)"
+        )
+      }
+      lastSeq[sessionID] = seq
       let action = TracedAction(
         id: id,
-        sessionID: statement.int64(1),
-        seq: Int(statement.int64(2)),
-        timeNs: statement.int64(3),
-        durationNs: statement.int64(4),
-        origin: try self.origin(statement.text(5), cause: statement.isNull(6) ? nil : Int(statement.int64(6))),
-        path: statement.text(7) ?? "",
-        rootCategory: try self.category(statement.text(8)),
-        feature: statement.text(9) ?? "",
-        category: try self.category(statement.text(10)),
-        caseName: statement.text(11) ?? "",
-        statePath: statement.text(12) ?? "",
-        payload: statement.text(13),
-        payloadJSON: statement.text(14),
+        sessionID: sessionID,
+        seq: seq,
+        timeNs: try statement.integer(3),
+        durationNs: try statement.integer(4),
+        origin: try self.origin(statement.optionalString(5), cause: try statement.optionalInteger(6).map { Int(clamping: $0) }),
+        path: try statement.string(7),
+        rootCategory: try self.category(statement.optionalString(8)),
+        feature: try statement.string(9),
+        category: try self.category(statement.optionalString(10)),
+        caseName: try statement.string(11),
+        statePath: try statement.string(12),
+        payload: try statement.optionalString(13),
+        payloadJSON: try statement.optionalString(14),
         changes: includeChanges ? try self.changes(of: id) : [],
         leaks: try self.leaks(of: id)
       )
@@ -212,12 +224,15 @@ public final class TraceReader {
     statement.bind([.integer(actionID)])
     var changes: [StateChange] = []
     while try statement.step() {
-      let kindName = statement.text(1) ?? ""
+      let kindName = try statement.string(1)
       guard let kind = StateChange.Kind(rawValue: kindName) else {
         throw self.unexpected("state change kind", kindName)
       }
       changes.append(
-        StateChange(path: statement.text(0) ?? "", kind: kind, old: statement.text(2), new: statement.text(3))
+        StateChange(
+          path: try statement.string(0), kind: kind,
+          old: try statement.optionalString(2), new: try statement.optionalString(3)
+        )
       )
     }
     return changes
@@ -237,7 +252,10 @@ public final class TraceReader {
     var leaks: [Leak] = []
     while try statement.step() {
       leaks.append(
-        Leak(rule: try self.rule(statement.text(0)), feature: statement.text(1) ?? "", detail: statement.text(2) ?? "")
+        Leak(
+          rule: try self.rule(statement.optionalString(0)), feature: try statement.string(1),
+          detail: try statement.string(2)
+        )
       )
     }
     return leaks
