@@ -69,4 +69,20 @@ struct CrashSafetyTests {
     #expect(recorded > 0)
     #expect(recorded < 20000)
   }
+
+  /// Issue #20, item 17: when the writes that fail are the last ones (at `close()`), the one
+  /// issue is still reported, not only thrown by `close()`.
+  @Test func aFailureOfTheLastWritesIsReported() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("full-at-close.db")
+    let result = try await Product("tcatrace-fixture").run(
+      ["record-burst-until-full", path, "150000", "100"]
+    )
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let issues = lines.filter { $0.hasPrefix("issue: ") }
+    #expect(issues.count == 1)
+    #expect(issues.first?.hasPrefix("issue: TCATrace stopped recording to '\(path)' at action #") == true)
+    #expect(lines.last?.hasPrefix("close threw: ") == true)
+  }
 }

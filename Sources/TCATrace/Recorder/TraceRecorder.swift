@@ -113,6 +113,10 @@ public final class TraceRecorder: Sendable {
         throw error
       }
     }
+    // NB: Weak: the writer outlives a recorder that is never closed, to finish its session.
+    self.writer?.onFailure { [weak self] error, firstLostSeq in
+      self?.reportWriterFailureOnce(error, firstLostSeq: firstLostSeq)
+    }
   }
 
   deinit {
@@ -338,6 +342,23 @@ public final class TraceRecorder: Sendable {
         reportIssue(message)
       #endif
     }
+  }
+
+  /// Reports, once, the error that stopped the writer: called by the writer's thread as it
+  /// fails, so that a failure of the last writes, or of closing, is reported too.
+  private func reportWriterFailureOnce(_ error: TraceFileError, firstLostSeq: Int?) {
+    let shouldReport = self.state.withLock { state in
+      defer { state.hasReportedFailure = true }
+      return !state.hasReportedFailure
+    }
+    guard shouldReport else { return }
+    let position = firstLostSeq.map { " at action #\($0)" } ?? " as it ended the session"
+    reportIssue(
+      """
+      TCATrace stopped recording to '\(self.path)'\(position): \(error). The app goes on; the \
+      trace holds the actions written before.
+      """
+    )
   }
 
   private func reportWriterProblemOnce(_ writer: TraceWriter, seq: Int) {

@@ -38,6 +38,9 @@ package final class TraceWriter: @unchecked Sendable {
   private var flushRequests = 0
   private var flushedGeneration = 0
   private var failure: TraceFileError?
+  /// Called once, on the writer's thread, when an error stops the writer, with the seq of the
+  /// first action it could not write (nil when no action was lost).
+  private var failureHandler: (@Sendable (TraceFileError, Int?) -> Void)?
   private var dropped = 0
   private var finishContinuations: [CheckedContinuation<Void, Never>] = []
   private var isFinished = false
@@ -89,6 +92,14 @@ package final class TraceWriter: @unchecked Sendable {
     var chunk: [ActionRecord] = []
     chunk.reserveCapacity(Self.batchSize)
     return chunk
+  }
+
+  /// Calls `handler` once, on the writer's thread, when an error stops the writer: however
+  /// the failure happens (the last writes, or closing), it is told.
+  func onFailure(_ handler: @escaping @Sendable (TraceFileError, Int?) -> Void) {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    self.failureHandler = handler
   }
 
   /// Whether an error stopped the writer.
@@ -185,21 +196,27 @@ package final class TraceWriter: @unchecked Sendable {
       }
 
       let lostActions = writeError == nil ? 0 : batch.reduce(0) { $0 + $1.count }
+      let firstLostSeq = writeError == nil ? nil : batch.first?.first.map(\.seq)
       // NB: The records are destroyed here, on this thread, and their chunks kept for reuse.
       for index in batch.indices { batch[index].removeAll(keepingCapacity: true) }
 
       self.condition.lock()
       self.spareChunks.append(contentsOf: batch.prefix(Self.maxSpareChunks - self.spareChunks.count))
       batch = []
-      if writeError != nil, self.failure == nil {
+      var reportFailure: (@Sendable () -> Void)?
+      if let writeError, self.failure == nil {
         self.failure = writeError
         self.dropped += lostActions
+        if let handler = self.failureHandler {
+          reportFailure = { handler(writeError, firstLostSeq) }
+        }
       }
       self.flushedGeneration = flushGeneration
       let done = closing && self.pending.isEmpty && self.pendingSession == nil
       if done {
         let (dropped, endedAt) = (self.dropped, self.endedAt)
         self.condition.unlock()
+        reportFailure?()
         self.finishSession(endedAt: endedAt, dropped: dropped)
         self.condition.lock()
         self.isFinished = true
@@ -212,6 +229,7 @@ package final class TraceWriter: @unchecked Sendable {
       }
       self.condition.broadcast()
       self.condition.unlock()
+      reportFailure?()
     }
   }
 
@@ -341,8 +359,11 @@ package final class TraceWriter: @unchecked Sendable {
         try statement.run([SQLiteValue(endedAt), .integer(Int64(dropped)), .integer(sessionID)])
       } catch {
         self.condition.lock()
-        if self.failure == nil { self.failure = error }
+        let isFirst = self.failure == nil
+        if isFirst { self.failure = error }
+        let handler = self.failureHandler
         self.condition.unlock()
+        if isFirst { handler?(error, nil) }
       }
     }
     // NB: Closing the last connection checkpoints the WAL into the file and deletes it, so

@@ -3,6 +3,8 @@
 //
 //   tcatrace-fixture record-until-killed FILE
 //   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
+//   tcatrace-fixture record-burst-until-full FILE MAX_FILE_BYTES ACTIONS
+//                                           (ACTIONS sent at once, then closed: the last writes fail)
 //   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
 //   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
 //   tcatrace-fixture append FILE COUNT      (a session of COUNT actions, one every 50 ms)
@@ -53,6 +55,9 @@ struct TraceFixture {
     case "record-until-full" where arguments.count == 4:
       guard let limit = Int(arguments[2]), let count = Int(arguments[3]) else { fallthrough }
       try await recordUntilFull(path: arguments[1], maxFileBytes: limit, actions: count)
+    case "record-burst-until-full" where arguments.count == 4:
+      guard let limit = Int(arguments[2]), let count = Int(arguments[3]) else { fallthrough }
+      try await recordUntilFull(path: arguments[1], maxFileBytes: limit, actions: count, burst: true)
     default:
       FileHandle.standardError.write(
         Data("usage: tcatrace-fixture record-until-killed FILE | record-until-full FILE MAX_FILE_BYTES ACTIONS\n".utf8)
@@ -146,7 +151,11 @@ struct TraceFixture {
   /// Sends `actions` actions with files limited to `maxFileBytes`, so that writing fails part
   /// way; then reports what the store did.
   @MainActor
-  static func recordUntilFull(path: String, maxFileBytes: Int, actions: Int) async throws {
+  /// `burst`: every action is sent before the writer's first write (fewer than a batch, within
+  /// its delay), so the writes that fail are the last ones, at `close()`.
+  static func recordUntilFull(
+    path: String, maxFileBytes: Int, actions: Int, burst: Bool = false
+  ) async throws {
     #if canImport(Glibc)
       // NB: Past the limit, write() fails with EFBIG instead of the process being killed.
       signal(SIGXFSZ, SIG_IGN)
@@ -161,10 +170,10 @@ struct TraceFixture {
     // NB: Small enough that the first transaction, however many actions the writer takes into
     // it, fits under the limit: with 500 characters, a first batch of ~450 actions did not,
     // and the file then held no session at all (half the runs on a busy machine).
-    let filler = String(repeating: "x", count: 100)
+    let filler = String(repeating: "x", count: burst ? 2_000 : 100)
     for index in 0..<actions {
       store.send(._internal(.login(.view(.emailChanged("\(index)-\(filler)")))))
-      if index % 500 == 499 { try await Task.sleep(for: .milliseconds(1)) }
+      if !burst, index % 500 == 499 { try await Task.sleep(for: .milliseconds(1)) }
     }
     await store.finish()
     emit("processed \(actions); email starts \(store.login.email.prefix(while: { $0 != "-" }))")
