@@ -85,4 +85,21 @@ struct CrashSafetyTests {
     #expect(issues.first?.hasPrefix("issue: TCATrace stopped recording to '\(path)' at action #") == true)
     #expect(lines.last?.hasPrefix("close threw: ") == true)
   }
+
+  /// Issue #20, item 15: two recorders that create the same new file both record their
+  /// sessions (the schema is written once, under the write lock).
+  @Test func twoRecordersCreatingOneFileBothRecord() async throws {
+    let directory = try TemporaryDirectory()
+    for round in 1...10 {
+      let path = directory.path("race-\(round).db")
+      async let first = Product("tcatrace-fixture").run(["record-demo", path])
+      async let second = Product("tcatrace-fixture").run(["record-demo", path])
+      let results = try await [first, second]
+      for result in results {
+        #expect(result.status == 0, "round \(round): \(result.stderr)")
+        #expect(!result.stdout.contains("issue:"), "round \(round): \(result.stdout)")
+      }
+      #expect(try TraceReader(path: path).sessions().count == 4, "round \(round)")
+    }
+  }
 }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -20,25 +21,49 @@ package enum TraceFile {
     let connection = try SQLiteConnection(path: path, mode: .readWrite)
     // NB: The header is read before anything is written, so a file that turns out not to be
     // ours is never changed.
-    let (applicationID, version, tableCount) = try self.header(connection)
+    var (applicationID, version, tableCount) = try self.header(connection)
     if applicationID == 0, version == 0, tableCount == 0 {
-      try connection.execute("PRAGMA journal_mode = WAL")
-      try connection.execute("PRAGMA synchronous = NORMAL")
-      try connection.execute(
-        """
-        BEGIN IMMEDIATE;
-        PRAGMA application_id = \(TraceSchema.applicationID);
-        PRAGMA user_version = \(TraceSchema.version);
-        \(TraceSchema.sql)
-        COMMIT;
-        """
-      )
-      return connection
+      // NB: Another recorder may be creating the same new file: the header is read again under
+      // the write lock (which waits for the other's), and the schema written only if the file
+      // is still empty. WAL comes after: switching waits for no lock and fails at once when
+      // another connection is in the file.
+      try connection.execute("BEGIN IMMEDIATE")
+      do throws(TraceFileError) {
+        (applicationID, version, tableCount) = try self.header(connection)
+        if applicationID == 0, version == 0, tableCount == 0 {
+          try connection.execute(
+            """
+            PRAGMA application_id = \(TraceSchema.applicationID);
+            PRAGMA user_version = \(TraceSchema.version);
+            \(TraceSchema.sql)
+            """
+          )
+          (applicationID, version) = (Int64(TraceSchema.applicationID), Int64(TraceSchema.version))
+        }
+        try connection.execute("COMMIT")
+      } catch {
+        try? connection.execute("ROLLBACK")
+        throw error
+      }
     }
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
-    try connection.execute("PRAGMA journal_mode = WAL")
+    try self.useWAL(connection)
     try connection.execute("PRAGMA synchronous = NORMAL")
     return connection
+  }
+
+  /// Puts the file in WAL mode (a no-op when it is), retrying while another connection holds
+  /// it: the switch does not wait as other statements do.
+  private static func useWAL(_ connection: SQLiteConnection) throws(TraceFileError) {
+    let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+    while true {
+      do throws(TraceFileError) {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        return
+      } catch where error.sqliteCode.map({ $0 & 0xFF }) == SQLITE_BUSY && DispatchTime.now().uptimeNanoseconds < deadline {
+        usleep(10_000)
+      }
+    }
   }
 
   /// Opens `path` read-only, checking that it is a trace this version can read.
