@@ -6,6 +6,8 @@ public struct Product: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// Whether a signal ended the program (then `status` is the signal's number).
+    public var wasSignalled = false
   }
 
   /// The product's name: `tcatrace`, `tcatrace-lint`.
@@ -96,15 +98,16 @@ public struct Product: Sendable {
     let stderr = Pipe()
     process.standardOutput = stdout
     process.standardError = stderr
-    try process.run()
+    try launchLock.withLock { try process.run() }
     // NB: Both pipes are drained before waiting, so that a full pipe cannot block the child.
     let errors = ReadToEnd(stderr.fileHandleForReading)
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    let out = readToEnd(stdout.fileHandleForReading)
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus,
       stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: errors.wait(), as: UTF8.self)
+      stderr: String(decoding: errors.wait(), as: UTF8.self),
+      wasSignalled: process.terminationReason == .uncaughtSignal
     )
   }
 }
@@ -117,7 +120,7 @@ private final class ReadToEnd: @unchecked Sendable {
 
   init(_ handle: FileHandle) {
     Thread.detachNewThread { [self] in
-      self.data = handle.readDataToEndOfFile()
+      self.data = readToEnd(handle)
       self.done.signal()
     }
   }
@@ -127,3 +130,28 @@ private final class ReadToEnd: @unchecked Sendable {
     return self.data
   }
 }
+
+/// Reads `handle` to its end.
+///
+/// NB: With `read(2)`, retried when a signal interrupts it: `FileHandle.readDataToEndOfFile()`
+/// traps on `EINTR`, which the end of another child process (`SIGCHLD`) can cause while many
+/// tests run programs at once.
+func readToEnd(_ handle: FileHandle) -> Data {
+  var data = Data()
+  var buffer = [UInt8](repeating: 0, count: 65_536)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+    if count > 0 {
+      data.append(contentsOf: buffer[..<count])
+    } else if count == 0 || errno != EINTR {
+      return data
+    }
+  }
+}
+
+/// Held while a process is launched.
+///
+/// NB: Foundation's `Process.run()` on Linux is not safe to call from many threads at once (it
+/// crashed copying memory with hundreds of tests launching together); launching is quick, so
+/// one at a time costs nothing, and the programs still run at the same time.
+private let launchLock = NSLock()
