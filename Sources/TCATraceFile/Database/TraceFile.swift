@@ -105,11 +105,16 @@ package enum TraceFile {
   private static func header(
     _ connection: SQLiteConnection
   ) throws(TraceFileError) -> (applicationID: Int64, version: Int64, tableCount: Int64) {
-    (
-      try connection.integer("PRAGMA application_id") ?? 0,
-      try connection.integer("PRAGMA user_version") ?? 0,
-      try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0
+    // NB: One statement, so one snapshot: read as three, a recorder creating the file between
+    // them showed an empty header over a file with tables, which is "not a trace".
+    let statement = try connection.prepare(
+      """
+      SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master)
+      FROM pragma_application_id() AS a, pragma_user_version() AS v
+      """
     )
+    guard try statement.step() else { return (0, 0, 0) }
+    return (statement.int64(0), statement.int64(1), statement.int64(2))
   }
 
   private static func checkIsTrace(
