@@ -102,4 +102,90 @@ struct CrashSafetyTests {
       #expect(try TraceReader(path: path).sessions().count == 4, "round \(round)")
     }
   }
+
+  /// Issue #20, item 14: the recorder checks a trace before it appends to it, and does not
+  /// append to one the CLI calls damaged; it reports one issue, and the app goes on.
+  @Test func aDamagedTraceIsNotAppendedTo() async throws {
+    let directory = try TemporaryDirectory()
+    let good = directory.path("good.db")
+    #expect(try await Product("tcatrace-fixture").run(["record-demo", good]).status == 0)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+    let pageSize = 4096
+    let damages: [(String, Data)] = [
+      ("truncated", bytes.prefix(bytes.count * 3 / 4)),
+      ("zeroed-page", bytes.prefix(pageSize * 3) + Data(count: pageSize) + bytes.dropFirst(pageSize * 4)),
+    ]
+    for (name, damaged) in damages {
+      let path = directory.path("\(name).db")
+      try damaged.write(to: URL(fileURLWithPath: path))
+      let read = try await Product("tcatrace").run(["replay", path])
+      #expect(read.status == 2, "\(name): the CLI calls it damaged")
+
+      let result = try await Product("tcatrace-fixture").run(["append", path, "3"])
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      let lines = result.stdout.split(separator: "\n").map(String.init)
+      if lines.first?.hasPrefix("refused: ") == true {
+        // Damage that reading the header meets: `TraceRecorder(path:)` throws.
+        #expect(lines.count == 1, "\(name): \(lines)")
+        #expect(lines.first?.contains("malformed") == true, "\(name): \(lines)")
+      } else {
+        // Damage further in: the writer finds it before it writes, and the store goes on.
+        let issues = lines.filter { $0.hasPrefix("issue: ") }
+        #expect(issues.count == 1, "\(name): \(lines)")
+        #expect(
+          issues.first?.hasPrefix("issue: TCATrace does not append to '\(path)': it is damaged (") == true,
+          "\(name): \(issues)"
+        )
+        #expect(
+          issues.first?.hasSuffix("The app goes on without recording; record to a new file.") == true,
+          "\(name): \(issues)"
+        )
+        #expect(lines.suffix(2).first == "sent 3", "\(name): the store went on")
+        #expect(lines.last?.hasPrefix("close threw: '\(path)' is damaged (") == true, "\(name): \(lines)")
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged, "\(name): the file is untouched")
+      #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "\(name)")
+      #expect(!FileManager.default.fileExists(atPath: path + "-shm"), "\(name)")
+    }
+  }
+
+  /// Issue #20, item 16: a recorder opened while another process holds the file does not
+  /// block the app's thread for the lock: the store goes on, and the session is written once
+  /// the lock is released.
+  @Test func openingWaitsForALockOffTheAppsThread() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("locked.db")
+    #expect(try await Product("tcatrace-fixture").run(["record-demo", path]).status == 0)
+
+    // Another process's exclusive lock: nothing can read the file while it is held.
+    var holder: SQLiteConnection? = try SQLiteConnection(path: path, mode: .readWrite)
+    try holder?.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE sessions SET name = name")
+
+    let process = Product("tcatrace-fixture").process(["append", path, "5"])
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let lines = LineReader(output.fileHandleForReading)
+    var printed: [String] = []
+    // The recorder opened and the store sent its actions while the lock is held: had opening
+    // waited for the lock (5 s), it would have given up and reported an issue first.
+    while let line = lines.next() {
+      printed.append(line)
+      if line == "sent 5" { break }
+    }
+    #expect(printed == (1...5).map { "sent \($0)" })
+    try holder?.execute("COMMIT")
+    holder = nil
+
+    while let line = lines.next() { printed.append(line) }
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(printed.last == "closed")
+    #expect(!printed.contains { $0.hasPrefix("issue:") }, "\(printed)")
+    let reader = try TraceReader(path: path)
+    let appended = try #require(reader.sessions().last)
+    #expect(appended.name == "appended")
+    #expect(appended.actionCount == 5)
+    #expect(appended.endedAt != nil)
+  }
 }

@@ -57,11 +57,16 @@ public final class TraceRecorder: Sendable {
   ///   - policy: What a detected leak does. Default: ``LeakPolicy/reportIssue``.
   ///   - redacting: Values to keep out of the trace; see ``TraceRedaction``. Default: none.
   ///     Types conforming to ``TraceRedacted`` are redacted always.
+  /// Opening never waits on the caller's thread: when another process holds the file locked,
+  /// the recorder's writer thread opens it once it can, and the actions recorded meanwhile
+  /// wait for it.
+  ///
   /// - Throws: `TraceFileError` when `path` holds something that must not be appended to: a
-  ///   directory, a file that is not SQLite, a SQLite database that is not a trace, a damaged
-  ///   trace, or one from a newer TCATrace. The file is left untouched. When the file cannot
-  ///   be created or written, the recorder does not throw: it reports one issue and records
-  ///   nothing, so the app goes on.
+  ///   directory, a file that is not SQLite, a SQLite database that is not a trace, a trace
+  ///   whose header is damaged, or one from a newer TCATrace. The file is left untouched. When
+  ///   the file cannot be created or written, or its writer finds it damaged further in (it
+  ///   runs `PRAGMA quick_check` before it appends), the recorder does not throw: it reports
+  ///   one issue and records nothing, so the app goes on, and the file is left untouched.
   public convenience init(
     path: String,
     session: String? = nil,
@@ -96,17 +101,18 @@ public final class TraceRecorder: Sendable {
     self.timing = timing
     self.redactor = Redactor(redactions: redactions)
     do {
-      self.writer = TraceWriter(connection: try TraceFile.openForWriting(path: path))
+      // NB: Opening does not wait for a lock another process holds: the caller is the app's
+      // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
+      self.writer = TraceWriter(path: path, connection: try TraceFile.openForWriting(path: path, waiting: false))
+    } catch where error.isBusy {
+      self.writer = TraceWriter(path: path, connection: nil)
     } catch let error {
       switch error.kind {
       case .notWritable, .sqlite, .notFound:
         self.writer = nil
         self.state.withLock { $0.hasReportedFailure = true }
         reportIssue(
-          """
-          TCATrace cannot record to '\(path)': \(error.message). The app goes on without \
-          recording; choose a writable path.
-          """,
+          Self.cannotRecordMessage(path: path, error: error),
           fileID: fileID, filePath: filePath, line: line, column: column
         )
       case .isDirectory, .notSQLite, .notATrace, .newerSchema, .corrupt, .notInFile:
@@ -114,9 +120,28 @@ public final class TraceRecorder: Sendable {
       }
     }
     // NB: Weak: the writer outlives a recorder that is never closed, to finish its session.
-    self.writer?.onFailure { [weak self] error, firstLostSeq in
-      self?.reportWriterFailureOnce(error, firstLostSeq: firstLostSeq)
+    self.writer?.onFailure { [weak self] failure in
+      self?.reportWriterFailureOnce(failure)
     }
+  }
+
+  private static func cannotRecordMessage(path: String, error: TraceFileError) -> String {
+    if error.kind == .corrupt {
+      return """
+        TCATrace does not append to '\(path)': it \(error.message). The app goes on without \
+        recording; record to a new file.
+        """
+    }
+    if error.isBusy {
+      return """
+        TCATrace cannot record to '\(path)': another process kept it locked until the recorder \
+        closed (\(error.message)). The app goes on without recording.
+        """
+    }
+    return """
+      TCATrace cannot record to '\(path)': \(error.message). The app goes on without recording; \
+      choose a writable path.
+      """
   }
 
   deinit {
@@ -346,17 +371,21 @@ public final class TraceRecorder: Sendable {
 
   /// Reports, once, the error that stopped the writer: called by the writer's thread as it
   /// fails, so that a failure of the last writes, or of closing, is reported too.
-  private func reportWriterFailureOnce(_ error: TraceFileError, firstLostSeq: Int?) {
+  private func reportWriterFailureOnce(_ failure: TraceWriter.Failure) {
     let shouldReport = self.state.withLock { state in
       defer { state.hasReportedFailure = true }
       return !state.hasReportedFailure
     }
     guard shouldReport else { return }
-    let position = firstLostSeq.map { " at action #\($0)" } ?? " as it ended the session"
+    if failure.whileOpening {
+      reportIssue(Self.cannotRecordMessage(path: self.path, error: failure.error))
+      return
+    }
+    let position = failure.firstLostSeq.map { " at action #\($0)" } ?? " as it ended the session"
     reportIssue(
       """
-      TCATrace stopped recording to '\(self.path)'\(position): \(error). The app goes on; the \
-      trace holds the actions written before.
+      TCATrace stopped recording to '\(self.path)'\(position): \(failure.error). The app goes \
+      on; the trace holds the actions written before.
       """
     )
   }

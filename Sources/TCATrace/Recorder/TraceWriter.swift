@@ -12,7 +12,7 @@ package final class TraceWriter: @unchecked Sendable {
 
   /// A writer appending to the trace at `path`, creating it if needed.
   package convenience init(path: String) throws(TraceFileError) {
-    self.init(connection: try TraceFile.openForWriting(path: path))
+    self.init(path: path, connection: try TraceFile.openForWriting(path: path))
   }
 
   /// Records written per transaction, at the most.
@@ -38,9 +38,10 @@ package final class TraceWriter: @unchecked Sendable {
   private var flushRequests = 0
   private var flushedGeneration = 0
   private var failure: TraceFileError?
-  /// Called once, on the writer's thread, when an error stops the writer, with the seq of the
-  /// first action it could not write (nil when no action was lost).
-  private var failureHandler: (@Sendable (TraceFileError, Int?) -> Void)?
+  /// Called once, when an error stops the writer.
+  private var failureHandler: (@Sendable (Failure) -> Void)?
+  /// The failure, once the handler has been told of it.
+  private var failureIsReported = false
   private var dropped = 0
   private var finishContinuations: [CheckedContinuation<Void, Never>] = []
   private var isFinished = false
@@ -50,13 +51,37 @@ package final class TraceWriter: @unchecked Sendable {
   private var statements: Statements?
   private var sessionID: Int64?
 
-  init(connection: SQLiteConnection, capacity: Int = 65_536) {
-    self.connection = connection
+  /// What stopped the writer.
+  struct Failure: Sendable {
+    var error: TraceFileError
+    /// The seq of the first action the writer could not write; `nil` when none was lost.
+    var firstLostSeq: Int?
+    /// Whether the file could not be opened, or was found damaged before anything was written
+    /// to it.
+    var whileOpening: Bool
+  }
+
+  /// A writer for the trace at `path`.
+  ///
+  /// - Parameter connection: The trace, opened. When `nil`, the writer's thread opens it,
+  ///   waiting as long as another connection holds a lock the opening needs, while the
+  ///   records submitted wait (up to `capacity`). Either way the thread checks the file with
+  ///   ``TraceFile/checkBeforeAppending(_:)`` before writing to it, and writes nothing to a
+  ///   damaged file.
+  init(path: String, connection: SQLiteConnection?, capacity: Int = 65_536) {
+    self.path = path
     self.capacity = capacity
-    let thread = Thread { [self] in self.run() }
+    // NB: Handed to the thread, not stored: only the thread touches the connection.
+    nonisolated(unsafe) let connection = connection
+    let thread = Thread { [self] in
+      self.open(connection)
+      self.run()
+    }
     thread.name = "TCATrace writer"
     thread.start()
   }
+
+  private let path: String
 
   /// Hands the session's row to the writer, to be written before the actions that follow.
   package func submit(session: SessionRecord) {
@@ -94,12 +119,33 @@ package final class TraceWriter: @unchecked Sendable {
     return chunk
   }
 
-  /// Calls `handler` once, on the writer's thread, when an error stops the writer: however
-  /// the failure happens (the last writes, or closing), it is told.
-  func onFailure(_ handler: @escaping @Sendable (TraceFileError, Int?) -> Void) {
+  /// Calls `handler` once, when an error stops the writer: however the failure happens (the
+  /// opening, the last writes, or closing), it is told; on the writer's thread, or at once
+  /// when the writer has already failed.
+  func onFailure(_ handler: @escaping @Sendable (Failure) -> Void) {
     self.condition.lock()
-    defer { self.condition.unlock() }
     self.failureHandler = handler
+    let report = self.failure.flatMap { _ in self.takeFailureReport() }
+    self.condition.unlock()
+    report?()
+  }
+
+  /// Records `failure` as what stopped the writer, unless something did already; returns the
+  /// call that reports it, to be made once `condition` is unlocked. Called with it locked.
+  private func fail(_ failure: Failure) -> (@Sendable () -> Void)? {
+    guard self.failure == nil else { return nil }
+    self.failure = failure.error
+    self.pendingFailure = failure
+    return self.takeFailureReport()
+  }
+
+  private var pendingFailure: Failure?
+
+  private func takeFailureReport() -> (@Sendable () -> Void)? {
+    guard !self.failureIsReported, let handler = self.failureHandler, let failure = self.pendingFailure
+    else { return nil }
+    self.failureIsReported = true
+    return { handler(failure) }
   }
 
   /// Whether an error stopped the writer.
@@ -165,6 +211,33 @@ package final class TraceWriter: @unchecked Sendable {
 
   // MARK: - The writer thread
 
+  /// Opens the file if the writer was not given it open, and checks it before anything is
+  /// appended; a failure stops the writer before it writes.
+  private func open(_ given: SQLiteConnection?) {
+    var connection = given
+    do throws(TraceFileError) {
+      while connection == nil {
+        do throws(TraceFileError) {
+          connection = try TraceFile.openForWriting(path: self.path)
+        } catch where error.isBusy {
+          // NB: Each try waits for the lock up to the busy timeout; a writer asked to close
+          // stops trying.
+          self.condition.lock()
+          let closing = self.isClosing
+          self.condition.unlock()
+          if closing { throw error }
+        }
+      }
+      try TraceFile.checkBeforeAppending(connection!)
+      self.connection = connection
+    } catch {
+      self.condition.lock()
+      let report = self.fail(Failure(error: error, firstLostSeq: nil, whileOpening: true))
+      self.condition.unlock()
+      report?()
+    }
+  }
+
   private func run() {
     while true {
       self.condition.lock()
@@ -205,11 +278,8 @@ package final class TraceWriter: @unchecked Sendable {
       batch = []
       var reportFailure: (@Sendable () -> Void)?
       if let writeError, self.failure == nil {
-        self.failure = writeError
         self.dropped += lostActions
-        if let handler = self.failureHandler {
-          reportFailure = { handler(writeError, firstLostSeq) }
-        }
+        reportFailure = self.fail(Failure(error: writeError, firstLostSeq: firstLostSeq, whileOpening: false))
       }
       self.flushedGeneration = flushGeneration
       let done = closing && self.pending.isEmpty && self.pendingSession == nil
@@ -359,11 +429,9 @@ package final class TraceWriter: @unchecked Sendable {
         try statement.run([SQLiteValue(endedAt), .integer(Int64(dropped)), .integer(sessionID)])
       } catch {
         self.condition.lock()
-        let isFirst = self.failure == nil
-        if isFirst { self.failure = error }
-        let handler = self.failureHandler
+        let report = self.fail(Failure(error: error, firstLostSeq: nil, whileOpening: false))
         self.condition.unlock()
-        if isFirst { handler?(error, nil) }
+        report?()
       }
     }
     // NB: Closing the last connection checkpoints the WAL into the file and deletes it, so

@@ -57,6 +57,12 @@ package final class SQLiteConnection {
     sqlite3_close_v2(self.handle)
   }
 
+  /// How long a statement waits for a lock another connection holds before it fails with
+  /// `SQLITE_BUSY`, in milliseconds; 0 fails at once. Connections start at 5,000.
+  package func setBusyTimeout(milliseconds: Int32) {
+    sqlite3_busy_timeout(self.handle, milliseconds)
+  }
+
   /// The longest one step of a statement (reading one row) may take, in nanoseconds, before
   /// it is interrupted; `nil`: no limit. A file whose views never end (an endless recursive
   /// CTE behind `actions`) then cannot hang a reader, or fill the disk with its temp files.

@@ -16,9 +16,15 @@ package enum TraceFile {
   /// - Throws: `TraceFileError` when the path is a directory, or the file is not SQLite, not a
   ///   trace, damaged, or from a newer TCATrace — such a file is left untouched — or when it
   ///   cannot be created or written.
-  package static func openForWriting(path: String) throws(TraceFileError) -> SQLiteConnection {
+  /// - Parameter waiting: Whether to wait (up to 5 s) while another connection holds a lock
+  ///   the opening needs. Without waiting, such a lock fails the opening at once with
+  ///   `SQLITE_BUSY` (see ``TraceFileError/isBusy``), for a caller that must not block.
+  package static func openForWriting(
+    path: String, waiting: Bool = true
+  ) throws(TraceFileError) -> SQLiteConnection {
     try self.checkNotDirectory(path, FileStatus(path))
     let connection = try SQLiteConnection(path: path, mode: .readWrite)
+    if !waiting { connection.setBusyTimeout(milliseconds: 0) }
     // NB: The header is read before anything is written, so a file that turns out not to be
     // ours is never changed.
     var (applicationID, version, tableCount) = try self.header(connection)
@@ -47,15 +53,53 @@ package enum TraceFile {
       }
     }
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
-    try self.useWAL(connection)
+    try self.useWAL(connection, waiting: waiting)
     try connection.execute("PRAGMA synchronous = NORMAL")
+    if !waiting { connection.setBusyTimeout(milliseconds: 5_000) }
     return connection
+  }
+
+  /// Checks, before anything is appended to the trace `connection` opened, that the file is
+  /// whole: its tables are there and `PRAGMA quick_check` finds nothing wrong. It reads every
+  /// page, so it runs where waiting does not matter (the recorder's writer thread).
+  ///
+  /// - Throws: `TraceFileError` of kind `.corrupt` when the file is damaged.
+  package static func checkBeforeAppending(_ connection: SQLiteConnection) throws(TraceFileError) {
+    let path = connection.path
+    do throws(TraceFileError) {
+      let tables = try connection.integer(
+        """
+        SELECT count(*) FROM sqlite_master
+        WHERE type = 'table' AND name IN ('sessions', 'actions', 'state_changes', 'leaks')
+        """
+      )
+      guard tables == 4 else {
+        throw TraceFileError(
+          kind: .corrupt, path: path,
+          message: "is damaged: it has a trace's header but not all of a trace's tables"
+        )
+      }
+      let check = try connection.prepare("PRAGMA quick_check(1)")
+      guard try check.step(), let result = check.text(0) else {
+        throw TraceFileError(kind: .corrupt, path: path, message: "is damaged: PRAGMA quick_check said nothing")
+      }
+      guard result == "ok" else {
+        // NB: One line: the report is several ("*** in database main ***", then what).
+        let what = result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }
+        throw TraceFileError(
+          kind: .corrupt, path: path,
+          message: "is damaged (PRAGMA quick_check: \(what.joined(separator: " ")))"
+        )
+      }
+    } catch where error.kind == .corrupt && error.sqliteCode != nil {
+      throw TraceFileError(kind: .corrupt, path: path, message: "is damaged (\(error.message))")
+    }
   }
 
   /// Puts the file in WAL mode (a no-op when it is), retrying while another connection holds
   /// it: the switch does not wait as other statements do.
-  private static func useWAL(_ connection: SQLiteConnection) throws(TraceFileError) {
-    let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+  private static func useWAL(_ connection: SQLiteConnection, waiting: Bool) throws(TraceFileError) {
+    let deadline = DispatchTime.now().uptimeNanoseconds + (waiting ? 5_000_000_000 : 0)
     while true {
       do throws(TraceFileError) {
         try connection.execute("PRAGMA journal_mode = WAL")

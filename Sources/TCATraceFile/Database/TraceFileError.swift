@@ -92,6 +92,14 @@ extension TraceFileError {
 }
 
 extension TraceFileError {
+  /// Whether another connection held a lock the operation needed (`SQLITE_BUSY`): trying
+  /// again later may succeed.
+  package var isBusy: Bool {
+    self.sqliteCode.map { $0 & 0xFF == SQLITE_BUSY } ?? false
+  }
+}
+
+extension TraceFileError {
   /// The error on one line, with what to do about it.
   package var cliDescription: String {
     switch self.kind {

@@ -7,7 +7,8 @@
 //                                           (ACTIONS sent at once, then closed: the last writes fail)
 //   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
 //   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
-//   tcatrace-fixture append FILE COUNT      (a session of COUNT actions, one every 50 ms)
+//   tcatrace-fixture append FILE COUNT      (a session of COUNT actions, one every 50 ms;
+//                                           `refused: …` if the recorder throws)
 //
 // It prints one line per 100 actions sent (`sent 100`), each issue reported (`issue: …`), and
 // what it ended with.
@@ -124,15 +125,25 @@ struct TraceFixture {
   /// Appends a session of `count` actions to `path`, one every 50 ms, for following.
   @MainActor
   static func append(path: String, count: Int) async throws {
-    let recorder = try TraceRecorder(path: path, session: "appended", policy: .recordOnly, timing: .fixed)
+    let recorder: TraceRecorder
+    do {
+      recorder = try TraceRecorder(path: path, session: "appended", policy: .recordOnly, timing: .fixed)
+    } catch {
+      emit("refused: \(error)")
+      return
+    }
     let store = makeStore(recorder)
     for index in 1...count {
       store.send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
       emit("sent \(index)")
       try await Task.sleep(for: .milliseconds(50))
     }
-    try await recorder.close()
-    emit("closed")
+    do {
+      try await recorder.close()
+      emit("closed")
+    } catch {
+      emit("close threw: \(error)")
+    }
   }
 
   /// Records the leaky example with the `.stopInDebug` policy: the first leak stops the process.
