@@ -88,6 +88,9 @@ public struct Product: Sendable {
     }
   }
 
+  /// How long ``run(_:in:environment:executableURL:)`` lets a program run before it kills it.
+  public static let runTimeLimit: Double = 180
+
   private func runBlocking(
     _ arguments: [String], in directory: URL?, environment: [String: String],
     executableURL: URL?
@@ -99,10 +102,16 @@ public struct Product: Sendable {
     process.standardOutput = stdout
     process.standardError = stderr
     try launchLock.withLock { try process.run() }
+    // NB: A program that never ends (a regression that follows a file it should refuse, say)
+    // is killed, so that it fails its test rather than holding the suite until CI's limit.
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.runTimeLimit, execute: watchdog)
     // NB: Both pipes are drained before waiting, so that a full pipe cannot block the child.
     let errors = ReadToEnd(stderr.fileHandleForReading)
     let out = readToEnd(stdout.fileHandleForReading)
     process.waitUntilExit()
+    watchdog.cancel()
     return Result(
       status: process.terminationStatus,
       stdout: String(decoding: out, as: UTF8.self),

@@ -115,7 +115,7 @@ public final class TraceRecorder: Sendable {
           Self.cannotRecordMessage(path: path, error: error),
           fileID: fileID, filePath: filePath, line: line, column: column
         )
-      case .isDirectory, .notSQLite, .notATrace, .newerSchema, .corrupt, .notInFile:
+      case .isDirectory, .notSQLite, .notATrace, .newerSchema, .corrupt, .notInFile, .changedWhileReading:
         throw error
       }
     }

@@ -71,10 +71,12 @@ package final class TraceWriter: @unchecked Sendable {
   init(path: String, connection: SQLiteConnection?, capacity: Int = 65_536) {
     self.path = path
     self.capacity = capacity
-    // NB: Handed to the thread, not stored: only the thread touches the connection.
-    nonisolated(unsafe) let connection = connection
+    // NB: Stored, not captured by the thread's closure: the closure outlives the session
+    // (until the thread object goes), and a connection it held would not be closed — nor its
+    // WAL folded into the file and deleted — before the process ends.
+    self.connection = connection
     let thread = Thread { [self] in
-      self.open(connection)
+      self.open()
       self.run()
     }
     thread.name = "TCATrace writer"
@@ -213,8 +215,9 @@ package final class TraceWriter: @unchecked Sendable {
 
   /// Opens the file if the writer was not given it open, and checks it before anything is
   /// appended; a failure stops the writer before it writes.
-  private func open(_ given: SQLiteConnection?) {
-    var connection = given
+  private func open() {
+    var connection = self.connection
+    self.connection = nil
     do throws(TraceFileError) {
       while connection == nil {
         do throws(TraceFileError) {

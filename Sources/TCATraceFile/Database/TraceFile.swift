@@ -115,7 +115,18 @@ package enum TraceFile {
   /// - Parameter live: Open so as to see what a writer commits later (for following a file).
   ///   Otherwise a file with no `-wal` beside it, which no one is writing, is opened immutable,
   ///   and reading it leaves nothing beside it.
-  package static func openForReading(path: String, live: Bool = false) throws(TraceFileError) -> SQLiteConnection {
+  ///
+  /// - Returns: The connection, and what the file was as it was opened (`snapshot`) when it was
+  ///   opened immutable; `nil` when it was opened to see a writer's commits.
+  ///
+  /// NB: An immutable connection takes no locks, so a recorder that starts appending and
+  /// checkpoints its WAL into the file while it is read would tear what is read: a reader
+  /// compares the snapshot with the file as it ends (``FileSnapshot/hasChanged(path:)``).
+  package static func openForReading(
+    path: String, live: Bool
+  ) throws(TraceFileError) -> (connection: SQLiteConnection, snapshot: FileSnapshot?) {
+    // NB: Taken before the file is opened: a change that starts after is seen.
+    let snapshot = FileSnapshot(path)
     guard let status = FileStatus(path) else {
       throw TraceFileError(
         kind: .notFound, path: path, message: "does not exist: check the path"
@@ -128,14 +139,21 @@ package enum TraceFile {
         message: "is empty, so it is not a trace: a recorder writes its header when it opens the file"
       )
     }
-    let hasWAL = FileStatus(path + "-wal") != nil
+    let immutable = !live && !self.hasWAL(path)
     let connection = try SQLiteConnection(
-      path: path, mode: live || hasWAL ? .readOnly : .readOnlyImmutable
+      path: path, mode: immutable ? .readOnlyImmutable : .readOnly
     )
     try connection.execute("PRAGMA query_only = ON")
     let (applicationID, version, _) = try self.header(connection)
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
-    return connection
+    return (connection, immutable ? snapshot : nil)
+  }
+
+  /// Whether a `-wal` with something in it lies beside `path`: a recorder is writing the file,
+  /// or one died before it could fold its WAL into the file. An empty one, left behind, holds
+  /// nothing to read; reading the file without it leaves no `-shm` beside it.
+  package static func hasWAL(_ path: String) -> Bool {
+    FileStatus(path + "-wal").map { $0.size > 0 } ?? false
   }
 
   private static func checkNotDirectory(_ path: String, _ status: FileStatus?) throws(TraceFileError) {
@@ -179,6 +197,41 @@ package enum TraceFile {
           """
       )
     }
+  }
+}
+
+/// A file's identity, size and times, to tell whether anything wrote to it.
+package struct FileSnapshot: Equatable, Sendable {
+  private var device: UInt64
+  private var inode: UInt64
+  private var size: Int64
+  private var modified: timespec
+  private var changed: timespec
+
+  package init?(_ path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    self.device = UInt64(info.st_dev)
+    self.inode = UInt64(info.st_ino)
+    self.size = Int64(info.st_size)
+    #if canImport(Darwin)
+      self.modified = info.st_mtimespec
+      self.changed = info.st_ctimespec
+    #else
+      self.modified = info.st_mtim
+      self.changed = info.st_ctim
+    #endif
+  }
+
+  /// Whether the file at `path` is no longer the one of this snapshot, or was written since.
+  package func hasChanged(path: String) -> Bool {
+    FileSnapshot(path) != self
+  }
+
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+      && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+      && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
   }
 }
 

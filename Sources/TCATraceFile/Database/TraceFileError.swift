@@ -29,6 +29,9 @@ public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendabl
     case notWritable
     /// A read asked for something the file does not hold (a session id, say).
     case notInFile
+    /// The file was written while it was read (a recorder began appending to it), so what was
+    /// read may be torn; reading it again gives a whole picture.
+    case changedWhileReading
   }
 
   public var kind: Kind

@@ -14,9 +14,12 @@
 public final class TraceReader {
   /// The trace file's path.
   public let path: String
-  package let connection: SQLiteConnection
+  package private(set) var connection: SQLiteConnection
   private var changesStatement: SQLiteStatement?
   private var leaksStatement: SQLiteStatement?
+  /// What the file was when it was opened immutable (no recorder was writing it); `nil` when
+  /// it was opened to see a recorder's commits.
+  private var snapshot: FileSnapshot?
 
   /// Opens the trace at `path` for reading.
   ///
@@ -29,7 +32,40 @@ public final class TraceReader {
   ///   trace, damaged, or written by a newer TCATrace.
   public init(path: String, live: Bool = false) throws(TraceFileError) {
     self.path = path
-    self.connection = try TraceFile.openForReading(path: path, live: live)
+    (self.connection, self.snapshot) = try TraceFile.openForReading(path: path, live: live)
+  }
+
+  /// Throws when the file was written since it was opened, so that what was read from it may
+  /// be torn; call it after reading.
+  ///
+  /// A file no recorder is writing is read without locks and without leaving files beside
+  /// it; a recorder that starts appending to it then, and folds its WAL into it while it is
+  /// read, would tear the read. This says so, rather than letting a torn read pass as the
+  /// file (or make a healthy file look damaged). A file a recorder was writing as it was opened
+  /// is read through the recorder's WAL, which never tears, and never throws here.
+  ///
+  /// - Throws: `TraceFileError` of kind `.changedWhileReading`.
+  public func checkUnchanged() throws(TraceFileError) {
+    guard let snapshot = self.snapshot, snapshot.hasChanged(path: self.path) else { return }
+    throw TraceFileError(
+      kind: .changedWhileReading, path: self.path,
+      message: "was written while it was read (a recorder began appending to it), so what was read may be torn: read it again"
+    )
+  }
+
+  /// For following a file: when it was opened as a file no recorder was writing, and a
+  /// recorder has begun to since (a `-wal` with something in it lies beside it, or the file
+  /// changed), opens it again to read what the recorder commits. Call it between reads.
+  package func reopenIfWritten() throws(TraceFileError) {
+    guard let snapshot = self.snapshot,
+      TraceFile.hasWAL(self.path) || snapshot.hasChanged(path: self.path)
+    else { return }
+    // NB: Statements go before their connection.
+    self.changesStatement = nil
+    self.leaksStatement = nil
+    let limit = self.connection.stepTimeLimit
+    (self.connection, self.snapshot) = try TraceFile.openForReading(path: self.path, live: false)
+    self.connection.stepTimeLimit = limit
   }
 
   /// The longest reading one row may take before the read stops with a `TraceFileError`:

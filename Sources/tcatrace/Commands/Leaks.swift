@@ -22,12 +22,13 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let reader = try self.trace.open()
-      let session = try self.sessionOptions.session.resolve(in: reader)
-      let summaries = try reader.leakSummaries(session: session)
+      let (summaries, roots) = try self.trace.read { reader in
+        let session = try self.sessionOptions.session.resolve(in: reader)
+        return (try reader.leakSummaries(session: session), try reader.rootFeatures())
+      }
       switch self.format {
       case .text:
-        printLeakTable(summaries, roots: try reader.rootFeatures(), terminal: .standard)
+        printLeakTable(summaries, roots: roots, terminal: .standard)
       case .json, .jsonl:
         printJSON(
           summaries.map {

@@ -88,7 +88,10 @@ extension TCATraceCommand {
     }
 
     func run() async throws {
-      let reader = try self.trace.open(live: self.follow)
+      try await self.trace.read { reader in try await self.replay(reader) }
+    }
+
+    private func replay(_ reader: TraceReader) async throws {
       let filter = TraceFilter(
         session: try self.sessionOptions.session.resolve(in: reader),
         categories: try self.categories,
@@ -105,13 +108,18 @@ extension TCATraceCommand {
       var lastID = try self.print(filter, with: &printer, stepping: stepping)
       printer.finish()
       guard self.follow else { return }
+      // NB: A file no recorder was writing was opened as such, leaving nothing beside it; once
+      // a recorder begins to write it, it is opened again to read the recorder's commits.
+      try reader.checkUnchanged()
       while true {
         // NB: Following never ends on its own; output that cannot be written ends it.
         finishOutput()
         try await Task.sleep(for: .milliseconds(200))
+        try reader.reopenIfWritten()
         var next = filter
         next.afterID = lastID
         lastID = try self.print(next, with: &printer, stepping: stepping) ?? lastID
+        try reader.checkUnchanged()
       }
     }
 

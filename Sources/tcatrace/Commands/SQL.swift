@@ -31,15 +31,16 @@ extension TCATraceCommand {
     var format: Format = .table
 
     func run() throws {
-      let reader = try self.trace.open()
-      do {
-        switch self.format {
-        case .table: try self.printTable(reader)
-        case .csv: try self.printCSV(reader)
-        case .json: try self.printJSON(reader)
+      try self.trace.read { reader in
+        do {
+          switch self.format {
+          case .table: try self.printTable(reader)
+          case .csv: try self.printCSV(reader)
+          case .json: try self.printJSON(reader)
+          }
+        } catch let error as TraceFileError {
+          throw CLIError(message: Self.explain(error, file: self.trace.file))
         }
-      } catch let error as TraceFileError {
-        throw CLIError(message: Self.explain(error, file: self.trace.file))
       }
     }
 

@@ -22,9 +22,9 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let reader = try self.trace.open()
-      let session = try self.sessionOptions.session.resolve(in: reader)
-      let statistics = try reader.featureStatistics(session: session)
+      let statistics = try self.trace.read { reader in
+        try reader.featureStatistics(session: try self.sessionOptions.session.resolve(in: reader))
+      }
       switch self.format {
       case .text:
         guard !statistics.isEmpty else {

@@ -22,13 +22,41 @@ struct TraceFileArguments: ParsableArguments {
     }
   }
 
-  /// Opens the file read-only; `live` to follow a file a recorder is writing.
-  func open(live: Bool = false) throws(TraceFileError) -> TraceReader {
-    let reader = try TraceReader(path: self.file, live: live)
+  /// Opens the file read-only.
+  func open() throws(TraceFileError) -> TraceReader {
+    let reader = try TraceReader(path: self.file)
     if self.timeLimit > 0 {
       reader.rowTimeLimit = .nanoseconds(Int64(min(self.timeLimit * 1e9, Double(Int64.max))))
     }
     return reader
+  }
+
+  /// Opens the file, and runs `body` with it; when the file was written while `body` read it
+  /// (a recorder began appending), what was printed may be torn, and the command ends with that
+  /// error instead — also when `body` failed, which the change, not the file, may explain.
+  func read<Result>(_ body: (TraceReader) throws -> Result) throws -> Result {
+    let reader = try self.open()
+    do {
+      let result = try body(reader)
+      try reader.checkUnchanged()
+      return result
+    } catch {
+      try reader.checkUnchanged()
+      throw error
+    }
+  }
+
+  /// ``read(_:)`` for a body that waits.
+  func read<Result>(_ body: (TraceReader) async throws -> Result) async throws -> Result {
+    let reader = try self.open()
+    do {
+      let result = try await body(reader)
+      try reader.checkUnchanged()
+      return result
+    } catch {
+      try reader.checkUnchanged()
+      throw error
+    }
   }
 }
 
