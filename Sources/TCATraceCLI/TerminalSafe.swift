@@ -1,12 +1,14 @@
 extension String {
   /// The string with every character a terminal acts on shown as an escape, as CustomDump
   /// writes them: `\n`, `\r`, `\t`, and `\u{1B}` for the other C0 controls, DEL, the C1
-  /// controls (U+0080–U+009F) and the bidirectional overrides and isolates.
+  /// controls (U+0080–U+009F) and the bidirectional overrides and isolates; and each byte of a
+  /// file name that is not UTF-8 (see `FileName`) as `\xFF`.
   ///
   /// A trace is someone else's data: a session name, a payload or a state value holding
   /// `ESC [ 2 J` would otherwise clear the user's screen, and a newline would forge a line.
   package var terminalSafe: String {
-    guard self.unicodeScalars.contains(where: \.isTerminalControl) else { return self }
+    guard self.unicodeScalars.contains(where: { $0.isTerminalControl || $0.value >= 0x10FF80 })
+    else { return self }
     var escaped = ""
     escaped.reserveCapacity(self.utf8.count + 8)
     for scalar in self.unicodeScalars {
@@ -16,6 +18,9 @@ extension String {
       case "\t": escaped += #"\t"#
       case _ where scalar.isTerminalControl:
         escaped += #"\u{"# + String(scalar.value, radix: 16, uppercase: true) + "}"
+      case _ where scalar.value >= 0x10FF80:
+        // NB: A byte of a file name that is not UTF-8 (see `FileName`), as `\xFF`.
+        escaped += #"\x"# + String(scalar.value & 0xFF, radix: 16, uppercase: true)
       default: escaped.unicodeScalars.append(scalar)
       }
     }

@@ -30,12 +30,16 @@ extension ParsableCommand {
   /// It runs on the main thread, as `@main`'s `main()` does: a command run on a thread of the
   /// concurrent pool sets up that thread's own heap first, ~1 ms.
   ///
+  /// - Parameter arguments: The arguments; default: the command line's.
   /// - Parameter describe: The one-line message for an error of the caller's own kind
   ///   (exit 2), or `nil` for the errors this function knows.
   @MainActor
-  package static func runAsTool(describing describe: @Sendable (any Error) -> String? = { _ in nil }) async {
+  package static func runAsTool(
+    arguments: [String]? = nil,
+    describing describe: @Sendable (any Error) -> String? = { _ in nil }
+  ) async {
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(arguments)
       if var command = command as? any AsyncParsableCommand {
         try await command.run()
       } else {

@@ -29,6 +29,7 @@ struct TCATraceCommand: AsyncParsableCommand {
     if arguments.first == "lint" || arguments == ["help", "lint"] {
       Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst())).reportAndExit()
     }
-    await runAsTool { error in (error as? TraceFileError)?.cliDescription }
+    // NB: File names that are not UTF-8 reach the commands whole (see `FileName`).
+    await runAsTool(arguments: FileName.arguments()) { error in (error as? TraceFileError)?.cliDescription }
   }
 }

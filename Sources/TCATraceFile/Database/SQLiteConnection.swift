@@ -85,14 +85,24 @@ package final class SQLiteConnection {
   /// Whether the last step was stopped by ``stepTimeLimit``.
   fileprivate(set) var stepTimedOut = false
 
-  /// `path` as a `file://` URI of its absolute path, with every character URIs reserve
-  /// escaped: `//server/x.db`, `:memory:` and `a?b#c%d.db` are files like any other.
+  /// `path` as a `file://` URI of its absolute path, with every byte but ASCII letters,
+  /// digits and `/-._~` escaped: `//server/x.db`, `:memory:`, `a?b#c%d.db` and names that are
+  /// not UTF-8 (see ``FileName``) are files like any other.
   package static func uri(_ path: String) -> String {
     let absolute =
       path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "/-._~")
-    return "file://" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)
+    var uri = "file://"
+    for byte in FileName.bytes(absolute) {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
+        UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+        uri.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        uri += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+      }
+    }
+    return uri
   }
 
   package func execute(_ sql: String) throws(TraceFileError) {

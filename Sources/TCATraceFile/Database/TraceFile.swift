@@ -210,7 +210,7 @@ package struct FileSnapshot: Equatable, Sendable {
 
   package init?(_ path: String) {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard FileName.withCString(path, { stat($0, &info) }) == 0 else { return nil }
     self.device = UInt64(info.st_dev)
     self.inode = UInt64(info.st_ino)
     self.size = Int64(info.st_size)
@@ -246,7 +246,7 @@ private struct FileStatus {
 
   package init?(_ path: String) {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard FileName.withCString(path, { stat($0, &info) }) == 0 else { return nil }
     self.isDirectory = info.st_mode & S_IFMT == S_IFDIR
     self.size = Int64(info.st_size)
   }
