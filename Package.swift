@@ -247,6 +247,7 @@ let package = Package(
       name: "tcatraceTests",
       dependencies: [
         "CSQLite",
+        "TCATraceFile",
         "tcatrace",
         "tcatrace-demo",
         "tcatrace-lint",

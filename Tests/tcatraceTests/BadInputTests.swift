@@ -1,6 +1,7 @@
 import CSQLite
 import CustomDump
 import Foundation
+import TCATraceFile
 import TestSupport
 import Testing
 
@@ -285,5 +286,54 @@ struct BadInputTests {
     let missing = try shell(#""$1" sessions "$(printf 'm\377\033.db')""#)
     #expect(missing.status == 2)
     expectNoDifference(missing.stderr, #"Error: 'm\xFF\u{1B}.db' does not exist: check the path"# + "\n")
+  }
+
+  /// Issue #20, item 5: damage SQLite does not notice as it reads — here, the last page of a
+  /// table that says it holds half the rows it does, so that a scan stops short — gives exit 2
+  /// and the "damaged" line, never the rows that could be read, as if they were all.
+  @Test func damageThatHidesRowsIsFound() async throws {
+    for table in ["actions", "state_changes"] {
+      let name = try self.make("\(table)-hidden.db") { path in
+        try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+        let root = try #require(
+          try TraceReader(path: path).query("SELECT rootpage FROM sqlite_master WHERE name = '\(table)'").rows.first?.first
+        )
+        guard case let .integer(page) = root else { Issue.record("\(root)"); return }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // From the root, down the right-most pointers (bytes 8–11 of an interior page: table
+        // 5, index 2) to the last leaf, whose cell count (bytes 3–4) is halved: the last
+        // rows of the table are no longer read.
+        var header = Int(page - 1) * 4096
+        while [2, 5].contains(bytes[header]) {
+          let child = bytes[(header + 8)..<(header + 12)].reduce(0) { $0 << 8 | Int($1) }
+          header = (child - 1) * 4096
+        }
+        #expect([10, 13].contains(bytes[header]), "\(table): page type \(bytes[header])")
+        let cells = Int(bytes[header + 3]) << 8 | Int(bytes[header + 4])
+        #expect(cells > 1)
+        bytes[header + 3] = UInt8((cells / 2) >> 8)
+        bytes[header + 4] = UInt8((cells / 2) & 0xFF)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+      }
+      // What SQLite reads of it, without an error: a part.
+      let reader = try TraceReader(path: self.trace.directory.path(name))
+      let read = try reader.actions()
+      let all = try TraceReader(path: self.trace.path).actions()
+      if table == "actions" {
+        #expect(read.count < all.count)
+      } else {
+        #expect(read.map(\.changes.count).reduce(0, +) < all.map(\.changes.count).reduce(0, +))
+      }
+
+      for command in [["replay"], ["replay", "--format", "jsonl"], ["stats"]] where table == "actions" || command[0] == "replay" {
+        let result = try await Product.tcatrace.run([command[0], name] + command.dropFirst(), in: self.trace.directory.url)
+        #expect(result.status == 2, "\(table), \(command)")
+        #expect(
+          result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's quick_check of its '\(table)' table ("),
+          "\(table), \(command): \(result.stderr)"
+        )
+        #expect(result.stderr.hasSuffix("): the file is damaged (truncated or overwritten); record it again\n"))
+      }
+    }
   }
 }

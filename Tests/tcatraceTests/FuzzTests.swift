@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TCATraceFile
 import TestSupport
 import Testing
 
@@ -34,6 +35,7 @@ struct FuzzTests {
     let mutation = try Self.mutate(path, &random)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let filesBefore = try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path).sorted()
+    let damagedTables = Self.damagedTables(path)
     for command in Self.commands {
       let start = ContinuousClock.now
       let result = try await Product.tcatrace.run(
@@ -43,6 +45,11 @@ struct FuzzTests {
       #expect(!result.wasSignalled, "\(context): signal \(result.status)\n\(result.stderr.prefix(500))")
       #expect([0, 1, 2].contains(result.status), "\(context): exit \(result.status)")
       #expect(ContinuousClock.now - start < .seconds(30), "\(context)")
+      // No partial output with exit 0: a file whose tables SQLite finds damaged is not read
+      // as if it were whole.
+      if command == ["replay"], let damagedTables, !damagedTables.isEmpty {
+        #expect(result.status == 2, "\(context): \(damagedTables) damaged, exit \(result.status)")
+      }
       if result.status == 2 {
         #expect(result.stderr.hasPrefix("Error: "), "\(context): \(result.stderr.prefix(300))")
         #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(context): \(result.stderr.prefix(300))")
@@ -55,6 +62,18 @@ struct FuzzTests {
         "\(context): files appeared beside the trace"
       )
     }
+  }
+
+  /// The tables of the trace at `path` that `PRAGMA quick_check` finds damaged; `nil` when it
+  /// cannot be asked.
+  static func damagedTables(_ path: String) -> [String]? {
+    guard let reader = try? TraceReader(path: path) else { return nil }
+    var damaged: [String] = []
+    for table in ["sessions", "actions", "state_changes", "leaks"] {
+      guard let rows = try? reader.query("PRAGMA quick_check(\(table))").rows else { return nil }
+      if rows != [[.text("ok")]] { damaged.append(table) }
+    }
+    return damaged
   }
 
   /// Mutates the trace at `path` one of three ways; returns what it did.

@@ -79,21 +79,26 @@ package enum TraceFile {
           message: "is damaged: it has a trace's header but not all of a trace's tables"
         )
       }
-      let check = try connection.prepare("PRAGMA quick_check(1)")
-      guard try check.step(), let result = check.text(0) else {
-        throw TraceFileError(kind: .corrupt, path: path, message: "is damaged: PRAGMA quick_check said nothing")
-      }
-      guard result == "ok" else {
-        // NB: One line: the report is several ("*** in database main ***", then what).
-        let what = result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }
-        throw TraceFileError(
-          kind: .corrupt, path: path,
-          message: "is damaged (PRAGMA quick_check: \(what.joined(separator: " ")))"
-        )
+      if let problem = try self.quickCheck(connection) {
+        throw TraceFileError(kind: .corrupt, path: path, message: "is damaged (PRAGMA quick_check: \(problem))")
       }
     } catch where error.kind == .corrupt && error.sqliteCode != nil {
       throw TraceFileError(kind: .corrupt, path: path, message: "is damaged (\(error.message))")
     }
+  }
+
+  /// The first problem `PRAGMA quick_check` finds in the file, or in `table` and its indexes,
+  /// on one line; `nil` when there is none.
+  package static func quickCheck(
+    _ connection: SQLiteConnection, table: String? = nil
+  ) throws(TraceFileError) -> String? {
+    let check = try connection.prepare(
+      table.map { "PRAGMA quick_check(\"\($0)\")" } ?? "PRAGMA quick_check(1)"
+    )
+    guard try check.step(), let result = check.text(0) else { return "it said nothing" }
+    guard result != "ok" else { return nil }
+    // NB: One line: the report is several ("*** in database main ***", then what).
+    return result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }.joined(separator: " ")
   }
 
   /// Puts the file in WAL mode (a no-op when it is), retrying while another connection holds

@@ -88,7 +88,9 @@ extension TCATraceCommand {
     }
 
     func run() async throws {
-      try await self.trace.read { reader in try await self.replay(reader) }
+      // NB: Following, only what is read first is checked.
+      let tables = ["sessions", "actions", "leaks"] + (self.noDiff ? [] : ["state_changes"])
+      try await self.trace.read(checking: tables) { reader in try await self.replay(reader) }
     }
 
     private func replay(_ reader: TraceReader) async throws {
@@ -110,7 +112,7 @@ extension TCATraceCommand {
       guard self.follow else { return }
       // NB: A file no recorder was writing was opened as such, leaving nothing beside it; once
       // a recorder begins to write it, it is opened again to read the recorder's commits.
-      try reader.checkUnchanged()
+      try reader.verifyRead()
       while true {
         // NB: Following never ends on its own; output that cannot be written ends it.
         finishOutput()

@@ -31,30 +31,40 @@ struct TraceFileArguments: ParsableArguments {
     return reader
   }
 
-  /// Opens the file, and runs `body` with it; when the file was written while `body` read it
-  /// (a recorder began appending), what was printed may be torn, and the command ends with that
-  /// error instead — also when `body` failed, which the change, not the file, may explain.
-  func read<Result>(_ body: (TraceReader) throws -> Result) throws -> Result {
+  /// Opens the file, and runs `body` with it.
+  ///
+  /// - Parameter tables: Tables `body` reads whole, which SQLite's `quick_check` checks, on a
+  ///   thread of its own, while `body` reads them: when they are damaged, the command ends with
+  ///   that error, not with what `body` could read of them.
+  ///
+  /// When the file was written while `body` read it (a recorder began appending), what was
+  /// printed may be torn, and the command ends with that error instead. Both win over an
+  /// error of `body`'s, which the change or the damage may explain.
+  func read<Result>(checking tables: [String] = [], _ body: (TraceReader) throws -> Result) throws -> Result {
     let reader = try self.open()
+    if !tables.isEmpty { reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables) }
     do {
       let result = try body(reader)
-      try reader.checkUnchanged()
+      try reader.verifyRead()
       return result
     } catch {
-      try reader.checkUnchanged()
+      try reader.verifyRead()
       throw error
     }
   }
 
-  /// ``read(_:)`` for a body that waits.
-  func read<Result>(_ body: (TraceReader) async throws -> Result) async throws -> Result {
+  /// ``read(checking:_:)`` for a body that waits.
+  func read<Result>(
+    checking tables: [String] = [], _ body: (TraceReader) async throws -> Result
+  ) async throws -> Result {
     let reader = try self.open()
+    if !tables.isEmpty { reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables) }
     do {
       let result = try await body(reader)
-      try reader.checkUnchanged()
+      try reader.verifyRead()
       return result
     } catch {
-      try reader.checkUnchanged()
+      try reader.verifyRead()
       throw error
     }
   }
