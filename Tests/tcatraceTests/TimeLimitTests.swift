@@ -62,6 +62,40 @@ struct TimeLimitTests {
     #expect(result.stderr.hasPrefix("Error: SQLite error 9: reading one row took longer than 0.5 s"))
   }
 
+  @Test func withoutATimeLimitTheMemoryLimitStopsAnEndlessSort() async throws {
+    // The view sorts an endless series: its temporary data, kept in memory and never in a
+    // temp file, reaches the memory limit, which ends the command whatever the time limit.
+    for arguments in [["replay", self.endless], ["sql", self.endless, "SELECT count(*) FROM actions"]] {
+      let start = ContinuousClock.now
+      let result = try await Product.tcatrace.run(
+        arguments + ["--time-limit", "0", "--memory-limit", "32"], in: self.trace.directory.url
+      )
+      #expect(ContinuousClock.now - start < .seconds(30), "\(arguments)")
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderr.hasPrefix("Error: SQLite error 7: out of memory"), "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.contains(
+          "reading needed more than the 32 MB of memory SQLite may use; if the file or query is only large, raise the limit with --memory-limit MB"
+        ),
+        "\(arguments): \(result.stderr)"
+      )
+      #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(arguments)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted() == ["demo.db", "endless.db"])
+  }
+
+  @Test func theMemoryLimitIsANumberOfMegabytes() async throws {
+    let result = try await self.trace.run(["sessions", "FILE", "--memory-limit", "8"])
+    #expect(result.status == 2)
+    expectNoDifference(
+      result.stderr,
+      "Error: --memory-limit is a number of megabytes, 16 or more; see 'tcatrace sessions --help'.\n"
+    )
+    let small = try await self.trace.run(["sessions", "FILE", "--memory-limit", "16"])
+    #expect(small.status == 0)
+  }
+
   @Test func theLimitIsANumberOfSeconds() async throws {
     let result = try await self.trace.run(["sessions", "FILE", "--time-limit=-1"])
     #expect(result.status == 2)

@@ -57,6 +57,25 @@ package final class SQLiteConnection {
     sqlite3_close_v2(self.handle)
   }
 
+  /// Keeps SQLite's temporary data (sorts, materialized views and subqueries, transient
+  /// indexes) in memory rather than in temp files: with ``limitMemory(toBytes:)``, a query whose
+  /// temporary data never stops growing stops at the limit instead of filling the disk.
+  package func keepTemporaryDataInMemory() throws(TraceFileError) {
+    try self.execute("PRAGMA temp_store = MEMORY")
+  }
+
+  /// Limits the memory SQLite allocates in this process, for every connection, to `bytes`
+  /// (`sqlite3_hard_heap_limit64`); past it a statement fails with `SQLITE_NOMEM`. For a
+  /// program that reads files from others, not for a library inside an app.
+  package static func limitMemory(toBytes bytes: Int64) {
+    sqlite3_hard_heap_limit64(bytes)
+  }
+
+  /// The limit ``limitMemory(toBytes:)`` set, in bytes; 0 when there is none.
+  package static var memoryLimit: Int64 {
+    sqlite3_hard_heap_limit64(-1)
+  }
+
   /// How long a statement waits for a lock another connection holds before it fails with
   /// `SQLITE_BUSY`, in milliseconds; 0 fails at once. Connections start at 5,000.
   package func setBusyTimeout(milliseconds: Int32) {

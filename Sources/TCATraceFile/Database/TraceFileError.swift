@@ -108,6 +108,12 @@ extension TraceFileError {
     switch self.kind {
     case .corrupt:
       "\(self.description): the file is damaged (truncated or overwritten); record it again"
+    case .sqlite where self.sqliteCode.map({ $0 & 0xFF }) == SQLITE_NOMEM:
+      """
+      \(self.description): reading needed more than the \(SQLiteConnection.memoryLimit / 1_048_576) MB \
+      of memory SQLite may use; if the file or query is only large, raise the limit with \
+      --memory-limit MB
+      """
     case .sqlite where self.sqliteCode == SQLITE_INTERRUPT:
       "\(self.description): if the file is only large, raise the limit with --time-limit SECONDS"
     case .sqlite where self.sql != nil:

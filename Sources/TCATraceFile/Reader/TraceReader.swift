@@ -55,6 +55,15 @@ public final class TraceReader {
     )
   }
 
+  /// Keeps SQLite's temporary data in memory, never in temp files; see
+  /// ``SQLiteConnection/keepTemporaryDataInMemory()``.
+  package func keepTemporaryDataInMemory() throws(TraceFileError) {
+    self.keepsTemporaryDataInMemory = true
+    try self.connection.keepTemporaryDataInMemory()
+  }
+
+  private var keepsTemporaryDataInMemory = false
+
   /// A check of the tables being read, started beside the reading; see ``IntegrityCheck``.
   package var integrityCheck: IntegrityCheck?
 
@@ -78,6 +87,7 @@ public final class TraceReader {
     let limit = self.connection.stepTimeLimit
     (self.connection, self.snapshot) = try TraceFile.openForReading(path: self.path, live: false)
     self.connection.stepTimeLimit = limit
+    if self.keepsTemporaryDataInMemory { try self.connection.keepTemporaryDataInMemory() }
   }
 
   /// The longest reading one row may take before the read stops with a `TraceFileError`:

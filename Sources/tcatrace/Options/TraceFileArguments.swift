@@ -16,15 +16,30 @@ struct TraceFileArguments: ParsableArguments {
   )
   var timeLimit: Double = 10
 
+  @Option(
+    name: .customLong("memory-limit"),
+    help: ArgumentHelp(
+      "Stop with an error when SQLite needs more than this many megabytes of memory to read.",
+      discussion: "Its temporary data (sorts, views) is kept in memory, never in temp files, so a file or query whose temporary data never stops growing cannot fill the disk.",
+      valueName: "MB"
+    )
+  )
+  var memoryLimit: Int = 1024
+
   func validate() throws {
     guard self.timeLimit >= 0, self.timeLimit.isFinite else {
       throw ValidationError("--time-limit is a number of seconds, 0 or more")
+    }
+    guard self.memoryLimit >= 16, self.memoryLimit <= 1 << 30 else {
+      throw ValidationError("--memory-limit is a number of megabytes, 16 or more")
     }
   }
 
   /// Opens the file read-only.
   func open() throws(TraceFileError) -> TraceReader {
+    SQLiteConnection.limitMemory(toBytes: Int64(self.memoryLimit) * 1_048_576)
     let reader = try TraceReader(path: self.file)
+    try reader.keepTemporaryDataInMemory()
     if self.timeLimit > 0 {
       reader.rowTimeLimit = .nanoseconds(Int64(min(self.timeLimit * 1e9, Double(Int64.max))))
     }
