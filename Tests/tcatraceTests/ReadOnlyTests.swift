@@ -64,6 +64,60 @@ struct ReadOnlyTests {
     #expect(wal[.size] as? Int == 0)
   }
 
+  /// A program and its arguments run as a user who cannot write a directory of mode 0555: this
+  /// user, or `nobody` when the tests run as root (whom permissions do not stop).
+  private func asAUserWhoCannotWrite(_ executable: URL, _ arguments: [String]) -> (URL, [String]) {
+    guard getuid() == 0 else { return (executable, arguments) }
+    return (
+      URL(fileURLWithPath: "/usr/bin/setpriv"),
+      ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
+    )
+  }
+
+  @Test func aTraceInADirectoryTheUserCannotWriteIsRead() async throws {
+    let directory = try TemporaryDirectory()
+    let locked = directory.path("locked")
+    try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+    defer { chmod(locked, 0o755) }
+    let path = locked + "/trace.db"
+    #expect(try await Product("tcatrace-fixture").run(["record-demo", path]).status == 0)
+    let expected = try await Product.tcatrace.run(["replay", path])
+    #expect(expected.status == 0)
+
+    for leftoverWAL in [false, true] {
+      if leftoverWAL {
+        chmod(locked, 0o755)
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
+      }
+      chmod(locked, 0o555)
+      let files = try FileManager.default.contentsOfDirectory(atPath: locked).sorted()
+      // The user really cannot write there.
+      let (sh, touch) = self.asAUserWhoCannotWrite(URL(fileURLWithPath: "/bin/sh"), ["-c", "touch \"$0\"", locked + "/x"])
+      #expect(try await Product.tcatrace.run(touch, executableURL: sh).status != 0)
+
+      for command in [["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["sql", path, "SELECT count(*) FROM actions"]] {
+        let (executable, arguments) = self.asAUserWhoCannotWrite(Product.tcatrace.executableURL, command)
+        let result = try await Product.tcatrace.run(arguments, executableURL: executable)
+        #expect(result.status == (command[0] == "leaks" ? 1 : 0), "\(command), wal: \(leftoverWAL): \(result.stderr)")
+        #expect(result.stderr == "", "\(command), wal: \(leftoverWAL)")
+        if command[0] == "replay" { expectNoDifference(result.stdout, expected.stdout) }
+      }
+
+      let (executable, arguments) = self.asAUserWhoCannotWrite(
+        Product.tcatrace.executableURL, ["replay", path, "--follow", "--no-diff"]
+      )
+      let follow = Product.tcatrace.process(arguments)
+      follow.executableURL = executable
+      let output = Pipe()
+      follow.standardOutput = output
+      try follow.run()
+      #expect(LineReader(output.fileHandleForReading).next(39).count == 39, "wal: \(leftoverWAL)")
+      kill(follow.processIdentifier, SIGINT)
+      follow.waitUntilExit()
+      #expect(try FileManager.default.contentsOfDirectory(atPath: locked).sorted() == files)
+    }
+  }
+
   /// `tcatrace replay t.db | less` while the app starts recording to `t.db`: the recorder folds
   /// its WAL into the file as the reader, paused by the pipe, is in the middle of it.
   @Test func aTraceARecorderWritesWhileItIsReadIsNotCalledDamaged() async throws {
