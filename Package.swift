@@ -241,7 +241,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TCATraceLintTests",
-      dependencies: ["TCATraceLint"]
+      dependencies: ["TCATraceLint", "TestSupport"]
     ),
     .testTarget(
       name: "tcatraceTests",

@@ -34,6 +34,22 @@ struct ActionChain {
     self.append(pattern)
   }
 
+  /// The chain of a case key path, `\.internal.refresh`: its components, each a case. What
+  /// follows the last one is a value the caller gives (`sending`), never a child's action.
+  init(_ keyPath: KeyPathExprSyntax) {
+    for component in keyPath.components {
+      switch component.component {
+      case let .property(property):
+        self.steps.append(Step(name: property.declName.baseName.text, token: property.declName.baseName))
+      case .subscript:
+        // NB: `\._internal.rows[id: 1].view.tapped`: an element of a collection of children.
+        if !self.steps.isEmpty { self.routingSteps.insert(self.steps.count - 1) }
+      default:
+        continue
+      }
+    }
+  }
+
   private mutating func append(_ pattern: PatternSyntax) {
     if let binding = pattern.as(ValueBindingPatternSyntax.self) {
       self.append(binding.pattern)
@@ -63,13 +79,10 @@ struct ActionChain {
         self.append(arguments[0].expression)
       default:
         self.steps.append(Step(name: name.text, token: name))
-        if let first = arguments.first {
-          if arguments.count == 1 {
-            self.append(first.expression)
-          } else {
-            // NB: Several associated values: the chain cannot follow one of them.
-            self.endsOpen = true
-          }
+        // NB: A case that embeds a child has one unlabelled associated value, the child's
+        // action; a labelled one, or several, are the action's own values: the chain ends.
+        if let first = arguments.first, arguments.count == 1, first.label == nil {
+          self.append(first.expression)
         }
       }
     } else if let member = expression.as(MemberAccessExprSyntax.self) {
@@ -81,6 +94,7 @@ struct ActionChain {
     } else if expression.is(DiscardAssignmentExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
       || expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
       || expression.is(StringLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
+      || expression.is(ArrayExprSyntax.self) || expression.is(DictionaryExprSyntax.self)
     {
       // A wildcard or a literal payload: the chain is complete.
     } else if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
@@ -104,6 +118,22 @@ enum Boundary {
   static func isPrivate(_ name: String) -> Bool {
     name == view || internalNames.contains(name)
   }
+
+  /// The case of `BindableAction`: a view action, which a child embeds at its top level.
+  static let binding = "binding"
+
+  /// The cases that are values of types every app uses (`Result`, `Optional`), not the action
+  /// of a child: `._internal(.loaded(.success(items)))` is the feature's own action.
+  static let valueCases: Set<String> = ["success", "failure", "some", "none"]
+
+  /// The name's category when it follows a case that embeds a child: a boundary category, or
+  /// `binding`, the child's view action.
+  static func childCategoryKind(_ name: String) -> String? {
+    if name == view || name == binding { return view }
+    if name == delegate { return delegate }
+    if internalNames.contains(name) { return "internal" }
+    return nil
+  }
 }
 
 extension ActionChain {
@@ -114,12 +144,29 @@ extension ActionChain {
     let depth: Int
     let child: Step
     let category: Step
+
+    /// Whether the category is one of the child's own: `view` (or `binding`) or internal.
+    var isPrivate: Bool {
+      Boundary.childCategoryKind(self.category.name).map { $0 != Boundary.delegate } ?? false
+    }
+
+    /// The category as a message says it: "a view action", "an internal action", "a binding
+    /// action, a view action,".
+    var kindDescription: String {
+      switch Boundary.childCategoryKind(self.category.name) {
+      case Boundary.view?: self.category.name == Boundary.binding ? "a binding action, a view action," : "a view action"
+      case "internal"?: "an internal action"
+      default: "a delegate action"
+      }
+    }
   }
 
   var embeddings: [Embedding] {
     var result: [Embedding] = []
     for index in self.steps.indices.dropLast()
-    where !Boundary.isBoundary(self.steps[index].name) && Boundary.isBoundary(self.steps[index + 1].name) {
+    where !Boundary.isBoundary(self.steps[index].name)
+      && Boundary.childCategoryKind(self.steps[index + 1].name) != nil
+    {
       result.append(Embedding(depth: result.count + 1, child: self.steps[index], category: self.steps[index + 1]))
     }
     return result
@@ -133,6 +180,15 @@ extension ActionChain {
     // NB: A category step must be the first step or follow an embedding case.
     guard last == 0 || !Boundary.isBoundary(self.steps[last - 1].name) else { return nil }
     let category = self.steps[last]
+    // NB: `.internal(.appDelegate(.didFinishLaunching))`: a case, then a case that is not a
+    // category: the first embeds a child whose action has no categories, and the call routes
+    // to it. A `Result`'s or an `Optional`'s case is a value of the feature's own action.
+    if Boundary.internalNames.contains(category.name), self.steps.count > last + 2,
+      !Boundary.isBoundary(self.steps[last + 1].name),
+      !Boundary.isBoundary(self.steps[last + 2].name), !Boundary.valueCases.contains(self.steps[last + 2].name)
+    {
+      return nil
+    }
     if Boundary.internalNames.contains(category.name), self.endsOpen {
       if last + 1 == self.steps.count - 1 { return nil }
       // NB: `._internal(.path(.element(id: id, action: .settings(action))))`: after a routing

@@ -18,7 +18,10 @@ public enum BoundaryLinter {
   public static func lint(
     source: String, file: String, rules: Set<LintRule> = Set(LintRule.allCases)
   ) -> [LintFinding] {
-    let tree = Parser.parse(source: source)
+    Self.lint(Parser.parse(source: source), file: file, rules: rules)
+  }
+
+  private static func lint(_ tree: SourceFileSyntax, file: String, rules: Set<LintRule>) -> [LintFinding] {
     let converter = SourceLocationConverter(fileName: file, tree: tree)
     let visitor = BoundaryVisitor()
     visitor.walk(tree)
@@ -44,13 +47,16 @@ public enum BoundaryLinter {
   ) throws(LintError) -> LintReport {
     let files = try SourceFiles.find(in: paths)
     var findings: [LintFinding] = []
+    var unparsed: [String] = []
     for file in files {
       guard let data = FileManager.default.contents(atPath: file) else {
         throw LintError(path: file, message: "cannot be read: check its permissions")
       }
-      findings += Self.lint(source: String(decoding: data, as: UTF8.self), file: file, rules: rules)
+      let tree = Parser.parse(source: String(decoding: data, as: UTF8.self))
+      if tree.hasError { unparsed.append(file) }
+      findings += Self.lint(tree, file: file, rules: rules)
     }
-    return LintReport(files: files, findings: findings)
+    return LintReport(files: files, findings: findings, unparsedFiles: unparsed)
   }
 }
 
@@ -59,6 +65,9 @@ public struct LintReport: Equatable, Sendable {
   /// The Swift files read, in the order they were read.
   public var files: [String]
   public var findings: [LintFinding]
+  /// The files with syntax errors: they were checked as far as the parser could read them,
+  /// so their findings may be incomplete.
+  public var unparsedFiles: [String] = []
 }
 
 /// A path the linter cannot read.

@@ -61,14 +61,13 @@ final class BoundaryVisitor: SyntaxVisitor {
       )
       return
     }
-    if let leak = embeddings.first(where: { Boundary.isPrivate($0.category.name) }) {
-      let kind = leak.category.name == Boundary.view ? "view" : "internal"
+    if let leak = embeddings.first(where: \.isPrivate) {
       self.findings.append(
         RawFinding(
           token: leak.category.token, rule: .childPrivateActionAccess,
           message: """
-            '\(chain.rendered(through: leak.category))' matches a \(kind) action of the child \
-            '\(leak.child.name)'; a parent reacts only to its children's delegate actions
+            '\(chain.rendered(through: leak.category))' matches \(leak.kindDescription) of the \
+            child '\(leak.child.name)'; a parent reacts only to its children's delegate actions
             """
         )
       )
@@ -115,7 +114,35 @@ final class BoundaryVisitor: SyntaxVisitor {
       firstName = "$0"
     }
     if Self.isRunOperation(closure) { names.insert(firstName ?? "send") }
+    if Self.isRunCatch(closure) {
+      // NB: `catch: { error, send in … }`: the second parameter sends.
+      switch closure.signature?.parameterClause {
+      case let .simpleInput(parameters)?:
+        if parameters.count == 2, let second = parameters.last { names.insert(second.name.text) }
+      case let .parameterClause(clause)?:
+        if clause.parameters.count == 2, let second = clause.parameters.last {
+          names.insert((second.secondName ?? second.firstName).text)
+        }
+      case nil:
+        names.insert("$1")
+      }
+    }
     return names
+  }
+
+  /// Whether `closure` is the `catch:` handler of `.run { … } catch: { … }` /
+  /// `Effect.run(operation:catch:)`.
+  private static func isRunCatch(_ closure: ClosureExprSyntax) -> Bool {
+    var call: FunctionCallExprSyntax?
+    if let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self), element.label.text == "catch" {
+      call = element.parent?.parent?.as(FunctionCallExprSyntax.self)
+    } else if let argument = closure.parent?.as(LabeledExprSyntax.self), argument.label?.text == "catch",
+      let list = argument.parent?.as(LabeledExprListSyntax.self)
+    {
+      call = list.parent?.as(FunctionCallExprSyntax.self)
+    }
+    guard let member = call?.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
+    return member.declName.baseName.text == "run" && Self.isEffectBase(member.base)
   }
 
   /// Whether `closure` is the operation of `.run { … }` / `Effect.run(operation:)`.
@@ -143,6 +170,14 @@ final class BoundaryVisitor: SyntaxVisitor {
     return false
   }
 
+  /// `Effect`, `Effect<Action>` or `.init`, called as an initializer.
+  private static func isEffectInitializer(_ called: ExprSyntax) -> Bool {
+    if let member = called.as(MemberAccessExprSyntax.self) {
+      return member.base == nil && member.declName.baseName.tokenKind == .keyword(.`init`)
+    }
+    return Self.isEffectBase(called)
+  }
+
   private static func isSendType(_ type: TypeSyntax) -> Bool {
     var type = type
     if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
@@ -154,10 +189,20 @@ final class BoundaryVisitor: SyntaxVisitor {
   // MARK: Sends
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    guard let argument = node.arguments.first, argument.label == nil else { return .visitChildren }
+    guard let argument = node.arguments.first else { return .visitChildren }
     enum Sender { case effect, outside }
     let sender: Sender
-    if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+    if argument.label?.text == "value", node.arguments.count == 1, Self.isEffectInitializer(node.calledExpression) {
+      // `Effect(value: .view(…))`, `.init(value: …)`: the effect form before `.send`.
+      sender = .effect
+    } else if argument.label != nil {
+      return .visitChildren
+    } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "sending",
+      member.base != nil, argument.expression.is(KeyPathExprSyntax.self)
+    {
+      // `$store.name.sending(\.view.nameChanged)`: a binding a view hands to a control.
+      sender = .outside
+    } else if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
       // `send(…)`: from an effect when an enclosing effect binds that name.
       let name = reference.baseName.text
       if self.effectSendNames.contains(where: { $0.contains(name) }) {
@@ -174,7 +219,22 @@ final class BoundaryVisitor: SyntaxVisitor {
       return .visitChildren
     }
 
-    let chain = ActionChain(argument.expression)
+    let chain = argument.expression.as(KeyPathExprSyntax.self).map(ActionChain.init) ?? ActionChain(argument.expression)
+    // NB: A reducer or an effect that sends an embedded child's view or internal action reaches
+    // into the child: one finding, the more specific one, also when it is a view action.
+    if sender == .effect, let leak = chain.embeddings.first(where: \.isPrivate) {
+      self.findings.append(
+        RawFinding(
+          token: leak.category.token, rule: .childPrivateActionSent,
+          message: """
+            '\(chain.rendered(through: leak.category))' sends \(leak.kindDescription) of the child \
+            '\(leak.child.name)'; a parent does not send its children's private actions: let the \
+            child act on its own
+            """
+        )
+      )
+      return .visitChildren
+    }
     guard let category = chain.ownerCategory else { return .visitChildren }
     // NB: Messages name the action itself: `._internal(.refreshed)`, not `._internal`.
     let action = chain.rendered(through: chain.step(after: category) ?? category)

@@ -2,6 +2,8 @@
 public enum LintRule: String, CaseIterable, Sendable, Comparable {
   /// A parent matches a child's `view` or internal action.
   case childPrivateActionAccess = "child-private-action-access"
+  /// A parent's reducer or effects send an embedded child's `view` or internal action.
+  case childPrivateActionSent = "child-private-action-sent"
   /// A feature matches the delegate action of a feature two or more embeddings down.
   case grandchildDelegateAccess = "grandchild-delegate-access"
   /// An effect sends a view action.
@@ -21,6 +23,8 @@ public enum LintRule: String, CaseIterable, Sendable, Comparable {
       "View actions come from the view; an effect sends internal actions."
     case .privateActionSentFromView:
       "Outside a feature's reducer and effects, send only its view actions."
+    case .childPrivateActionSent:
+      "A parent's reducer and effects never send the view or internal actions of the features it embeds."
     }
   }
 

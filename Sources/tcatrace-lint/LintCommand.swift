@@ -60,6 +60,11 @@ struct LintCommand: ParsableCommand {
     } catch {
       throw CLIError(message: error.description + ".")
     }
+    for file in report.unparsedFiles {
+      printError(
+        "warning: '\(file)' has syntax errors; it was checked as far as it parses, so findings in it may be missing".terminalSafe
+      )
+    }
     switch self.format {
     case .text:
       let terminal = Terminal.standard

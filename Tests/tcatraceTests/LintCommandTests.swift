@@ -98,6 +98,23 @@ struct LintCommandTests {
     #expect(result.stdout.hasSuffix("1 finding in 1 of 1 file.\n"))
   }
 
+  /// Issue #21: a file that does not parse is named on standard error, once, and what did
+  /// parse is still checked.
+  @Test func aFileThatDoesNotParseIsAWarning() async throws {
+    let directory = try TemporaryDirectory()
+    try "switch action {\ncase ._internal(.child(.view(.tapped))): break\n}}} func (\n"
+      .write(toFile: directory.path("Broken.swift"), atomically: true, encoding: .utf8)
+    try "let x = 1\n".write(toFile: directory.path("Good.swift"), atomically: true, encoding: .utf8)
+    let result = try await Product.tcatrace.run(["lint", "."], in: directory.url)
+    #expect(result.status == 1)
+    expectNoDifference(
+      result.stderr,
+      "warning: './Broken.swift' has syntax errors; it was checked as far as it parses, so findings in it may be missing\n"
+    )
+    #expect(result.stdout.hasPrefix("./Broken.swift:2:25: error: '._internal(.child(.view))' matches a view action"))
+    #expect(result.stdout.hasSuffix("1 finding in 1 of 2 files.\n"))
+  }
+
   @Test func badInputIsOneLineAndExitTwo() async throws {
     let directory = try TemporaryDirectory()
     try Self.write("not swift", to: directory.path("README.md"))
@@ -106,7 +123,7 @@ struct LintCommandTests {
       (["lint", "README.md"], "Error: 'README.md' is not a Swift file: give .swift files or directories.\n"),
       (
         ["lint", "--rule", "no-such-rule"],
-        "Error: no rule 'no-such-rule'; the rules are child-private-action-access, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view.\n"
+        "Error: no rule 'no-such-rule'; the rules are child-private-action-access, child-private-action-sent, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view.\n"
       ),
       (["lint", "--format", "html"], "Error: The value 'html' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'xcode'; see 'tcatrace lint --help'.\n"),
     ]

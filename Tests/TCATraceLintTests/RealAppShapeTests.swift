@@ -1,0 +1,220 @@
+import Foundation
+import TCATraceLint
+import TestSupport
+import Testing
+
+/// Issue #21: the shapes real apps that use the boundaries pattern write, each as the lint
+/// must see it: the false alarms it gave, and the leaks it missed.
+@Suite struct RealAppShapeTests {
+  // MARK: False alarms
+
+  @Test func aSendInTheCatchClosureOfRunIsAnEffects() {
+    let source = """
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .view(.onAppear):
+          return .run { send in
+            await send(._internal(.loaded(try await client.load())))
+          } catch: { error, send in
+            await send(._internal(.loadFailed(error)))
+            await send(.view(.retryTapped))
+          }
+        case .view(.retryTapped):
+          return .run(operation: { send in
+            await send(._internal(.loaded(try await client.load())))
+          }, catch: { _, output in
+            await output(.delegate(.failed))
+          })
+        default:
+          return .run { _ in } catch: { error, send in await send(._internal(.failed(error))) }
+        }
+      }
+      """
+    // The catch closure's `send` is an effect's: only its view action is a finding.
+    #expect(findings(source) == ["8:19 view-action-from-effect"])
+  }
+
+  @Test func routingToAChildWhoseActionHasNoCategoriesIsAllowed() {
+    let source = """
+      final class AppDelegate {
+        let store: StoreOf<AppFeature>
+        func application() {
+          store.send(.internal(.appDelegate(.didFinishLaunching)))
+          store.send(._internal(.sceneDelegate(.willEnterForeground(scene))))
+          store.send(.internal(.appDelegate(.view(.tapped))))
+          store.send(.internal(.todosLoaded(.success(todos))))
+          store.send(.internal(.loaded(.none)))
+          store.send(.internal(.refreshed))
+        }
+      }
+      """
+    // `didFinishLaunching` is not a category: `appDelegate` routes to a plain child. A Result's
+    // or an Optional's case (`.success`, `.none`) is a value, not a child's action.
+    #expect(findings(source) == [
+      "7:17 private-action-sent-from-view",
+      "8:17 private-action-sent-from-view",
+      "9:17 private-action-sent-from-view",
+    ])
+  }
+
+  // MARK: Misses
+
+  @Test func sendsThatCannotBeChildRoutesAreReported() {
+    let source = """
+      struct FeatureView: View {
+        let store: StoreOf<Feature>
+        var body: some View {
+          Button("Load") { store.send(.internal(.didLoad(title: title))) }
+          Button("Pair") { store.send(._internal(.moved(from, to))) }
+          Button("All") { store.send(._internal(.selected([a, b]))) }
+          Button("Route") { store.send(._internal(.child(action))) }
+        }
+      }
+      """
+    // A labelled payload, two payloads or an array literal is not a child's action; a
+    // variable may be (line 7 is not reported).
+    #expect(findings(source) == [
+      "4:34 private-action-sent-from-view",
+      "5:34 private-action-sent-from-view",
+      "6:33 private-action-sent-from-view",
+    ])
+  }
+
+  @Test func keyPathSendsFromAViewAreSends() {
+    let source = """
+      struct ProfileView: View {
+        @Bindable var store: StoreOf<Profile>
+        var body: some View {
+          TextField("Name", text: $store.user.name.sending(\\.internal.didUpdateName))
+          TextField("Bio", text: $store.bio.sending(\\.view.bioChanged))
+          Button("Refresh") { store.send(\\.internal.refresh) }
+          Button("Tap") { store.send(\\.view.tapped) }
+        }
+      }
+      """
+    #expect(findings(source) == [
+      "4:56 private-action-sent-from-view",
+      "6:38 private-action-sent-from-view",
+    ])
+  }
+
+  @Test func theOlderEffectValueFormIsAnEffect() {
+    let source = """
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .view(.onAppear):
+          return .concatenate(
+            Effect(value: .view(.refreshTapped)),
+            .init(value: ._internal(.started)),
+            .merge(.init(value: .view(.poll)), Effect<Action>(value: .delegate(.done)))
+          )
+        default:
+          return .none
+        }
+      }
+      """
+    #expect(findings(source) == [
+      "5:22 view-action-from-effect",
+      "7:28 view-action-from-effect",
+    ])
+  }
+
+  @Test func aChildsBindingActionIsAViewAction() {
+    let source = """
+      switch action {
+      case .destination(.presented(.statistics(.binding))):
+        return .none
+      case .child(.binding(\\.isOn)):
+        return .none
+      case .binding(\\.name):
+        return .none
+      case .binding:
+        return .none
+      default:
+        return .none
+      }
+      """
+    #expect(findings(source) == [
+      "2:43 child-private-action-access",
+      "4:14 child-private-action-access",
+    ])
+    #expect(
+      BoundaryLinter.lint(source: source, file: "F.swift").first?.message
+        == "'.destination(.statistics(.binding))' matches a binding action, a view action, of the child 'statistics'; a parent reacts only to its children's delegate actions"
+    )
+  }
+
+  @Test func aParentSendingAChildsPrivateActionIsAFinding() {
+    let source = """
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .view(.onAppear):
+          return .send(.child(.sections(.internal(.reload))))
+        case .view(.refresh):
+          return .run { send in
+            await send(._internal(.list(.view(.onAppear))))
+            await send(._internal(.list(.delegate(.done))))
+            await send(._internal(.path(.element(id: id, action: .settings(._internal(.saved))))))
+          }
+        case .view(.close):
+          return .send(._internal(.list(.refresh)))
+        default:
+          return .send(.view(.onAppear))
+        }
+      }
+      """
+    // One finding for each send: the child's category, by the new rule (line 7's `view` is the
+    // child's, so it is not also the effect rule's); line 12 routes to a child whose action
+    // has no category; line 14 is the feature's own view action.
+    #expect(findings(source) == [
+      "4:36 child-private-action-sent",
+      "7:36 child-private-action-sent",
+      "9:71 child-private-action-sent",
+      "14:19 view-action-from-effect",
+    ])
+    #expect(
+      BoundaryLinter.lint(source: source, file: "F.swift").first?.message
+        == "'.child(.sections(.internal))' sends an internal action of the child 'sections'; a parent does not send its children's private actions: let the child act on its own"
+    )
+  }
+
+  @Test func anInternalActionIsAnInternalAction() {
+    let found = BoundaryLinter.lint(
+      source: "switch action {\ncase ._internal(.userSettings(._internal(.tapped))): break\ndefault: break\n}",
+      file: "Parent.swift"
+    )
+    #expect(found.map(\.message) == [
+      "'._internal(.userSettings(._internal))' matches an internal action of the child 'userSettings'; a parent reacts only to its children's delegate actions"
+    ])
+  }
+
+  @Test func aFileThatDoesNotParseIsNamed() throws {
+    let directory = try TemporaryDirectory()
+    try "let x = 1\n".write(toFile: directory.path("Good.swift"), atomically: true, encoding: .utf8)
+    try "switch action {\ncase ._internal(.child(.view(.tapped))): break\n}}} func (\n"
+      .write(toFile: directory.path("Broken.swift"), atomically: true, encoding: .utf8)
+    let report = try BoundaryLinter.lint(paths: [directory.url.path])
+    let name = { (path: String) in URL(fileURLWithPath: path).lastPathComponent }
+    #expect(report.files.map(name) == ["Broken.swift", "Good.swift"])
+    #expect(report.unparsedFiles.map(name) == ["Broken.swift"])
+    // What did parse is still checked.
+    #expect(report.findings.map { "\(name($0.file)):\($0.line)" } == ["Broken.swift:2"])
+  }
+}
+
+@Suite struct KeyPathSendTests {
+  @Test func aKeyPathThroughAnElementRoutesToAChild() {
+    let source = """
+      func test() async {
+        await store.send(\\._internal.rows[id: 1].view.toggleCompleted)
+        await store.send(\\._internal.rows[id: 1].internal.loaded)
+        await store.send(\\._internal.rows)
+      }
+      """
+    // A row's view action through the parent is a route; a row's internal action is not.
+    #expect(findings(source) == [
+      "3:44 private-action-sent-from-view",
+      "4:22 private-action-sent-from-view",
+    ])
+  }
+}
