@@ -132,12 +132,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: selfContainedOnLinux,
-      plugins: ["BuildDemoRecorder"]
+      plugins: ["BuildCompanions"]
     ),
     .plugin(
-      name: "BuildDemoRecorder",
+      name: "BuildCompanions",
       capability: .buildTool(),
-      dependencies: ["tcatrace-demo"]
+      dependencies: ["tcatrace-demo", "tcatrace-lint"]
     ),
     .executableTarget(
       name: "tcatrace-demo",

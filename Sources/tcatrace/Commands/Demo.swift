@@ -85,7 +85,7 @@ extension TCATraceCommand {
 
 extension TCATraceCommand.Demo {
   /// Runs `tcatrace-demo --out out --seed seed`: the one beside this program (as `swift build`
-  /// names it, or as the `BuildDemoRecorder` plugin has `swift run tcatrace` build it), or
+  /// names it, or as the `BuildCompanions` plugin has `swift run tcatrace` build it), or
   /// else the first on `PATH`. Throws `ExitCode` with its status when it fails (it has said why
   /// on standard error), or a `CLIError` when it cannot be run.
   static func record(out: String, seed: Int) throws {
