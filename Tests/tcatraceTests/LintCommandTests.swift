@@ -185,6 +185,17 @@ struct LintCommandTests {
     )
     #expect(onPath.status == 1)
     #expect(onPath.stdout.hasSuffix("3 findings in 1 of 1 file.\n"))
+
+    // NB: Beside it as the plugin names it when `swift run tcatrace` builds it.
+    try FileManager.default.copyItem(
+      at: Product.tcatraceLint.executableURL, to: directory.url.appendingPathComponent("tcatrace-lint-tool")
+    )
+    let asTool = try await Product.tcatrace.run(
+      ["lint", "Sources/TCATraceExamples/Leaky"], in: Self.root, environment: ["PATH": "/usr/bin:/bin"],
+      executableURL: copy
+    )
+    #expect(asTool.status == 1)
+    #expect(asTool.stdout.hasSuffix("3 findings in 1 of 1 file.\n"))
   }
 
   static func write(_ text: String, to path: String) throws {

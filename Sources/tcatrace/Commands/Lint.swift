@@ -37,14 +37,16 @@ extension TCATraceCommand {
     }
 
     /// Replaces this process with `tcatrace-lint` and `arguments`: the one beside this
-    /// program, or else the first on `PATH`. Returns only if neither can be run, with what to
-    /// do about it.
+    /// program (as `swift build` names it, or `tcatrace-lint-tool`, as the `BuildCompanions`
+    /// plugin has `swift run tcatrace` build it), or else the first on `PATH`. Returns only if
+    /// none can be run, with what to do about it.
     static func forward(_ arguments: [String]) -> CLIError {
       let name = "tcatrace-lint"
       let argv = ([name] + arguments).map { strdup($0) } + [nil]
       let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
       if let directory {
         execv(directory.appendingPathComponent(name).path, argv)
+        execv(directory.appendingPathComponent("\(name)-tool").path, argv)
       }
       execvp(name, argv)
       return .missingProgram(name, runBy: "lint", searched: directory)
