@@ -130,28 +130,33 @@ final class BoundaryVisitor: SyntaxVisitor {
     return names
   }
 
+  /// Whether `closure` is the operation of `.run { … }` / `Effect.run(operation:)`.
+  private static func isRunOperation(_ closure: ClosureExprSyntax) -> Bool {
+    Self.isRunArgument(closure, labels: [nil, "operation"], trailingLabel: nil)
+  }
+
   /// Whether `closure` is the `catch:` handler of `.run { … } catch: { … }` /
   /// `Effect.run(operation:catch:)`.
   private static func isRunCatch(_ closure: ClosureExprSyntax) -> Bool {
-    var call: FunctionCallExprSyntax?
-    if let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self), element.label.text == "catch" {
-      call = element.parent?.parent?.as(FunctionCallExprSyntax.self)
-    } else if let argument = closure.parent?.as(LabeledExprSyntax.self), argument.label?.text == "catch",
-      let list = argument.parent?.as(LabeledExprListSyntax.self)
-    {
-      call = list.parent?.as(FunctionCallExprSyntax.self)
-    }
-    guard let member = call?.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
-    return member.declName.baseName.text == "run" && Self.isEffectBase(member.base)
+    Self.isRunArgument(closure, labels: ["catch"], trailingLabel: "catch")
   }
 
-  /// Whether `closure` is the operation of `.run { … }` / `Effect.run(operation:)`.
-  private static func isRunOperation(_ closure: ClosureExprSyntax) -> Bool {
+  /// Whether `closure` is an argument of `.run(…)` / `Effect.run(…)` labelled with one of
+  /// `labels` (`nil`: none), or its trailing closure: the first (`trailingLabel` `nil`) or the
+  /// additional one labelled `trailingLabel`.
+  private static func isRunArgument(
+    _ closure: ClosureExprSyntax, labels: Set<String?>, trailingLabel: String?
+  ) -> Bool {
     var call: FunctionCallExprSyntax?
-    if let parent = closure.parent?.as(FunctionCallExprSyntax.self), parent.trailingClosure?.id == closure.id {
+    if trailingLabel == nil, let parent = closure.parent?.as(FunctionCallExprSyntax.self),
+      parent.trailingClosure?.id == closure.id
+    {
       call = parent
-    } else if let argument = closure.parent?.as(LabeledExprSyntax.self),
-      argument.label == nil || argument.label?.text == "operation",
+    } else if let trailingLabel, let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self),
+      element.label.text == trailingLabel
+    {
+      call = element.parent?.parent?.as(FunctionCallExprSyntax.self)
+    } else if let argument = closure.parent?.as(LabeledExprSyntax.self), labels.contains(argument.label?.text),
       let list = argument.parent?.as(LabeledExprListSyntax.self)
     {
       call = list.parent?.as(FunctionCallExprSyntax.self)
