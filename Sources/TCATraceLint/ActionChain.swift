@@ -115,10 +115,6 @@ enum Boundary {
     name == view || name == delegate || internalNames.contains(name)
   }
 
-  static func isPrivate(_ name: String) -> Bool {
-    name == view || internalNames.contains(name)
-  }
-
   /// The case of `BindableAction`: a view action, which a child embeds at its top level.
   static let binding = "binding"
 
