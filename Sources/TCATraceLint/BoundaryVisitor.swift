@@ -97,36 +97,25 @@ final class BoundaryVisitor: SyntaxVisitor {
     self.effectSendNames.removeLast()
   }
 
-  /// The send parameter of an `Effect.run` closure, or the `Send<…>`-typed parameters of any
-  /// closure.
+  /// The send parameter of an `Effect.run` closure (the first) or of its `catch:` handler (the
+  /// second), or the `Send<…>`-typed parameters of any closure.
   private func sendNames(of closure: ClosureExprSyntax) -> Set<String> {
     var names: Set<String> = []
-    var firstName: String?
+    let parameters: [String]
     switch closure.signature?.parameterClause {
-    case let .simpleInput(parameters)?:
-      firstName = parameters.first?.name.text
+    case let .simpleInput(list)?:
+      parameters = list.map(\.name.text)
     case let .parameterClause(clause)?:
-      firstName = clause.parameters.first.map { ($0.secondName ?? $0.firstName).text }
+      parameters = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
       for parameter in clause.parameters where parameter.type.map(Self.isSendType) == true {
         names.insert((parameter.secondName ?? parameter.firstName).text)
       }
     case nil:
-      firstName = "$0"
+      parameters = ["$0", "$1"]
     }
-    if Self.isRunOperation(closure) { names.insert(firstName ?? "send") }
-    if Self.isRunCatch(closure) {
-      // NB: `catch: { error, send in … }`: the second parameter sends.
-      switch closure.signature?.parameterClause {
-      case let .simpleInput(parameters)?:
-        if parameters.count == 2, let second = parameters.last { names.insert(second.name.text) }
-      case let .parameterClause(clause)?:
-        if clause.parameters.count == 2, let second = clause.parameters.last {
-          names.insert((second.secondName ?? second.firstName).text)
-        }
-      case nil:
-        names.insert("$1")
-      }
-    }
+    if Self.isRunOperation(closure) { names.insert(parameters.first ?? "send") }
+    // NB: `catch: { error, send in … }`.
+    if Self.isRunCatch(closure), parameters.count == 2 { names.insert(parameters[1]) }
     return names
   }
 
