@@ -91,11 +91,8 @@ extension TCATraceCommand.Demo {
   static func record(out: String, seed: Int) throws {
     let name = "tcatrace-demo"
     let arguments = [name, "--out", out, "--seed", String(seed)]
-    let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
-    var candidates = directory.map {
-      [$0.appendingPathComponent(name).path, $0.appendingPathComponent("\(name)-tool").path]
-    } ?? []
-    candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "")
+    let (directory, beside) = TCATraceCommand.companionPaths(name)
+    let candidates = beside + (ProcessInfo.processInfo.environment["PATH"] ?? "")
       .split(separator: ":").map { "\($0)/\(name)" }
     guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else {

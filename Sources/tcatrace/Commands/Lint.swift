@@ -43,14 +43,24 @@ extension TCATraceCommand {
     static func forward(_ arguments: [String]) -> CLIError {
       let name = "tcatrace-lint"
       let argv = ([name] + arguments).map { strdup($0) } + [nil]
-      let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
-      if let directory {
-        execv(directory.appendingPathComponent(name).path, argv)
-        execv(directory.appendingPathComponent("\(name)-tool").path, argv)
-      }
+      let (directory, beside) = TCATraceCommand.companionPaths(name)
+      for path in beside { execv(path, argv) }
       execvp(name, argv)
       return .missingProgram(name, runBy: "lint", searched: directory)
     }
+  }
+}
+
+extension TCATraceCommand {
+  /// Where a companion program (`tcatrace-demo`, `tcatrace-lint`) lies beside this one: as
+  /// `swift build` names it, then as the `BuildCompanions` plugin names it when `swift run
+  /// tcatrace` builds it (`NAME-tool`); and the directory, `nil` when it cannot be known.
+  static func companionPaths(_ name: String) -> (directory: URL?, paths: [String]) {
+    let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+    let paths = directory.map {
+      [$0.appendingPathComponent(name).path, $0.appendingPathComponent("\(name)-tool").path]
+    } ?? []
+    return (directory, paths)
   }
 }
 
