@@ -34,6 +34,17 @@ import Testing
     #expect(findings(source) == ["8:19 view-action-from-effect"])
   }
 
+  @Test func aSendUnderAnotherTypeIsNotFollowed() {
+    // The limit the README names: a send handed on under a type of the app's own is not
+    // known to be an effect's.
+    let source = """
+      func load(output: Output<Action>) async {
+        await output(.view(.loaded))
+      }
+      """
+    #expect(findings(source) == [])
+  }
+
   @Test func routingToAChildWhoseActionHasNoCategoriesIsAllowed() {
     let source = """
       final class AppDelegate {
@@ -45,11 +56,14 @@ import Testing
           store.send(.internal(.todosLoaded(.success(todos))))
           store.send(.internal(.loaded(.none)))
           store.send(.internal(.refreshed))
+          store.send(._internal(.setFilter(.completed)))
         }
       }
       """
     // `didFinishLaunching` is not a category: `appDelegate` routes to a plain child. A Result's
-    // or an Optional's case (`.success`, `.none`) is a value, not a child's action.
+    // or an Optional's case (`.success`, `.none`) is a value, not a child's action. Line 10 is
+    // the limit the README names: the syntax cannot tell `.completed` from a plain child's
+    // action, so it is taken for a route and missed.
     #expect(findings(source) == [
       "7:17 private-action-sent-from-view",
       "8:17 private-action-sent-from-view",

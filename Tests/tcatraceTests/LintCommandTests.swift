@@ -113,6 +113,13 @@ struct LintCommandTests {
     )
     #expect(result.stdout.hasPrefix("./Broken.swift:2:25: error: '._internal(.child(.view))' matches a view action"))
     #expect(result.stdout.hasSuffix("1 finding in 1 of 2 files.\n"))
+
+    // The warning does not change the exit code: no findings, exit 0.
+    try "struct A { func (\n".write(toFile: directory.path("Broken.swift"), atomically: true, encoding: .utf8)
+    let clean = try await Product.tcatrace.run(["lint", "."], in: directory.url)
+    #expect(clean.status == 0)
+    #expect(clean.stderr.hasPrefix("warning: './Broken.swift' has syntax errors;"))
+    #expect(clean.stdout == "No boundary findings in 2 files.\n")
   }
 
   @Test func badInputIsOneLineAndExitTwo() async throws {
