@@ -90,7 +90,7 @@ struct TimeLimitTests {
     #expect(result.status == 2)
     expectNoDifference(
       result.stderr,
-      "Error: --memory-limit is a number of megabytes, 16 or more; see 'tcatrace sessions --help'.\n"
+      "Error: --memory-limit is a number of megabytes, from 16 to 1073741824; see 'tcatrace sessions --help'.\n"
     )
     let small = try await self.trace.run(["sessions", "FILE", "--memory-limit", "16"])
     #expect(small.status == 0)

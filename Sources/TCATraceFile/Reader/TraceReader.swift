@@ -67,11 +67,16 @@ public final class TraceReader {
   /// A check of the tables being read, started beside the reading; see ``IntegrityCheck``.
   package var integrityCheck: IntegrityCheck?
 
-  /// After reading: ``checkUnchanged()``, then waits for ``integrityCheck`` and throws what it
-  /// found.
+  /// Tables SQLite's `quick_check` checks with the reading connection once reading ends: small
+  /// ones, which take less time to check than a second connection takes to open.
+  package var tablesCheckedAfterReading: [String] = []
+
+  /// After reading: ``checkUnchanged()``, then waits for ``integrityCheck``, then checks
+  /// ``tablesCheckedAfterReading``; throws what they found.
   package func verifyRead() throws(TraceFileError) {
     try self.checkUnchanged()
     try self.integrityCheck?.verify()
+    try IntegrityCheck.check(self.tablesCheckedAfterReading, of: self.connection, path: self.path)
   }
 
   /// For following a file: when it was opened as a file no recorder was writing, and a
@@ -367,18 +372,23 @@ package final class IntegrityCheck: @unchecked Sendable {
     Thread.detachNewThread { [self] in
       do throws(TraceFileError) {
         let connection = try TraceFile.openForReading(path: path, live: false).connection
-        for table in tables {
-          if let problem = try TraceFile.quickCheck(connection, table: table) {
-            throw TraceFileError(
-              kind: .corrupt, path: path,
-              message: "does not pass SQLite's quick_check of its '\(table)' table (\(problem))"
-            )
-          }
-        }
+        try Self.check(tables, of: connection, path: path)
       } catch {
         self.outcome = .failure(error)
       }
       self.done.signal()
+    }
+  }
+
+  /// Runs `quick_check` on each of `tables` with `connection`; throws the first damage found.
+  static func check(_ tables: [String], of connection: SQLiteConnection, path: String) throws(TraceFileError) {
+    for table in tables {
+      if let problem = try TraceFile.quickCheck(connection, table: table) {
+        throw TraceFileError(
+          kind: .corrupt, path: path,
+          message: "does not pass SQLite's quick_check of its '\(table)' table (\(problem))"
+        )
+      }
     }
   }
 

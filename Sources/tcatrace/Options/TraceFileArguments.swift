@@ -31,7 +31,7 @@ struct TraceFileArguments: ParsableArguments {
       throw ValidationError("--time-limit is a number of seconds, 0 or more")
     }
     guard self.memoryLimit >= 16, self.memoryLimit <= 1 << 30 else {
-      throw ValidationError("--memory-limit is a number of megabytes, 16 or more")
+      throw ValidationError("--memory-limit is a number of megabytes, from 16 to \(1 << 30)")
     }
   }
 
@@ -48,16 +48,22 @@ struct TraceFileArguments: ParsableArguments {
 
   /// Opens the file, and runs `body` with it.
   ///
-  /// - Parameter tables: Tables `body` reads whole, which SQLite's `quick_check` checks, on a
-  ///   thread of its own, while `body` reads them: when they are damaged, the command ends with
-  ///   that error, not with what `body` could read of them.
+  /// - Parameters:
+  ///   - tables: Tables `body` reads, which SQLite's `quick_check` checks: when they are
+  ///     damaged, the command ends with that error, not with what `body` could read of them.
+  ///   - alongside: Whether the check runs on a thread and a connection of its own while `body`
+  ///     reads (for tables read whole, which take as long to check as to read), or with the
+  ///     reading connection after `body` (for small tables, which take less time to check than
+  ///     a second connection takes to open).
   ///
   /// When the file was written while `body` read it (a recorder began appending), what was
   /// printed may be torn, and the command ends with that error instead. Both win over an
   /// error of `body`'s, which the change or the damage may explain.
-  func read<Result>(checking tables: [String] = [], _ body: (TraceReader) throws -> Result) throws -> Result {
+  func read<Result>(
+    checking tables: [String] = [], alongside: Bool = true, _ body: (TraceReader) throws -> Result
+  ) throws -> Result {
     let reader = try self.open()
-    if !tables.isEmpty { reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables) }
+    self.check(tables, alongside: alongside, reader)
     do {
       let result = try body(reader)
       try reader.verifyRead()
@@ -68,12 +74,21 @@ struct TraceFileArguments: ParsableArguments {
     }
   }
 
-  /// ``read(checking:_:)`` for a body that waits.
+  private func check(_ tables: [String], alongside: Bool, _ reader: TraceReader) {
+    guard !tables.isEmpty else { return }
+    if alongside {
+      reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables)
+    } else {
+      reader.tablesCheckedAfterReading = tables
+    }
+  }
+
+  /// ``read(checking:alongside:_:)`` for a body that waits.
   func read<Result>(
-    checking tables: [String] = [], _ body: (TraceReader) async throws -> Result
+    checking tables: [String] = [], alongside: Bool = true, _ body: (TraceReader) async throws -> Result
   ) async throws -> Result {
     let reader = try self.open()
-    if !tables.isEmpty { reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables) }
+    self.check(tables, alongside: alongside, reader)
     do {
       let result = try await body(reader)
       try reader.verifyRead()
