@@ -60,6 +60,18 @@ struct ActionChain {
     }
   }
 
+  /// The child's action in the arguments of an `(id:action:)` case: the one labelled `action`,
+  /// or, of two unlabelled ones, the second when it is a category case.
+  private static func elementAction(_ arguments: [LabeledExprSyntax]) -> ExprSyntax? {
+    guard arguments.count == 2 else { return nil }
+    if arguments[1].label?.text == "action" { return arguments[1].expression }
+    guard arguments.allSatisfy({ $0.label == nil }) else { return nil }
+    let second = arguments[1].expression
+    let name = second.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+      ?? second.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    return name.flatMap(Boundary.childCategoryKind) != nil ? second : nil
+  }
+
   private mutating func append(_ expression: ExprSyntax) {
     if let call = expression.as(FunctionCallExprSyntax.self) {
       guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else {
@@ -81,8 +93,13 @@ struct ActionChain {
         self.steps.append(Step(name: name.text, token: name))
         // NB: A case that embeds a child has one unlabelled associated value, the child's
         // action; a labelled one, or several, are the action's own values: the chain ends.
+        // Except for the embedding of a child in a collection before `IdentifiedAction`,
+        // `rows(id:action:)`, which a pattern may match without labels: `.rows(id, .view)`.
         if let first = arguments.first, arguments.count == 1, first.label == nil {
           self.append(first.expression)
+        } else if let action = Self.elementAction(arguments) {
+          self.routingSteps.insert(self.steps.count - 1)
+          self.append(action)
         }
       }
     } else if let member = expression.as(MemberAccessExprSyntax.self) {

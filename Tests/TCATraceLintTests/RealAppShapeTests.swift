@@ -231,4 +231,31 @@ import Testing
       "4:22 private-action-sent-from-view",
     ])
   }
+
+  @Test func aChildInACollectionBeforeIdentifiedActionIsAChild() {
+    // `case laneEditor(id: LaneEditor.State.ID, action: LaneEditor.Action)`, as `forEach`
+    // embedded children before `IdentifiedAction`; patterns may leave the labels out.
+    let source = """
+      switch action {
+      case let .internal(.laneEditor(id, .delegate(.didSwipe(.delete)))): break
+      case .internal(.laneEditor(_, .view)), .internal(.laneEditor(_, .binding)): break
+      case .internal(.laneEditor(id: _, action: .internal(.loaded))): break
+      case let .internal(.didLoad(id, .loaded)): break
+      case let .internal(.moved(from, to)): break
+      default: break
+      }
+      func route() {
+        store.send(.internal(.laneEditor(id: id, action: .view(.tapped))))
+        store.send(.internal(.laneEditor(id: id, action: .internal(.reload))))
+        store.send(.internal(.didLoad(id, .loaded)))
+      }
+      """
+    #expect(findings(source) == [
+      "3:32 child-private-action-access",
+      "3:66 child-private-action-access",
+      "4:44 child-private-action-access",
+      "11:53 private-action-sent-from-view",
+      "12:15 private-action-sent-from-view",
+    ])
+  }
 }
