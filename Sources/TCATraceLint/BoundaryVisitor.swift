@@ -78,7 +78,46 @@ final class BoundaryVisitor: SyntaxVisitor {
 
   override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
     self.effectSendNames.append(self.sendNames(of: node))
+    if Self.isTaskEffect(node) {
+      for action in Self.returnedActions(of: node) { self.checkSend(action, from: .effect) }
+    }
     return .visitChildren
+  }
+
+  /// Whether `closure` is the operation or the `catch:` handler of the effect TCA had before
+  /// 1.0, `.task { … }` / `EffectTask.task(operation:catch:)`, which sends the action it
+  /// returns. SwiftUI's `.task { … }` modifier returns nothing, so it returns no action.
+  private static func isTaskEffect(_ closure: ClosureExprSyntax) -> Bool {
+    Self.isEffectArgument(closure, of: "task", labels: [nil, "operation"], trailingLabel: nil)
+      || Self.isEffectArgument(closure, of: "task", labels: ["catch"], trailingLabel: "catch")
+  }
+
+  /// The actions `closure` returns: its one expression, or what its `return`s return (not
+  /// those of closures and functions inside it).
+  private static func returnedActions(of closure: ClosureExprSyntax) -> [ExprSyntax] {
+    if closure.statements.count == 1, let only = closure.statements.first?.item {
+      if let expression = only.as(ExprSyntax.self) { return [Self.unwrapped(expression)] }
+      if let statement = only.as(ExpressionStmtSyntax.self) { return [Self.unwrapped(statement.expression)] }
+    }
+    final class Returns: SyntaxVisitor {
+      var expressions: [ExprSyntax] = []
+      override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+      override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+      override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+        if let expression = node.expression { self.expressions.append(BoundaryVisitor.unwrapped(expression)) }
+        return .skipChildren
+      }
+    }
+    let returns = Returns(viewMode: .sourceAccurate)
+    returns.walk(closure.statements)
+    return returns.expressions
+  }
+
+  /// `expression` without the `await` and `try` before it.
+  private static func unwrapped(_ expression: ExprSyntax) -> ExprSyntax {
+    if let awaited = expression.as(AwaitExprSyntax.self) { return Self.unwrapped(awaited.expression) }
+    if let tried = expression.as(TryExprSyntax.self) { return Self.unwrapped(tried.expression) }
+    return expression
   }
 
   override func visitPost(_ node: ClosureExprSyntax) {
@@ -121,20 +160,20 @@ final class BoundaryVisitor: SyntaxVisitor {
 
   /// Whether `closure` is the operation of `.run { … }` / `Effect.run(operation:)`.
   private static func isRunOperation(_ closure: ClosureExprSyntax) -> Bool {
-    Self.isRunArgument(closure, labels: [nil, "operation"], trailingLabel: nil)
+    Self.isEffectArgument(closure, of: "run", labels: [nil, "operation"], trailingLabel: nil)
   }
 
   /// Whether `closure` is the `catch:` handler of `.run { … } catch: { … }` /
   /// `Effect.run(operation:catch:)`.
   private static func isRunCatch(_ closure: ClosureExprSyntax) -> Bool {
-    Self.isRunArgument(closure, labels: ["catch"], trailingLabel: "catch")
+    Self.isEffectArgument(closure, of: "run", labels: ["catch"], trailingLabel: "catch")
   }
 
-  /// Whether `closure` is an argument of `.run(…)` / `Effect.run(…)` labelled with one of
+  /// Whether `closure` is an argument of `.name(…)` / `Effect.name(…)` labelled with one of
   /// `labels` (`nil`: none), or its trailing closure: the first (`trailingLabel` `nil`) or the
   /// additional one labelled `trailingLabel`.
-  private static func isRunArgument(
-    _ closure: ClosureExprSyntax, labels: Set<String?>, trailingLabel: String?
+  private static func isEffectArgument(
+    _ closure: ClosureExprSyntax, of name: String, labels: Set<String?>, trailingLabel: String?
   ) -> Bool {
     var call: FunctionCallExprSyntax?
     if trailingLabel == nil, let parent = closure.parent?.as(FunctionCallExprSyntax.self),
@@ -151,15 +190,17 @@ final class BoundaryVisitor: SyntaxVisitor {
       call = list.parent?.as(FunctionCallExprSyntax.self)
     }
     guard let member = call?.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
-    return member.declName.baseName.text == "run" && Self.isEffectBase(member.base)
+    return member.declName.baseName.text == name && Self.isEffectBase(member.base)
   }
 
-  /// `nil` (an implicit member: `.run`, `.send`), `Effect` or `Effect<Action>`.
+  /// `nil` (an implicit member: `.run`, `.send`), `Effect` or `Effect<Action>` (or
+  /// `EffectTask`, its name before TCA 1.0).
   private static func isEffectBase(_ base: ExprSyntax?) -> Bool {
     guard let base else { return true }
-    if let reference = base.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "Effect" }
+    let names: Set<String> = ["Effect", "EffectTask"]
+    if let reference = base.as(DeclReferenceExprSyntax.self) { return names.contains(reference.baseName.text) }
     if let generic = base.as(GenericSpecializationExprSyntax.self) {
-      return generic.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Effect"
+      return generic.expression.as(DeclReferenceExprSyntax.self).map { names.contains($0.baseName.text) } ?? false
     }
     return false
   }
@@ -182,9 +223,11 @@ final class BoundaryVisitor: SyntaxVisitor {
 
   // MARK: Sends
 
+  /// Who sends an action: an effect (or a reducer, returning `.send`), or code outside both.
+  private enum Sender { case effect, outside }
+
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     guard let argument = node.arguments.first else { return .visitChildren }
-    enum Sender { case effect, outside }
     let sender: Sender
     if argument.label?.text == "value", node.arguments.count == 1, Self.isEffectInitializer(node.calledExpression) {
       // `Effect(value: .view(…))`, `.init(value: …)`: the effect form before `.send`.
@@ -213,7 +256,13 @@ final class BoundaryVisitor: SyntaxVisitor {
       return .visitChildren
     }
 
-    let chain = argument.expression.as(KeyPathExprSyntax.self).map(ActionChain.init) ?? ActionChain(argument.expression)
+    self.checkSend(argument.expression, from: sender)
+    return .visitChildren
+  }
+
+  /// Checks the action `expression` (a case expression or a case key path) that `sender` sends.
+  private func checkSend(_ expression: ExprSyntax, from sender: Sender) {
+    let chain = expression.as(KeyPathExprSyntax.self).map(ActionChain.init) ?? ActionChain(expression)
     // NB: A reducer or an effect that sends an embedded child's view or internal action reaches
     // into the child: one finding, the more specific one, also when it is a view action.
     if sender == .effect, let leak = chain.embeddings.first(where: \.isPrivate) {
@@ -227,9 +276,9 @@ final class BoundaryVisitor: SyntaxVisitor {
             """
         )
       )
-      return .visitChildren
+      return
     }
-    guard let category = chain.ownerCategory else { return .visitChildren }
+    guard let category = chain.ownerCategory else { return }
     // NB: Messages name the action itself: `._internal(.refreshed)`, not `._internal`.
     let action = chain.rendered(through: chain.step(after: category) ?? category)
     switch sender {
@@ -257,6 +306,5 @@ final class BoundaryVisitor: SyntaxVisitor {
     default:
       break
     }
-    return .visitChildren
   }
 }

@@ -258,4 +258,38 @@ import Testing
       "12:15 private-action-sent-from-view",
     ])
   }
+
+  @Test func theTaskEffectBeforeTCA1SendsTheActionItReturns() {
+    let source = """
+      switch action {
+      case .view(.appeared):
+        return .task { .view(.textFieldFocused(.name)) }
+      case .view(.load):
+        return .task { [id = state.id] in
+          if let id {
+            return await .internal(.loaded(TaskResult { try await client.load(id) }))
+          }
+          let retry: () -> Action = { return .view(.retry) }
+          return .view(.retry)
+        } catch: { error in
+          .view(.failed(error))
+        }
+      case .view(.refresh):
+        return .task { .internal(.list(.view(.refresh))) }
+      case .view(.done):
+        return EffectTask.task(operation: { .delegate(.done) })
+      default:
+        return .none
+      }
+      var body: some View {
+        Text("").task { await store.send(.view(.onAppear)).finish() }
+      }
+      """
+    #expect(findings(source) == [
+      "3:19 view-action-from-effect",
+      "10:13 view-action-from-effect",
+      "12:6 view-action-from-effect",
+      "15:35 child-private-action-sent",
+    ])
+  }
 }
