@@ -227,6 +227,12 @@ final class BoundaryVisitor: SyntaxVisitor {
   private enum Sender { case effect, outside }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+    if let actions = Self.bindingSends(node) {
+      // NB: What the closure builds its action from is the binding's new value (a `String`,
+      // a `Bool`), never a child's action: `{ .internal(.textChanged($0)) }` is not a route.
+      for action in actions { self.checkSend(action, from: .outside, payloadIsAValue: true) }
+      return .visitChildren
+    }
     guard let argument = node.arguments.first else { return .visitChildren }
     let sender: Sender
     if argument.label?.text == "value", node.arguments.count == 1, Self.isEffectInitializer(node.calledExpression) {
@@ -260,9 +266,27 @@ final class BoundaryVisitor: SyntaxVisitor {
     return .visitChildren
   }
 
+  /// The actions a view store's binding sends, `viewStore.binding(get: \.name, send: { .internal(.nameChanged($0)) })`
+  /// (or `send: .internal(.focusChanged)`, or the closure trailing): what the closure returns,
+  /// or the action given. `nil` when `call` is not such a binding.
+  private static func bindingSends(_ call: FunctionCallExprSyntax) -> [ExprSyntax]? {
+    guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
+      member.declName.baseName.text == "binding", call.arguments.first?.label?.text == "get"
+    else { return nil }
+    let send = call.arguments.first { $0.label?.text == "send" }?.expression
+      ?? call.trailingClosure.map(ExprSyntax.init)
+    guard let send else { return nil }
+    if let closure = send.as(ClosureExprSyntax.self) { return Self.returnedActions(of: closure) }
+    return [send]
+  }
+
   /// Checks the action `expression` (a case expression or a case key path) that `sender` sends.
-  private func checkSend(_ expression: ExprSyntax, from sender: Sender) {
-    let chain = expression.as(KeyPathExprSyntax.self).map(ActionChain.init) ?? ActionChain(expression)
+  ///
+  /// - Parameter payloadIsAValue: Whether a payload the syntax does not show is known to be a
+  ///   value, not a child's action.
+  private func checkSend(_ expression: ExprSyntax, from sender: Sender, payloadIsAValue: Bool = false) {
+    var chain = expression.as(KeyPathExprSyntax.self).map(ActionChain.init) ?? ActionChain(expression)
+    if payloadIsAValue { chain.endsOpen = false }
     // NB: A reducer or an effect that sends an embedded child's view or internal action reaches
     // into the child: one finding, the more specific one, also when it is a view action.
     if sender == .effect, let leak = chain.embeddings.first(where: \.isPrivate) {

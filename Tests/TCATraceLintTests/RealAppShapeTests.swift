@@ -292,4 +292,32 @@ import Testing
       "15:35 child-private-action-sent",
     ])
   }
+
+  @Test func aViewStoresBindingSendsWhatItsClosureReturns() {
+    let source = """
+      var body: some View {
+        TextField("", text: viewStore.binding(get: \\.email, send: { .internal(.emailChanged(text: $0)) }))
+        TextField("", text: viewStore.binding(get: \\.name, send: { .view(.nameChanged($0)) }))
+        TextField("", text: viewStore.binding(
+          get: { $0.gross },
+          send: { text in
+            let value = Decimal(string: text) ?? 0
+            return .delegate(.grossChanged(value))
+          }
+        ))
+        Toggle("", isOn: viewStore.binding(get: \\.isOn) { .internal(.toggled($0)) })
+        Color.clear.synchronize(viewStore.binding(get: \\.focus, send: .internal(.focusChanged)))
+        Color.clear.synchronize(viewStore.binding(get: \\.focus, send: { .internal(.focusChanged($0)) }))
+        Color.clear.synchronize(viewStore.binding(get: \\.focus, send: Action.view(.focusChanged)))
+        Color.clear.synchronize(viewStore.binding(\\.$focus))
+      }
+      """
+    #expect(findings(source) == [
+      "2:64 private-action-sent-from-view",
+      "8:15 private-action-sent-from-view",
+      "11:54 private-action-sent-from-view",
+      "12:66 private-action-sent-from-view",
+      "13:68 private-action-sent-from-view",
+    ])
+  }
 }
