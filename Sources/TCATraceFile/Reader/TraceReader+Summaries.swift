@@ -94,41 +94,46 @@ extension TraceReader {
   /// in the order they first happened.
   public func leakSummaries(session: Int64? = nil) throws(TraceFileError) -> [LeakSummary] {
     // NB: A leak of an action the file does not hold (a text action id, say) would drop out of
-    // the join below, and a file with leaks would report none.
-    let orphans = try self.connection.integer(
-      """
-      SELECT count(*) FROM leaks l
-      WHERE typeof(l.action_id) <> 'integer' OR NOT EXISTS (SELECT 1 FROM actions a WHERE a.id = l.action_id)
-      """
-    ) ?? 0
-    guard orphans == 0 else {
-      throw TraceFileError(
-        kind: .corrupt, path: self.path,
-        message: "holds \(orphans) leak\(orphans == 1 ? "" : "s") of actions it does not have"
-      )
-    }
+    // an inner join, and a file with leaks would report none: the join is a left one, and such
+    // leaks make a group of their own, with no session, which this query reads in the same pass
+    // as the rest (a query of its own read the actions' pages twice).
     let statement = try self.connection.prepare(
       """
       SELECT a.session_id, l.rule, l.feature, count(*), min(a.seq),
         (SELECT l2.detail FROM leaks l2 JOIN actions a2 ON a2.id = l2.action_id
          WHERE a2.session_id = a.session_id AND l2.rule = l.rule AND l2.feature = l.feature
-         ORDER BY a2.seq, l2.rowid LIMIT 1)
-      FROM leaks l JOIN actions a ON a.id = l.action_id
-      WHERE ?1 IS NULL OR a.session_id = ?1
+         ORDER BY a2.seq, l2.rowid LIMIT 1),
+        count(*) - count(a.id)
+      FROM leaks l LEFT JOIN actions a ON a.id = l.action_id
+      WHERE ?1 IS NULL OR a.session_id = ?1 OR a.id IS NULL
       GROUP BY a.session_id, l.rule, l.feature
       ORDER BY a.session_id, min(a.seq), l.rule
       """
     )
     statement.bind([session.map { .integer($0) } ?? .null])
     var summaries: [LeakSummary] = []
+    var orphans: Int64 = 0
     while try statement.step() {
+      guard let sessionID = try statement.optionalInteger(0) else {
+        let missing = try statement.integer(6)
+        // NB: An action whose session is NULL: reading it as an integer throws what it is.
+        if missing == 0 { _ = try statement.integer(0) }
+        orphans += missing
+        continue
+      }
       summaries.append(
         LeakSummary(
-          sessionID: try statement.integer(0), rule: try self.rule(statement.optionalString(1)),
+          sessionID: sessionID, rule: try self.rule(statement.optionalString(1)),
           feature: try statement.string(2),
           count: Int(clamping: try statement.integer(3)), firstSeq: Int(clamping: try statement.integer(4)),
           firstDetail: try statement.optionalString(5) ?? ""
         )
+      )
+    }
+    guard orphans == 0 else {
+      throw TraceFileError(
+        kind: .corrupt, path: self.path,
+        message: "holds \(orphans) leak\(orphans == 1 ? "" : "s") of actions it does not have"
       )
     }
     return summaries
