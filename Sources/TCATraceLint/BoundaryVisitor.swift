@@ -95,7 +95,13 @@ final class BoundaryVisitor: SyntaxVisitor {
   /// The actions `closure` returns: its one expression, or what its `return`s return (not
   /// those of closures and functions inside it).
   private static func returnedActions(of closure: ClosureExprSyntax) -> [ExprSyntax] {
-    if closure.statements.count == 1, let only = closure.statements.first?.item {
+    Self.returnedActions(of: closure.statements)
+  }
+
+  /// The actions a body of `statements` returns: its one expression, or what its `return`s
+  /// return (not those of closures and functions inside it).
+  private static func returnedActions(of statements: CodeBlockItemListSyntax) -> [ExprSyntax] {
+    if statements.count == 1, let only = statements.first?.item {
       if let expression = only.as(ExprSyntax.self) { return [Self.unwrapped(expression)] }
       if let statement = only.as(ExpressionStmtSyntax.self) { return [Self.unwrapped(statement.expression)] }
     }
@@ -109,7 +115,7 @@ final class BoundaryVisitor: SyntaxVisitor {
       }
     }
     let returns = Returns(viewMode: .sourceAccurate)
-    returns.walk(closure.statements)
+    returns.walk(statements)
     return returns.expressions
   }
 
@@ -129,7 +135,22 @@ final class BoundaryVisitor: SyntaxVisitor {
       .filter { Self.isSendType($0.type) }
       .map { ($0.secondName ?? $0.firstName).text }
     self.effectSendNames.append(Set(names))
+    // NB: `func load() async -> Action { … return .internal(.loaded(items)) }`: an effect's
+    // helper (`.run { send in await send(load()) }`, `.task { await load() }`); a reducer or a
+    // view is not `async`.
+    if node.signature.effectSpecifiers?.asyncSpecifier != nil,
+      let type = node.signature.returnClause?.type, Self.isActionType(type), let body = node.body
+    {
+      for action in Self.returnedActions(of: body.statements) { self.checkSend(action, from: .effect) }
+    }
     return .visitChildren
+  }
+
+  /// `Action`, or a type's `Action` (`Feature.Action`).
+  private static func isActionType(_ type: TypeSyntax) -> Bool {
+    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Action" }
+    if let member = type.as(MemberTypeSyntax.self) { return member.name.text == "Action" }
+    return false
   }
 
   override func visitPost(_ node: FunctionDeclSyntax) {

@@ -320,4 +320,27 @@ import Testing
       "13:68 private-action-sent-from-view",
     ])
   }
+
+  @Test func anAsyncFunctionReturningAnActionIsAnEffects() {
+    let source = """
+      func fetchMovies(page: Int) async -> Action {
+        let result = await movieClient.nowPlaying(page)
+        switch result {
+        case .success(let movies):
+          return .internal(.fetched(movies))
+        case .failure(let error):
+          let retry: () -> Action = { .view(.retry) }
+          return .view(.showErrorAlert(error))
+        }
+      }
+      func refresh() async -> MoviesFeature.Action { .view(.refreshed) }
+      func title(for action: Action) -> Action { .view(.titleTapped) }
+      func name() async -> String { "" }
+      """
+    // Only an `async` function is an effect's helper: `title(for:)` may be a reducer's.
+    #expect(findings(source) == [
+      "8:13 view-action-from-effect",
+      "11:49 view-action-from-effect",
+    ])
+  }
 }
