@@ -66,6 +66,14 @@ package enum JSONValue {
       var index = 0
       while index < bytes.count {
         let byte = bytes[index]
+        // NB: The common bytes first: printable ASCII other than `"` and `\`, and the bytes of
+        // UTF-8 sequences that cannot start an escaped character.
+        if (byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C)
+          || (byte >= 0x80 && byte != 0xC2 && byte != 0xD8 && byte != 0xE2)
+        {
+          index += 1
+          continue
+        }
         let escapedLength: Int
         switch byte {
         case 0x00..<0x20, 0x22, 0x5C, 0x7F: escapedLength = 1

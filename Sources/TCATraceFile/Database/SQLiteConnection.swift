@@ -325,7 +325,11 @@ package final class SQLiteStatement {
 
   /// The integer in column `index`, or `nil` for NULL; see ``integer(_:)``.
   package func optionalInteger(_ index: Int) throws(TraceFileError) -> Int64? {
-    self.isNull(index) ? nil : try self.integer(index)
+    switch sqlite3_column_type(self.handle, Int32(index)) {
+    case SQLITE_INTEGER: return sqlite3_column_int64(self.handle, Int32(index))
+    case SQLITE_NULL: return nil
+    default: throw self.wrongType(index, expected: "an integer")
+    }
   }
 
   /// The text in column `index`. Anything else where a trace holds text is a damaged or
@@ -338,7 +342,23 @@ package final class SQLiteStatement {
 
   /// The text in column `index`, or `nil` for NULL; see ``string(_:)``.
   package func optionalString(_ index: Int) throws(TraceFileError) -> String? {
-    self.isNull(index) ? nil : try self.string(index)
+    switch sqlite3_column_type(self.handle, Int32(index)) {
+    case SQLITE_TEXT:
+      guard let text = self.text(index) else { throw self.wrongType(index, expected: "text") }
+      return text
+    case SQLITE_NULL: return nil
+    default: throw self.wrongType(index, expected: "text")
+    }
+  }
+
+  /// Which of `names` the text in column `index` is, compared byte for byte without making a
+  /// `String` of it; `nil` when it is none of them, or not text.
+  package func match(_ index: Int, _ names: [[UInt8]]) -> Int? {
+    guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
+      let text = sqlite3_column_text(self.handle, Int32(index))
+    else { return nil }
+    let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
+    return names.firstIndex { $0.elementsEqual(bytes) }
   }
 
   private func wrongType(_ index: Int, expected: String) -> TraceFileError {

@@ -175,31 +175,37 @@ public final class TraceReader {
     let (sql, values) = Self.query(filter)
     let statement = try self.connection.prepare(sql)
     statement.bind(values)
+    // NB: A session's actions are numbered from 1 in the order they were written: a seq seen
+    // again, or out of order, is a damaged file, not an action to show twice. The last seq of
+    // the session being read is kept aside: sessions rarely interleave.
     var lastSeq: [Int64: Int] = [:]
+    var current: (session: Int64, seq: Int)?
     while try statement.step() {
       let id = try statement.integer(0)
       let sessionID = try statement.integer(1)
       let seq = Int(clamping: try statement.integer(2))
-      // NB: A session's actions are numbered from 1 in the order they were written: a seq
-      // seen again, or out of order, is a damaged file, not an action to show twice.
-      if let last = lastSeq[sessionID], seq <= last {
+      if current?.session != sessionID {
+        if let current { lastSeq[current.session] = current.seq }
+        current = lastSeq[sessionID].map { (sessionID, $0) }
+      }
+      if let last = current?.seq, seq <= last {
         throw TraceFileError(
           kind: .corrupt, path: self.path,
           message: "holds action #\(seq) of session \(sessionID) after action #\(last)"
         )
       }
-      lastSeq[sessionID] = seq
+      current = (sessionID, seq)
       let action = TracedAction(
         id: id,
         sessionID: sessionID,
         seq: seq,
         timeNs: try statement.integer(3),
         durationNs: try statement.integer(4),
-        origin: try self.origin(statement.optionalString(5), cause: try statement.optionalInteger(6).map { Int(clamping: $0) }),
+        origin: try self.origin(statement, 5, cause: try statement.optionalInteger(6).map { Int(clamping: $0) }),
         path: try statement.string(7),
-        rootCategory: try self.category(statement.optionalString(8)),
+        rootCategory: try self.category(statement, 8),
         feature: try statement.string(9),
-        category: try self.category(statement.optionalString(10)),
+        category: try self.category(statement, 10),
         caseName: try statement.string(11),
         statePath: try statement.string(12),
         payload: try statement.optionalString(13),
@@ -284,12 +290,19 @@ public final class TraceReader {
       )
       self.changesStatement = statement
     }
-    statement.bind([.integer(actionID)])
+    statement.reset()
+    statement.bind(1, actionID)
     var changes: [StateChange] = []
     while try statement.step() {
-      let kindName = try statement.string(1)
-      guard let kind = StateChange.Kind(rawValue: kindName) else {
-        throw self.unexpected("state change kind", kindName)
+      let kind: StateChange.Kind
+      if let match = statement.match(1, Self.changeKindNames) {
+        kind = StateChange.Kind.allCases[match]
+      } else {
+        let kindName = try statement.string(1)
+        guard let named = StateChange.Kind(rawValue: kindName) else {
+          throw self.unexpected("state change kind", kindName)
+        }
+        kind = named
       }
       changes.append(
         StateChange(
@@ -311,7 +324,8 @@ public final class TraceReader {
       )
       self.leaksStatement = statement
     }
-    statement.bind([.integer(actionID)])
+    statement.reset()
+    statement.bind(1, actionID)
     var leaks: [Leak] = []
     while try statement.step() {
       leaks.append(
@@ -323,6 +337,15 @@ public final class TraceReader {
     }
     return leaks
   }
+
+  /// The category in column `index` of `statement`.
+  private func category(_ statement: SQLiteStatement, _ index: Int) throws(TraceFileError) -> ActionCategory {
+    if let match = statement.match(index, Self.categoryNames) { return ActionCategory.allCases[match] }
+    return try self.category(statement.optionalString(index))
+  }
+
+  private static let categoryNames = ActionCategory.allCases.map { Array($0.rawValue.utf8) }
+  private static let changeKindNames = StateChange.Kind.allCases.map { Array($0.rawValue.utf8) }
 
   package func category(_ name: String?) throws(TraceFileError) -> ActionCategory {
     guard let name, let category = ActionCategory(rawValue: name) else {
@@ -337,6 +360,19 @@ public final class TraceReader {
     }
     return rule
   }
+
+  /// The origin in column `index` of `statement`, of an action whose cause is `cause`.
+  private func origin(
+    _ statement: SQLiteStatement, _ index: Int, cause: Int?
+  ) throws(TraceFileError) -> TracedAction.Origin {
+    switch (statement.match(index, Self.originNames), cause) {
+    case (0?, _): return .send
+    case let (1?, cause?): return .effect(cause: cause)
+    default: return try self.origin(statement.optionalString(index), cause: cause)
+    }
+  }
+
+  private static let originNames = [Array("send".utf8), Array("effect".utf8)]
 
   private func origin(_ name: String?, cause: Int?) throws(TraceFileError) -> TracedAction.Origin {
     switch (name, cause) {
