@@ -6,7 +6,8 @@ enum IdentifiedDifference {
   /// The elements both hold are in another order: their ids before and after.
   case order(old: [AnyHashable], new: [AnyHashable])
   case changed(id: AnyHashable, old: Any, new: Any)
-  case added(id: AnyHashable, new: Any)
+  /// An element that was not there, at `index` in the new collection.
+  case added(id: AnyHashable, new: Any, index: Int)
   case removed(id: AnyHashable, old: Any)
 }
 
@@ -62,14 +63,14 @@ private func differences<ID: Hashable, Element: Equatable>(
   if keptOld != keptNew {
     differences.append(.order(old: keptOld.map { AnyHashable($0) }, new: keptNew.map { AnyHashable($0) }))
   }
-  for id in newIDs {
+  for (index, id) in newIDs.enumerated() {
     guard let newElement = new(id) else { continue }
     if let oldElement = old(id) {
       if oldElement != newElement {
         differences.append(.changed(id: AnyHashable(id), old: oldElement, new: newElement))
       }
     } else {
-      differences.append(.added(id: AnyHashable(id), new: newElement))
+      differences.append(.added(id: AnyHashable(id), new: newElement, index: index))
     }
   }
   for id in oldIDs where !newIDSet.contains(id) {

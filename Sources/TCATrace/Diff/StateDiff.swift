@@ -56,7 +56,7 @@ enum StateDiff {
       case (nil, nil):
         return
       case let (nil, new?):
-        changes.append(StateChange(path: path, kind: .added, old: nil, new: render(new)))
+        changes.append(self.added(path: path, new))
       case let (old?, nil):
         changes.append(StateChange(path: path, kind: .removed, old: render(old), new: nil))
       case let (old?, new?):
@@ -105,7 +105,8 @@ enum StateDiff {
             StateChange(
               path: path, kind: .changed,
               old: "[" + oldIDs.map(describe).joined(separator: ", ") + "]",
-              new: "[" + newIDs.map(describe).joined(separator: ", ") + "]"
+              new: "[" + newIDs.map(describe).joined(separator: ", ") + "]",
+              rebuild: StateChange.Rebuild(order: newIDs.map { "[id: \(describe($0))]" })
             )
           )
         case let .changed(id, oldElement, newElement):
@@ -113,10 +114,11 @@ enum StateDiff {
             oldElement, newElement, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
             knownUnequal: true, into: &changes
           )
-        case let .added(id, newElement):
-          changes.append(
-            StateChange(path: "\(path)[id: \(describe(id))]", kind: .added, old: nil, new: render(newElement))
-          )
+        case let .added(id, newElement, index):
+          // NB: A stack prints as its ids and elements: the label is the id as printed.
+          var change = self.added(path: "\(path)[id: \(describe(id))]", newElement, index: index)
+          change.rebuild?.label = StateTree.node(of: id.base).renderedNested()
+          changes.append(change)
         case let .removed(id, oldElement):
           changes.append(
             StateChange(path: "\(path)[id: \(describe(id))]", kind: .removed, old: render(oldElement), new: nil)
@@ -194,7 +196,11 @@ enum StateDiff {
       if !knownUnequal, kind.equalsInPlace?(old, new) == true { return }
       let (oldText, newText) = (kind.render(old), kind.render(new))
       if oldText != newText {
-        changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText))
+        // NB: A string of several lines prints otherwise under a label: its tree says how.
+        let rebuild = newText.contains("\n") ? StateTree.rebuildNode(of: kind.load(new), text: newText) : nil
+        changes.append(
+          StateChange(path: path, kind: .changed, old: oldText, new: newText, rebuild: rebuild.map { .init(node: $0) })
+        )
       }
       return
     }
@@ -234,7 +240,7 @@ enum StateDiff {
         case let (old?, new?):
           self.diff(old, new, path: elementPath, depth: depth + 1, into: &changes)
         case let (nil, new?):
-          changes.append(StateChange(path: elementPath, kind: .added, old: nil, new: render(new)))
+          changes.append(self.added(path: elementPath, new))
         case let (old?, nil):
           changes.append(StateChange(path: elementPath, kind: .removed, old: render(old), new: nil))
         case (nil, nil):
@@ -267,18 +273,19 @@ enum StateDiff {
         StateChange(
           path: path, kind: .changed,
           old: "[" + keptOld.map(describe).joined(separator: ", ") + "]",
-          new: "[" + keptNew.map(describe).joined(separator: ", ") + "]"
+          new: "[" + keptNew.map(describe).joined(separator: ", ") + "]",
+          rebuild: StateChange.Rebuild(order: keptNew.map { "[id: \(describe($0))]" })
         )
       )
     }
     var newIDSet = Set<AnyHashable>()
-    for (id, element) in zip(newIDs, new) {
+    for (index, (id, element)) in zip(newIDs, new).enumerated() {
       newIDSet.insert(id)
       let elementPath = "\(path)[id: \(describe(id))]"
       if let oldElement = oldByID[id] {
         self.diff(oldElement, element, path: elementPath, depth: depth + 1, into: &changes)
       } else {
-        changes.append(StateChange(path: elementPath, kind: .added, old: nil, new: render(element)))
+        changes.append(self.added(path: elementPath, element, index: index))
       }
     }
     for (id, element) in zip(oldIDs, old) where !newIDSet.contains(id) {
@@ -315,7 +322,12 @@ enum StateDiff {
       if let oldValue = oldByKey[key] {
         self.diff(oldValue, entry.value, path: entryPath, depth: depth + 1, into: &changes)
       } else {
-        changes.append(StateChange(path: entryPath, kind: .added, old: nil, new: render(entry.value)))
+        var change = self.added(path: entryPath, entry.value)
+        change.rebuild = StateChange.Rebuild(
+          node: change.rebuild?.node ?? .text(change.new ?? ""),
+          label: StateTree.node(of: entry.key).renderedNested()
+        )
+        changes.append(change)
       }
     }
     for entry in oldEntries.sorted(by: { render($0.key) < render($1.key) })
@@ -338,7 +350,10 @@ enum StateDiff {
       new.children.map { (render($0.value), $0.value) }, uniquingKeysWith: { first, _ in first }
     )
     for key in newElements.keys.sorted() where oldElements[key] == nil {
-      changes.append(StateChange(path: "\(path)[\(key)]", kind: .added, old: nil, new: key))
+      var change = StateChange(path: "\(path)[\(key)]", kind: .added, old: nil, new: key)
+      change.rebuild = StateTree.node(of: newElements[key]!).renderedNested() == key
+        ? nil : StateChange.Rebuild(node: StateTree.node(of: newElements[key]!))
+      changes.append(change)
     }
     for key in oldElements.keys.sorted() where newElements[key] == nil {
       changes.append(StateChange(path: "\(path)[\(key)]", kind: .removed, old: key, new: nil))
@@ -348,7 +363,17 @@ enum StateDiff {
   private static func leaf(_ old: Any, _ new: Any, path: String, into changes: inout Changes) {
     let (oldText, newText) = (render(old), render(new))
     guard oldText != newText else { return }
-    changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText))
+    let rebuild = StateTree.rebuildNode(of: new, text: newText).map { StateChange.Rebuild(node: $0) }
+    changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText, rebuild: rebuild))
+  }
+
+  /// The change that adds `new` at `path`: an optional's value, a collection's element (at
+  /// `index`, in an identified collection).
+  private static func added(path: String, _ new: Any, index: Int? = nil) -> StateChange {
+    let text = render(new)
+    let node = StateTree.rebuildNode(of: new, text: text)
+    let rebuild = node == nil && index == nil ? nil : StateChange.Rebuild(node: node, index: index)
+    return StateChange(path: path, kind: .added, old: nil, new: text, rebuild: rebuild)
   }
 
   /// `value`'s whole structure, with the standard library's `dump`, for comparing values that

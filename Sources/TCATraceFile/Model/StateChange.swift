@@ -20,11 +20,49 @@ public struct StateChange: Hashable, Sendable {
   public var old: String?
   /// The new value, rendered with CustomDump; `nil` when removed.
   public var new: String?
+  /// What rebuilding the state needs besides ``new``; `nil` when `new` is all it needs.
+  public var rebuild: Rebuild?
 
-  public init(path: String, kind: Kind, old: String?, new: String?) {
+  public init(path: String, kind: Kind, old: String?, new: String?, rebuild: Rebuild? = nil) {
     self.path = path
     self.kind = kind
     self.old = old
     self.new = new
+    self.rebuild = rebuild
+  }
+
+  /// Two changes are equal when they say the same: the same path, kind and values. What they
+  /// hold for rebuilding the state follows from the values.
+  public static func == (lhs: StateChange, rhs: StateChange) -> Bool {
+    lhs.path == rhs.path && lhs.kind == rhs.kind && lhs.old == rhs.old && lhs.new == rhs.new
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(self.path)
+    hasher.combine(self.kind)
+    hasher.combine(self.old)
+    hasher.combine(self.new)
+  }
+
+  /// What a change holds for rebuilding the state from the one before it, besides its text.
+  public struct Rebuild: Hashable, Sendable {
+    /// The new value as a tree, when its text alone does not say how it prints inside the
+    /// state: a struct, an enum case, a string of several lines.
+    public var node: StateNode?
+    /// For an element added to an identified collection: its index in the collection after
+    /// the action.
+    public var index: Int?
+    /// For an entry added to a dictionary: its key as CustomDump prints it inside the state.
+    public var label: String?
+    /// For a change of the order of an identified collection's elements: the keys of the
+    /// elements it kept (`[id: 3]`), in their new order.
+    public var order: [String]?
+
+    public init(node: StateNode? = nil, index: Int? = nil, label: String? = nil, order: [String]? = nil) {
+      self.node = node
+      self.index = index
+      self.label = label
+      self.order = order
+    }
   }
 }

@@ -1,0 +1,187 @@
+/// A change that does not fit the state it is applied to: the trace's changes and its state
+/// disagree (a damaged or edited file).
+public struct StateRebuildError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The change's path.
+  public var path: String
+  /// What does not fit.
+  public var reason: String
+
+  public var description: String { "the change at '\(self.path)' \(self.reason)" }
+}
+
+extension StateNode {
+  /// The node at `path`, a change's path from this node: `login.email`, `todos[id: 3]`; the
+  /// node itself for `""`. `nil` when there is none.
+  public func node(at path: String) -> StateNode? {
+    guard !path.isEmpty else { return self }
+    switch self {
+    case let .some(wrapped):
+      return wrapped.node(at: path)
+    case let .container(container):
+      return container.child(at: path, below: "").map { index, rest in
+        container.children[index].node.node(at: rest)
+      } ?? nil
+    default:
+      return nil
+    }
+  }
+
+  /// The state after one action's `changes`, applied to this state before it.
+  ///
+  /// NB: Within an action, the diff lists a collection's new order before its elements, in
+  /// their new order, and its removals last. Removals go first here, then new orders, then
+  /// the rest in the order recorded: an element added at index `i` then lands where it was.
+  public func applying(_ changes: [StateChange]) throws(StateRebuildError) -> StateNode {
+    var state = self
+    for change in changes where change.kind == .removed {
+      try state.apply(change)
+    }
+    for change in changes where change.kind == .changed && change.rebuild?.order != nil {
+      try state.apply(change)
+    }
+    for change in changes where change.kind != .removed && (change.kind != .changed || change.rebuild?.order == nil) {
+      try state.apply(change)
+    }
+    return state
+  }
+
+  private mutating func apply(_ change: StateChange) throws(StateRebuildError) {
+    let newNode = change.rebuild?.node ?? .text(change.new ?? "")
+    try self.modify(at: change.path, below: "", change: change) { node throws(StateRebuildError) in
+      // NB: Spelled with `Optional` and `StateNode` in full: `.some` names a case of both.
+      let isWrapped: Bool
+      if case Optional<StateNode>.some(StateNode.some) = node { isWrapped = true } else { isWrapped = false }
+      let isAbsent = node == Optional<StateNode>.some(StateNode.text("nil"))
+      if change.kind == .changed, let order = change.rebuild?.order,
+        case let Optional<StateNode>.some(StateNode.container(container)) = node
+      {
+        node = .container(try container.reordered(order, path: change.path))
+      } else if change.kind == .removed {
+        node = isWrapped ? StateNode.text("nil") : nil
+      } else if isWrapped || (change.kind == .added && isAbsent) {
+        node = StateNode.some(newNode)
+      } else {
+        node = newNode
+      }
+    }
+  }
+
+  /// A node that stands for an optional's absence.
+  var isOptionalPlaceholder: Bool { self == .text("nil") }
+
+  /// Calls `body` with the node at `path` (`nil` when there is none: an element to add), and
+  /// puts what it leaves there (`nil`: the element is removed).
+  private mutating func modify(
+    at path: String, below current: String, change: StateChange,
+    _ body: (inout StateNode?) throws(StateRebuildError) -> Void
+  ) throws(StateRebuildError) {
+    if path == current {
+      var node: StateNode? = self
+      try body(&node)
+      guard let node else { throw StateRebuildError(path: change.path, reason: "removes the whole state") }
+      self = node
+      return
+    }
+    switch self {
+    case var .some(wrapped):
+      try wrapped.modify(at: path, below: current, change: change, body)
+      self = .some(wrapped)
+    case var .container(container):
+      if let (index, _) = container.child(at: path, below: current) {
+        let childPath = StateContainer.join(current, container.children[index].key)
+        if childPath == path {
+          var node: StateNode? = container.children[index].node
+          try body(&node)
+          if let node {
+            container.children[index].node = node
+          } else {
+            container.children.remove(at: index)
+          }
+        } else {
+          try container.children[index].node.modify(at: path, below: childPath, change: change, body)
+        }
+      } else if let key = StateContainer.lastKey(of: path, below: current) {
+        // An element that is not there yet: added to the collection at `current`.
+        var node: StateNode?
+        try body(&node)
+        guard let node else {
+          throw StateRebuildError(path: change.path, reason: "removes an element the state does not have")
+        }
+        try container.insert(StateChild(label: change.rebuild?.label, key: key, node: node), index: change.rebuild?.index, path: change.path)
+      } else {
+        throw StateRebuildError(path: change.path, reason: "names a value the state does not have")
+      }
+      self = .container(container)
+    default:
+      throw StateRebuildError(path: change.path, reason: "names a value inside one that has no parts")
+    }
+  }
+}
+
+extension StateContainer {
+  /// `parent` and `key` joined as the diff joins them: `login.email`, `todos[id: 3]`.
+  static func join(_ parent: String, _ key: String) -> String {
+    if parent.isEmpty { return key }
+    if key.isEmpty { return parent }
+    return key.hasPrefix("[") ? parent + key : parent + "." + key
+  }
+
+  /// The child whose path is `path`, or whose subtree holds it, with what is left of `path`
+  /// below it: `current` is this container's path.
+  func child(at path: String, below current: String) -> (index: Int, rest: String)? {
+    for (index, child) in self.children.enumerated() {
+      let childPath = Self.join(current, child.key)
+      if childPath == path { return (index, "") }
+      guard path.hasPrefix(childPath) else { continue }
+      let rest = path.dropFirst(childPath.count)
+      if rest.first == "[" { return (index, String(rest)) }
+      if rest.first == "." { return (index, String(rest.dropFirst())) }
+    }
+    return nil
+  }
+
+  /// The last bracketed component of `path` when it follows `current` directly: the key of an
+  /// element to add (`[id: 4]`); `nil` otherwise.
+  static func lastKey(of path: String, below current: String) -> String? {
+    guard path.hasPrefix(current) else { return nil }
+    let key = path.dropFirst(current.count)
+    guard key.hasPrefix("["), key.hasSuffix("]") else { return nil }
+    return String(key)
+  }
+
+  /// Adds `child`: at `index` in an identified collection, in order in a sorted dictionary or a
+  /// set, at the end otherwise.
+  mutating func insert(_ child: StateChild, index: Int?, path: String) throws(StateRebuildError) {
+    switch self.kind {
+    case .collection, .dictionary(sorted: false):
+      self.children.insert(child, at: min(max(index ?? self.children.count, 0), self.children.count))
+    case .dictionary(sorted: true):
+      let label = child.label ?? ""
+      let position = self.children.firstIndex { ($0.label ?? "") > label } ?? self.children.count
+      self.children.insert(child, at: position)
+    case .set:
+      let text = child.node.renderedNested()
+      let position = self.children.firstIndex { $0.node.renderedNested() > text } ?? self.children.count
+      self.children.insert(child, at: position)
+    default:
+      throw StateRebuildError(path: path, reason: "adds an element to a value that is not a collection")
+    }
+  }
+
+  /// The children in the order `keys` lists them.
+  func reordered(_ keys: [String], path: String) throws(StateRebuildError) -> StateContainer {
+    var byKey: [String: StateChild] = [:]
+    for child in self.children { byKey[child.key] = child }
+    var reordered = self
+    reordered.children = []
+    for key in keys {
+      guard let child = byKey.removeValue(forKey: key) else {
+        throw StateRebuildError(path: path, reason: "orders an element the state does not have, \(key)")
+      }
+      reordered.children.append(child)
+    }
+    // NB: What the order does not name stays, after it.
+    reordered.children += self.children.filter { byKey[$0.key] != nil }
+    return reordered
+  }
+}
