@@ -53,8 +53,8 @@ struct TraceFileTests {
       #expect(file.contains(sql), "Schema/tcatrace.sql lacks: \(sql)")
     }
     let header = try TraceReader(path: path).query("PRAGMA user_version")
-    #expect(header.rows == [[.integer(1)]])
-    #expect(file.contains("PRAGMA user_version = 1"))
+    #expect(header.rows == [[.integer(2)]])
+    #expect(file.contains("PRAGMA user_version = 2"))
   }
 
   @Test func recorderRefusesAFileThatIsNotSQLite() throws {
@@ -90,9 +90,9 @@ struct TraceFileTests {
     let directory = try TemporaryDirectory()
     let path = directory.path("future.db")
     try await recordShortSession(path)
-    try makeSQLiteFile(path, sql: "PRAGMA user_version = 2;")
+    try makeSQLiteFile(path, sql: "PRAGMA user_version = 3;")
     let before = try bytes(path)
-    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(2) }
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(3) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
     #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
     #expect(try bytes(path) == before)

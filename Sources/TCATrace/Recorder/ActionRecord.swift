@@ -25,6 +25,39 @@ package struct ActionRecord: Sendable {
   package var payloadJSON: String?
   package var changes: [StateChange]
   package var leaks: [Leak]
+  /// Whole states to keep with the action: the state before the session's first action, and
+  /// keyframes (see ``StateSnapshot``).
+  package var states: [StateSnapshot] = []
+
+  /// Keeps `states` with the action.
+  package mutating func keep(_ states: [StateSnapshot]) {
+    self.states = states
+  }
+}
+
+/// A whole state for the writer to keep: its tree is built on the writer's thread, not the
+/// store's.
+package struct StateSnapshot: @unchecked Sendable {
+  // NB: `@unchecked`: a state is a value; the writer only reads it.
+
+  /// The seq of the action the state follows; 0 for the state before the first action.
+  package var seq: Int
+  /// The state.
+  package var value: Any
+  /// Redacts the state's tree as the recorder redacts its changes.
+  package var redact: @Sendable (inout StateNode, Any) -> Void
+  /// Told the size of the tree once it is built (see ``StateNode/nodeCount``).
+  package var built: @Sendable (Int) -> Void
+
+  package init(
+    seq: Int, value: Any, redact: @escaping @Sendable (inout StateNode, Any) -> Void,
+    built: @escaping @Sendable (Int) -> Void
+  ) {
+    self.seq = seq
+    self.value = value
+    self.redact = redact
+    self.built = built
+  }
 }
 
 /// A session's row, written before its first action.

@@ -44,6 +44,7 @@ public final class TraceRecorder: Sendable {
   private let state = Locked(RecorderState())
   private let timing: TraceTiming
   private let redactor: Redactor
+  private let keyframes = KeyframeClock()
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -256,7 +257,13 @@ public final class TraceRecorder: Sendable {
         actionValue: { types.event.loadAction(action) }, before: place + types.event.stateBefore,
         after: place + types.event.stateAfter, types: types, session: session
       )
+      let states = self.states(
+        seq: id, changes: record.changes.count, kind: types.state,
+        before: place + types.event.stateBefore, after: place + types.event.stateAfter
+      )
+      record.keep(states)
       // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
+      // Whole states are redacted by the writer, as it builds their trees, before it writes them.
       if !self.redactor.isEmpty {
         self.checkRedactionRootsOnce(stateType: State.self)
         self.redactor.apply(to: &record, event: event)
@@ -277,6 +284,19 @@ public final class TraceRecorder: Sendable {
       }
       return true
     }
+  }
+
+  /// The whole states to keep with the action `seq`; see ``KeyframeClock``.
+  private func states(
+    seq: Int, changes: Int, kind: NodeKind, before: UnsafeRawPointer, after: UnsafeRawPointer
+  ) -> [StateSnapshot] {
+    let redactor = self.redactor
+    return self.keyframes.snapshots(
+      seq: seq, changes: changes, before: { kind.load(before) }, after: { kind.load(after) },
+      redact: { tree, state in
+        if !redactor.isEmpty { redactor.redact(&tree, state: state) }
+      }
+    )
   }
 
   /// The record of one action, from its values in place.
@@ -553,4 +573,42 @@ final class RecordedTypes: Sendable {
 struct SessionState: Sendable {
   var rootFeature: String
   var startNanoseconds: UInt64
+}
+
+/// When the recorder keeps a whole state: before the first action, and after an action once the
+/// changes since the last kept state add up to its size. Rebuilding any state then reads one
+/// kept state and at most as many changes as it has nodes; keeping one costs about a node's
+/// worth of work per change recorded, on the writer's thread.
+final class KeyframeClock: @unchecked Sendable {
+  // NB: `@unchecked`: `hasInitial` and `changesSince` are only touched on the store's thread,
+  // as actions are recorded; `threshold` is locked.
+
+  /// The fewest changes between two kept states, so that a small state is not kept at every
+  /// few actions.
+  static let minimumInterval = 1_000
+
+  private var hasInitial = false
+  private var changesSince = 0
+  private let threshold = Locked(KeyframeClock.minimumInterval)
+
+  /// The states to keep with the action `seq`, which made `changes` changes.
+  func snapshots(
+    seq: Int, changes: Int, before: () -> Any, after: () -> Any,
+    redact: @escaping @Sendable (inout StateNode, Any) -> Void
+  ) -> [StateSnapshot] {
+    var snapshots: [StateSnapshot] = []
+    let built: @Sendable (Int) -> Void = { [threshold] size in
+      threshold.withLock { $0 = max(KeyframeClock.minimumInterval, size) }
+    }
+    if !self.hasInitial {
+      self.hasInitial = true
+      snapshots.append(StateSnapshot(seq: 0, value: before(), redact: redact, built: built))
+    }
+    self.changesSince += changes
+    if self.changesSince >= self.threshold.withLock({ $0 }) {
+      self.changesSince = 0
+      snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, built: built))
+    }
+    return snapshots
+  }
 }

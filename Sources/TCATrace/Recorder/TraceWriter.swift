@@ -311,6 +311,7 @@ package final class TraceWriter: @unchecked Sendable {
     let insertAction: SQLiteStatement
     let insertChange: SQLiteStatement
     let insertLeak: SQLiteStatement
+    let insertState: SQLiteStatement
   }
 
   private func prepareStatements(_ connection: SQLiteConnection) throws(TraceFileError) -> Statements {
@@ -332,12 +333,15 @@ package final class TraceWriter: @unchecked Sendable {
       ),
       insertChange: try connection.prepare(
         """
-        INSERT INTO state_changes (action_id, position, path, kind, old_value, new_value)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        INSERT INTO state_changes (action_id, position, path, kind, old_value, new_value, rebuild)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
         """
       ),
       insertLeak: try connection.prepare(
         "INSERT INTO leaks (action_id, rule, feature, detail) VALUES (?1, ?2, ?3, ?4)"
+      ),
+      insertState: try connection.prepare(
+        "INSERT OR REPLACE INTO states (session_id, seq, tree) VALUES (?1, ?2, ?3)"
       )
     )
     self.statements = statements
@@ -414,7 +418,19 @@ package final class TraceWriter: @unchecked Sendable {
       insert.bind(4, record.pointee.changes[position].kind.rawValue)
       insert.bind(5, record.pointee.changes[position].old)
       insert.bind(6, record.pointee.changes[position].new)
+      insert.bind(7, record.pointee.changes[position].rebuild?.json)
       try insert.run()
+    }
+    for snapshot in record.pointee.states {
+      var tree = StateTree.node(of: snapshot.value)
+      snapshot.redact(&tree, snapshot.value)
+      let insert = statements.insertState
+      insert.reset()
+      insert.bind(1, sessionID)
+      insert.bind(2, Int64(snapshot.seq))
+      insert.bind(3, tree.json)
+      try insert.run()
+      snapshot.built(tree.nodeCount)
     }
     for leak in record.pointee.leaks {
       try statements.insertLeak.run([

@@ -46,10 +46,45 @@ struct Redactor: Sendable {
       if statePaths.contains(where: { LeakRules.contains($0, path) }) {
         if record.changes[index].old != nil { record.changes[index].old = TraceRedaction.marker }
         if record.changes[index].new != nil { record.changes[index].new = TraceRedaction.marker }
+        record.changes[index].rebuild?.node = nil
+      } else if var node = record.changes[index].rebuild?.node {
+        // A value added whole (a struct, an element) with a named path inside it.
+        for statePath in statePaths where LeakRules.contains(path, statePath) {
+          node = node.replacing(at: Self.relative(statePath, to: path), with: TraceRedaction.marker)
+        }
+        record.changes[index].rebuild?.node = node
       }
     }
 
     Self.scrub(&record, of: secrets)
+  }
+
+  /// Redacts a whole state's tree as ``apply(to:event:)`` redacts an action's row: the named
+  /// state paths read `<redacted>`, and so does the value found there wherever else it shows.
+  func redact(_ tree: inout StateNode, state: Any) {
+    var secrets: [Any] = []
+    for redaction in self.redactions {
+      guard case let .state(_, keyPath, path) = redaction.kind else { continue }
+      tree = tree.replacing(at: path, with: TraceRedaction.marker)
+      if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) { secrets.append(unwrapped) }
+    }
+    tree = tree.scrubbing(Self.renderings(of: secrets), with: TraceRedaction.marker)
+  }
+
+  /// `path`, a path inside `parent`, from `parent`: `password` in `login.password` from `login`.
+  private static func relative(_ path: String, to parent: String) -> String {
+    let rest = path.dropFirst(parent.count)
+    return String(rest.first == "." ? rest.dropFirst() : rest)
+  }
+
+  /// The renderings of `secrets` that would give them away, longest first.
+  private static func renderings(of secrets: [Any]) -> [String] {
+    var texts: Set<String> = []
+    for secret in secrets {
+      let text = String(customDumping: secret)
+      if !Self.emptyRenderings.contains(text), text != TraceRedaction.marker { texts.insert(text) }
+    }
+    return texts.sorted { $0.count > $1.count }
   }
 
   /// Replaces every rendering of `secrets` in the row's payload, JSON and change values.
@@ -82,6 +117,9 @@ struct Redactor: Sendable {
     for index in record.changes.indices {
       record.changes[index].old = scrubbed(record.changes[index].old)
       record.changes[index].new = scrubbed(record.changes[index].new)
+      if let node = record.changes[index].rebuild?.node {
+        record.changes[index].rebuild?.node = node.scrubbing(ordered, with: TraceRedaction.marker)
+      }
     }
     if var json = record.payloadJSON {
       for fragment in jsonFragments.sorted(by: { $0.count > $1.count }) where json.contains(fragment) {

@@ -53,10 +53,34 @@ package enum TraceFile {
       }
     }
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
+    if version < Int64(TraceSchema.version) { try self.upgrade(connection) }
     try self.useWAL(connection, waiting: waiting)
     try connection.execute("PRAGMA synchronous = NORMAL")
     if !waiting { connection.setBusyTimeout(milliseconds: 5_000) }
     return connection
+  }
+
+  /// Brings a version-1 trace to this version before a recorder appends to it: the `states`
+  /// table and the `rebuild` column of `state_changes`, which its older sessions leave empty.
+  private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
+    // NB: Under the write lock, with the version read again: another recorder may be
+    // upgrading the same file.
+    try connection.execute("BEGIN IMMEDIATE")
+    do throws(TraceFileError) {
+      if try self.header(connection).version == 1 {
+        try connection.execute(
+          """
+          ALTER TABLE state_changes ADD COLUMN rebuild TEXT;
+          \(TraceSchema.statesTableSQL)
+          PRAGMA user_version = \(TraceSchema.version);
+          """
+        )
+      }
+      try connection.execute("COMMIT")
+    } catch {
+      try? connection.execute("ROLLBACK")
+      throw error
+    }
   }
 
   /// Checks, before anything is appended to the trace `connection` opened, that the file is
@@ -70,10 +94,10 @@ package enum TraceFile {
       let tables = try connection.integer(
         """
         SELECT count(*) FROM sqlite_master
-        WHERE type = 'table' AND name IN ('sessions', 'actions', 'state_changes', 'leaks')
+        WHERE type = 'table' AND name IN ('sessions', 'actions', 'state_changes', 'leaks', 'states')
         """
       )
-      guard tables == 4 else {
+      guard tables == 5 else {
         throw TraceFileError(
           kind: .corrupt, path: path,
           message: "is damaged: it has a trace's header but not all of a trace's tables"

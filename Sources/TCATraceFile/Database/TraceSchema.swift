@@ -1,3 +1,5 @@
+import Foundation
+
 /// The trace file's format: the SQL that creates it, and its version.
 ///
 /// NB: `Schema/tcatrace.sql` at the top of the repository is the canonical copy, for people
@@ -5,20 +7,28 @@
 /// the two differ.
 package enum TraceSchema {
   /// `PRAGMA user_version` of files this version writes, and the newest it reads.
-  package static let version = 1
+  package static let version = 2
 
   /// `PRAGMA application_id` of trace files: 'TCAT'.
   package static let applicationID: Int32 = 0x5443_4154
 
+  /// The `CREATE TABLE` of `states`, as the schema has it: what upgrading a version-1 file adds.
+  package static var statesTableSQL: String {
+    let start = Self.sql.range(of: "CREATE TABLE states (")!.lowerBound
+    let end = Self.sql.range(of: ") WITHOUT ROWID;", range: start..<Self.sql.endIndex)!.upperBound
+    return String(Self.sql[start..<end])
+  }
+
   /// The SQL of `Schema/tcatrace.sql`.
   package static let sql = #"""
--- TCATrace trace file, schema version 1.
+-- TCATrace trace file, schema version 2.
 --
 -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
 -- a TCA-style app: every action the store processed, the state changes it caused, and the
 -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
--- ('TCAT') and PRAGMA user_version = 1 (this schema's version). Readers refuse files with a
--- newer user_version.
+-- ('TCAT') and PRAGMA user_version = 2 (this schema's version). Readers refuse files with a
+-- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`: a
+-- recorder that appends to a version-1 file adds them; its older sessions have no states.
 
 -- One recording: one store, from its first action until the recorder closed.
 CREATE TABLE sessions (
@@ -95,7 +105,30 @@ CREATE TABLE state_changes (
   old_value TEXT,
   -- The new value, rendered with CustomDump; NULL when removed.
   new_value TEXT,
+  -- What rebuilding the state needs besides new_value, as JSON: the new value's tree when its
+  -- text does not say how it prints inside the state ("node"), an added element's index
+  -- ("index") or printed key ("label"), a collection's new order ("order"); NULL when
+  -- new_value is all it needs. See `states`.
+  rebuild TEXT,
   PRIMARY KEY (action_id, position)
+) WITHOUT ROWID;
+
+-- The whole state of a session at some of its steps, from which the state after any action
+-- is rebuilt by applying the state changes of the actions after it: the state before the
+-- first action (seq 0), and keyframes the recorder takes as often as the changes since the
+-- last one add up to the state's size.
+CREATE TABLE states (
+  session_id INTEGER NOT NULL REFERENCES sessions (id),
+  -- The state after the action with this seq; 0 for the state before the first action.
+  seq INTEGER NOT NULL,
+  -- The state as CustomDump renders it, as a tree, in JSON: each node an array whose first
+  -- element says what it is. ["t", text]: printed as it is; ["m", string, hashes]: a string
+  -- of several lines; ["e", type, case]: an enum case without values; ["s", node]: an
+  -- optional's value; ["c", kind, children]: a value with children, each [label, key, node]
+  -- (label null for none; key: how a change's path names the child). kind: ["struct", type],
+  -- ["tuple"], ["collection"], ["dictionary", sorted], ["set"] or ["enum", type, case].
+  tree TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
 
 -- One row per boundary rule an action broke.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A change that does not fit the state it is applied to: the trace's changes and its state
 /// disagree (a damaged or edited file).
 public struct StateRebuildError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -183,5 +185,56 @@ extension StateContainer {
     // NB: What the order does not name stays, after it.
     reordered.children += self.children.filter { byKey[$0.key] != nil }
     return reordered
+  }
+}
+
+extension StateNode {
+  /// How many nodes the tree has: what rebuilding it from its JSON costs, in the units a
+  /// change costs.
+  package var nodeCount: Int {
+    switch self {
+    case .text, .multilineString, .enumCase: 1
+    case let .some(wrapped): 1 + wrapped.nodeCount
+    case let .container(container): container.children.reduce(1) { $0 + $1.node.nodeCount }
+    }
+  }
+
+  /// The tree with the node at `path` (and all below it) replaced by `text`; unchanged when
+  /// it has no node there.
+  package func replacing(at path: String, with text: String) -> StateNode {
+    var node = self
+    let change = StateChange(path: path, kind: .changed, old: nil, new: text)
+    do throws(StateRebuildError) {
+      try node.apply(change)
+    } catch {
+      return self
+    }
+    return node
+  }
+
+  /// The tree with every occurrence of each of `secrets` in its texts replaced by `marker`.
+  package func scrubbing(_ secrets: [String], with marker: String) -> StateNode {
+    guard !secrets.isEmpty else { return self }
+    func scrub(_ text: String) -> String {
+      var text = text
+      for secret in secrets where text.contains(secret) {
+        text = text.replacingOccurrences(of: secret, with: marker)
+      }
+      return text
+    }
+    switch self {
+    case let .text(text): return .text(scrub(text))
+    case let .multilineString(string, hashes):
+      let scrubbed = scrub(string)
+      return scrubbed == string ? self : .text(marker)
+    case let .enumCase(type, description): return .enumCase(type: type, description: scrub(description))
+    case let .some(wrapped): return .some(wrapped.scrubbing(secrets, with: marker))
+    case var .container(container):
+      for index in container.children.indices {
+        container.children[index].node = container.children[index].node.scrubbing(secrets, with: marker)
+        container.children[index].label = container.children[index].label.map(scrub)
+      }
+      return .container(container)
+    }
   }
 }
