@@ -125,6 +125,33 @@ struct RedactionTests {
     )
   }
 
+  /// Issue #18: a kept state (a keyframe) taken while the password is in the state holds it
+  /// redacted, and so does every state rebuilt from it.
+  @Test func keptStatesHoldTheRedactedValuesRedacted() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("keyframes.db")
+    let recorder = try TraceRecorder(path: path, redacting: AppFeature.redactions)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 0)
+    }
+    store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
+    // Enough changes after it for the recorder to keep the whole state again.
+    for index in 0..<1_100 { store.send(._internal(.login(.view(.emailChanged("user\(index)@example.com"))))) }
+    await store.finish()
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    let kept = try reader.query("SELECT seq FROM states ORDER BY seq").rows
+    #expect(kept.count >= 2, "\(kept)")
+    #expect(try occurrences(of: APIClient.fakePassword, in: directory) == 0)
+    let state = try reader.state(session: 1, after: 1_101)
+    #expect(state.node(at: "login.password") == .text("<redacted>"))
+    #expect(state.node(at: "login.email") == .text(#""user1099@example.com""#))
+  }
+
   @Test func withoutRedactionTheScanFindsTheSecrets() async throws {
     let directory = try TemporaryDirectory()
     let recorder = try await self.recordApp(into: directory, redacting: [])

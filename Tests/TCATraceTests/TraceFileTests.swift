@@ -86,6 +86,25 @@ struct TraceFileTests {
     #expect(try bytes(path) == before)
   }
 
+  /// Issue #18: a recorder appending to a version-1 file adds what version 2 keeps; the older
+  /// sessions have no states, the new one has.
+  @Test func recordingIntoAVersion1FileUpgradesIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("old.db")
+    try await recordShortSession(path)
+    try makeSQLiteFile(
+      path, sql: "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;"
+    )
+    #expect(try TraceReader(path: path).query("PRAGMA user_version").rows == [[.integer(1)]])
+    try await recordShortSession(path)
+    let reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(2)]])
+    #expect(try reader.holdsStates(session: 1) == false)
+    #expect(try reader.holdsStates(session: 2))
+    #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
+    #expect(try reader.state(session: 2, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
+  }
+
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("future.db")

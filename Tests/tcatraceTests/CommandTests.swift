@@ -40,6 +40,8 @@ struct CommandTests {
                                 duration, actions, leaks.
         replay                  Print the actions of a trace with their state changes
                                 and leaks.
+        state                   Print the whole state of a session after an action,
+                                as CustomDump printed it.
         leaks                   Report the boundary leaks in a trace, grouped by rule
                                 and feature.
         stats                   Summarize a trace per feature and category.

@@ -53,7 +53,7 @@ struct ReadOnlyTests {
     let expected = try await Product.tcatrace.run(["replay", path])
     #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
 
-    for command in [["replay", path], ["sessions", path], ["leaks", path], ["stats", path]] {
+    for command in [["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["state", path]] {
       let result = try await Product.tcatrace.run(command)
       #expect(result.status == (command[0] == "leaks" ? 1 : 0), "\(command): \(result.stderr)")
       #expect(result.stderr == "", "\(command)")
@@ -95,7 +95,7 @@ struct ReadOnlyTests {
       let (sh, touch) = self.asAUserWhoCannotWrite(URL(fileURLWithPath: "/bin/sh"), ["-c", "touch \"$0\"", locked + "/x"])
       #expect(try await Product.tcatrace.run(touch, executableURL: sh).status != 0)
 
-      for command in [["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["sql", path, "SELECT count(*) FROM actions"]] {
+      for command in [["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["state", path], ["sql", path, "SELECT count(*) FROM actions"]] {
         let (executable, arguments) = self.asAUserWhoCannotWrite(Product.tcatrace.executableURL, command)
         let result = try await Product.tcatrace.run(arguments, executableURL: executable)
         #expect(result.status == (command[0] == "leaks" ? 1 : 0), "\(command), wal: \(leftoverWAL): \(result.stderr)")

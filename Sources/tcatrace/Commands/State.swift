@@ -1,0 +1,139 @@
+import ArgumentParser
+import TCATraceCLI
+import TCATraceFile
+
+extension TCATraceCommand {
+  /// `tcatrace state FILE --at N`: the whole state after an action.
+  struct State: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "state",
+      abstract: "Print the whole state of a session after an action, as CustomDump printed it.",
+      discussion: """
+        The state is rebuilt from the nearest state the recorder kept before the action and the \
+        changes since. Sessions recorded before trace schema version 2 kept only changes, and \
+        have no states to show.
+        """
+    )
+
+    @OptionGroup var trace: TraceFileArguments
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The session: its id or 'latest'.", valueName: "id|latest")
+    )
+    var session: SessionSelector = .latest
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "The action after which to show the state: its seq, or 0 for the state before the first action. Default: the last action.",
+        valueName: "seq"
+      )
+    )
+    var at: Int?
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Show only the value at this path of the state, as state changes name it: 'login.email', 'todos[id: 3]'.",
+        valueName: "path"
+      )
+    )
+    var path: String?
+
+    @Option(help: "Output format: text, or json (the rendering, and the state as a tree).")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+      if self.session == .all {
+        throw ValidationError("--session takes one session: its id, or 'latest'")
+      }
+      if let at = self.at, at < 0 {
+        throw ValidationError("--at is a seq, 0 or more (0: the state before the first action)")
+      }
+      if self.format == .jsonl {
+        throw ValidationError("--format is text or json for 'state'")
+      }
+    }
+
+    func run() throws {
+      let (sessionID, seq, state) = try self.trace.read { reader in
+        let session = try (self.session == .latest ? reader.latestSession() : reader.session(id: self.sessionID))
+        let seq = self.at ?? session.actionCount
+        return (session.id, seq, try reader.state(session: session.id, after: seq))
+      }
+      var node = state
+      if let path = self.path {
+        guard let found = state.node(at: path) else {
+          throw CLIError(
+            message: "'\(path)' is not a path in the state after action #\(seq) of session \(sessionID): paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'; 'tcatrace state' without --path shows the whole state"
+          )
+        }
+        node = found
+      }
+      switch self.format {
+      case .text, .jsonl:
+        for line in node.rendered().split(separator: "\n", omittingEmptySubsequences: false) {
+          print(String(line).terminalSafe)
+        }
+      case .json:
+        printJSON(
+          [
+            .object([
+              ("session", .integer(sessionID)),
+              ("after", .integer(Int64(seq))),
+              ("path", JSONValue(self.path)),
+              ("rendered", .string(node.rendered())),
+              ("tree", node.jsonValue),
+            ])
+          ],
+          format: .json
+        )
+      }
+    }
+
+    private var sessionID: Int64 {
+      if case let .id(id) = self.session { return id }
+      return 0
+    }
+  }
+}
+
+extension StateNode {
+  /// The tree in `--format json`: each node an object saying what it is.
+  var jsonValue: JSONValue {
+    switch self {
+    case let .text(text):
+      return .object([("text", .string(text))])
+    case let .multilineString(string, _):
+      return .object([("string", .string(string))])
+    case let .enumCase(type, description):
+      return .object([("type", .string(type)), ("case", .string(description))])
+    case let .some(wrapped):
+      return wrapped.jsonValue
+    case let .container(container):
+      var fields: [(String, JSONValue)] = []
+      switch container.kind {
+      case let .structure(type): fields.append(("type", .string(type)))
+      case .tuple: fields.append(("tuple", .bool(true)))
+      case .collection: fields.append(("collection", .bool(true)))
+      case .dictionary: fields.append(("dictionary", .bool(true)))
+      case .set: fields.append(("set", .bool(true)))
+      case let .enumCase(type, name):
+        fields.append(("type", .string(type)))
+        fields.append(("case", .string(name)))
+      }
+      fields.append(
+        (
+          "children",
+          .array(
+            container.children.map { child in
+              .object([("label", JSONValue(child.label)), ("key", .string(child.key)), ("value", child.node.jsonValue)])
+            }
+          )
+        )
+      )
+      return .object(fields)
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import CSQLite
+import CustomDump
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue #18: `tcatrace state` prints the whole state after any action, or a value in it; bad
+/// input gets one line and exit 2.
+@Suite(.timeLimit(.minutes(1)))
+struct StateCommandTests {
+  let trace: RecordedTrace
+
+  init() async throws {
+    self.trace = try await RecordedTrace()
+  }
+
+  @Test func theStateBeforeTheFirstAction() async throws {
+    let result = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "0"])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    expectNoDifference(
+      result.stdout,
+      """
+      AppFeature.State(
+        login: LoginFeature.State(
+          email: "",
+          password: <redacted>,
+          isLoading: false,
+          errorMessage: nil,
+          twoFactor: nil
+        ),
+        todos: TodosFeature.State(
+          todos: [],
+          isLoading: false,
+          secondsOnScreen: 0,
+          nextID: 100,
+          alert: nil
+        ),
+        path: [:],
+        user: nil,
+        notificationsEnabled: false
+      )
+
+      """
+    )
+  }
+
+  @Test func aValueAtAStepAndTheLastStepByDefault() async throws {
+    let login = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "2", "--path", "login"])
+    #expect(login.status == 0)
+    expectNoDifference(
+      login.stdout,
+      """
+      LoginFeature.State(
+        email: "blob@example.com",
+        password: <redacted>,
+        isLoading: false,
+        errorMessage: nil,
+        twoFactor: nil
+      )
+
+      """
+    )
+    let row = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "14", "--path", "todos.todos[id: 100].title"])
+    #expect(row.stdout == "\"Record a trace\"\n")
+    // Without --at: after the session's last action; without --session: the latest session.
+    let last = try await self.trace.run(["state", "FILE", "--session", "1", "--path", "path"])
+    let explicit = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "25", "--path", "path"])
+    #expect(last.status == 0)
+    #expect(last.stdout == explicit.stdout)
+    let latest = try await self.trace.run(["state", "FILE", "--path", "refreshCount"])
+    #expect(latest.stdout == "2\n")
+  }
+
+  @Test func json() async throws {
+    let result = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "2", "--path", "login.email", "--format", "json"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == #"[{"session":1,"after":2,"path":"login.email","rendered":"\"blob@example.com\"","tree":{"text":"\"blob@example.com\""}}]"# + "\n"
+    )
+  }
+
+  @Test func badInputIsOneLineAndExit2() async throws {
+    let cases: [([String], String)] = [
+      (["--session", "1", "--at", "99"], "Error: 'demo.db' has no action #99 in session 1, which has 25 actions: ask for 0 (the state before the first) to 25\n"),
+      (["--session", "1", "--path", "login.nope"], "Error: 'login.nope' is not a path in the state after action #25 of session 1: paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'; 'tcatrace state' without --path shows the whole state\n"),
+      (["--session", "9"], "Error: 'demo.db' has no session 9: 'tcatrace sessions demo.db' lists them\n"),
+      (["--session", "all"], "Error: --session takes one session: its id, or 'latest'; see 'tcatrace state --help'.\n"),
+      (["--at=-1"], "Error: --at is a seq, 0 or more (0: the state before the first action); see 'tcatrace state --help'.\n"),
+    ]
+    for (arguments, message) in cases {
+      let result = try await self.trace.run(["state", "FILE"] + arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderr == message.replacingOccurrences(of: "demo.db", with: self.trace.path), "\(arguments)")
+    }
+  }
+
+  /// A file from before schema version 2 still opens; it has no states to show.
+  @Test func aVersion1FileHasNoStates() async throws {
+    let name = "version1.db"
+    let path = self.trace.directory.path(name)
+    try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+    var db: OpaquePointer?
+    #expect(sqlite3_open(path, &db) == SQLITE_OK)
+    #expect(
+      sqlite3_exec(
+        db, "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;",
+        nil, nil, nil
+      ) == SQLITE_OK
+    )
+    sqlite3_close(db)
+
+    let replay = try await Product.tcatrace.run(["replay", name, "--session", "1"], in: self.trace.directory.url)
+    #expect(replay.status == 0)
+    let state = try await Product.tcatrace.run(["state", name, "--session", "1", "--at", "3"], in: self.trace.directory.url)
+    #expect(state.status == 2)
+    #expect(
+      state.stderr
+        == "Error: '\(name)' holds no states for session 1: it was recorded by a TCATrace older than schema version 2, which kept only changes; record it again to see its state at each step\n"
+    )
+  }
+}
