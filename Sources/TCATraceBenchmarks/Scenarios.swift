@@ -13,6 +13,9 @@ public struct BenchmarkSize: Sendable {
   public var memoryActions: Int
   /// Launches of each program whose time is mostly its start-up (`tcatrace leaks`).
   public var launches: Int
+  /// The long session `tcatrace state` reads: its actions, and its state's rows.
+  public var stateActions: Int = 1_000_000
+  public var stateRows: Int = 10_000
 
   public static let full = BenchmarkSize(
     repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
@@ -20,7 +23,7 @@ public struct BenchmarkSize: Sendable {
   )
   public static let tiny = BenchmarkSize(
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
-    memoryActions: 100, launches: 1
+    memoryActions: 100, launches: 1, stateActions: 2_000, stateRows: 100
   )
 }
 

@@ -6,7 +6,7 @@ import TCATraceBenchmarks
 /// ratio with its target.
 @main
 struct Bench {
-  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|memory]\n"
+  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|memory]\n"
 
   @MainActor
   static func main() async throws {
@@ -14,7 +14,7 @@ struct Bench {
     var jsonPath: String?
     var size = BenchmarkSize.full
     var only: String?
-    let scenarios = ["send", "scaling", "writer", "reader", "memory"]
+    let scenarios = ["send", "scaling", "writer", "reader", "states", "memory"]
     while let argument = arguments.first {
       arguments.removeFirst()
       switch argument {
@@ -31,14 +31,15 @@ struct Bench {
     if runs("send") { results.append(try await Scenarios.sendOverhead(size)) }
     if runs("scaling") { results.append(try await Scenarios.stateScaling(size)) }
     if runs("writer") { results.append(try await Scenarios.writerThroughput(size)) }
+    let tools = BenchTools.locate(besides: CommandLine.arguments[0])
     if runs("reader") {
-      let tools = BenchTools.locate(besides: CommandLine.arguments[0])
       if tools.tcatrace == nil {
         FileHandle.standardError.write(Data("note: no tcatrace beside tcatrace-bench; replay and leaks skipped\n".utf8))
       }
       if tools.sqlite3 == nil { FileHandle.standardError.write(Data("note: sqlite3 is not installed; reader ratios skipped\n".utf8)) }
       results.append(try await Scenarios.readerThroughput(size, tools: tools))
     }
+    if runs("states") { results.append(try await Scenarios.keyframes(size, tools: tools)) }
     // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
     if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
     print(BenchReport.text(results))

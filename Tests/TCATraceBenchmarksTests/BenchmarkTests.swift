@@ -31,6 +31,18 @@ struct BenchmarkTests {
     #expect(result.ratios.first?.target == .atLeast(0.5))
   }
 
+  @Test func keyframesCompareRecordingWithAndWithoutAndReadEarlyAndLate() async throws {
+    let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3)
+    let result = try await Scenarios.keyframes(.tiny, tools: tools)
+    #expect(result.ratios.map(\.name).prefix(5) == [
+      "10 rows: recording with / without keyframes", "10 rows: until closed, with / without keyframes",
+      "100 rows: recording with / without keyframes", "100 rows: until closed, with / without keyframes",
+      "recording with keyframes: 100 rows / 10 rows",
+    ])
+    #expect(result.ratios.contains { $0.name == "state late / early in the session" && $0.value > 0 })
+    #expect(result.figures.contains { $0.name == "10 rows, one scalar changed: file, with keyframes" && $0.unit == "bytes/action" && $0.median > 0 })
+  }
+
   @Test func readerThroughputComparesEachReadWithTheSQLiteShell() async throws {
     let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3)
     let result = try await Scenarios.readerThroughput(.tiny, tools: tools)
@@ -65,7 +77,7 @@ struct BenchmarkTests {
     #expect(result.stdout.contains("ratio writer / raw inserts"))
     let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]]
     #expect(decoded?.map { $0["scenario"] as? String } == [
-      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "memory",
+      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "keyframes", "memory",
     ])
   }
 }

@@ -44,7 +44,7 @@ public final class TraceRecorder: Sendable {
   private let state = Locked(RecorderState())
   private let timing: TraceTiming
   private let redactor: Redactor
-  private let keyframes = KeyframeClock()
+  private let keyframes: KeyframeClock
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -91,6 +91,7 @@ public final class TraceRecorder: Sendable {
     policy: LeakPolicy = .reportIssue,
     redacting redactions: [TraceRedaction] = [],
     timing: TraceTiming,
+    keepsStates: Bool = true,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -101,6 +102,7 @@ public final class TraceRecorder: Sendable {
     self.sessionName = session
     self.timing = timing
     self.redactor = Redactor(redactions: redactions)
+    self.keyframes = KeyframeClock(isEnabled: keepsStates)
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
@@ -579,23 +581,30 @@ struct SessionState: Sendable {
 /// changes since the last kept state add up to its size. Rebuilding any state then reads one
 /// kept state and at most as many changes as it has nodes; keeping one costs about a node's
 /// worth of work per change recorded, on the writer's thread.
-final class KeyframeClock: @unchecked Sendable {
+package final class KeyframeClock: @unchecked Sendable {
   // NB: `@unchecked`: `hasInitial` and `changesSince` are only touched on the store's thread,
   // as actions are recorded; `threshold` is locked.
 
   /// The fewest changes between two kept states, so that a small state is not kept at every
   /// few actions.
-  static let minimumInterval = 1_000
+  package static let minimumInterval = 1_000
 
   private var hasInitial = false
   private var changesSince = 0
   private let threshold = Locked(KeyframeClock.minimumInterval)
+  /// Whether states are kept at all: the benchmark measures the recorder without them.
+  private let isEnabled: Bool
+
+  package init(isEnabled: Bool = true) {
+    self.isEnabled = isEnabled
+  }
 
   /// The states to keep with the action `seq`, which made `changes` changes.
-  func snapshots(
+  package func snapshots(
     seq: Int, changes: Int, before: () -> Any, after: () -> Any,
     redact: @escaping @Sendable (inout StateNode, Any) -> Void
   ) -> [StateSnapshot] {
+    guard self.isEnabled else { return [] }
     var snapshots: [StateSnapshot] = []
     let built: @Sendable (Int) -> Void = { [threshold] size in
       threshold.withLock { $0 = max(KeyframeClock.minimumInterval, size) }

@@ -1,0 +1,112 @@
+import Foundation
+import TCATrace
+
+extension Scenarios {
+  /// Scenario 6, issue #18: what keeping whole states costs and buys. Recording one scalar
+  /// change per action with keyframes and without, at each state size (the send loop, and the
+  /// whole recording until the file is closed); the file's bytes per action either way; and
+  /// `tcatrace state` early and late in a long session, against `sqlite3` reading one keyframe.
+  @MainActor
+  public static func keyframes(_ size: BenchmarkSize, tools: BenchTools) async throws -> ScenarioResult {
+    let scratch = try Scratch()
+    var figures: [Figure] = []
+    var ratios: [Ratio] = []
+    var sendBySize: [Int: Figure] = [:]
+    for rows in size.stateSizes {
+      var sends: [Bool: [Double]] = [true: [], false: []]
+      var totals: [Bool: [Double]] = [true: [], false: []]
+      var bytes: [Bool: Double] = [:]
+      let count = size.sends
+      for repetition in 0..<size.repetitions {
+        // NB: With and without take turns, so that a busy host weighs on each alike.
+        for keepsStates in [true, false] {
+          let path = scratch.path("keyframes-\(rows)-\(keepsStates)-\(repetition).db")
+          let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
+          let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
+            BenchFeature.Feature()
+          }
+          let start = DispatchTime.now().uptimeNanoseconds
+          for _ in 0..<count { store.send(.view(.incrementTapped)) }
+          let sent = DispatchTime.now().uptimeNanoseconds
+          try await recorder.close()
+          let closed = DispatchTime.now().uptimeNanoseconds
+          sends[keepsStates, default: []].append(Double(sent - start) / Double(count))
+          totals[keepsStates, default: []].append(Double(closed - start) / Double(count))
+          let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+          bytes[keepsStates] = Double(fileSize) / Double(count)
+        }
+      }
+      let label = "\(rows) rows, one scalar changed"
+      let withSend = Figure(name: "\(label): recording with keyframes", unit: "ns/action", samples: sends[true]!)
+      let withoutSend = Figure(name: "\(label): recording without", unit: "ns/action", samples: sends[false]!)
+      let withTotal = Figure(name: "\(label): with keyframes, until closed", unit: "ns/action", samples: totals[true]!)
+      let withoutTotal = Figure(name: "\(label): without, until closed", unit: "ns/action", samples: totals[false]!)
+      figures += [withSend, withoutSend, withTotal, withoutTotal]
+      figures.append(Figure(name: "\(label): file, with keyframes", unit: "bytes/action", samples: [bytes[true] ?? 0]))
+      figures.append(Figure(name: "\(label): file, without", unit: "bytes/action", samples: [bytes[false] ?? 0]))
+      ratios.append(Ratio(name: "\(rows) rows: recording with / without keyframes", value: withSend.median / withoutSend.median, target: .atMost(1.1)))
+      ratios.append(Ratio(name: "\(rows) rows: until closed, with / without keyframes", value: withTotal.median / withoutTotal.median))
+      sendBySize[rows] = withSend
+    }
+    if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,
+      let small = sendBySize[smallest], let large = sendBySize[largest]
+    {
+      ratios.append(
+        Ratio(name: "recording with keyframes: \(largest) rows / \(smallest) rows", value: large.median / small.median, target: .atMost(2))
+      )
+    }
+
+    // A long session over a large state, written as the recorder writes it, then read early
+    // and late.
+    let path = scratch.path("long.db")
+    try await Self.writeLongSession(path: path, actions: size.stateActions, rows: size.stateRows)
+    if let tcatrace = tools.tcatrace {
+      var launches: [(name: String, executable: String, arguments: [String])] = [
+        ("tcatrace state --at 10", tcatrace, ["state", path, "--at", "10"]),
+        ("tcatrace state --at \(size.stateActions - 1)", tcatrace, ["state", path, "--at", "\(size.stateActions - 1)"]),
+      ]
+      if let shell = tools.sqlite3 {
+        launches.append(
+          ("sqlite3 SELECT one keyframe", shell, ["-list", "-readonly", path, "SELECT tree FROM states WHERE session_id = 1 ORDER BY seq DESC LIMIT 1;"])
+        )
+      }
+      var milliseconds = Array(repeating: [Double](), count: launches.count)
+      for _ in 0..<max(size.launches / 3, 1) {
+        for (index, launch) in launches.enumerated() {
+          let start = DispatchTime.now().uptimeNanoseconds
+          try Self.run(launch.executable, launch.arguments)
+          milliseconds[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+      }
+      let timed = zip(launches, milliseconds).map { Figure(name: $0.name, unit: "ms", samples: $1) }
+      figures += timed
+      ratios.append(Ratio(name: "state late / early in the session", value: timed[1].median / timed[0].median, target: .atMost(2)))
+      if timed.count > 2 {
+        ratios.append(Ratio(name: "state late / sqlite3 reading one keyframe", value: timed[1].median / timed[2].median, target: .atMost(3)))
+      }
+    }
+    return ScenarioResult(name: "keyframes", figures: figures, ratios: ratios)
+  }
+
+  /// A session of `actions` actions, each changing one scalar of a state of `rows` rows, with
+  /// the keyframes the recorder keeps, written by the recorder's writer.
+  static func writeLongSession(path: String, actions: Int, rows: Int) async throws {
+    let writer = try TraceWriter(path: path)
+    writer.submit(session: SessionRecord(name: "long", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
+    let clock = KeyframeClock()
+    var state = BenchFeature.State(rows: rows)
+    for seq in 1...actions {
+      let before = state
+      state.counter += 1
+      var record = Self.record(seq - 1)
+      record.changes = [StateChange(path: "counter", kind: .changed, old: String(before.counter), new: String(state.counter))]
+      record.leaks = []
+      let after = state
+      record.keep(
+        clock.snapshots(seq: seq, changes: 1, before: { before }, after: { after }, redact: { _, _ in })
+      )
+      while !writer.submit(record) { await Task.yield() }
+    }
+    await writer.close(endedAt: "")
+  }
+}
