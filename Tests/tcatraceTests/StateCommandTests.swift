@@ -97,6 +97,44 @@ struct StateCommandTests {
     }
   }
 
+  /// Kept states and changes that do not fit together are a damaged file: one line, exit 2.
+  @Test func damagedStatesAreOneLineAndExit2() async throws {
+    let cases: [(String, String)] = [
+      (
+        #"UPDATE states SET tree = '["x"]' WHERE session_id = 1"#,
+        "holds a state of session 1, after action #0, that holds a node of an unknown kind 'x'"
+      ),
+      (
+        "UPDATE states SET tree = 'nope' WHERE session_id = 1",
+        "holds a state of session 1, after action #0, that is not JSON"
+      ),
+      (
+        "UPDATE state_changes SET path = 'nowhere.at.all' WHERE action_id = (SELECT id FROM actions WHERE session_id = 1 AND seq = 1)",
+        "holds a state change of action #1 of session 1 that does not fit the state: the change at 'nowhere.at.all' names a value the state does not have"
+      ),
+      (
+        #"UPDATE state_changes SET rebuild = '{"node":5}' WHERE action_id = (SELECT id FROM actions WHERE session_id = 1 AND seq = 1)"#,
+        "holds a state change of action #1 of session 1 that holds a node that is not an array with a tag"
+      ),
+    ]
+    for (index, (sql, message)) in cases.enumerated() {
+      let name = "damaged-\(index).db"
+      let path = self.trace.directory.path(name)
+      try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+      var db: OpaquePointer?
+      #expect(sqlite3_open(path, &db) == SQLITE_OK)
+      #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, "\(sql)")
+      sqlite3_close(db)
+      let result = try await Product.tcatrace.run(["state", name, "--session", "1", "--at", "3"], in: self.trace.directory.url)
+      #expect(result.status == 2, "\(sql)")
+      #expect(result.stdout.isEmpty)
+      #expect(
+        result.stderr == "Error: '\(name)' \(message): the file is damaged (truncated or overwritten); record it again\n",
+        "\(sql)"
+      )
+    }
+  }
+
   /// A file from before schema version 2 still opens; it has no states to show.
   @Test func aVersion1FileHasNoStates() async throws {
     let name = "version1.db"
