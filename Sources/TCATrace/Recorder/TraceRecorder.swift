@@ -45,6 +45,8 @@ public final class TraceRecorder: Sendable {
   private let timing: TraceTiming
   private let redactor: Redactor
   private let keyframes: KeyframeClock
+  /// Redacts a kept state's tree, on the writer's thread.
+  private let redactState: @Sendable (inout StateNode, Any) -> Void
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -103,6 +105,10 @@ public final class TraceRecorder: Sendable {
     self.timing = timing
     self.redactor = Redactor(redactions: redactions)
     self.keyframes = KeyframeClock(isEnabled: keepsStates)
+    let redactor = self.redactor
+    self.redactState = { tree, state in
+      if !redactor.isEmpty { redactor.redact(&tree, state: state) }
+    }
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
@@ -292,12 +298,9 @@ public final class TraceRecorder: Sendable {
   private func states(
     seq: Int, changes: Int, kind: NodeKind, before: UnsafeRawPointer, after: UnsafeRawPointer
   ) -> [StateSnapshot] {
-    let redactor = self.redactor
-    return self.keyframes.snapshots(
+    self.keyframes.snapshots(
       seq: seq, changes: changes, before: { kind.load(before) }, after: { kind.load(after) },
-      redact: { tree, state in
-        if !redactor.isEmpty { redactor.redact(&tree, state: state) }
-      }
+      redact: self.redactState
     )
   }
 
@@ -592,6 +595,8 @@ package final class KeyframeClock: @unchecked Sendable {
   private var hasInitial = false
   private var changesSince = 0
   private let threshold = Locked(KeyframeClock.minimumInterval)
+  /// The threshold as last read, on the store's thread.
+  private var lastThreshold = KeyframeClock.minimumInterval
   /// Whether states are kept at all: the benchmark measures the recorder without them.
   private let isEnabled: Bool
 
@@ -605,6 +610,11 @@ package final class KeyframeClock: @unchecked Sendable {
     redact: @escaping @Sendable (inout StateNode, Any) -> Void
   ) -> [StateSnapshot] {
     guard self.isEnabled else { return [] }
+    // NB: Most actions keep nothing: they cost a sum and a comparison, no allocation. The
+    // threshold the writer sets is read only when the count might have reached it.
+    self.changesSince += changes
+    guard !self.hasInitial || self.changesSince >= self.lastThreshold else { return [] }
+    if self.changesSince >= self.lastThreshold { self.lastThreshold = self.threshold.withLock { $0 } }
     var snapshots: [StateSnapshot] = []
     let built: @Sendable (Int) -> Void = { [threshold] size in
       threshold.withLock { $0 = max(KeyframeClock.minimumInterval, size) }
@@ -613,8 +623,7 @@ package final class KeyframeClock: @unchecked Sendable {
       self.hasInitial = true
       snapshots.append(StateSnapshot(seq: 0, value: before(), redact: redact, built: built))
     }
-    self.changesSince += changes
-    if self.changesSince >= self.threshold.withLock({ $0 }) {
+    if self.changesSince >= self.lastThreshold {
       self.changesSince = 0
       snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, built: built))
     }
