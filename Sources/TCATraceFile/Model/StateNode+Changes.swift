@@ -224,7 +224,7 @@ extension StateNode {
     }
     switch self {
     case let .text(text): return .text(scrub(text))
-    case let .multilineString(string, hashes):
+    case let .multilineString(string, _):
       let scrubbed = scrub(string)
       return scrubbed == string ? self : .text(marker)
     case let .enumCase(type, description): return .enumCase(type: type, description: scrub(description))
