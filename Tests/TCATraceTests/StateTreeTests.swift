@@ -106,4 +106,22 @@ import Testing
     #expect(StateTree.hashCount("a\n\"\"\"## b", multiline: true) == 3)
     #expect(StateTree.hashCount("a\n\"\" b", multiline: true) == 0)
   }
+  @Test func aTreeSurvivesItsJSON() throws {
+    let tree = StateTree.node(of: Everything())
+    #expect(try StateNode(json: tree.json) == tree)
+    let odd = StateNode.container(
+      StateContainer(
+        kind: .dictionary(sorted: true),
+        children: [
+          StateChild(label: "\u{0}\u{1F}\"\\/", key: "[é ✓ 😀]", node: .multilineString("a\r\n\tb", hashes: 3)),
+          StateChild(label: nil, key: "", node: .some(.enumCase(type: "T", description: "x"))),
+        ]
+      )
+    )
+    #expect(try StateNode(json: odd.json) == odd)
+    #expect(try StateNode(json: #" ["t" , "\u00e9\ud83d\ude00\n"] "#) == .text("é😀\n"))
+    for bad in [#"["t","x"#, #"["t",x]"#, #"["t","\ud83d"]"#, #"["m","x",99999999999999999999]"#, "[\"t\",\"a\u{1}\"]", "[] []"] {
+      #expect(throws: StateJSONError.self, "\(bad)") { try StateNode(json: bad) }
+    }
+  }
 }

@@ -282,6 +282,7 @@ public final class TraceRecorder: Sendable {
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
       if !writer.submit(consume record) {
+        self.keyframes.dropped()
         self.reportWriterProblemOnce(writer, seq: id)
         if writer.hasFailed { return false }
       }
@@ -594,7 +595,13 @@ package final class KeyframeClock: @unchecked Sendable {
 
   private var hasInitial = false
   private var changesSince = 0
-  private let threshold = Locked(KeyframeClock.minimumInterval)
+  /// The changes between two keyframes, which the writer sets to the size of the last one it
+  /// built, and whether it is building one.
+  private let threshold = Locked(Threshold(value: KeyframeClock.minimumInterval, isBuilding: false))
+  private struct Threshold {
+    var value: Int
+    var isBuilding: Bool
+  }
   /// The threshold as last read, on the store's thread.
   private var lastThreshold = KeyframeClock.minimumInterval
   /// Whether states are kept at all: the benchmark measures the recorder without them.
@@ -614,10 +621,17 @@ package final class KeyframeClock: @unchecked Sendable {
     // threshold the writer sets is read only when the count might have reached it.
     self.changesSince += changes
     guard !self.hasInitial || self.changesSince >= self.lastThreshold else { return [] }
-    if self.changesSince >= self.lastThreshold { self.lastThreshold = self.threshold.withLock { $0 } }
+    if self.changesSince >= self.lastThreshold {
+      // NB: No new keyframe while the last one is still being built: a writer slower than the
+      // store (a large state, a busy host) would otherwise be asked for one at every
+      // interval, each as slow to build as the last, and fall ever further behind.
+      let (threshold, isBuilding) = self.threshold.withLock { ($0.value, $0.isBuilding) }
+      self.lastThreshold = threshold
+      if isBuilding { return [] }
+    }
     var snapshots: [StateSnapshot] = []
     let built: @Sendable (Int) -> Void = { [threshold] size in
-      threshold.withLock { $0 = max(KeyframeClock.minimumInterval, size) }
+      threshold.withLock { $0 = Threshold(value: max(KeyframeClock.minimumInterval, size), isBuilding: false) }
     }
     if !self.hasInitial {
       self.hasInitial = true
@@ -627,6 +641,15 @@ package final class KeyframeClock: @unchecked Sendable {
       self.changesSince = 0
       snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, built: built))
     }
+    self.threshold.withLock { $0.isBuilding = true }
     return snapshots
+  }
+
+  /// The writer dropped an action (its buffer was full): the states after it cannot be
+  /// rebuilt from an earlier one, so the next action that the writer takes keeps one.
+  package func dropped() {
+    guard self.isEnabled else { return }
+    self.threshold.withLock { $0.isBuilding = false }
+    self.changesSince = Int.max / 2
   }
 }

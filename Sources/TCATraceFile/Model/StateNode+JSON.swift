@@ -90,11 +90,19 @@ extension StateNode {
   }
 
   static func parse(_ json: String) throws(StateJSONError) -> Any {
-    do {
-      return try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
-    } catch {
-      throw StateJSONError(reason: "is not JSON")
+    var json = json
+    let result: Result<Any, StateJSONError> = json.withUTF8 { bytes in
+      do throws(StateJSONError) {
+        var parser = JSONParser(bytes: bytes)
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == bytes.count else { throw StateJSONError(reason: "is not JSON") }
+        return .success(value)
+      } catch {
+        return .failure(error)
+      }
     }
+    return try result.get()
   }
 
   static func decode(_ value: Any, depth: Int) throws(StateJSONError) -> StateNode {
@@ -128,7 +136,7 @@ extension StateNode {
       decoded.reserveCapacity(children.count)
       for child in children {
         guard let parts = child as? [Any], parts.count == 3, let key = parts[1] as? String,
-          parts[0] is NSNull || parts[0] is String
+          parts[0] is JSONParser.Null || parts[0] is String
         else { throw StateJSONError(reason: "holds a child that is not [label, key, node]") }
         decoded.append(StateChild(label: parts[0] as? String, key: key, node: try Self.decode(parts[2], depth: depth + 1)))
       }
@@ -213,4 +221,184 @@ extension StateChange.Rebuild {
 /// JSON that is not a state tree's.
 package struct StateJSONError: Error, Hashable, Sendable {
   package var reason: String
+}
+
+/// A parser of the JSON the recorder writes (arrays, objects, strings, integers, booleans,
+/// `null`), into `[Any]`, `[String: Any]`, `String`, `Int`, `Bool` and ``Null``: several times
+/// faster than Foundation's for a large state, and as strict.
+struct JSONParser {
+  struct Null {}
+
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  mutating func skipSpace() {
+    while self.index < self.bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(self.bytes[self.index]) {
+      self.index += 1
+    }
+  }
+
+  private func failure() -> StateJSONError { StateJSONError(reason: "is not JSON") }
+
+  mutating func value(depth: Int) throws(StateJSONError) -> Any {
+    // NB: Deeper than any tree is a hostile file; the tree's own check comes later.
+    guard depth < StateNode.maxDepth * 4 else { throw StateJSONError(reason: "nests deeper than \(StateNode.maxDepth) levels") }
+    self.skipSpace()
+    guard self.index < self.bytes.count else { throw self.failure() }
+    switch self.bytes[self.index] {
+    case UInt8(ascii: "["):
+      self.index += 1
+      var array: [Any] = []
+      self.skipSpace()
+      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "]") {
+        self.index += 1
+        return array
+      }
+      while true {
+        array.append(try self.value(depth: depth + 1))
+        self.skipSpace()
+        guard self.index < self.bytes.count else { throw self.failure() }
+        let byte = self.bytes[self.index]
+        self.index += 1
+        if byte == UInt8(ascii: "]") { return array }
+        guard byte == UInt8(ascii: ",") else { throw self.failure() }
+      }
+    case UInt8(ascii: "{"):
+      self.index += 1
+      var object: [String: Any] = [:]
+      self.skipSpace()
+      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "}") {
+        self.index += 1
+        return object
+      }
+      while true {
+        self.skipSpace()
+        guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "\"") else { throw self.failure() }
+        let key = try self.string()
+        self.skipSpace()
+        guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: ":") else { throw self.failure() }
+        self.index += 1
+        object[key] = try self.value(depth: depth + 1)
+        self.skipSpace()
+        guard self.index < self.bytes.count else { throw self.failure() }
+        let byte = self.bytes[self.index]
+        self.index += 1
+        if byte == UInt8(ascii: "}") { return object }
+        guard byte == UInt8(ascii: ",") else { throw self.failure() }
+      }
+    case UInt8(ascii: "\""):
+      return try self.string()
+    case UInt8(ascii: "t"):
+      try self.literal("true")
+      return true
+    case UInt8(ascii: "f"):
+      try self.literal("false")
+      return false
+    case UInt8(ascii: "n"):
+      try self.literal("null")
+      return Null()
+    default:
+      return try self.integer()
+    }
+  }
+
+  private mutating func literal(_ word: StaticString) throws(StateJSONError) {
+    let count = word.utf8CodeUnitCount
+    guard self.bytes.count - self.index >= count else { throw self.failure() }
+    for offset in 0..<count where self.bytes[self.index + offset] != word.utf8Start[offset] {
+      throw self.failure()
+    }
+    self.index += count
+  }
+
+  private mutating func integer() throws(StateJSONError) -> Int {
+    var negative = false
+    if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "-") {
+      negative = true
+      self.index += 1
+    }
+    let start = self.index
+    var value = 0
+    while self.index < self.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self.bytes[self.index]) {
+      let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times.addingReportingOverflow(Int(self.bytes[self.index] - UInt8(ascii: "0")))
+      guard !overflow, !overflow2 else { throw self.failure() }
+      value = sum
+      self.index += 1
+    }
+    guard self.index > start else { throw self.failure() }
+    return negative ? -value : value
+  }
+
+  private mutating func string() throws(StateJSONError) -> String {
+    self.index += 1  // the opening quote
+    var out: [UInt8] = []
+    var runStart = self.index
+    while self.index < self.bytes.count {
+      let byte = self.bytes[self.index]
+      if byte == UInt8(ascii: "\"") {
+        out += UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index])
+        self.index += 1
+        return String(decoding: out, as: UTF8.self)
+      }
+      if byte < 0x20 { throw self.failure() }
+      guard byte == UInt8(ascii: "\\") else {
+        self.index += 1
+        continue
+      }
+      out += UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index])
+      self.index += 1
+      guard self.index < self.bytes.count else { throw self.failure() }
+      let escape = self.bytes[self.index]
+      self.index += 1
+      switch escape {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = try self.hex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+          // A surrogate pair: the low half follows as its own escape.
+          guard self.bytes.count - self.index >= 6, self.bytes[self.index] == UInt8(ascii: "\\"),
+            self.bytes[self.index + 1] == UInt8(ascii: "u")
+          else { throw self.failure() }
+          self.index += 2
+          let low = try self.hex4()
+          guard (0xDC00...0xDFFF).contains(low) else { throw self.failure() }
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw self.failure() }
+        out += Array(String(Character(unicode)).utf8)
+      default:
+        throw self.failure()
+      }
+      runStart = self.index
+    }
+    throw self.failure()
+  }
+
+  private mutating func hex4() throws(StateJSONError) -> UInt32 {
+    guard self.bytes.count - self.index >= 4 else { throw self.failure() }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = self.bytes[self.index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw self.failure()
+      }
+      value = value << 4 | UInt32(digit)
+      self.index += 1
+    }
+    return value
+  }
 }

@@ -165,9 +165,19 @@ public struct StateChild: Hashable, Sendable {
 
 extension String {
   /// CustomDump's indentation: every line, the first included, by `count` spaces.
+  ///
+  /// NB: Byte by byte, not with Foundation's `replacingOccurrences`: a large state is indented
+  /// once per level of nesting, and Foundation's search dominated printing it.
   fileprivate func indented(by count: Int) -> String {
     guard count > 0 else { return self }
-    let prefix = String(repeating: " ", count: count)
-    return prefix + self.replacingOccurrences(of: "\n", with: "\n" + prefix)
+    var out: [UInt8] = []
+    out.reserveCapacity(self.utf8.count + count * 16)
+    let pad = [UInt8](repeating: UInt8(ascii: " "), count: count)
+    out += pad
+    for byte in self.utf8 {
+      out.append(byte)
+      if byte == UInt8(ascii: "\n") { out += pad }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }
