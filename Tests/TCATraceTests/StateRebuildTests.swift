@@ -3,6 +3,7 @@ import CustomDump
 import IdentifiedCollections
 @testable import TCATrace
 import TCATraceFile
+import TestSupport
 import Testing
 
 /// Issue #18: a state rebuilt from the one before it and the changes the diff recorded renders
@@ -45,16 +46,8 @@ import Testing
     var inner: Child?
   }
 
-  /// A generator of the same numbers on every run.
-  fileprivate struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      self.state = self.state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return self.state
-    }
-  }
 
-  private static func mutate(_ state: inout Rich, _ random: inout Seeded, nextID: inout Int) {
+  private static func mutate(_ state: inout Rich, _ random: inout SeededGenerator, nextID: inout Int) {
     let words = ["a", "b\nc", #"q"uote"#, "", "tab\there", "multi\nline\n\"\"\"#"]
     func word() -> String { words.randomElement(using: &random)! }
     func item() -> Item {
@@ -109,7 +102,7 @@ import Testing
 
   @Test(arguments: [false, true])
   func aRebuiltStateRendersAsTheStateAtEveryStep(inPlace: Bool) throws {
-    var random = Seeded(state: inPlace ? 18 : 81)
+    var random = SeededGenerator(seed: inPlace ? 18 : 81)
     var nextID = 0
     var state = Rich()
     var tree = StateTree.node(of: state)

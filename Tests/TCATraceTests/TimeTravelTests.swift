@@ -61,17 +61,10 @@ private struct Shuffler: Reducer {
     case shuffle(seed: UInt64)
   }
 
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      self.state = self.state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return self.state
-    }
-  }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     guard case let .shuffle(seed) = action else { return .none }
-    var random = Seeded(state: seed)
+    var random = SeededGenerator(seed: seed)
     let words = ["a", "b\nc", #"q"uote"#, ""]
     func word() -> String { words.randomElement(using: &random)! }
     func item() -> Item {
@@ -154,7 +147,7 @@ struct TimeTravelTests {
     let store = RecordingStore(initialState: Shuffler.State(), recorder: recorder) {
       Capturing(base: Shuffler(), log: log)
     }
-    var seeds = Shuffler.Seeded(state: 7)
+    var seeds = SeededGenerator(seed: 7)
     for _ in 0..<2_500 { store.send(.shuffle(seed: seeds.next())) }
     await store.finish()
     try await recorder.close()
