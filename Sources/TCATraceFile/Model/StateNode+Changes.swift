@@ -68,9 +68,6 @@ extension StateNode {
     }
   }
 
-  /// A node that stands for an optional's absence.
-  var isOptionalPlaceholder: Bool { self == .text("nil") }
-
   /// Calls `body` with the node at `path` (`nil` when there is none: an element to add), and
   /// puts what it leaves there (`nil`: the element is removed).
   private mutating func modify(
