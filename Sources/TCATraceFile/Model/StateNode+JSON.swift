@@ -253,43 +253,27 @@ struct JSONParser {
     case UInt8(ascii: "["):
       self.index += 1
       var array: [Any] = []
-      self.skipSpace()
-      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "]") {
-        self.index += 1
-        return array
+      try self.elements(until: UInt8(ascii: "]")) { (parser) throws(StateJSONError) in
+        array.append(try parser.value(depth: depth + 1))
       }
-      while true {
-        array.append(try self.value(depth: depth + 1))
-        self.skipSpace()
-        guard self.index < self.bytes.count else { throw self.failure() }
-        let byte = self.bytes[self.index]
-        self.index += 1
-        if byte == UInt8(ascii: "]") { return array }
-        guard byte == UInt8(ascii: ",") else { throw self.failure() }
-      }
+      return array
     case UInt8(ascii: "{"):
       self.index += 1
       var object: [String: Any] = [:]
-      self.skipSpace()
-      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "}") {
-        self.index += 1
-        return object
+      try self.elements(until: UInt8(ascii: "}")) { (parser) throws(StateJSONError) in
+        parser.skipSpace()
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+          throw parser.failure()
+        }
+        let key = try parser.string()
+        parser.skipSpace()
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
+          throw parser.failure()
+        }
+        parser.index += 1
+        object[key] = try parser.value(depth: depth + 1)
       }
-      while true {
-        self.skipSpace()
-        guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "\"") else { throw self.failure() }
-        let key = try self.string()
-        self.skipSpace()
-        guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: ":") else { throw self.failure() }
-        self.index += 1
-        object[key] = try self.value(depth: depth + 1)
-        self.skipSpace()
-        guard self.index < self.bytes.count else { throw self.failure() }
-        let byte = self.bytes[self.index]
-        self.index += 1
-        if byte == UInt8(ascii: "}") { return object }
-        guard byte == UInt8(ascii: ",") else { throw self.failure() }
-      }
+      return object
     case UInt8(ascii: "\""):
       return try self.string()
     case UInt8(ascii: "t"):
@@ -303,6 +287,27 @@ struct JSONParser {
       return Null()
     default:
       return try self.integer()
+    }
+  }
+
+  /// Reads the comma-separated elements of an array or an object, each with `element`, and
+  /// the `closing` bracket after them.
+  private mutating func elements(
+    until closing: UInt8, _ element: (inout JSONParser) throws(StateJSONError) -> Void
+  ) throws(StateJSONError) {
+    self.skipSpace()
+    if self.index < self.bytes.count, self.bytes[self.index] == closing {
+      self.index += 1
+      return
+    }
+    while true {
+      try element(&self)
+      self.skipSpace()
+      guard self.index < self.bytes.count else { throw self.failure() }
+      let byte = self.bytes[self.index]
+      self.index += 1
+      if byte == closing { return }
+      guard byte == UInt8(ascii: ",") else { throw self.failure() }
     }
   }
 
