@@ -351,8 +351,8 @@ enum StateDiff {
     )
     for key in newElements.keys.sorted() where oldElements[key] == nil {
       var change = StateChange(path: "\(path)[\(key)]", kind: .added, old: nil, new: key)
-      change.rebuild = StateTree.node(of: newElements[key]!).renderedNested() == key
-        ? nil : StateChange.Rebuild(node: StateTree.node(of: newElements[key]!))
+      let node = StateTree.node(of: newElements[key]!)
+      change.rebuild = node.renderedNested() == key ? nil : StateChange.Rebuild(node: node)
       changes.append(change)
     }
     for key in oldElements.keys.sorted() where newElements[key] == nil {
