@@ -172,7 +172,28 @@ public final class TraceReader {
     includeChanges: Bool = true,
     _ body: (TracedAction) throws -> Void
   ) throws {
-    let (sql, values) = Self.query(filter)
+    try self.forEachAction(matching: filter, order: .written, includeChanges: includeChanges, body)
+  }
+
+  /// The order in which ``forEachAction(matching:order:limit:includeChanges:_:)`` reads.
+  package enum ActionOrder {
+    /// The order the actions were written in.
+    case written
+    /// By seq, up or down: within one session, what its `(session_id, seq)` index reads
+    /// from any seq without a scan from the first.
+    case seqAscending, seqDescending
+  }
+
+  /// ``forEachAction(matching:includeChanges:_:)`` in `order`, stopping after `limit` actions.
+  package func forEachAction(
+    matching filter: TraceFilter,
+    order: ActionOrder,
+    limit: Int? = nil,
+    includeChanges: Bool = true,
+    _ body: (TracedAction) throws -> Void
+  ) throws {
+    let (sql, values) = Self.query(filter, order: order, limit: limit)
+    let descending = order == .seqDescending
     let statement = try self.connection.prepare(sql)
     statement.bind(values)
     // NB: A session's actions are numbered from 1 in the order they were written: a seq seen
@@ -188,10 +209,12 @@ public final class TraceReader {
         if let current { lastSeq[current.session] = current.seq }
         current = lastSeq[sessionID].map { (sessionID, $0) }
       }
-      if let last = current?.seq, seq <= last {
+      if let last = current?.seq, descending ? seq >= last : seq <= last {
         throw TraceFileError(
           kind: .corrupt, path: self.path,
-          message: "holds action #\(seq) of session \(sessionID) after action #\(last)"
+          message: descending
+            ? "holds action #\(seq) of session \(sessionID) out of order"
+            : "holds action #\(seq) of session \(sessionID) after action #\(last)"
         )
       }
       current = (sessionID, seq)
@@ -228,7 +251,9 @@ public final class TraceReader {
 
   // MARK: - Queries
 
-  package static func query(_ filter: TraceFilter) -> (String, [SQLiteValue]) {
+  package static func query(
+    _ filter: TraceFilter, order: ActionOrder = .written, limit: Int? = nil
+  ) -> (String, [SQLiteValue]) {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
     func parameter(_ value: SQLiteValue) -> String {
@@ -272,7 +297,7 @@ public final class TraceReader {
         a.payload_json
       FROM actions a
       \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-      ORDER BY a.id
+      ORDER BY \(order == .written ? "a.id" : order == .seqAscending ? "a.session_id, a.seq" : "a.session_id DESC, a.seq DESC")\(limit.map { " LIMIT \($0)" } ?? "")
       """
     return (sql, values)
   }

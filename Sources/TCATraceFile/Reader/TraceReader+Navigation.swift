@@ -1,0 +1,73 @@
+extension TraceReader {
+  /// The seq of the last action of `session`; `0` when it has none yet.
+  package func lastSeq(session: Int64) throws(TraceFileError) -> Int {
+    Int(clamping: try self.connection.integer(
+      "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
+    ) ?? 0)
+  }
+
+  /// The action `seq` of `session`, with its changes and leaks; `nil` when there is none.
+  package func action(session: Int64, seq: Int) throws -> TracedAction? {
+    try self.actions(session: session, from: seq, through: seq).first
+  }
+
+  /// The actions of `session` numbered `from` through `through`, by seq.
+  package func actions(
+    session: Int64, from: Int, through: Int, includeChanges: Bool = true
+  ) throws -> [TracedAction] {
+    var actions: [TracedAction] = []
+    try self.forEachAction(
+      matching: TraceFilter(session: session, fromSeq: from, toSeq: through),
+      order: .seqAscending, includeChanges: includeChanges
+    ) { actions.append($0) }
+    return actions
+  }
+
+  /// The first action after `seq` that matches `filter` (whose session must be set), or the
+  /// last one before it when `backward`; `nil` when there is none.
+  package func action(
+    matching filter: TraceFilter, after seq: Int, backward: Bool = false
+  ) throws -> TracedAction? {
+    var filter = filter
+    if backward {
+      filter.toSeq = min(filter.toSeq ?? .max, seq - 1)
+    } else {
+      filter.fromSeq = max(filter.fromSeq ?? .min, seq + 1)
+    }
+    var found: TracedAction?
+    try self.forEachAction(
+      matching: filter, order: backward ? .seqDescending : .seqAscending, limit: 1
+    ) { found = $0 }
+    return found
+  }
+
+  /// The seqs of the actions that the effects of action `seq` of `session` sent, among the
+  /// `window` actions after it.
+  ///
+  /// NB: Bounded, as the file has no index by cause: an effect's actions mostly follow soon
+  /// after its action, and reading up to the end of a long session at every step would not be
+  /// instant.
+  package func consequences(session: Int64, of seq: Int, window: Int) throws(TraceFileError) -> [Int] {
+    let statement = try self.connection.prepare(
+      """
+      SELECT seq FROM actions
+      WHERE session_id = ?1 AND seq > ?2 AND seq <= ?2 + ?3 AND origin = 'effect' AND cause_seq = ?2
+      ORDER BY seq
+      """
+    )
+    statement.bind([.integer(session), .integer(Int64(seq)), .integer(Int64(window))])
+    var seqs: [Int] = []
+    while try statement.step() { seqs.append(Int(clamping: try statement.integer(0))) }
+    return seqs
+  }
+}
+
+extension TraceReader {
+  /// When `session` ended (its recorder closed); `nil` while it is being recorded.
+  package func endedAt(session: Int64) throws(TraceFileError) -> String? {
+    let statement = try self.connection.prepare("SELECT ended_at FROM sessions WHERE id = ?1")
+    statement.bind(1, session)
+    guard try statement.step() else { return nil }
+    return try statement.optionalString(0)
+  }
+}
