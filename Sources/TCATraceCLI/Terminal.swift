@@ -17,11 +17,6 @@ package struct Terminal {
     isColored: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
   )
 
-  /// Whether standard input is a terminal (for `--step`).
-  package static var inputIsTerminal: Bool {
-    isatty(STDIN_FILENO) == 1
-  }
-
   package enum Style: String {
     case bold = "1"
     case dim = "2"
@@ -31,6 +26,7 @@ package struct Terminal {
     case blue = "34"
     case magenta = "35"
     case cyan = "36"
+    case inverse = "7"
   }
 
   package func paint(_ text: String, _ style: Style) -> String {

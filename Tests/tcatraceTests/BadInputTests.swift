@@ -23,7 +23,7 @@ struct BadInputTests {
 
   /// Runs each reading command on `file` and checks the error.
   private func expectError(
-    _ file: String, _ message: String, commands: [[String]] = [["sessions"], ["replay"], ["state"], ["leaks"], ["stats"], ["sql", "SELECT 1"]],
+    _ file: String, _ message: String, commands: [[String]] = [["sessions"], ["replay"], ["state"], ["debug"], ["leaks"], ["stats"], ["sql", "SELECT 1"]],
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     let path = self.trace.directory.path(file)

@@ -42,6 +42,8 @@ struct CommandTests {
                                 and leaks.
         state                   Print the whole state of a session after an action,
                                 as CustomDump printed it.
+        debug                   Step through a session in the terminal: back and
+                                forth, to any action, with the state at each step.
         leaks                   Report the boundary leaks in a trace, grouped by rule
                                 and feature.
         stats                   Summarize a trace per feature and category.

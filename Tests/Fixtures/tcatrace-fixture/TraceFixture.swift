@@ -7,8 +7,11 @@
 //                                           (ACTIONS sent at once, then closed: the last writes fail)
 //   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
 //   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
-//   tcatrace-fixture append FILE COUNT      (a session of COUNT actions, one every 50 ms;
-//                                           `refused: …` if the recorder throws)
+//   tcatrace-fixture append FILE COUNT [PAUSE_AFTER]
+//                                           (a session of COUNT actions, one every 50 ms;
+//                                           `refused: …` if the recorder throws; with
+//                                           PAUSE_AFTER, prints `paused` after that many and
+//                                           goes on when a line comes on its input)
 //
 // It prints one line per 100 actions sent (`sent 100`), each issue reported (`issue: …`), and
 // what it ended with.
@@ -48,9 +51,10 @@ struct TraceFixture {
       try await recordUntilKilled(path: arguments[1])
     case "record-demo" where arguments.count == 2:
       try await recordDemo(path: arguments[1])
-    case "append" where arguments.count == 3:
-      guard let count = Int(arguments[2]) else { fallthrough }
-      try await append(path: arguments[1], count: count)
+    case "append" where arguments.count == 3 || arguments.count == 4:
+      guard let count = Int(arguments[2]), let pause = Int(arguments.count == 4 ? arguments[3] : "0")
+      else { fallthrough }
+      try await append(path: arguments[1], count: count, pauseAfter: pause)
     case "leak-stop" where arguments.count == 2:
       try await leakStop(path: arguments[1])
     case "record-until-full" where arguments.count == 4:
@@ -122,9 +126,10 @@ struct TraceFixture {
     emit("recorded")
   }
 
-  /// Appends a session of `count` actions to `path`, one every 50 ms, for following.
+  /// Appends a session of `count` actions to `path`, one every 50 ms, for following; after
+  /// `pauseAfter` actions (when not 0), waits for a line on the standard input.
   @MainActor
-  static func append(path: String, count: Int) async throws {
+  static func append(path: String, count: Int, pauseAfter: Int) async throws {
     let recorder: TraceRecorder
     do {
       recorder = try TraceRecorder(path: path, session: "appended", policy: .recordOnly, timing: .fixed)
@@ -136,6 +141,10 @@ struct TraceFixture {
     for index in 1...count {
       store.send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
       emit("sent \(index)")
+      if index == pauseAfter {
+        emit("paused")
+        _ = readLine()
+      }
       try await Task.sleep(for: .milliseconds(50))
     }
     do {
