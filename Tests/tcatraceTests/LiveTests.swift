@@ -92,30 +92,14 @@ struct LiveTests {
     #expect(!piped.stdout.contains("\u{1B}["))
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-  func stepWaitsForEnterAndQuitsOnQ() async throws {
+  /// `replay --step` went forward only; `debug` replaces it.
+  @Test func stepSaysDebugReplacesIt() async throws {
     let trace = try await RecordedTrace()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    process.arguments = [
-      "-qec",
-      "NO_COLOR=1 '\(Product.tcatrace.executableURL.path)' replay '\(trace.path)' --session 2 --step --no-diff",
-      "/dev/null",
-    ]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    // Enter once (to action #2), then q.
-    input.fileHandleForWriting.write(Data("\nq\n".utf8))
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let lines = String(decoding: data, as: UTF8.self)
-      .replacingOccurrences(of: "\r", with: "")
-      .split(separator: "\n")
-    #expect(lines.filter { $0.hasPrefix("#") }.map { String($0.prefix(3)) } == ["#1 ", "#2 "])
-    #expect(lines.filter { $0 == "-- Enter for the next action, q to quit --" }.count == 2)
+    let result = try await trace.run(["replay", "FILE", "--step"])
+    #expect(result.status == 2)
+    expectNoDifference(
+      result.stderr,
+      "Error: --step is replaced by 'tcatrace debug FILE', which steps forward and back, jumps to any action and shows the state at each; see 'tcatrace replay --help'.\n"
+    )
   }
 }

@@ -56,7 +56,8 @@ extension TCATraceCommand {
     @Flag(help: "Keep printing actions as a recorder appends them, until interrupted.")
     var follow = false
 
-    @Flag(help: "Wait for Enter between actions (only when reading from a terminal).")
+    /// Replaced by `tcatrace debug`, which also steps back; kept to say so.
+    @Flag(help: .hidden)
     var step = false
 
     /// The categories of `--category`.
@@ -82,6 +83,11 @@ extension TCATraceCommand {
       if let from, let to, from > to {
         throw ValidationError("--from \(from) is after --to \(to): nothing would match.")
       }
+      if self.step {
+        throw ValidationError(
+          "--step is replaced by 'tcatrace debug FILE', which steps forward and back, jumps to any action and shows the state at each"
+        )
+      }
       if self.follow, self.format == .json {
         throw ValidationError("--follow prints as it goes: use --format text or jsonl.")
       }
@@ -106,8 +112,7 @@ extension TCATraceCommand {
       var printer = ReplayPrinter(
         reader: reader, format: self.format, terminal: .standard, showsChanges: !self.noDiff
       )
-      let stepping = self.step && Terminal.inputIsTerminal && self.format == .text
-      var lastID = try self.print(filter, with: &printer, stepping: stepping)
+      var lastID = try self.print(filter, with: &printer)
       printer.finish()
       guard self.follow else { return }
       // NB: A file no recorder was writing was opened as such, leaving nothing beside it; once
@@ -120,27 +125,18 @@ extension TCATraceCommand {
         try reader.reopenIfWritten()
         var next = filter
         next.afterID = lastID
-        lastID = try self.print(next, with: &printer, stepping: stepping) ?? lastID
+        lastID = try self.print(next, with: &printer) ?? lastID
         try reader.checkUnchanged()
       }
     }
 
     /// Prints the actions matching `filter`; returns the last one's row id.
-    private func print(
-      _ filter: TraceFilter, with printer: inout ReplayPrinter, stepping: Bool
-    ) throws -> Int64? {
+    private func print(_ filter: TraceFilter, with printer: inout ReplayPrinter) throws -> Int64? {
       var lastID = filter.afterID
-      var stop = false
       try printer.reader.forEachAction(matching: filter, includeChanges: !self.noDiff) { action in
-        guard !stop else { return }
         try printer.print(action)
         lastID = action.id
-        if stepping {
-          printError("-- Enter for the next action, q to quit --")
-          if readLine()?.lowercased() == "q" { stop = true }
-        }
       }
-      if stop { throw ExitCode.success }
       return lastID
     }
   }
