@@ -237,11 +237,28 @@ struct DebugCommandTests {
     #expect(!lines.contains { $0.contains("? keys · q quit") })
   }
 
-  @Test func ctrlCQuits() async throws {
+  @Test(arguments: ["C-c", "C-d"])
+  func ctrlCAndCtrlDQuit(key: String) async throws {
     let screen = try self.debug()
     try await screen.waitForStatus("? keys · q quit")
-    try screen.send("C-c")
+    try screen.send(key)
     try await screen.waitUntil("the shell again") { $0.contains("exit 0") }
+  }
+
+  /// Ended by a signal, it gives the terminal back too, and ends as the signal's default would
+  /// have it (128 + the signal's number).
+  @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGQUIT, 131)])
+  func aSignalGivesTheTerminalBack(signal: Int32, status: Int) async throws {
+    let screen = try self.debug()
+    try await screen.waitForStatus("? keys · q quit")
+    try screen.signalProgram(signal)
+    let lines = try await screen.waitUntil("the shell again and its settings") {
+      $0.contains { $0.hasPrefix("exit ") } && $0.contains { $0.hasPrefix("isig ") }
+    }
+    #expect(lines.contains("exit \(status)"))
+    let settings = lines.joined(separator: " ")
+    #expect(settings.contains(" icanon") && settings.contains(" echo ") && settings.contains(" isig"))
+    #expect(!lines.contains { $0.contains("? keys · q quit") })
   }
 
   @Test func aResizedTerminalIsDrawnAgain() async throws {

@@ -47,6 +47,18 @@ final class TerminalScreen {
     try self.tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
   }
 
+  /// Sends `signal` to the program (the child of the pane's shell), as `kill` would.
+  func signalProgram(_ signal: Int32) throws {
+    let output = try self.tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"])
+    let shell = output.trimmingCharacters(in: .whitespacesAndNewlines)
+    // NB: Linux lists a process's children in /proc.
+    let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+    guard let child = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
+      throw NoProgram(shell: shell)
+    }
+    guard kill(child, signal) == 0 else { throw NoProgram(shell: shell) }
+  }
+
   /// The screen's lines, trailing spaces left out.
   func lines() throws -> [String] {
     let screen = try self.tmux(["capture-pane", "-p", "-t", "0"])
@@ -155,6 +167,9 @@ final class TerminalScreen {
   }
 
   struct NoTmux: Error {}
+  struct NoProgram: Error {
+    var shell: String
+  }
   struct SpawnFailed: Error {
     var arguments: [String]
     var code: Int32
