@@ -1,11 +1,12 @@
--- TCATrace trace file, schema version 2.
+-- TCATrace trace file, schema version 3.
 --
 -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
 -- a TCA-style app: every action the store processed, the state changes it caused, and the
 -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
--- ('TCAT') and PRAGMA user_version = 2 (this schema's version). Readers refuse files with a
--- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`: a
--- recorder that appends to a version-1 file adds them; its older sessions have no states.
+-- ('TCAT') and PRAGMA user_version = 3 (this schema's version). Readers refuse files with a
+-- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, and
+-- version 2 no `states.json`: a recorder that appends to an older file adds them; its older
+-- sessions have no states (version 1) or no states' JSON (version 2).
 
 -- One recording: one store, from its first action until the recorder closed.
 CREATE TABLE sessions (
@@ -105,6 +106,10 @@ CREATE TABLE states (
   -- (label null for none; key: how a change's path names the child). kind: ["struct", type],
   -- ["tuple"], ["collection"], ["dictionary", sorted], ["set"] or ["enum", type, case].
   tree TEXT NOT NULL,
+  -- The state's own JSON when its type is `Encodable` (JSONEncoder, keys sorted), with
+  -- redacted values replaced by the string "<redacted>"; NULL when it is not, or does not
+  -- encode.
+  json TEXT,
   PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
 

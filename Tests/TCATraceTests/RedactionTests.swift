@@ -18,7 +18,7 @@ private struct Credentials: Codable, Equatable, Sendable {
 /// A feature whose `Encodable` actions carry secrets: typed ones nested in an array in a
 /// struct, and a plain string PIN marked by path.
 private struct Vault: Reducer {
-  struct State: Equatable {
+  struct State: Codable, Equatable {
     var credentials = Credentials(user: "", passwords: [])
     var pin = ""
     var note = ""
@@ -201,6 +201,26 @@ struct RedactionTests {
     expectNoDifference(
       actions[1].changes,
       [StateChange(path: "credentials.passwords[1]", kind: .changed, old: "<redacted>", new: "<redacted>")]
+    )
+  }
+
+  /// Issue #18: a kept state's JSON holds the secrets of a `TraceRedacted` type and of a
+  /// redacted path as `"<redacted>"`.
+  @Test func keptStatesJSONHoldsTheRedactedValuesRedacted() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("vault.db")
+    let recorder = try TraceRecorder(path: path, redacting: [.state(\Vault.State.pin)])
+    var initial = Vault.State()
+    initial.credentials = Credentials(user: "blob", passwords: [Password(value: "s3cret-zero")])
+    initial.pin = "918273"
+    let store = RecordingStore(initialState: initial, recorder: recorder) { Vault() }
+    store.send(.noteChanged("a note"))
+    try await recorder.close()
+    #expect(try occurrences(of: "s3cret-zero", in: directory) == 0)
+    #expect(try occurrences(of: "918273", in: directory) == 0)
+    expectNoDifference(
+      try TraceReader(path: path).stateJSON(session: 1, after: 0),
+      #"{"credentials":{"passwords":["<redacted>"],"user":"blob"},"note":"","pin":"<redacted>"}"#
     )
   }
 

@@ -42,9 +42,84 @@ private struct Shuffler: Reducer {
   }
 }
 
+/// A feature whose state is `Codable`, logging its state's JSON after each action.
+private struct Tally: Reducer {
+  struct State: Codable, Equatable {
+    var count = 0
+    var names = ["first"]
+    var note: String?
+  }
+
+  enum Action: Equatable {
+    case bump
+  }
+
+  let log: StateLog
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count += 1
+    if state.count.isMultiple(of: 7) { state.names.append("name \(state.count)") }
+    state.note = state.count.isMultiple(of: 2) ? nil : "odd/\(state.count)"
+    self.log.renderings.withLock { $0.append(Tally.json(state)) }
+    return .none
+  }
+
+  static func json(_ state: State) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try! encoder.encode(state), as: UTF8.self)
+  }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(2)))
 struct TimeTravelTests {
+  /// Issue #18: where the recorder keeps a whole state and the state is `Encodable`, it keeps its
+  /// JSON too, as `JSONEncoder` wrote it then, which decodes to the state it was.
+  @Test func anEncodableStateKeepsItsJSONWhereItIsKept() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("tally.db")
+    let recorder = try TraceRecorder(path: path)
+    let log = StateLog()
+    let initial = Tally.State(count: 0, names: ["first"], note: "start")
+    let store = RecordingStore(initialState: initial, recorder: recorder) { Tally(log: log) }
+    for _ in 0..<2_500 { store.send(.bump) }
+    await store.finish()
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    let jsons = [Tally.json(initial)] + log.renderings.withLock { $0 }
+    let kept = try reader.query("SELECT seq FROM states WHERE session_id = 1 ORDER BY seq").rows.compactMap {
+      if case let .integer(seq)? = $0.first { Int(seq) } else { nil }
+    }
+    // The state before the first action, and keyframes after it.
+    #expect(kept.first == 0)
+    #expect(kept.count > 1)
+    for seq in kept {
+      let json = try #require(try reader.stateJSON(session: 1, after: seq), "after action #\(seq)")
+      expectNoDifference(json, jsons[seq], "after action #\(seq)")
+      #expect(try JSONDecoder().decode(Tally.State.self, from: Data(json.utf8)).count == seq)
+    }
+    #expect(try reader.stateJSON(session: 1, after: 0).map { try JSONDecoder().decode(Tally.State.self, from: Data($0.utf8)) } == initial)
+    // Elsewhere there is none.
+    let between = try #require((1..<2_500).first { !kept.contains($0) })
+    #expect(try reader.stateJSON(session: 1, after: between) == nil)
+    #expect(try reader.stateJSON(session: 9, after: 0) == nil)
+  }
+
+  /// A state that is not `Encodable` has a tree and no JSON.
+  @Test func aStateThatIsNotEncodableHasNoJSON() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("app.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) { AppFeature() }
+    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    try await recorder.close()
+    let reader = try TraceReader(path: path)
+    #expect(try reader.holdsStates(session: 1))
+    #expect(try reader.stateJSON(session: 1, after: 0) == nil)
+  }
+
   /// Every state a session went through, rebuilt from the trace, against its rendering then.
   private func expectEveryStateRebuilt(_ path: String, log: StateLog, initial: String) throws {
     let reader = try TraceReader(path: path)

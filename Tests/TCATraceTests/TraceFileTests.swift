@@ -53,8 +53,8 @@ struct TraceFileTests {
       #expect(file.contains(sql), "Schema/tcatrace.sql lacks: \(sql)")
     }
     let header = try TraceReader(path: path).query("PRAGMA user_version")
-    #expect(header.rows == [[.integer(2)]])
-    #expect(file.contains("PRAGMA user_version = 2"))
+    #expect(header.rows == [[.integer(3)]])
+    #expect(file.contains("PRAGMA user_version = 3"))
   }
 
   @Test func recorderRefusesAFileThatIsNotSQLite() throws {
@@ -86,8 +86,8 @@ struct TraceFileTests {
     #expect(try bytes(path) == before)
   }
 
-  /// Issue #18: a recorder appending to a version-1 file adds what version 2 keeps; the older
-  /// sessions have no states, the new one has.
+  /// Issue #18: a recorder appending to a version-1 file adds what versions 2 and 3 keep; the
+  /// older sessions have no states, the new one has.
   @Test func recordingIntoAVersion1FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("old.db")
@@ -98,20 +98,37 @@ struct TraceFileTests {
     #expect(try TraceReader(path: path).query("PRAGMA user_version").rows == [[.integer(1)]])
     try await recordShortSession(path)
     let reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(2)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(3)]])
     #expect(try reader.holdsStates(session: 1) == false)
     #expect(try reader.holdsStates(session: 2))
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
     #expect(try reader.state(session: 2, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
   }
 
+  /// Issue #18: a version-2 file (states without their JSON) is read as it is, and a recorder
+  /// appending to it adds the states' JSON column, which the older sessions leave empty.
+  @Test func recordingIntoAVersion2FileUpgradesIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("old.db")
+    try await recordShortSession(path)
+    try makeSQLiteFile(path, sql: "ALTER TABLE states DROP COLUMN json; PRAGMA user_version = 2;")
+    var reader = try TraceReader(path: path)
+    #expect(try reader.state(session: 1, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
+    #expect(try reader.stateJSON(session: 1, after: 0) == nil)
+    try await recordShortSession(path)
+    reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(3)]])
+    #expect(try reader.stateJSON(session: 1, after: 0) == nil)
+    #expect(try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
+  }
+
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("future.db")
     try await recordShortSession(path)
-    try makeSQLiteFile(path, sql: "PRAGMA user_version = 3;")
+    try makeSQLiteFile(path, sql: "PRAGMA user_version = 4;")
     let before = try bytes(path)
-    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(3) }
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(4) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
     #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
     #expect(try bytes(path) == before)

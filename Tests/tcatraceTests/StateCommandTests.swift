@@ -77,9 +77,31 @@ struct StateCommandTests {
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == #"[{"session":1,"after":2,"path":"login.email","rendered":"\"blob@example.com\"","tree":{"text":"\"blob@example.com\""}}]"# + "\n"
+        == #"[{"session":1,"after":2,"path":"login.email","rendered":"\"blob@example.com\"","tree":{"text":"\"blob@example.com\""},"json":null}]"# + "\n"
     )
   }
+  /// Where the trace keeps the state's own JSON (an `Encodable` state, at a kept step), `json`
+  /// holds it as a string, escaped as JSON escapes it; elsewhere, and with `--path`, null.
+  @Test func theStatesOwnJSON() async throws {
+    let path = self.trace.directory.path("encodable.db")
+    try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+    var db: OpaquePointer?
+    #expect(sqlite3_open(path, &db) == SQLITE_OK)
+    #expect(
+      sqlite3_exec(
+        db, #"UPDATE states SET json = '{"email":"blob' || char(27) || '"}' WHERE session_id = 1 AND seq = 0;"#, nil, nil, nil
+      ) == SQLITE_OK
+    )
+    sqlite3_close(db)
+    let kept = try await self.trace.run(["state", path, "--session", "1", "--at", "0", "--format", "json"])
+    #expect(kept.status == 0)
+    #expect(kept.stdout.hasSuffix(#","json":"{\"email\":\"blob\u001b\"}"}]"# + "\n"))
+    let between = try await self.trace.run(["state", path, "--session", "1", "--at", "1", "--format", "json"])
+    #expect(between.stdout.hasSuffix(#","json":null}]"# + "\n"))
+    let atAPath = try await self.trace.run(["state", path, "--session", "1", "--at", "0", "--path", "login", "--format", "json"])
+    #expect(atAPath.stdout.hasSuffix(#","json":null}]"# + "\n"))
+  }
+
 
   @Test func badInputIsOneLineAndExit2() async throws {
     let cases: [([String], String)] = [

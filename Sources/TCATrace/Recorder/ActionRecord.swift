@@ -46,16 +46,20 @@ package struct StateSnapshot: @unchecked Sendable {
   package var value: Any
   /// Redacts the state's tree as the recorder redacts its changes.
   package var redact: @Sendable (inout StateNode, Any) -> Void
+  /// Redacts the state's JSON likewise.
+  package var redactJSON: @Sendable (String, Any) -> String
   /// Told the size of the tree once it is built (see ``StateNode/nodeCount``).
   package var built: @Sendable (Int) -> Void
 
   package init(
     seq: Int, value: Any, redact: @escaping @Sendable (inout StateNode, Any) -> Void,
+    redactJSON: @escaping @Sendable (String, Any) -> String = { json, _ in json },
     built: @escaping @Sendable (Int) -> Void
   ) {
     self.seq = seq
     self.value = value
     self.redact = redact
+    self.redactJSON = redactJSON
     self.built = built
   }
 }

@@ -47,6 +47,7 @@ public final class TraceRecorder: Sendable {
   private let keyframes: KeyframeClock
   /// Redacts a kept state's tree, on the writer's thread.
   private let redactState: @Sendable (inout StateNode, Any) -> Void
+  private let redactStateJSON: @Sendable (String, Any) -> String
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -109,6 +110,9 @@ public final class TraceRecorder: Sendable {
     self.redactState = { tree, state in
       if !redactor.isEmpty { redactor.redact(&tree, state: state) }
     }
+    // NB: `TraceRedacted` values are redacted with no redaction given: a tree renders them
+    // as the marker, but their JSON does not.
+    self.redactStateJSON = { json, state in redactor.redact(json: json, state: state) }
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
@@ -301,7 +305,7 @@ public final class TraceRecorder: Sendable {
   ) -> [StateSnapshot] {
     self.keyframes.snapshots(
       seq: seq, changes: changes, before: { kind.load(before) }, after: { kind.load(after) },
-      redact: self.redactState
+      redact: self.redactState, redactJSON: self.redactStateJSON
     )
   }
 
@@ -614,7 +618,8 @@ package final class KeyframeClock: @unchecked Sendable {
   /// The states to keep with the action `seq`, which made `changes` changes.
   package func snapshots(
     seq: Int, changes: Int, before: () -> Any, after: () -> Any,
-    redact: @escaping @Sendable (inout StateNode, Any) -> Void
+    redact: @escaping @Sendable (inout StateNode, Any) -> Void,
+    redactJSON: @escaping @Sendable (String, Any) -> String = { json, _ in json }
   ) -> [StateSnapshot] {
     guard self.isEnabled else { return [] }
     // NB: Most actions keep nothing: they cost a sum and a comparison, no allocation. The
@@ -635,11 +640,11 @@ package final class KeyframeClock: @unchecked Sendable {
     }
     if !self.hasInitial {
       self.hasInitial = true
-      snapshots.append(StateSnapshot(seq: 0, value: before(), redact: redact, built: built))
+      snapshots.append(StateSnapshot(seq: 0, value: before(), redact: redact, redactJSON: redactJSON, built: built))
     }
     if self.changesSince >= self.lastThreshold {
       self.changesSince = 0
-      snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, built: built))
+      snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, redactJSON: redactJSON, built: built))
     }
     self.threshold.withLock { $0.isBuilding = true }
     return snapshots

@@ -341,7 +341,7 @@ package final class TraceWriter: @unchecked Sendable {
         "INSERT INTO leaks (action_id, rule, feature, detail) VALUES (?1, ?2, ?3, ?4)"
       ),
       insertState: try connection.prepare(
-        "INSERT OR REPLACE INTO states (session_id, seq, tree) VALUES (?1, ?2, ?3)"
+        "INSERT OR REPLACE INTO states (session_id, seq, tree, json) VALUES (?1, ?2, ?3, ?4)"
       )
     )
     self.statements = statements
@@ -429,6 +429,7 @@ package final class TraceWriter: @unchecked Sendable {
       insert.bind(1, sessionID)
       insert.bind(2, Int64(snapshot.seq))
       insert.bind(3, tree.json)
+      insert.bind(4, TraceJSON.encode(snapshot.value).map { snapshot.redactJSON($0, snapshot.value) })
       try insert.run()
       snapshot.built(tree.nodeCount)
     }

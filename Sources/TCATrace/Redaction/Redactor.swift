@@ -121,12 +121,36 @@ struct Redactor: Sendable {
         record.changes[index].rebuild?.node = node.scrubbing(ordered, with: TraceRedaction.marker)
       }
     }
-    if var json = record.payloadJSON {
-      for fragment in jsonFragments.sorted(by: { $0.count > $1.count }) where json.contains(fragment) {
-        json = json.replacingOccurrences(of: fragment, with: "\"\(TraceRedaction.marker)\"")
-      }
-      record.payloadJSON = json
+    if let json = record.payloadJSON {
+      record.payloadJSON = Self.scrubbing(json, of: jsonFragments)
     }
+  }
+
+  /// `json` with each of `fragments` (values' JSON) replaced by the marker as a JSON string.
+  private static func scrubbing(_ json: String, of fragments: Set<String>) -> String {
+    var json = json
+    for fragment in fragments.sorted(by: { $0.count > $1.count }) where json.contains(fragment) {
+      json = json.replacingOccurrences(of: fragment, with: "\"\(TraceRedaction.marker)\"")
+    }
+    return json
+  }
+
+  /// Redacts a whole state's JSON as ``redact(_:state:)`` redacts its tree: the values at the
+  /// named state paths, and every ``TraceRedacted`` value in it, read `"<redacted>"` wherever
+  /// their JSON shows.
+  func redact(json: String, state: Any) -> String {
+    var secrets = Self.redactedValues(in: state)
+    for redaction in self.redactions {
+      guard case let .state(_, keyPath, _) = redaction.kind else { continue }
+      if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) { secrets.append(unwrapped) }
+    }
+    var fragments: Set<String> = []
+    for secret in secrets {
+      if let fragment = TraceJSON.encode(secret), !Self.emptyRenderings.contains(fragment) {
+        fragments.insert(fragment)
+      }
+    }
+    return fragments.isEmpty ? json : Self.scrubbing(json, of: fragments)
   }
 
   private static let emptyRenderings: Set<String> = ["", "\"\"", "nil", "[]", "[:]"]

@@ -60,14 +60,16 @@ package enum TraceFile {
     return connection
   }
 
-  /// Brings a version-1 trace to this version before a recorder appends to it: the `states`
-  /// table and the `rebuild` column of `state_changes`, which its older sessions leave empty.
+  /// Brings an older trace to this version before a recorder appends to it: to a version-1
+  /// file, the `states` table and the `rebuild` column of `state_changes`; to a version-2 file,
+  /// the `json` column of `states`. Its older sessions leave them empty.
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
     try connection.execute("BEGIN IMMEDIATE")
     do throws(TraceFileError) {
-      if try self.header(connection).version == 1 {
+      switch try self.header(connection).version {
+      case 1:
         try connection.execute(
           """
           ALTER TABLE state_changes ADD COLUMN rebuild TEXT;
@@ -75,6 +77,15 @@ package enum TraceFile {
           PRAGMA user_version = \(TraceSchema.version);
           """
         )
+      case 2:
+        try connection.execute(
+          """
+          ALTER TABLE states ADD COLUMN json TEXT;
+          PRAGMA user_version = \(TraceSchema.version);
+          """
+        )
+      default:
+        break
       }
       try connection.execute("COMMIT")
     } catch {

@@ -149,6 +149,29 @@ extension TraceReader {
     ) == 1
   }
 
+  /// The state's own JSON right after the action `seq` of `session` (`0`: before its first
+  /// action), as `JSONEncoder` wrote it (keys sorted, redacted values read `"<redacted>"`),
+  /// where the recorder kept the whole state — always before the first action, and at its
+  /// keyframes — and the state's type is `Encodable`; `nil` elsewhere, and in files from before
+  /// schema version 3.
+  ///
+  /// ```swift
+  /// let initial = try reader.stateJSON(session: 1, after: 0)
+  ///   .map { try JSONDecoder().decode(Counter.State.self, from: Data($0.utf8)) }
+  /// ```
+  public func stateJSON(session: Int64, after seq: Int) throws(TraceFileError) -> String? {
+    let hasColumn = try self.connection.integer(
+      "SELECT count(*) FROM pragma_table_info('states') WHERE name = 'json'"
+    ) == 1
+    guard hasColumn else { return nil }
+    let statement = try self.connection.prepare(
+      "SELECT json FROM states WHERE session_id = ?1 AND seq = ?2"
+    )
+    statement.bind([.integer(session), .integer(Int64(seq))])
+    guard try statement.step() else { return nil }
+    return try statement.optionalString(0)
+  }
+
   private func damaged(_ message: String) -> TraceFileError {
     TraceFileError(kind: .corrupt, path: self.path, message: message)
   }

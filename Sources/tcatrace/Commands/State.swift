@@ -41,7 +41,9 @@ extension TCATraceCommand {
     )
     var path: String?
 
-    @Option(help: "Output format: text, or json (the rendering, and the state as a tree).")
+    @Option(
+      help: "Output format: text, or json (the rendering, the state as a tree, and the state's own JSON where the trace keeps it)."
+    )
     var format: OutputFormat = .text
 
     func validate() throws {
@@ -57,11 +59,14 @@ extension TCATraceCommand {
     }
 
     func run() throws {
-      let (sessionID, seq, state) = try self.trace.read { reader in
+      let (sessionID, seq, kept) = try self.trace.read { reader in
         let session = try (self.session == .latest ? reader.latestSession() : reader.session(id: self.sessionID))
         let seq = self.at ?? session.actionCount
-        return (session.id, seq, try reader.state(session: session.id, after: seq))
+        let state = try reader.state(session: session.id, after: seq)
+        let json = self.format == .json && self.path == nil ? try reader.stateJSON(session: session.id, after: seq) : nil
+        return (session.id, seq, (state, json))
       }
+      let (state, json) = kept
       var node = state
       if let path = self.path {
         guard let found = state.node(at: path) else {
@@ -85,6 +90,7 @@ extension TCATraceCommand {
               ("path", JSONValue(self.path)),
               ("rendered", .string(node.rendered())),
               ("tree", node.jsonValue),
+              ("json", JSONValue(json)),
             ])
           ],
           format: .json
