@@ -209,3 +209,22 @@ extension Effect.Operation {
     }
   }
 }
+
+extension Effect {
+  /// Whether the effect can send no action at all: `.none`, a cancellation, or a merge or a
+  /// concatenation of those. A replay of a recording asks it (not TCA API).
+  package var cannotSendActions: Bool {
+    self.operation.cannotSendActions
+  }
+}
+
+extension Effect.Operation {
+  fileprivate var cannotSendActions: Bool {
+    switch self {
+    case .none, .cancel: true
+    case .send, .run: false
+    case let .merge(operations), let .concatenate(operations): operations.allSatisfy(\.cannotSendActions)
+    case let .cancellable(_, _, operation): operation.cannotSendActions
+    }
+  }
+}

@@ -1,0 +1,327 @@
+import Composable
+import CustomDump
+import Foundation
+import IssueReporting
+
+/// Re-runs a recorded session against a reducer — today's code — and says where its behaviour
+/// differs from the recording's.
+///
+/// ```swift
+/// let replay = try TraceReplayer(path: "checkout-bug.db", session: 3)
+/// let report = try await replay.run(AppFeature())   // or .verify(AppFeature()) in a test
+/// print(report)
+/// ```
+///
+/// The replay starts from the session's recorded initial state, and sends the recorded actions
+/// in the order the store processed them. Effects are not executed (no network, no clocks): the
+/// actions the recorded effects sent are delivered instead, in their recorded order, after the
+/// action that caused them. After each action, the state is compared with the recorded one;
+/// and an action whose reducer now returns no effect that can send anything, where the
+/// recording shows actions its effects sent, diverges too. The replay stops at the first
+/// divergence.
+///
+/// What a session needs to be replayed: its feature's `State` and `Action` `Codable` when it
+/// was recorded, so that the trace keeps the initial state's JSON and each action's (see
+/// ``TraceReader/stateJSON(session:after:)`` and ``TracedAction/payloadJSON``).
+public struct TraceReplayer: Sendable {
+  /// The trace file.
+  public let path: String
+  /// The session replayed.
+  public let session: Int64
+
+  /// Opens `session` of the trace at `path` for replaying.
+  ///
+  /// - Throws: `TraceFileError` when the file cannot be read or has no such session.
+  public init(path: String, session: Int64) throws {
+    self.path = path
+    self.session = session
+    _ = try TraceReader(path: path).session(id: session)
+  }
+
+  /// Replays the session against `reducer`, with the dependencies `prepareDependencies` sets
+  /// (the reducer's own code runs; its effects do not).
+  ///
+  /// - Returns: How far the replay got, and the first divergence, if any.
+  /// - Throws: ``TraceReplayError`` when the session cannot be replayed at all: the trace keeps
+  ///   no JSON of its initial state or of an action, or the initial state no longer decodes;
+  ///   `TraceFileError` when the file cannot be read.
+  @MainActor
+  public func run<R: Reducer>(
+    _ reducer: R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+  ) async throws -> TraceReplayReport where R.State: Decodable, R.Action: Decodable {
+    let reader = try TraceReader(path: self.path)
+    let actions = try reader.actions(matching: TraceFilter(session: self.session), includeChanges: false)
+    var report = TraceReplayReport(
+      path: self.path, session: self.session, reducer: typeName(R.self), replayed: 0,
+      total: actions.count, divergence: nil
+    )
+    guard let json = try reader.stateJSON(session: self.session, after: 0) else {
+      throw TraceReplayError(
+        message: "session \(self.session) of '\(self.path)' keeps no JSON of its initial state: \(typeName(R.State.self)) was not Encodable when it was recorded (or the file is older than schema version 3); make it Codable and record again"
+      )
+    }
+    let (initial, reducer) = try withDependencies(prepareDependencies) {
+      @Dependency(\.self) var dependencies
+      let initial: R.State
+      do {
+        initial = try JSONDecoder().decode(R.State.self, from: Data(json.utf8))
+      } catch {
+        throw TraceReplayError(
+          message: "the initial state of session \(self.session) of '\(self.path)' no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
+        )
+      }
+      return (initial, reducer.dependency(\.self, dependencies))
+    }
+
+    // The actions whose recorded effects sent actions.
+    var causes: Set<Int> = []
+    for action in actions {
+      if case let .effect(cause) = action.origin { causes.insert(cause) }
+    }
+    var state = initial
+    do {
+      try reader.forEachState(session: self.session, from: 0, through: actions.count) { seq, recorded in
+        if seq > 0 {
+          let action = actions[seq - 1]
+          guard let json = action.payloadJSON else {
+            throw TraceReplayError(
+              message: "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
+            )
+          }
+          let decoded: R.Action
+          do {
+            decoded = try JSONDecoder().decode(R.Action.self, from: Data(json.utf8))
+          } catch {
+            report.divergence = TraceDivergence(
+              seq: action.seq, actionPath: action.path,
+              kind: .undecodableAction(reason: "\(typeName(R.Action.self)) \(Self.describe(error, in: json))")
+            )
+            throw Stop()
+          }
+          let effect = reducer.reduce(into: &state, action: decoded)
+          if effect.cannotSendActions, causes.contains(action.seq),
+            let sent = actions.first(where: { $0.origin == .effect(cause: action.seq) })
+          {
+            report.divergence = TraceDivergence(
+              seq: action.seq, actionPath: action.path,
+              kind: .missingEffect(sentSeq: sent.seq, sentPath: sent.path)
+            )
+            throw Stop()
+          }
+        }
+        if let difference = StateTree.node(of: state).firstDifference(from: recorded) {
+          report.divergence = TraceDivergence(
+            seq: seq, actionPath: seq == 0 ? "" : actions[seq - 1].path,
+            kind: .state(path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
+          )
+          throw Stop()
+        }
+        report.replayed = seq
+      }
+    } catch is Stop {}
+    return report
+  }
+
+  /// Replays the session against `reducer`, as ``run(_:withDependencies:)`` does, and reports
+  /// an issue with the replay's report when it diverges: a recording becomes a regression test.
+  ///
+  /// ```swift
+  /// @Test func checkoutBug() async throws {
+  ///   try await TraceReplayer(path: "checkout-bug.db", session: 3).verify(AppFeature())
+  /// }
+  /// ```
+  @MainActor
+  public func verify<R: Reducer>(
+    _ reducer: R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws where R.State: Decodable, R.Action: Decodable {
+    let report = try await self.run(reducer, withDependencies: prepareDependencies)
+    if report.divergence != nil {
+      reportIssue(report.description, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
+
+  /// What a decoding error says, and which case it could not find: Swift's decoding of an enum
+  /// says only that it found no key it knows, so the key is read from `json` where it failed.
+  static func describe(_ error: any Error, in json: String) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    let context: DecodingError.Context
+    switch error {
+    case let .typeMismatch(_, found), let .valueNotFound(_, found), let .keyNotFound(_, found),
+      let .dataCorrupted(found):
+      context = found
+    @unknown default:
+      return "\(error)"
+    }
+    let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+    let at = path.isEmpty ? "" : " at \(path.joined(separator: "."))"
+    var value = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+    for key in context.codingPath {
+      if let index = key.intValue, let array = value as? [Any], array.indices.contains(index) {
+        value = array[index]
+      } else {
+        value = (value as? [String: Any])?[key.stringValue]
+      }
+    }
+    if case .typeMismatch = error, let object = value as? [String: Any], object.count == 1,
+      let name = object.keys.first
+    {
+      return "has no case '\(name)'\(at): it was renamed or removed since the recording"
+    }
+    if case let .keyNotFound(key, _) = error {
+      return "needs '\(key.stringValue)'\(at), which the recording does not have: it was added or renamed since the recording"
+    }
+    return "does not decode\(at): \(context.debugDescription)"
+  }
+}
+
+/// Why a session cannot be replayed at all.
+public struct TraceReplayError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public var description: String { self.message }
+}
+
+/// How far a replay got, and where it diverged from the recording.
+public struct TraceReplayReport: Sendable, Equatable, CustomStringConvertible {
+  public var path: String
+  public var session: Int64
+  /// The reducer replayed: its type's name.
+  public var reducer: String
+  /// The actions replayed with the state they left equal to the recording's.
+  public var replayed: Int
+  /// The actions in the session.
+  public var total: Int
+  /// The first divergence; `nil` when the replay matched the recording throughout.
+  public var divergence: TraceDivergence?
+
+  public var description: String {
+    let head = "Replayed \(self.replayed) of \(self.total) actions of session \(self.session) of '\(self.path)' against \(self.reducer)"
+    guard let divergence = self.divergence else {
+      return head + ": every state is the recorded one."
+    }
+    return head + ": it diverges at " + divergence.description
+  }
+}
+
+/// Where a replay first differs from its recording.
+public struct TraceDivergence: Sendable, Equatable, CustomStringConvertible {
+  public enum Kind: Sendable, Equatable {
+    /// The state after the action differs at `path`: the values there, rendered (`nil`: the
+    /// value is not there).
+    case state(path: String, recorded: String?, replayed: String?)
+    /// The action now returns no effect that can send an action, where the recording shows its
+    /// effects sent `sentSeq`.
+    case missingEffect(sentSeq: Int, sentPath: String)
+    /// The recorded action does not decode as today's action type.
+    case undecodableAction(reason: String)
+  }
+
+  /// The action; 0 for the initial state.
+  public var seq: Int
+  /// The action's case path, as recorded (`_internal.login.view.emailChanged`).
+  public var actionPath: String
+  public var kind: Kind
+
+  public init(seq: Int, actionPath: String, kind: Kind) {
+    self.seq = seq
+    self.actionPath = actionPath
+    self.kind = kind
+  }
+
+  public var description: String {
+    let action = self.seq == 0 ? "the initial state" : "action #\(self.seq) \(self.actionPath)"
+    switch self.kind {
+    case let .state(path, recorded, replayed):
+      let place = path.isEmpty ? "the state" : "the state at \(path)"
+      return """
+        \(action).
+        After it, \(place) differs (− recorded, + replayed):
+        \(Self.diff(recorded: recorded, replayed: replayed))
+        """
+    case let .missingEffect(sentSeq, sentPath):
+      return """
+        \(action).
+        It returns no effect that can send an action, but in the recording its effects sent \
+        #\(sentSeq) \(sentPath).
+        """
+    case let .undecodableAction(reason):
+      return """
+        \(action).
+        The recorded action does not decode: \(reason).
+        """
+    }
+  }
+
+  /// The two renderings line by line, the lines they share shown once.
+  static func diff(recorded: String?, replayed: String?) -> String {
+    let old = recorded.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+    let new = replayed.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+    var prefix = 0
+    while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+      suffix += 1
+    }
+    var lines = old[..<prefix].map { "  " + $0 }
+    lines += old[prefix..<(old.count - suffix)].map { "− " + $0 }
+    lines += new[prefix..<(new.count - suffix)].map { "+ " + $0 }
+    lines += old[(old.count - suffix)...].map { "  " + $0 }
+    if recorded == nil { lines.insert("− (nothing)", at: 0) }
+    if replayed == nil { lines.append("+ (nothing)") }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// Ends a replay at its first divergence.
+private struct Stop: Error {}
+
+/// `type`'s name without its module, and without the context Swift names a private type by.
+private func typeName(_ type: Any.Type) -> String {
+  String(reflecting: type).split(separator: ".").dropFirst()
+    .filter { !$0.hasPrefix("(unknown context") }
+    .joined(separator: ".")
+}
+
+extension StateNode {
+  /// The first place, depth first, where this state (replayed) differs from `recorded`: a
+  /// recorded `<redacted>` matches any value.
+  func firstDifference(from recorded: StateNode) -> (path: String, recorded: String?, replayed: String?)? {
+    self.firstDifference(from: recorded, at: "")
+  }
+
+  private func firstDifference(from recorded: StateNode, at path: String) -> (path: String, recorded: String?, replayed: String?)? {
+    if recorded == .text(TraceRedaction.marker) || self == recorded { return nil }
+    switch (self, recorded) {
+    case let (.some(mine), .some(theirs)):
+      return mine.firstDifference(from: theirs, at: path)
+    case let (.container(mine), .container(theirs)) where mine.kind == theirs.kind:
+      let keys = mine.children.map(\.key)
+      // Children with the same keys in the same order are compared one by one; otherwise the
+      // container differs as a whole (an element added, removed or moved).
+      if keys == theirs.children.map(\.key) {
+        for (child, recordedChild) in zip(mine.children, theirs.children) {
+          let childPath: String
+          if child.key.isEmpty {
+            childPath = path
+          } else if child.key.hasPrefix("[") || path.isEmpty {
+            childPath = path + child.key
+          } else {
+            childPath = path + "." + child.key
+          }
+          if let difference = child.node.firstDifference(from: recordedChild.node, at: childPath) {
+            return difference
+          }
+        }
+        // NB: A collection prints its children labelled with their offsets, whatever label a
+        // child kept (a rebuilt element keeps its id's).
+        if mine.kind == .collection || mine.children.map(\.label) == theirs.children.map(\.label) { return nil }
+      }
+    default:
+      break
+    }
+    return (path, recorded.renderedNested(), self.renderedNested())
+  }
+}

@@ -1,0 +1,188 @@
+import Composable
+import CustomDump
+import Foundation
+import IdentifiedCollections
+import TCATrace
+import TCATraceExamples
+import TestSupport
+import Testing
+
+/// A `Codable` feature with an effect, and variants of it with bugs put in on purpose.
+private struct Counter: Reducer {
+  struct Item: Codable, Equatable, Identifiable {
+    var id: Int
+    var title: String
+  }
+
+  struct State: Codable, Equatable {
+    var count = 0
+    var fact: String?
+    var items: IdentifiedArrayOf<Item> = []
+  }
+
+  enum Action: Codable, Equatable {
+    case incrementTapped
+    case addTapped(String)
+    case factTapped
+    case factLoaded(String)
+  }
+
+  enum Bug {
+    case none
+    /// Adds 2 where it added 1.
+    case incrementsTwice
+    /// No longer asks for a fact.
+    case forgetsTheFact
+  }
+
+  var bug = Bug.none
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .incrementTapped:
+      state.count += self.bug == .incrementsTwice ? 2 : 1
+      return .none
+    case let .addTapped(title):
+      state.items.append(Item(id: state.items.count + 1, title: title))
+      return .none
+    case .factTapped:
+      guard self.bug != .forgetsTheFact else { return .none }
+      let count = state.count
+      return .run { send in await send(.factLoaded("\(count) is a number")) }
+    case let .factLoaded(fact):
+      state.fact = fact
+      return .none
+    }
+  }
+}
+
+/// The same feature after a case was renamed: `factTapped` is now `loadFactTapped`.
+private struct RenamedCounter: Reducer {
+  typealias State = Counter.State
+
+  enum Action: Codable, Equatable {
+    case incrementTapped
+    case addTapped(String)
+    case loadFactTapped
+    case factLoaded(String)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .incrementTapped: state.count += 1
+    case let .addTapped(title): state.items.append(Counter.Item(id: state.items.count + 1, title: title))
+    case .loadFactTapped: break
+    case let .factLoaded(fact): state.fact = fact
+    }
+    return .none
+  }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ReplayTests {
+  /// Records a session of `Counter`: two increments, an item, a fact its effect loads, and
+  /// one more increment.
+  private func record(into directory: TemporaryDirectory) async throws -> String {
+    let path = directory.path("counter.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    store.send(.incrementTapped)
+    store.send(.incrementTapped)
+    store.send(.addTapped("Milk"))
+    await store.send(.factTapped).finish()
+    store.send(.incrementTapped)
+    await store.finish()
+    try await recorder.close()
+    return path
+  }
+
+  @Test func theSameReducerReplaysEveryStateAsRecorded() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    let report = try await TraceReplayer(path: path, session: 1).run(Counter())
+    #expect(report.divergence == nil)
+    #expect(report.replayed == 6)
+    #expect(report.total == 6)
+    expectNoDifference(
+      report.description,
+      "Replayed 6 of 6 actions of session 1 of '\(path)' against Counter: every state is the recorded one."
+    )
+  }
+
+  @Test func aChangedReducerDivergesWhereTheStateFirstDiffers() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    let report = try await TraceReplayer(path: path, session: 1).run(Counter(bug: .incrementsTwice))
+    #expect(report.replayed == 0)
+    #expect(
+      report.divergence
+        == TraceDivergence(seq: 1, actionPath: "incrementTapped", kind: .state(path: "count", recorded: "1", replayed: "2"))
+    )
+    expectNoDifference(
+      report.description,
+      """
+      Replayed 0 of 6 actions of session 1 of '\(path)' against Counter: it diverges at action #1 incrementTapped.
+      After it, the state at count differs (− recorded, + replayed):
+      − 1
+      + 2
+      """
+    )
+  }
+
+  @Test func anActionThatNoLongerHasAnEffectDiverges() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    let report = try await TraceReplayer(path: path, session: 1).run(Counter(bug: .forgetsTheFact))
+    #expect(report.replayed == 3)
+    #expect(
+      report.divergence
+        == TraceDivergence(seq: 4, actionPath: "factTapped", kind: .missingEffect(sentSeq: 5, sentPath: "factLoaded"))
+    )
+    #expect(report.description.hasSuffix("in the recording its effects sent #5 factLoaded."))
+  }
+
+  @Test func aRenamedCaseIsNamed() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    let report = try await TraceReplayer(path: path, session: 1).run(RenamedCounter())
+    #expect(report.replayed == 3)
+    #expect(
+      report.divergence
+        == TraceDivergence(
+          seq: 4, actionPath: "factTapped",
+          kind: .undecodableAction(reason: "RenamedCounter.Action has no case 'factTapped': it was renamed or removed since the recording")
+        )
+    )
+  }
+
+  @Test func verifyReportsTheDivergenceAsAnIssue() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    let replay = try TraceReplayer(path: path, session: 1)
+    try await replay.verify(Counter())
+    try await withKnownIssue {
+      try await replay.verify(Counter(bug: .incrementsTwice))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("it diverges at action #1 incrementTapped.") }
+    }
+  }
+
+  /// A reducer whose state the trace did not keep as JSON (it was not `Encodable`) cannot be
+  /// replayed, and says why.
+  @Test func aStateRecordedWithoutItsJSONIsAClearError() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("app.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) { AppFeature() }
+    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    try await recorder.close()
+    await #expect {
+      try await TraceReplayer(path: path, session: 1).run(Counter())
+    } throws: { error in
+      (error as? TraceReplayError)?.message
+        == "session 1 of '\(path)' keeps no JSON of its initial state: Counter.State was not Encodable when it was recorded (or the file is older than schema version 3); make it Codable and record again"
+    }
+    #expect(throws: TraceFileError.self) { try TraceReplayer(path: path, session: 9) }
+  }
+}
