@@ -44,6 +44,9 @@ struct CommandTests {
                                 as CustomDump printed it.
         debug                   Step through a session in the terminal: back and
                                 forth, to any action, with the state at each step.
+        diff                    Compare two recordings of the same flow: the first
+                                action or state change where they differ, then a
+                                summary.
         leaks                   Report the boundary leaks in a trace, grouped by rule
                                 and feature.
         stats                   Summarize a trace per feature and category.

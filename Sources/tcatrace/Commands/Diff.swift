@@ -1,0 +1,237 @@
+import ArgumentParser
+import TCATraceCLI
+import TCATraceFile
+
+extension TCATraceCommand {
+  /// `tcatrace diff A.db B.db`: two recordings of the same flow, aligned action by action.
+  struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "diff",
+      abstract: "Compare two recordings of the same flow: the first action or state change where they differ, then a summary.",
+      discussion: """
+        The sessions' actions are aligned by their case paths (as a text diff aligns lines); \
+        two aligned actions are alike when their payloads and the state changes they caused \
+        are. Times are not compared. Exit code 1 when the sessions differ.
+        """
+    )
+
+    @OptionGroup var trace: TraceFileArguments
+
+    @Argument(help: "The other trace file.")
+    var other: String
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The session of the first file (and of the other, without --other-session): its id or 'latest'.", valueName: "id|latest")
+    )
+    var session: SessionSelector = .latest
+
+    @Option(
+      name: .customLong("other-session"),
+      help: ArgumentHelp("The session of the other file: its id or 'latest'. Default: as --session.", valueName: "id|latest")
+    )
+    var otherSession: SessionSelector?
+
+    func validate() throws {
+      if self.session == .all || self.otherSession == .all {
+        throw ValidationError("'diff' compares one session with one: give an id or 'latest'")
+      }
+    }
+
+    func run() throws {
+      var otherTrace = self.trace
+      otherTrace.file = self.other
+      let tables = ["sessions", "actions", "state_changes"]
+      let (first, second) = try self.trace.read(checking: tables) { reader in
+        let first = try Side(reader, file: self.trace.file, session: self.session)
+        let second = try otherTrace.read(checking: tables) { reader in
+          try Side(reader, file: self.other, session: self.otherSession ?? self.session)
+        }
+        return (first, second)
+      }
+      let comparison = Comparison(first.actions, second.actions)
+      let terminal = Terminal.standard
+      let title = "\(first.title) and \(second.title)"
+      guard let difference = comparison.entries.first(where: { !$0.isAlike }) else {
+        print(terminal.paint("\(title) are alike: their actions have the same payloads and state changes.", .bold))
+        return
+      }
+      print(terminal.paint("\(title) differ.", .bold))
+      print()
+      print(comparison.describe(difference, first: first, second: second, terminal: terminal))
+      print()
+      print(comparison.summary(first: first, second: second))
+      throw ExitCode(1)
+    }
+  }
+}
+
+/// One of the two sessions compared.
+private struct Side {
+  var name: String
+  var session: TraceSession
+  var actions: [TracedAction]
+
+  init(_ reader: TraceReader, file: String, session selector: SessionSelector) throws {
+    self.name = file.terminalSafe
+    self.session = try selector == .latest ? reader.latestSession() : reader.session(id: selector.id)
+    self.actions = try reader.actions(matching: TraceFilter(session: self.session.id))
+  }
+
+  var title: String {
+    "\(self.name) session \(self.session.id) (\(self.session.name.terminalSafe), \(self.actions.count) actions)"
+  }
+
+  func line(_ index: Int, terminal: Terminal) -> String {
+    let action = self.actions[index]
+    let feature = (action.feature.isEmpty ? self.session.rootFeature : action.feature).terminalSafe
+    var line = "\(self.name) #\(action.seq) \(action.category.rawValue) \(feature) \(action.caseName.terminalSafe)"
+    if let payload = action.payload { line += "  " + payload.singleLine.terminalSafe }
+    if case let .effect(cause) = action.origin { line += terminal.paint("  ← #\(cause)", .dim) }
+    return line
+  }
+}
+
+/// Two sessions' actions, aligned by case path.
+private struct Comparison {
+  enum Entry {
+    case both(Int, Int, isAlike: Bool)
+    case onlyFirst(Int)
+    case onlySecond(Int)
+
+    var isAlike: Bool {
+      if case let .both(_, _, isAlike) = self { return isAlike }
+      return false
+    }
+  }
+
+  let first: [TracedAction]
+  let second: [TracedAction]
+  let entries: [Entry]
+
+  init(_ first: [TracedAction], _ second: [TracedAction]) {
+    self.first = first
+    self.second = second
+    let difference = second.map(\.path).difference(from: first.map(\.path))
+    var removed = Set<Int>()
+    var inserted = Set<Int>()
+    for change in difference {
+      switch change {
+      case let .remove(offset, _, _): removed.insert(offset)
+      case let .insert(offset, _, _): inserted.insert(offset)
+      }
+    }
+    var entries: [Entry] = []
+    var (i, j) = (0, 0)
+    while i < first.count || j < second.count {
+      if i < first.count, removed.contains(i) {
+        entries.append(.onlyFirst(i))
+        i += 1
+      } else if j < second.count, inserted.contains(j) {
+        entries.append(.onlySecond(j))
+        j += 1
+      } else {
+        entries.append(.both(i, j, isAlike: Self.alike(first[i], second[j])))
+        i += 1
+        j += 1
+      }
+    }
+    self.entries = entries
+  }
+
+  /// Whether two actions of the same case path did the same: the same payload, origin and
+  /// state changes.
+  private static func alike(_ a: TracedAction, _ b: TracedAction) -> Bool {
+    guard a.payload == b.payload, a.changes.count == b.changes.count else { return false }
+    switch (a.origin, b.origin) {
+    case (.send, .send), (.effect, .effect): break
+    default: return false
+    }
+    return zip(a.changes, b.changes).allSatisfy { Self.key($0) == Self.key($1) }
+  }
+
+  private static func key(_ change: StateChange) -> [String?] {
+    [change.path, change.kind.rawValue, change.old, change.new]
+  }
+
+  func describe(_ entry: Entry, first: Side, second: Side, terminal: Terminal) -> String {
+    switch entry {
+    case let .onlyFirst(index):
+      return """
+        The first difference: an action only \(first.name) has
+          \(first.line(index, terminal: terminal))
+        \(self.context(before: index, in: first))
+        """
+    case let .onlySecond(index):
+      return """
+        The first difference: an action only \(second.name) has
+          \(second.line(index, terminal: terminal))
+        \(self.context(before: index, in: second))
+        """
+    case let .both(i, j, _):
+      var lines = [
+        "The first difference: the same action, which did something else",
+        "  " + terminal.paint("− ", .red) + first.line(i, terminal: terminal),
+        "  " + terminal.paint("+ ", .green) + second.line(j, terminal: terminal),
+      ]
+      let a = self.first[i]
+      let b = self.second[j]
+      if a.origin.isEffect != b.origin.isEffect {
+        lines.append("  sent \(a.origin.isEffect ? "by an effect" : "from outside the store") in \(first.name), \(b.origin.isEffect ? "by an effect" : "from outside the store") in \(second.name)")
+      }
+      let theirs = Set(b.changes.map(Self.key))
+      let mine = Set(a.changes.map(Self.key))
+      let onlyMine = a.changes.filter { !theirs.contains(Self.key($0)) }
+      let onlyTheirs = b.changes.filter { !mine.contains(Self.key($0)) }
+      if !onlyMine.isEmpty || !onlyTheirs.isEmpty {
+        lines.append("  Its state changes (− only in \(first.name), + only in \(second.name)):")
+        for change in onlyMine { lines.append(Self.describe(change, sign: "−", style: .red, terminal: terminal)) }
+        for change in onlyTheirs { lines.append(Self.describe(change, sign: "+", style: .green, terminal: terminal)) }
+      }
+      return lines.joined(separator: "\n")
+    }
+  }
+
+  private func context(before index: Int, in side: Side) -> String {
+    guard index > 0 else { return "  at the start of the session." }
+    return "  after #\(side.actions[index - 1].seq) \(side.actions[index - 1].path.terminalSafe)."
+  }
+
+  private static func describe(_ change: StateChange, sign: String, style: Terminal.Style, terminal: Terminal) -> String {
+    let old = change.old.map { $0.singleLine.terminalSafe } ?? "(none)"
+    let new = change.new.map { $0.singleLine.terminalSafe } ?? "(none)"
+    return "    " + terminal.paint("\(sign) \(change.path.terminalSafe): \(old) → \(new)", style)
+  }
+
+  func summary(first: Side, second: Side) -> String {
+    var alike = 0
+    var different = 0
+    var onlyFirst = 0
+    var onlySecond = 0
+    for entry in self.entries {
+      switch entry {
+      case let .both(_, _, isAlike): if isAlike { alike += 1 } else { different += 1 }
+      case .onlyFirst: onlyFirst += 1
+      case .onlySecond: onlySecond += 1
+      }
+    }
+    return """
+      \(alike + different) actions aligned: \(alike) alike, \(different) that did something else; \
+      \(onlyFirst) only in \(first.name), \(onlySecond) only in \(second.name).
+      """
+  }
+}
+
+extension TracedAction.Origin {
+  fileprivate var isEffect: Bool {
+    if case .effect = self { return true }
+    return false
+  }
+}
+
+extension SessionSelector {
+  fileprivate var id: Int64 {
+    if case let .id(id) = self { return id }
+    return 0
+  }
+}

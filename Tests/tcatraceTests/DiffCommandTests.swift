@@ -1,0 +1,101 @@
+import CSQLite
+import CustomDump
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue #19: `tcatrace diff` aligns two recordings of the same flow and says where they first
+/// differ.
+@Suite(.timeLimit(.minutes(1)))
+struct DiffCommandTests {
+  /// Two runs of the demo with different seeds: another user logs in.
+  @Test func twoDemoRunsWithDifferentSeeds() async throws {
+    let directory = try TemporaryDirectory()
+    for seed in [1, 2] {
+      let demo = try await Product.tcatrace.run(["demo", "--out", "seed\(seed).db", "--seed", "\(seed)"], in: directory.url)
+      #expect(demo.status == 0)
+    }
+    let result = try await Product.tcatrace.run(["diff", "seed1.db", "seed2.db", "--session", "1"], in: directory.url)
+    #expect(result.status == 1)
+    #expect(result.stderr.isEmpty)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines[0].hasPrefix("seed1.db session 1 (demo app (seed 1), "))
+    #expect(lines[0].hasSuffix(" actions) differ."))
+    expectNoDifference(
+      Array(lines[1...8]),
+      [
+        "",
+        "The first difference: the same action, which did something else",
+        #"  − seed1.db #1 view login emailChanged  "blob@example.com""#,
+        #"  + seed2.db #1 view login emailChanged  "blob.jr@example.com""#,
+        "  Its state changes (− only in seed1.db, + only in seed2.db):",
+        #"    − login.email: "" → "blob@example.com""#,
+        #"    + login.email: "" → "blob.jr@example.com""#,
+        "",
+      ]
+    )
+    // The user's name shows in later actions too; how many timer ticks each run saw depends on
+    // its timing.
+    #expect(lines[9].contains(" actions aligned: "))
+    #expect(lines[9].contains(" that did something else; "))
+  }
+
+  @Test func aRunAgainstItself() async throws {
+    let trace = try await RecordedTrace()
+    for session in ["1", "2"] {
+      let result = try await trace.run(["diff", "FILE", "FILE", "--session", session])
+      #expect(result.status == 0)
+      #expect(result.stdout.hasSuffix(" are alike: their actions have the same payloads and state changes.\n"))
+    }
+    // Both sessions of one file: the app's and the leaky one's have nothing alike.
+    let result = try await trace.run(["diff", "FILE", "FILE", "--session", "1", "--other-session", "2"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("0 actions aligned: 0 alike, 0 that did something else; 25 only in "))
+  }
+
+  /// An action whose case differs is only in one run, and the other's in the other.
+  @Test func anActionOnlyOneRunHas() async throws {
+    let trace = try await RecordedTrace()
+    let other = trace.directory.path("other.db")
+    try FileManager.default.copyItem(atPath: trace.path, toPath: other)
+    var db: OpaquePointer?
+    #expect(sqlite3_open(other, &db) == SQLITE_OK)
+    #expect(
+      sqlite3_exec(
+        db, "UPDATE actions SET path = '_internal.todos._internal.timerStopped', case_name = 'timerStopped' WHERE session_id = 1 AND seq = 12;",
+        nil, nil, nil
+      ) == SQLITE_OK
+    )
+    sqlite3_close(db)
+    let result = try await trace.run(["diff", "demo.db", "other.db", "--session", "1"])
+    #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    expectNoDifference(
+      Array(lines[1...]),
+      [
+        "The first difference: an action only demo.db has",
+        "  demo.db #12 internal todos timerTicked  ← #10",
+        "  after #11 _internal.todos._internal.todosLoaded.",
+        "24 actions aligned: 24 alike, 0 that did something else; 1 only in demo.db, 1 only in other.db.",
+      ]
+    )
+  }
+
+  @Test func badInputIsOneLineAndExit2() async throws {
+    let trace = try await RecordedTrace()
+    for (arguments, message) in [
+      (["diff", "FILE", "missing.db"], "Error: 'missing.db' does not exist: check the path"),
+      (["diff", "missing.db", "FILE"], "Error: 'missing.db' does not exist: check the path"),
+      (["diff", "FILE", "FILE", "--other-session", "9"], "Error: '\(trace.path)' has no session 9: 'tcatrace sessions \(trace.path)' lists them"),
+      (["diff", "FILE", "FILE", "--session", "all"], "Error: 'diff' compares one session with one: give an id or 'latest'"),
+    ] {
+      let result = try await trace.run(arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderr.hasPrefix(message), "\(arguments)")
+      if arguments.last != "all" {
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments)")
+      }
+    }
+  }
+}
