@@ -1,3 +1,4 @@
+import Foundation
 import Composable
 import CustomDump
 import Testing
@@ -93,6 +94,20 @@ private struct Navigator {
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct NavigationTests {
+  /// As TCA's: `PresentationAction` is `Codable` when its child's action is, as Swift would
+  /// synthesize it; a recording keeps such actions' JSON, and a replay decodes them.
+  @Test func presentationActionIsCodableWhenItsActionIs() throws {
+    enum Child: Codable, Equatable {
+      case tapped(Int)
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let actions: [PresentationAction<Child>] = [.presented(.tapped(3)), .dismiss]
+    let json = try actions.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    #expect(json == [#"{"presented":{"_0":{"tapped":{"_0":3}}}}"#, #"{"dismiss":{}}"#])
+    #expect(try json.map { try JSONDecoder().decode(PresentationAction<Child>.self, from: Data($0.utf8)) } == actions)
+  }
+
   private func makeStore(
     clock: TestClock<Duration> = TestClock(),
     observer: @escaping @MainActor (ActionEvent<Navigator.State, Navigator.Action>) -> Void = { _ in }

@@ -17,3 +17,5 @@ public enum PresentationAction<Action> {
 extension PresentationAction: Equatable where Action: Equatable {}
 extension PresentationAction: Hashable where Action: Hashable {}
 extension PresentationAction: Sendable where Action: Sendable {}
+extension PresentationAction: Decodable where Action: Decodable {}
+extension PresentationAction: Encodable where Action: Encodable {}
