@@ -4,13 +4,13 @@ import TCATrace
 /// A synthetic feature for the benchmarks: ten scalar fields and a list of rows; its actions
 /// change one field or one row.
 public enum BenchFeature {
-  public struct Row: Equatable, Identifiable, Sendable {
+  public struct Row: Codable, Equatable, Identifiable, Sendable {
     public var id: Int
     public var title: String
     public var count: Int
   }
 
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public var counter = 0
     public var title = "Benchmarks"
     public var isOn = false
@@ -29,9 +29,9 @@ public enum BenchFeature {
   }
 
   @CasePathable
-  public enum Action: Equatable, Sendable {
+  public enum Action: Codable, Equatable, Sendable {
     @CasePathable
-    public enum View: Equatable, Sendable {
+    public enum View: Codable, Equatable, Sendable {
       case incrementTapped
       case rowTapped(id: Int)
     }

@@ -16,6 +16,8 @@ public struct BenchmarkSize: Sendable {
   /// The long session `tcatrace state` reads: its actions, and its state's rows.
   public var stateActions: Int = 1_000_000
   public var stateRows: Int = 10_000
+  /// The session a replay re-runs: its actions.
+  public var replayActions: Int = 100_000
 
   public static let full = BenchmarkSize(
     repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
@@ -23,7 +25,7 @@ public struct BenchmarkSize: Sendable {
   )
   public static let tiny = BenchmarkSize(
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
-    memoryActions: 100, launches: 1, stateActions: 2_000, stateRows: 100
+    memoryActions: 100, launches: 1, stateActions: 2_000, stateRows: 100, replayActions: 200
   )
 }
 

@@ -6,7 +6,7 @@ import TCATraceBenchmarks
 /// ratio with its target.
 @main
 struct Bench {
-  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|memory]\n"
+  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|memory]\n"
 
   @MainActor
   static func main() async throws {
@@ -14,7 +14,7 @@ struct Bench {
     var jsonPath: String?
     var size = BenchmarkSize.full
     var only: String?
-    let scenarios = ["send", "scaling", "writer", "reader", "states", "memory"]
+    let scenarios = ["send", "scaling", "writer", "reader", "states", "replay", "memory"]
     while let argument = arguments.first {
       arguments.removeFirst()
       switch argument {
@@ -40,6 +40,7 @@ struct Bench {
       results.append(try await Scenarios.readerThroughput(size, tools: tools))
     }
     if runs("states") { results.append(try await Scenarios.keyframes(size, tools: tools)) }
+    if runs("replay") { results.append(try await Scenarios.replay(size)) }
     // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
     if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
     print(BenchReport.text(results))

@@ -43,6 +43,14 @@ struct BenchmarkTests {
     #expect(result.figures.contains { $0.name == "10 rows, one scalar changed: file, with keyframes" && $0.unit == "bytes/action" && $0.median > 0 })
   }
 
+  /// Issue #19: a recorded session replayed against its reducer, against a plain store.
+  @Test func replayComparesWithAPlainStore() async throws {
+    let result = try await Scenarios.replay(.tiny)
+    #expect(result.ratios.map(\.name) == ["replay / plain store"])
+    #expect(result.figures.map(\.name) == ["200 actions sent to a plain store", "the same actions replayed from the trace"])
+    #expect(result.figures.allSatisfy { $0.median > 0 })
+  }
+
   @Test func readerThroughputComparesEachReadWithTheSQLiteShell() async throws {
     let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3)
     let result = try await Scenarios.readerThroughput(.tiny, tools: tools)

@@ -51,7 +51,7 @@ public struct TraceReplayer: Sendable {
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) async throws -> TraceReplayReport where R.State: Decodable, R.Action: Decodable {
     let reader = try TraceReader(path: self.path)
-    let actions = try reader.actions(matching: TraceFilter(session: self.session), includeChanges: false)
+    let actions = try reader.actions(matching: TraceFilter(session: self.session))
     var report = TraceReplayReport(
       path: self.path, session: self.session, reducer: typeName(R.self), replayed: 0,
       total: actions.count, divergence: nil
@@ -74,53 +74,84 @@ public struct TraceReplayer: Sendable {
       return (initial, reducer.dependency(\.self, dependencies))
     }
 
+    /// The first place where the replayed state after `seq` differs from the recorded one.
+    func difference(after seq: Int, _ state: R.State) throws -> TraceDivergence? {
+      let recorded = try reader.state(session: self.session, after: seq)
+      guard let difference = StateTree.node(of: state).firstDifference(from: recorded) else { return nil }
+      return TraceDivergence(
+        seq: seq, actionPath: seq == 0 ? "" : actions[seq - 1].path,
+        kind: .state(path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
+      )
+    }
+
+    var state = initial
+    if let divergence = try difference(after: 0, state) {
+      report.divergence = divergence
+      return report
+    }
     // The actions whose recorded effects sent actions.
     var causes: Set<Int> = []
     for action in actions {
       if case let .effect(cause) = action.origin { causes.insert(cause) }
     }
-    var state = initial
-    do {
-      try reader.forEachState(session: self.session, from: 0, through: actions.count) { seq, recorded in
-        if seq > 0 {
-          let action = actions[seq - 1]
-          guard let json = action.payloadJSON else {
-            throw TraceReplayError(
-              message: "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
-            )
-          }
-          let decoded: R.Action
-          do {
-            decoded = try JSONDecoder().decode(R.Action.self, from: Data(json.utf8))
-          } catch {
-            report.divergence = TraceDivergence(
-              seq: action.seq, actionPath: action.path,
-              kind: .undecodableAction(reason: "\(typeName(R.Action.self)) \(Self.describe(error, in: json))")
-            )
-            throw Stop()
-          }
-          let effect = reducer.reduce(into: &state, action: decoded)
-          if effect.cannotSendActions, causes.contains(action.seq),
-            let sent = actions.first(where: { $0.origin == .effect(cause: action.seq) })
-          {
-            report.divergence = TraceDivergence(
-              seq: action.seq, actionPath: action.path,
-              kind: .missingEffect(sentSeq: sent.seq, sentPath: sent.path)
-            )
-            throw Stop()
-          }
-        }
-        if let difference = StateTree.node(of: state).firstDifference(from: recorded) {
-          report.divergence = TraceDivergence(
-            seq: seq, actionPath: seq == 0 ? "" : actions[seq - 1].path,
-            kind: .state(path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
-          )
-          throw Stop()
-        }
-        report.replayed = seq
+    // NB: A session repeats its actions (taps, ticks): each JSON is decoded once.
+    var decodedActions: [String: R.Action] = [:]
+    for action in actions {
+      guard let json = action.payloadJSON else {
+        throw TraceReplayError(
+          message: "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
+        )
       }
-    } catch is Stop {}
+      let decoded: R.Action
+      if let known = decodedActions[json] {
+        decoded = known
+      } else {
+        do {
+          decoded = try JSONDecoder().decode(R.Action.self, from: Data(json.utf8))
+        } catch {
+          report.divergence = TraceDivergence(
+            seq: action.seq, actionPath: action.path,
+            kind: .undecodableAction(reason: "\(typeName(R.Action.self)) \(Self.describe(error, in: json))")
+          )
+          return report
+        }
+        decodedActions[json] = decoded
+      }
+      let before = state
+      let effect = reducer.reduce(into: &state, action: decoded)
+      if effect.cannotSendActions, causes.contains(action.seq),
+        let sent = actions.first(where: { $0.origin == .effect(cause: action.seq) })
+      {
+        report.divergence = TraceDivergence(
+          seq: action.seq, actionPath: action.path,
+          kind: .missingEffect(sentSeq: sent.seq, sentPath: sent.path)
+        )
+        return report
+      }
+      // NB: The states were equal before the action; they are after it when it changed the
+      // same values in the same way. Only when it did not is the whole state compared.
+      if !Self.sameChanges(StateDiff.changes(from: before, to: state), action.changes),
+        let divergence = try difference(after: action.seq, state)
+      {
+        report.divergence = divergence
+        return report
+      }
+      report.replayed = action.seq
+    }
     return report
+  }
+
+  /// Whether the changes a replayed action made are the ones recorded: a recorded
+  /// `<redacted>` matches any value.
+  private static func sameChanges(_ replayed: [StateChange], _ recorded: [StateChange]) -> Bool {
+    guard replayed.count == recorded.count else { return false }
+    func same(_ value: String?, _ recorded: String?) -> Bool {
+      value == recorded || recorded == TraceRedaction.marker
+    }
+    return zip(replayed, recorded).allSatisfy { replayed, recorded in
+      replayed.path == recorded.path && replayed.kind == recorded.kind
+        && same(replayed.old, recorded.old) && same(replayed.new, recorded.new)
+    }
   }
 
   /// Replays the session against `reducer`, as ``run(_:withDependencies:)`` does, and reports
@@ -274,9 +305,6 @@ public struct TraceDivergence: Sendable, Equatable, CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 }
-
-/// Ends a replay at its first divergence.
-private struct Stop: Error {}
 
 /// `type`'s name without its module, and without the context Swift names a private type by.
 private func typeName(_ type: Any.Type) -> String {
