@@ -156,6 +156,21 @@ struct ReplayTests {
     )
   }
 
+  /// A value the recording redacted matches whatever the replay has there.
+  @Test func aRedactedValueMatchesAnyValue() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("redacted.db")
+    let recorder = try TraceRecorder(path: path, redacting: [.state(\Counter.State.fact)])
+    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    store.send(.incrementTapped)
+    await store.send(.factTapped).finish()
+    try await recorder.close()
+    #expect(try TraceReader(path: path).actions()[2].changes.map(\.new) == ["<redacted>"])
+    let report = try await TraceReplayer(path: path, session: 1).run(Counter())
+    #expect(report.divergence == nil)
+    #expect(report.replayed == 3)
+  }
+
   @Test func verifyReportsTheDivergenceAsAnIssue() async throws {
     let directory = try TemporaryDirectory()
     let path = try await self.record(into: directory)
