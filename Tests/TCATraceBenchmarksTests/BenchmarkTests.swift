@@ -85,7 +85,7 @@ struct BenchmarkTests {
     #expect(result.stdout.contains("ratio writer / raw inserts"))
     let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]]
     #expect(decoded?.map { $0["scenario"] as? String } == [
-      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "keyframes", "memory",
+      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "keyframes", "replay", "memory",
     ])
   }
 }

@@ -107,7 +107,12 @@ struct RecorderTests {
     #expect(codeChanged.caseName == "codeChanged")
     #expect(codeChanged.rootCategory == .internal)
     #expect(codeChanged.payload == #""424242""#)
-    #expect(codeChanged.payloadJSON == nil)
+    // The example app's actions are `Codable`: the trace keeps their JSON (this recorder redacts
+    // nothing).
+    #expect(
+      codeChanged.payloadJSON
+        == #"{"_internal":{"_0":{"login":{"_internal":{"_0":{"twoFactor":{"presented":{"_0":{"view":{"_0":{"codeChanged":{"_0":"424242"}}}}}}}}}}}}"#
+    )
     expectNoDifference(
       codeChanged.changes,
       [StateChange(path: "login.twoFactor.code", kind: .changed, old: #""""#, new: #""424242""#)]

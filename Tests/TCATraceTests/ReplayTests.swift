@@ -78,9 +78,72 @@ private struct RenamedCounter: Reducer {
   }
 }
 
+/// The example app with a bug put into its todo rows: a title edited is saved in capitals.
+private struct AppWithABuggyTodoRow: Reducer {
+  var body: some ReducerOf<AppFeature> {
+    AppFeature()
+    Reduce { state, action in
+      if case let ._internal(.todos(._internal(.rows(.element(id, .view(.titleChanged(title))))))) = action {
+        state.todos.todos[id: id]?.title = title.uppercased()
+      }
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct ReplayTests {
+  /// Records the demo's app session as `tcatrace demo` does, its secrets redacted.
+  private func recordDemo(into directory: TemporaryDirectory) async throws -> String {
+    let path = directory.path("demo.db")
+    let recorder = try TraceRecorder(path: path, redacting: AppFeature.redactions)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature()
+    } withDependencies: {
+      $0.apiClient = .fake(latency: .zero)
+      $0.tickClient = .immediate(count: 2)
+      $0.stackElementID = .incrementing
+    }
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
+    await store.finish()
+    try await recorder.close()
+    return path
+  }
+
+  /// Issue #19: the demo, replayed against the example app as it is, matches at every step;
+  /// against a variant with a bug, it diverges where the bug first shows.
+  @Test func theDemoReplaysAndABuggyVariantDiverges() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.recordDemo(into: directory)
+    let replay = try TraceReplayer(path: path, session: 1)
+    let total = try TraceReader(path: path).session(id: 1).actionCount
+
+    let report = try await replay.run(AppFeature())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.replayed == total)
+
+    let buggy = try await replay.run(AppWithABuggyTodoRow())
+    let edit = try #require(try TraceReader(path: path).actions().first { $0.caseName == "titleChanged" })
+    #expect(buggy.replayed == edit.seq - 1)
+    #expect(
+      buggy.divergence
+        == TraceDivergence(
+          seq: edit.seq, actionPath: "_internal.todos._internal.rows[id: 1].view.titleChanged",
+          kind: .state(path: "todos.todos[id: 1].title", recorded: #""Buy oat milk""#, replayed: #""BUY OAT MILK""#)
+        )
+    )
+    expectNoDifference(
+      buggy.description,
+      """
+      Replayed 16 of 25 actions of session 1 of '\(path)' against AppWithABuggyTodoRow: it diverges at action #17 _internal.todos._internal.rows[id: 1].view.titleChanged.
+      After it, the state at todos.todos[id: 1].title differs (− recorded, + replayed):
+      − "Buy oat milk"
+      + "BUY OAT MILK"
+      """
+    )
+  }
+
   /// Records a session of `Counter`: two increments, an item, a fact its effect loads, and
   /// one more increment.
   private func record(into directory: TemporaryDirectory) async throws -> String {
@@ -187,10 +250,11 @@ struct ReplayTests {
   /// replayed, and says why.
   @Test func aStateRecordedWithoutItsJSONIsAClearError() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("app.db")
-    let recorder = try TraceRecorder(path: path)
-    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) { AppFeature() }
-    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    let path = directory.path("leaky.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) { LeakyParentFeature() }
+    store.send(.view(.onAppear))
+    await store.finish()
     try await recorder.close()
     await #expect {
       try await TraceReplayer(path: path, session: 1).run(Counter())

@@ -110,10 +110,11 @@ struct TimeTravelTests {
   /// A state that is not `Encodable` has a tree and no JSON.
   @Test func aStateThatIsNotEncodableHasNoJSON() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("app.db")
-    let recorder = try TraceRecorder(path: path)
-    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) { AppFeature() }
-    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    let path = directory.path("leaky.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) { LeakyParentFeature() }
+    store.send(.view(.onAppear))
+    await store.finish()
     try await recorder.close()
     let reader = try TraceReader(path: path)
     #expect(try reader.holdsStates(session: 1))

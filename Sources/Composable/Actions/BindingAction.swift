@@ -132,3 +132,28 @@ where State == ViewAction.State {
     return .none
   }
 }
+
+/// A binding action's case paths, one per field of an `@ObservableState` root, as TCA's:
+/// `\.binding.displayName` matches `.binding(.set(\.displayName, …))`, and
+/// `action[case: \.displayName]` reads the value it sets.
+extension BindingAction: CasePathable {
+  @dynamicMemberLookup
+  public struct AllCasePaths: Sendable {
+    public init() {}
+  }
+
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+}
+
+extension BindingAction.AllCasePaths where Root: ObservableState {
+  public subscript<Value: Equatable & Sendable>(
+    dynamicMember keyPath: WritableKeyPath<Root, Value>
+  ) -> AnyCasePath<BindingAction, Value> {
+    // NB: Key paths are immutable; one formed from a literal is always safe to share.
+    let keyPath = unsafeBitCast(keyPath, to: (any WritableKeyPath<Root, Value> & Sendable).self)
+    return AnyCasePath(
+      embed: { .set(keyPath, $0) },
+      extract: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath ? $0.value as? Value : nil }
+    )
+  }
+}

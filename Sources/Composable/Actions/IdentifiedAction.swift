@@ -14,6 +14,8 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
 extension IdentifiedAction: Equatable where Action: Equatable {}
 extension IdentifiedAction: Hashable where Action: Hashable {}
 extension IdentifiedAction: Sendable where Action: Sendable {}
+extension IdentifiedAction: Decodable where ID: Decodable, Action: Decodable {}
+extension IdentifiedAction: Encodable where ID: Encodable, Action: Encodable {}
 
 /// The ``IdentifiedAction`` of a feature whose state is `Identifiable`.
 public typealias IdentifiedActionOf<R: Reducer> = IdentifiedAction<R.State.ID, R.Action>

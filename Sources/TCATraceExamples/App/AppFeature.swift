@@ -7,7 +7,7 @@
 @Reducer
 public struct AppFeature: ComposedBoundingReducer {
   @ObservableState
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public var login = LoginFeature.State()
     public var todos = TodosFeature.State()
     public var path = StackState<Path.State>()
@@ -30,9 +30,9 @@ public struct AppFeature: ComposedBoundingReducer {
   }
 
   @CasePathable
-  public enum Action: TCAFeatureAction, Equatable, Sendable {
+  public enum Action: TCAFeatureAction, Codable, Equatable, Sendable {
     @CasePathable
-    public enum ViewAction: Equatable, Sendable {
+    public enum ViewAction: Codable, Equatable, Sendable {
       case settingsButtonTapped
       case logoutButtonTapped
     }
@@ -115,5 +115,5 @@ extension AppFeature {
   }
 }
 
-extension AppFeature.Path.State: Equatable, Sendable {}
-extension AppFeature.Path.Action: Equatable, Sendable {}
+extension AppFeature.Path.State: Codable, Equatable, Sendable {}
+extension AppFeature.Path.Action: Codable, Equatable, Sendable {}

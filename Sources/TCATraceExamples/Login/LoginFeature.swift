@@ -5,7 +5,7 @@
 @Reducer
 public struct LoginFeature: ComposedBoundingReducer {
   @ObservableState
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public var email = ""
     public var password = ""
     public var isLoading = false
@@ -28,9 +28,9 @@ public struct LoginFeature: ComposedBoundingReducer {
   }
 
   @CasePathable
-  public enum Action: TCAFeatureAction, Equatable, Sendable {
+  public enum Action: TCAFeatureAction, Codable, Equatable, Sendable {
     @CasePathable
-    public enum ViewAction: Equatable, Sendable {
+    public enum ViewAction: Codable, Equatable, Sendable {
       case emailChanged(String)
       case passwordChanged(String)
       case loginButtonTapped
@@ -43,7 +43,7 @@ public struct LoginFeature: ComposedBoundingReducer {
     }
 
     @CasePathable
-    public enum DelegateAction: Equatable, Sendable {
+    public enum DelegateAction: Codable, Equatable, Sendable {
       case didLogin(User)
     }
 

@@ -5,7 +5,7 @@
 @Reducer
 public struct TwoFactorFeature: ComposedBoundingReducer {
   @ObservableState
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public var token: String
     public var code = ""
     public var isVerifying = false
@@ -20,9 +20,9 @@ public struct TwoFactorFeature: ComposedBoundingReducer {
   }
 
   @CasePathable
-  public enum Action: TCAFeatureAction, Equatable, Sendable {
+  public enum Action: TCAFeatureAction, Codable, Equatable, Sendable {
     @CasePathable
-    public enum ViewAction: Equatable, Sendable {
+    public enum ViewAction: Codable, Equatable, Sendable {
       case codeChanged(String)
       case submitButtonTapped
     }
@@ -33,7 +33,7 @@ public struct TwoFactorFeature: ComposedBoundingReducer {
     }
 
     @CasePathable
-    public enum DelegateAction: Equatable, Sendable {
+    public enum DelegateAction: Codable, Equatable, Sendable {
       case didVerify(User)
     }
 

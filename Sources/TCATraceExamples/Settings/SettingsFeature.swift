@@ -3,7 +3,7 @@
 @Reducer
 public struct SettingsFeature: ComposedBoundingReducer {
   @ObservableState
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public var displayName: String
     public var notificationsEnabled: Bool
 
@@ -14,7 +14,7 @@ public struct SettingsFeature: ComposedBoundingReducer {
   }
 
   @CasePathable
-  public enum Action: TCAFeatureAction, Equatable, Sendable {
+  public enum Action: TCAFeatureAction, Codable, Equatable, Sendable {
     @CasePathable
     public enum ViewAction: Equatable, Sendable {
       case binding(BindingAction<State>)
@@ -22,7 +22,7 @@ public struct SettingsFeature: ComposedBoundingReducer {
     }
 
     @CasePathable
-    public enum DelegateAction: Equatable, Sendable {
+    public enum DelegateAction: Codable, Equatable, Sendable {
       case didSave(displayName: String, notificationsEnabled: Bool)
     }
 

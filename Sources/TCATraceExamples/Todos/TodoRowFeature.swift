@@ -4,7 +4,7 @@
 @Reducer
 public struct TodoRowFeature: ComposedBoundingReducer {
   @ObservableState
-  public struct State: Equatable, Identifiable, Sendable {
+  public struct State: Codable, Equatable, Identifiable, Sendable {
     public var id: Int
     public var title: String
     public var isComplete: Bool
@@ -17,15 +17,15 @@ public struct TodoRowFeature: ComposedBoundingReducer {
   }
 
   @CasePathable
-  public enum Action: TCAFeatureAction, Equatable, Sendable {
+  public enum Action: TCAFeatureAction, Codable, Equatable, Sendable {
     @CasePathable
-    public enum ViewAction: Equatable, Sendable {
+    public enum ViewAction: Codable, Equatable, Sendable {
       case toggleCompleted
       case titleChanged(String)
     }
 
     @CasePathable
-    public enum DelegateAction: Equatable, Sendable {
+    public enum DelegateAction: Codable, Equatable, Sendable {
       case completionChanged(isComplete: Bool)
     }
 

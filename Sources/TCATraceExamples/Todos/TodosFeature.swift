@@ -24,9 +24,9 @@ public struct TodosFeature: ComposedBoundingReducer {
   }
 
   @CasePathable
-  public enum Action: TCAFeatureAction, Equatable, Sendable {
+  public enum Action: TCAFeatureAction, Codable, Equatable, Sendable {
     @CasePathable
-    public enum ViewAction: Equatable, Sendable {
+    public enum ViewAction: Codable, Equatable, Sendable {
       case onAppear
       case onDisappear
       case addTodoButtonTapped(title: String)
@@ -34,7 +34,7 @@ public struct TodosFeature: ComposedBoundingReducer {
       case alert(PresentationAction<Alert>)
 
       /// What the alert that confirms clearing completed todos sends.
-      public enum Alert: Equatable, Sendable {
+      public enum Alert: Codable, Equatable, Sendable {
         case confirmClearCompleted
       }
     }
@@ -100,17 +100,7 @@ public struct TodosFeature: ComposedBoundingReducer {
       return .none
 
     case .clearCompletedButtonTapped:
-      let count = state.todos.filter(\.isComplete).count
-      state.alert = AlertState {
-        TextState("Clear \(count) completed todo\(count == 1 ? "" : "s")?")
-      } actions: {
-        ButtonState(role: .destructive, action: .confirmClearCompleted) {
-          TextState("Clear")
-        }
-        ButtonState(role: .cancel) {
-          TextState("Cancel")
-        }
-      }
+      state.alert = Self.clearCompletedAlert(count: state.todos.filter(\.isComplete).count)
       return .none
 
     case .alert(.presented(.confirmClearCompleted)):
@@ -149,6 +139,22 @@ public struct TodosFeature: ComposedBoundingReducer {
 
     case .rows:
       return .none
+    }
+  }
+}
+
+extension TodosFeature {
+  /// The alert that asks before clearing `count` completed todos.
+  static func clearCompletedAlert(count: Int) -> AlertState<Action.ViewAction.Alert> {
+    AlertState {
+      TextState("Clear \(count) completed todo\(count == 1 ? "" : "s")?")
+    } actions: {
+      ButtonState(role: .destructive, action: .confirmClearCompleted) {
+        TextState("Clear")
+      }
+      ButtonState(role: .cancel) {
+        TextState("Cancel")
+      }
     }
   }
 }
