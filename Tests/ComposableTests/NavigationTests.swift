@@ -325,6 +325,16 @@ struct BindingTests {
     store.send(.binding(.set(\.isPublic, true)))
     #expect(store.state == Profile.State(name: "Blob", nameEdits: 1, isPublic: true))
   }
+
+  /// As TCA's: a binding action has a case path per field of its `@ObservableState` root.
+  @Test func aBindingActionsCasePathsReadAndMakeIt() {
+    let action = BindingAction<Profile.State>.set(\.name, "Blob")
+    let name: String? = action[case: \.name]
+    let isPublic: Bool? = action[case: \.isPublic]
+    #expect(name == "Blob")
+    #expect(isPublic == nil)
+    #expect(BindingAction<Profile.State>.allCasePaths.isPublic.embed(true) == .set(\.isPublic, true))
+  }
 }
 
 @MainActor
