@@ -4,13 +4,13 @@ import TCATrace
 /// A synthetic feature for the benchmarks: ten scalar fields and a list of rows; its actions
 /// change one field or one row.
 public enum BenchFeature {
-  public struct Row: Codable, Equatable, Identifiable, Sendable {
+  public struct Row: Equatable, Identifiable, Sendable {
     public var id: Int
     public var title: String
     public var count: Int
   }
 
-  public struct State: Codable, Equatable, Sendable {
+  public struct State: Equatable, Sendable {
     public var counter = 0
     public var title = "Benchmarks"
     public var isOn = false
@@ -29,9 +29,9 @@ public enum BenchFeature {
   }
 
   @CasePathable
-  public enum Action: Codable, Equatable, Sendable {
+  public enum Action: Equatable, Sendable {
     @CasePathable
-    public enum View: Codable, Equatable, Sendable {
+    public enum View: Equatable, Sendable {
       case incrementTapped
       case rowTapped(id: Int)
     }
@@ -49,6 +49,42 @@ public enum BenchFeature {
         state.counter += 1
       case let .view(.rowTapped(id)):
         state.rows[id: id]?.count += 1
+      }
+      return .none
+    }
+  }
+}
+
+/// A smaller feature whose state and actions are `Codable`, as a replayed one's must be: a
+/// counter and a list of rows (scenario 7). The others use ``BenchFeature``, whose types are
+/// not, so that they measure what recording costs without JSON.
+public enum CodableBenchFeature {
+  public struct Row: Codable, Equatable, Identifiable, Sendable {
+    public var id: Int
+    public var count: Int
+  }
+
+  public struct State: Codable, Equatable, Sendable {
+    public var counter = 0
+    public var rows: IdentifiedArrayOf<Row> = []
+
+    public init(rows: Int) {
+      self.rows = IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, count: 0) })
+    }
+  }
+
+  public enum Action: Codable, Equatable, Sendable {
+    case incrementTapped
+    case rowTapped(id: Int)
+  }
+
+  public struct Feature: Reducer {
+    public init() {}
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .incrementTapped: state.counter += 1
+      case let .rowTapped(id): state.rows[id: id]?.count += 1
       }
       return .none
     }

@@ -46,8 +46,11 @@ struct BenchmarkTests {
   /// Issue #19: a recorded session replayed against its reducer, against a plain store.
   @Test func replayComparesWithAPlainStore() async throws {
     let result = try await Scenarios.replay(.tiny)
-    #expect(result.ratios.map(\.name) == ["replay / plain store"])
-    #expect(result.figures.map(\.name) == ["200 actions sent to a plain store", "the same actions replayed from the trace"])
+    #expect(result.ratios.map(\.name) == ["replay / plain store", "recording Codable actions / plain store"])
+    #expect(result.figures.map(\.name) == [
+      "200 actions sent to a plain store", "the same actions replayed from the trace",
+      "the same actions recorded (Codable: with their JSON)",
+    ])
     #expect(result.figures.allSatisfy { $0.median > 0 })
   }
 
