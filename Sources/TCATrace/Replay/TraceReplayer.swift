@@ -94,6 +94,8 @@ public struct TraceReplayer: Sendable {
     for action in actions {
       if case let .effect(cause) = action.origin { causes.insert(cause) }
     }
+    // NB: The state is diffed as the recorder diffs it, through its kind, learned once.
+    let kind = NodeKind.of(R.State.self)
     // NB: A session repeats its actions (taps, ticks): each JSON is decoded once.
     var decodedActions: [String: R.Action] = [:]
     for action in actions {
@@ -130,7 +132,12 @@ public struct TraceReplayer: Sendable {
       }
       // NB: The states were equal before the action; they are after it when it changed the
       // same values in the same way. Only when it did not is the whole state compared.
-      if !Self.sameChanges(StateDiff.changes(from: before, to: state), action.changes),
+      let changes = withUnsafePointer(to: before) { before in
+        withUnsafePointer(to: state) { after in
+          StateDiff.changes(from: UnsafeRawPointer(before), to: UnsafeRawPointer(after), kind: kind).list
+        }
+      }
+      if !Self.sameChanges(changes, action.changes),
         let divergence = try difference(after: action.seq, state)
       {
         report.divergence = divergence
