@@ -1,4 +1,3 @@
-import CSQLite
 import CustomDump
 import Foundation
 import TestSupport
@@ -312,22 +311,14 @@ struct DebugCommandTests {
 
   /// A file whose text holds terminal controls shows them as escapes.
   @Test func hostileTextIsShownAsEscapes() async throws {
-    let hostile = self.trace.directory.path("hostile.db")
-    try FileManager.default.copyItem(atPath: self.trace.path, toPath: hostile)
-    var db: OpaquePointer?
-    #expect(sqlite3_open(hostile, &db) == SQLITE_OK)
-    #expect(
-      sqlite3_exec(
-        db,
-        """
+    let hostile = try self.trace.copy(
+      named: "hostile.db",
+      changedBy: """
         UPDATE sessions SET name = 'app' || char(27) || '[2J' || char(10) || 'forged';
         UPDATE actions SET payload = char(27) || ']0;pwned' || char(7) || 'x' WHERE seq = 1;
         UPDATE state_changes SET new_value = 'a' || char(27) || '[31m' || char(10) || 'b';
-        """,
-        nil, nil, nil
-      ) == SQLITE_OK
+        """
     )
-    sqlite3_close(db)
     let screen = try self.debug(["--session", "1"], file: hostile)
     let lines = try await screen.waitForStatus("#1/25")
     #expect(lines[0].hasPrefix(#"Session 1 · app\u{1B}[2J\nforged · AppFeature"#))
@@ -336,17 +327,7 @@ struct DebugCommandTests {
   }
 
   @Test func aVersion1FileSaysItHasNoStates() async throws {
-    let path = self.trace.directory.path("version1.db")
-    try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
-    var db: OpaquePointer?
-    #expect(sqlite3_open(path, &db) == SQLITE_OK)
-    #expect(
-      sqlite3_exec(
-        db, "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;",
-        nil, nil, nil
-      ) == SQLITE_OK
-    )
-    sqlite3_close(db)
+    let path = try self.trace.copy(named: "version1.db", changedBy: RecordedTrace.version1SQL)
     let screen = try self.debug(["--session", "1"], file: path)
     try await screen.waitForStatus("#1/25")
     try screen.send("s")

@@ -1,4 +1,3 @@
-import CSQLite
 import CustomDump
 import Foundation
 import TestSupport
@@ -56,17 +55,10 @@ struct DiffCommandTests {
   /// An action whose case differs is only in one run, and the other's in the other.
   @Test func anActionOnlyOneRunHas() async throws {
     let trace = try await RecordedTrace()
-    let other = trace.directory.path("other.db")
-    try FileManager.default.copyItem(atPath: trace.path, toPath: other)
-    var db: OpaquePointer?
-    #expect(sqlite3_open(other, &db) == SQLITE_OK)
-    #expect(
-      sqlite3_exec(
-        db, "UPDATE actions SET path = '_internal.todos._internal.timerStopped', case_name = 'timerStopped' WHERE session_id = 1 AND seq = 12;",
-        nil, nil, nil
-      ) == SQLITE_OK
+    _ = try trace.copy(
+      named: "other.db",
+      changedBy: "UPDATE actions SET path = '_internal.todos._internal.timerStopped', case_name = 'timerStopped' WHERE session_id = 1 AND seq = 12;"
     )
-    sqlite3_close(db)
     let result = try await trace.run(["diff", "demo.db", "other.db", "--session", "1"])
     #expect(result.status == 1)
     let lines = result.stdout.split(separator: "\n").map(String.init)

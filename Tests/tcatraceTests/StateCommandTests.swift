@@ -1,4 +1,3 @@
-import CSQLite
 import CustomDump
 import Foundation
 import TestSupport
@@ -83,16 +82,10 @@ struct StateCommandTests {
   /// Where the trace keeps the state's own JSON (an `Encodable` state, at a kept step), `json`
   /// holds it as a string, escaped as JSON escapes it; elsewhere, and with `--path`, null.
   @Test func theStatesOwnJSON() async throws {
-    let path = self.trace.directory.path("encodable.db")
-    try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
-    var db: OpaquePointer?
-    #expect(sqlite3_open(path, &db) == SQLITE_OK)
-    #expect(
-      sqlite3_exec(
-        db, #"UPDATE states SET json = '{"email":"blob' || char(27) || '"}' WHERE session_id = 1 AND seq = 0;"#, nil, nil, nil
-      ) == SQLITE_OK
+    let path = try self.trace.copy(
+      named: "encodable.db",
+      changedBy: #"UPDATE states SET json = '{"email":"blob' || char(27) || '"}' WHERE session_id = 1 AND seq = 0;"#
     )
-    sqlite3_close(db)
     let kept = try await self.trace.run(["state", path, "--session", "1", "--at", "0", "--format", "json"])
     #expect(kept.status == 0)
     #expect(kept.stdout.hasSuffix(#","json":"{\"email\":\"blob\u001b\"}"}]"# + "\n"))
@@ -141,12 +134,7 @@ struct StateCommandTests {
     ]
     for (index, (sql, message)) in cases.enumerated() {
       let name = "damaged-\(index).db"
-      let path = self.trace.directory.path(name)
-      try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
-      var db: OpaquePointer?
-      #expect(sqlite3_open(path, &db) == SQLITE_OK)
-      #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, "\(sql)")
-      sqlite3_close(db)
+      _ = try self.trace.copy(named: name, changedBy: sql)
       let result = try await Product.tcatrace.run(["state", name, "--session", "1", "--at", "3"], in: self.trace.directory.url)
       #expect(result.status == 2, "\(sql)")
       #expect(result.stdout.isEmpty)
@@ -160,17 +148,7 @@ struct StateCommandTests {
   /// A file from before schema version 2 still opens; it has no states to show.
   @Test func aVersion1FileHasNoStates() async throws {
     let name = "version1.db"
-    let path = self.trace.directory.path(name)
-    try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
-    var db: OpaquePointer?
-    #expect(sqlite3_open(path, &db) == SQLITE_OK)
-    #expect(
-      sqlite3_exec(
-        db, "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;",
-        nil, nil, nil
-      ) == SQLITE_OK
-    )
-    sqlite3_close(db)
+    _ = try self.trace.copy(named: name, changedBy: RecordedTrace.version1SQL)
 
     let replay = try await Product.tcatrace.run(["replay", name, "--session", "1"], in: self.trace.directory.url)
     #expect(replay.status == 0)

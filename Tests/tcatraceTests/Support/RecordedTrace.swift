@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 import TestSupport
@@ -33,7 +34,26 @@ struct RecordedTrace {
     return result
   }
 
+  /// Copies the trace beside it as `name`, runs `sql` on the copy, and returns its path.
+  func copy(named name: String, changedBy sql: String) throws -> String {
+    let path = self.directory.path(name)
+    try FileManager.default.copyItem(atPath: self.path, toPath: path)
+    var db: OpaquePointer?
+    defer { sqlite3_close(db) }
+    guard sqlite3_open(path, &db) == SQLITE_OK, sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+      throw SQLFailed(message: String(cString: sqlite3_errmsg(db)))
+    }
+    return path
+  }
+
+  /// What turns a trace into one schema version 1 wrote: no states, no `rebuild`.
+  static let version1SQL = "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;"
+
   struct RecordingFailed: Error {
     var output: String
+  }
+
+  struct SQLFailed: Error {
+    var message: String
   }
 }
