@@ -101,9 +101,7 @@ struct ReplayTests {
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
       AppFeature()
     } withDependencies: {
-      $0.apiClient = .fake(latency: .zero)
-      $0.tickClient = .immediate(count: 2)
-      $0.stackElementID = .incrementing
+      DemoScript.immediateDependencies(&$0)
     }
     await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()

@@ -30,6 +30,15 @@ public enum DemoScript {
     dependencies.stackElementID = .incrementing
   }
 
+  /// The example app's dependencies for a recording whose times do not matter (a test, a
+  /// fixture): a back end that answers at once, a todo timer that ticks twice at once, and
+  /// stack ids counted from 0.
+  public static func immediateDependencies(_ dependencies: inout DependencyValues) {
+    dependencies.apiClient = .fake(latency: .zero)
+    dependencies.tickClient = .immediate(count: 2)
+    dependencies.stackElementID = .incrementing
+  }
+
   /// What a seed changes in the app's session: who logs in, and the todo they add.
   public struct Variant: Equatable, Sendable {
     public var email: String

@@ -108,9 +108,7 @@ struct TraceFixture {
     let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
       AppFeature()
     } withDependencies: {
-      $0.apiClient = .fake(latency: .zero)
-      $0.tickClient = .immediate(count: 2)
-      $0.stackElementID = .incrementing
+      DemoScript.immediateDependencies(&$0)
     }
     await DemoScript.runApp(finish: appStore.finish) { appStore.send($0) }
     await appStore.finish()
