@@ -249,11 +249,7 @@ struct ReplayTests {
   @Test func aStateRecordedWithoutItsJSONIsAClearError() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("leaky.db")
-    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
-    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) { LeakyParentFeature() }
-    store.send(.view(.onAppear))
-    await store.finish()
-    try await recorder.close()
+    try await recordLeakySession(at: path)
     await #expect {
       try await TraceReplayer(path: path, session: 1).run(Counter())
     } throws: { error in

@@ -111,11 +111,7 @@ struct TimeTravelTests {
   @Test func aStateThatIsNotEncodableHasNoJSON() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("leaky.db")
-    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
-    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) { LeakyParentFeature() }
-    store.send(.view(.onAppear))
-    await store.finish()
-    try await recorder.close()
+    try await recordLeakySession(at: path)
     let reader = try TraceReader(path: path)
     #expect(try reader.holdsStates(session: 1))
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
