@@ -214,6 +214,24 @@ struct DebugCommandTests {
     lines = try await screen.waitUntil("the state scrolled") { !$0.contains("AppFeature.State(") }
     try screen.send("b")
     lines = try await screen.waitUntil("the state scrolled back") { $0.contains("AppFeature.State(") }
+    // The other keys that scroll, as the help lists them.
+    for (down, up) in [("PageDown", "PageUp"), ("C-f", "C-b")] {
+      try screen.send(down)
+      try await screen.waitUntil("the state scrolled with \(down)") { !$0.contains("AppFeature.State(") }
+      try screen.send(up)
+      try await screen.waitUntil("the state scrolled back with \(up)") { $0.contains("AppFeature.State(") }
+    }
+  }
+
+  /// Ctrl-L draws the whole screen again, over whatever else wrote to the terminal.
+  @Test func ctrlLDrawsTheScreenAgain() async throws {
+    let screen = try self.debug(["--session", "1"])
+    let before = try await screen.waitForStatus("#1/25")
+    try screen.clearTerminal()
+    try await screen.waitUntil("the screen cleared") { $0.allSatisfy(\.isEmpty) }
+    try screen.send("C-l")
+    let after = try await screen.waitForStatus("#1/25")
+    #expect(after == before)
   }
 
   @Test func helpThenQuitGivesTheTerminalBack() async throws {

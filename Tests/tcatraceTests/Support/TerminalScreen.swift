@@ -43,6 +43,13 @@ final class TerminalScreen {
     try self.tmux(["send-keys", "-t", "0", "-l", text])
   }
 
+  /// Clears what the terminal shows, as another program writing to it might, without telling
+  /// the program.
+  func clearTerminal() throws {
+    try self.tmux(["clear-history", "-t", "0"])
+    try self.tmux(["send-keys", "-t", "0", "-R"])
+  }
+
   func resize(rows: Int, columns: Int) throws {
     try self.tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
   }
