@@ -49,7 +49,7 @@ extension TCATraceCommand {
         }
         return (first, second)
       }
-      let comparison = Comparison(first.actions, second.actions)
+      let comparison = Comparison(first, second)
       let terminal = Terminal.standard
       let title = "\(first.title) and \(second.title)"
       guard let difference = comparison.entries.first(where: { !$0.isAlike }) else {
@@ -58,9 +58,9 @@ extension TCATraceCommand {
       }
       print(terminal.paint("\(title) differ.", .bold))
       print()
-      print(comparison.describe(difference, first: first, second: second, terminal: terminal))
+      print(comparison.describe(difference, terminal: terminal))
       print()
-      print(comparison.summary(first: first, second: second))
+      print(comparison.summary())
       throw ExitCode(1)
     }
   }
@@ -105,14 +105,15 @@ private struct Comparison {
     }
   }
 
-  let first: [TracedAction]
-  let second: [TracedAction]
+  let first: Side
+  let second: Side
   let entries: [Entry]
 
-  init(_ first: [TracedAction], _ second: [TracedAction]) {
+  init(_ first: Side, _ second: Side) {
     self.first = first
     self.second = second
-    let difference = second.map(\.path).difference(from: first.map(\.path))
+    let (firstActions, secondActions) = (first.actions, second.actions)
+    let difference = secondActions.map(\.path).difference(from: firstActions.map(\.path))
     var removed = Set<Int>()
     var inserted = Set<Int>()
     for change in difference {
@@ -123,15 +124,15 @@ private struct Comparison {
     }
     var entries: [Entry] = []
     var (i, j) = (0, 0)
-    while i < first.count || j < second.count {
-      if i < first.count, removed.contains(i) {
+    while i < firstActions.count || j < secondActions.count {
+      if i < firstActions.count, removed.contains(i) {
         entries.append(.onlyFirst(i))
         i += 1
-      } else if j < second.count, inserted.contains(j) {
+      } else if j < secondActions.count, inserted.contains(j) {
         entries.append(.onlySecond(j))
         j += 1
       } else {
-        entries.append(.both(i, j, isAlike: Self.alike(first[i], second[j])))
+        entries.append(.both(i, j, isAlike: Self.alike(firstActions[i], secondActions[j])))
         i += 1
         j += 1
       }
@@ -154,7 +155,8 @@ private struct Comparison {
     [change.path, change.kind.rawValue, change.old, change.new]
   }
 
-  func describe(_ entry: Entry, first: Side, second: Side, terminal: Terminal) -> String {
+  func describe(_ entry: Entry, terminal: Terminal) -> String {
+    let (first, second) = (self.first, self.second)
     switch entry {
     case let .onlyFirst(index):
       return """
@@ -174,8 +176,8 @@ private struct Comparison {
         "  " + terminal.paint("− ", .red) + first.line(i, terminal: terminal),
         "  " + terminal.paint("+ ", .green) + second.line(j, terminal: terminal),
       ]
-      let a = self.first[i]
-      let b = self.second[j]
+      let a = first.actions[i]
+      let b = second.actions[j]
       if a.origin.isEffect != b.origin.isEffect {
         lines.append("  sent \(a.origin.isEffect ? "by an effect" : "from outside the store") in \(first.name), \(b.origin.isEffect ? "by an effect" : "from outside the store") in \(second.name)")
       }
@@ -203,7 +205,7 @@ private struct Comparison {
     return "    " + terminal.paint("\(sign) \(change.path.terminalSafe): \(old) → \(new)", style)
   }
 
-  func summary(first: Side, second: Side) -> String {
+  func summary() -> String {
     var alike = 0
     var different = 0
     var onlyFirst = 0
@@ -217,7 +219,7 @@ private struct Comparison {
     }
     return """
       \(alike + different) actions aligned: \(alike) alike, \(different) that did something else; \
-      \(onlyFirst) only in \(first.name), \(onlySecond) only in \(second.name).
+      \(onlyFirst) only in \(self.first.name), \(onlySecond) only in \(self.second.name).
       """
   }
 }
