@@ -244,6 +244,25 @@ struct ReplayTests {
     }
   }
 
+  /// A session that lacks an action (the recorder dropped it) cannot be replayed, and says so.
+  @Test func aSessionWithAMissingActionIsAClearError() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    try makeSQLiteFile(
+      path,
+      sql: """
+        DELETE FROM state_changes WHERE action_id = (SELECT id FROM actions WHERE seq = 2);
+        DELETE FROM actions WHERE seq = 2;
+        """
+    )
+    await #expect {
+      try await TraceReplayer(path: path, session: 1).run(Counter())
+    } throws: { error in
+      (error as? TraceReplayError)?.message
+        == "session 1 of '\(path)' lacks action #2 (the recorder dropped it, or the file was changed): a replay needs every action"
+    }
+  }
+
   /// A reducer whose state the trace did not keep as JSON (it was not `Encodable`) cannot be
   /// replayed, and says why.
   @Test func aStateRecordedWithoutItsJSONIsAClearError() async throws {

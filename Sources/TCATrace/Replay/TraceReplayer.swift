@@ -56,6 +56,12 @@ public struct TraceReplayer: Sendable {
       path: self.path, session: self.session, reducer: typeName(R.self), replayed: 0,
       total: actions.count, divergence: nil
     )
+    // NB: Every action must be there: one the recorder dropped changed the state unseen.
+    if let gap = actions.indices.first(where: { actions[$0].seq != $0 + 1 }) {
+      throw TraceReplayError(
+        message: "session \(self.session) of '\(self.path)' lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a replay needs every action"
+      )
+    }
     guard let json = try reader.stateJSON(session: self.session, after: 0) else {
       throw TraceReplayError(
         message: "session \(self.session) of '\(self.path)' keeps no JSON of its initial state: \(typeName(R.State.self)) was not Encodable when it was recorded (or the file is older than schema version 3); make it Codable and record again"
@@ -74,18 +80,19 @@ public struct TraceReplayer: Sendable {
       return (initial, reducer.dependency(\.self, dependencies))
     }
 
-    /// The first place where the replayed state after `seq` differs from the recorded one.
-    func difference(after seq: Int, _ state: R.State) throws -> TraceDivergence? {
+    /// The first place where the replayed state after `seq` (the action at `path`) differs from
+    /// the recorded one.
+    func difference(after seq: Int, path: String, _ state: R.State) throws -> TraceDivergence? {
       let recorded = try reader.state(session: self.session, after: seq)
       guard let difference = StateTree.node(of: state).firstDifference(from: recorded) else { return nil }
       return TraceDivergence(
-        seq: seq, actionPath: seq == 0 ? "" : actions[seq - 1].path,
+        seq: seq, actionPath: path,
         kind: .state(path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
       )
     }
 
     var state = initial
-    if let divergence = try difference(after: 0, state) {
+    if let divergence = try difference(after: 0, path: "", state) {
       report.divergence = divergence
       return report
     }
@@ -138,12 +145,12 @@ public struct TraceReplayer: Sendable {
         }
       }
       if !Self.sameChanges(changes, action.changes),
-        let divergence = try difference(after: action.seq, state)
+        let divergence = try difference(after: action.seq, path: action.path, state)
       {
         report.divergence = divergence
         return report
       }
-      report.replayed = action.seq
+      report.replayed += 1
     }
     return report
   }
