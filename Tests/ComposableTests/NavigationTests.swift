@@ -470,6 +470,16 @@ struct StackStateAndFormTests {
     }
   }
 
+  @Test func inATestAssigningAnElementToAnIDNotOnTheStackPushesIt() {
+    // NB: As in TCA: what `$0.path[id: 0] = .detail(…)` in a TestStore's assertion relies on.
+    var stack = StackState<Int>()
+    stack[id: 5] = 50
+    stack[id: 7] = 70
+    stack[id: 5] = 55
+    #expect(Array(stack.ids) == [5, 7])
+    #expect(Array(stack) == [55, 70])
+  }
+
   @Test func bindingReducerReadsABindableViewAction() {
     let store = Store(initialState: Form.State()) { Form() }
     store.send(.view(.binding(.set(\.name, "Blob"))))

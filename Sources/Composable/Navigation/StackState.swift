@@ -1,3 +1,4 @@
+import IssueReporting
 import OrderedCollections
 
 /// The state of a navigation stack: the features pushed on it, each with a ``StackElementID``.
@@ -33,6 +34,10 @@ public struct StackState<Element> {
   }
 
   /// The element with `id`, or `nil` if it is not on the stack; setting `nil` removes it.
+  ///
+  /// As in TCA, an element is assigned to an id not on the stack only in tests, where it is
+  /// pushed (`$0.path[id: 0] = .detail(…)` asserts a push); elsewhere that is an issue and
+  /// changes nothing.
   public subscript(id id: StackElementID) -> Element? {
     get { self.elements[id] }
     set {
@@ -41,7 +46,13 @@ public struct StackState<Element> {
         self.elements[id] = nil
         return
       }
-      guard self.ids.contains(id) else { return }
+      if !self.ids.contains(id) {
+        guard isTesting else {
+          reportIssue("Can't assign element at missing ID.")
+          return
+        }
+        self.ids.append(id)
+      }
       self.elements[id] = newValue
     }
   }
