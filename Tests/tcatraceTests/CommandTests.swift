@@ -47,6 +47,8 @@ struct CommandTests {
         diff                    Compare two recordings of the same flow: the first
                                 action or state change where they differ, then a
                                 summary.
+        test                    Print a Swift Testing test that replays a session
+                                through a TestStore, asserting every state change.
         leaks                   Report the boundary leaks in a trace, grouped by rule
                                 and feature.
         stats                   Summarize a trace per feature and category.

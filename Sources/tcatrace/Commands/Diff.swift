@@ -231,9 +231,3 @@ extension TracedAction.Origin {
   }
 }
 
-extension SessionSelector {
-  fileprivate var id: Int64 {
-    if case let .id(id) = self { return id }
-    return 0
-  }
-}

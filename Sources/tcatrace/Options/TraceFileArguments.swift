@@ -118,6 +118,12 @@ enum SessionSelector: ExpressibleByArgument, Equatable {
 
   static var defaultCompletionKind: CompletionKind { .default }
 
+  /// The session's id; `0` for `all` and `latest`.
+  var id: Int64 {
+    if case let .id(id) = self { return id }
+    return 0
+  }
+
   // NB: Spelled out: argument-parser's default, `"\(self)"`, asks the runtime whether the type
   // conforms to four protocols of printing, each a scan of every conformance in the binary.
   var defaultValueDescription: String {

@@ -7,6 +7,9 @@
 //                                           (ACTIONS sent at once, then closed: the last writes fail)
 //   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
 //   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
+//   tcatrace-fixture record-demo-unredacted FILE
+//                                           (the same, nothing redacted: a session whose
+//                                           password a generated test can send)
 //   tcatrace-fixture append FILE COUNT [PAUSE_AFTER]
 //                                           (a session of COUNT actions, one every 50 ms;
 //                                           `refused: …` if the recorder throws; with
@@ -51,6 +54,8 @@ struct TraceFixture {
       try await recordUntilKilled(path: arguments[1])
     case "record-demo" where arguments.count == 2:
       try await recordDemo(path: arguments[1])
+    case "record-demo-unredacted" where arguments.count == 2:
+      try await recordDemo(path: arguments[1], redacting: [])
     case "append" where arguments.count == 3 || arguments.count == 4:
       guard let count = Int(arguments[2]), let pause = Int(arguments.count == 4 ? arguments[3] : "0")
       else { fallthrough }
@@ -101,9 +106,11 @@ struct TraceFixture {
   /// Records the demo's sessions with made-up times and an instant back end, so that the file
   /// reads the same every run: what the CLI's end-to-end tests compare whole outputs against.
   @MainActor
-  static func recordDemo(path: String) async throws {
+  static func recordDemo(
+    path: String, redacting redactions: [TraceRedaction] = AppFeature.redactions
+  ) async throws {
     let app = try TraceRecorder(
-      path: path, session: "app", policy: .recordOnly, redacting: AppFeature.redactions, timing: .fixed
+      path: path, session: "app", policy: .recordOnly, redacting: redactions, timing: .fixed
     )
     let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
       AppFeature()

@@ -9,10 +9,14 @@ struct RecordedTrace {
   let directory: TemporaryDirectory
   let path: String
 
-  init() async throws {
+  /// - Parameter redacted: Whether the app's session is recorded with the redactions the
+  ///   demo uses (the password and the code). Default: `true`.
+  init(redacted: Bool = true) async throws {
     self.directory = try TemporaryDirectory()
     self.path = self.directory.path("demo.db")
-    let result = try await Product("tcatrace-fixture").run(["record-demo", self.path])
+    let result = try await Product("tcatrace-fixture").run(
+      [redacted ? "record-demo" : "record-demo-unredacted", self.path]
+    )
     guard result.status == 0 else {
       throw RecordingFailed(output: result.stdout + result.stderr)
     }

@@ -1,0 +1,113 @@
+import ArgumentParser
+import TCATraceCLI
+import TCATraceFile
+
+extension TCATraceCommand {
+  /// `tcatrace test FILE --session S`: a recorded session as a `TestStore` test.
+  struct Test: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "test",
+      abstract: "Print a Swift Testing test that replays a session through a TestStore, asserting every state change.",
+      discussion: """
+        Each action sent to the store is a 'send' with the state changes it caused; each action \
+        an effect sent is a 'receive' of its case key path, with its changes. The store starts \
+        from the recorded initial state, decoded from the JSON the trace kept of it (or \
+        --initial-state). Values are written as Swift literals, enum cases, and structs through \
+        their memberwise initializers; an action whose payload has no such literal is decoded \
+        from the trace's JSON. Values redacted when recorded are placeholders to fill in \
+        (<#redacted#>); a change that cannot be written is left out, its action asserted \
+        non-exhaustively, and a comment names it. The trace does not know the dependencies \
+        effects used: give them with --dependencies. Notes on what to fill in go to the \
+        standard error.
+        """
+    )
+
+    @OptionGroup var trace: TraceFileArguments
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The session: its id or 'latest'.", valueName: "id|latest")
+    )
+    var session: SessionSelector = .latest
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The test function's name. Default: 'session' and the session's id.", valueName: "name")
+    )
+    var name: String?
+
+    @Option(
+      name: .customLong("import"),
+      help: ArgumentHelp("A module the test imports with '@testable import' (repeat for several): the app's.", valueName: "module")
+    )
+    var imports: [String] = []
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Swift code for the store's withDependencies closure, as in '$0.apiClient = .mock'.",
+        valueName: "code"
+      )
+    )
+    var dependencies: String?
+
+    @Option(
+      name: .customLong("initial-state"),
+      help: ArgumentHelp(
+        "A Swift expression of the initial state, as in 'AppFeature.State()'. Default: decoded from the trace.",
+        valueName: "code"
+      )
+    )
+    var initialState: String?
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("A Swift expression of the reducer. Default: the root feature's initializer, as in 'AppFeature()'.", valueName: "code")
+    )
+    var reducer: String?
+
+    func validate() throws {
+      if self.session == .all {
+        throw ValidationError("--session takes one session: its id, or 'latest'")
+      }
+      if let name = self.name, !SwiftValue.isIdentifier(name) {
+        throw ValidationError("--name is a Swift function name: letters, digits and '_', not starting with a digit")
+      }
+      for module in self.imports where !SwiftValue.isIdentifier(module) {
+        throw ValidationError("--import takes a module's name, as in 'MyApp': '\(module.terminalSafe)' is not one")
+      }
+    }
+
+    func run() throws {
+      let test = try self.trace.read(checking: ["sessions", "actions", "state_changes"]) { reader in
+        let session = try self.session == .latest ? reader.latestSession() : reader.session(id: self.session.id)
+        let actions = try reader.actions(matching: TraceFilter(session: session.id))
+        guard !actions.isEmpty else {
+          throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")
+        }
+        var states: [StateNode] = []
+        try reader.forEachState(session: session.id, from: 0, through: actions.count) { _, state in
+          states.append(state)
+        }
+        return try TestStoreTest(
+          file: String(self.trace.file.split(separator: "/").last ?? ""),
+          session: session,
+          actions: actions,
+          states: states,
+          initialJSON: self.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil,
+          options: TestStoreTest.Options(
+            name: self.name ?? "session\(session.id)",
+            imports: self.imports,
+            dependencies: self.dependencies,
+            initialState: self.initialState,
+            reducer: self.reducer
+          )
+        )
+      }
+      print(test.source, terminator: "")
+      for note in test.notes {
+        printError("note: \(note).")
+      }
+    }
+  }
+}

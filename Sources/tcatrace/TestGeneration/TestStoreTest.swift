@@ -1,0 +1,290 @@
+import Foundation
+import TCATraceCLI
+import TCATraceFile
+
+/// A Swift Testing test that replays a recorded session through a `TestStore`: what
+/// `tcatrace test` prints.
+///
+/// Each action sent from outside the store is a `send` with the state changes it caused as
+/// assertions; each action an effect sent is a `receive` of its case key path, with its
+/// changes. The store starts from the recorded initial state (decoded from the JSON the trace
+/// kept of it, or a Swift expression given). What the trace cannot know is said in the test: the
+/// dependencies the effects used, values redacted when recorded (`<#redacted#>` placeholders),
+/// and changes whose values it cannot write in Swift (those actions are asserted
+/// non-exhaustively, and a comment names what was not asserted).
+struct TestStoreTest {
+  struct Options {
+    /// The test function's name.
+    var name: String
+    /// Modules imported with `@testable import`.
+    var imports: [String] = []
+    /// Code for the `withDependencies` closure; `nil`: a comment that says what is needed.
+    var dependencies: String?
+    /// A Swift expression of the initial state; `nil`: decoded from the trace's JSON of it.
+    var initialState: String?
+    /// A Swift expression of the reducer; `nil`: the root feature's initializer, `Feature()`.
+    var reducer: String?
+
+    /// The command that writes the test with these options, for its header.
+    func command(file: String, session: Int64) -> String {
+      var arguments = ["tcatrace", "test", file, "--session", "\(session)", "--name", self.name]
+      for module in self.imports { arguments += ["--import", module] }
+      if let dependencies { arguments += ["--dependencies", dependencies] }
+      if let initialState { arguments += ["--initial-state", initialState] }
+      if let reducer { arguments += ["--reducer", reducer] }
+      return arguments.map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    private static func shellQuoted(_ argument: String) -> String {
+      let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy {
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-./:@%+=,".unicodeScalars.contains($0))
+      }
+      return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+  }
+
+  /// The file, from its header comment to its last line.
+  var source = ""
+  /// What the user has to know or do before the test runs: placeholders to fill in, changes
+  /// not asserted.
+  var notes: [String] = []
+
+  /// - Parameters:
+  ///   - file: The trace's file name, for the header.
+  ///   - session: The session.
+  ///   - actions: Its actions, in order.
+  ///   - states: Its states: before the first action, then after each.
+  ///   - initialJSON: The JSON the trace kept of its initial state.
+  init(
+    file: String, session: TraceSession, actions: [TracedAction], states: [StateNode],
+    initialJSON: String?, options: Options
+  ) throws(CLIError) {
+    // NB: Names from the trace go into the source only when they are names.
+    let feature = SwiftValue.isTypeName(session.rootFeature) ? session.rootFeature : "<#root feature#>"
+    let stateType: String
+    if case let .container(root) = states[0], case let .structure(type) = root.kind, SwiftValue.isTypeName(type) {
+      stateType = type
+    } else {
+      stateType = feature + ".State"
+    }
+    let initialState: String
+    var decodedInitialState: String?
+    if let expression = options.initialState {
+      initialState = expression
+    } else if let initialJSON, Self.isPrintable(initialJSON) {
+      decodedInitialState = "try decoded(\n    \(stateType).self,\n" + Self.rawString(Self.indentedJSON(initialJSON), indent: 4) + "\n  )"
+      initialState = "initialState"
+      if initialJSON.contains("\"<redacted>\"") {
+        self.notes.append(
+          "the initial state holds values redacted when it was recorded: they decode as \"<redacted>\""
+        )
+      }
+    } else {
+      throw CLIError(
+        message: "the trace holds no JSON of session \(session.id)'s initial state that a test can decode (its type is not Encodable, the trace is older than schema version 3, or the JSON is damaged): give it with --initial-state, as in --initial-state '\(stateType)()'"
+      )
+    }
+
+    var lines: [String] = [
+      "// Generated from session \(session.id) (\(Self.comment(session.name))) of \(Self.comment(file)) by:",
+      "//   " + Self.comment(options.command(file: file, session: session.id)),
+      "",
+      "import Composable",
+      "import Foundation",
+      "import Testing",
+    ]
+    lines += options.imports.map { "@testable import \($0)" }
+    lines += [
+      "",
+      "@MainActor",
+      "@Test",
+      "func \(options.name)() async throws {",
+    ]
+    if let decodedInitialState {
+      lines.append("  let initialState = \(decodedInitialState)")
+    }
+    lines += [
+      "  let store = TestStore(initialState: \(initialState)) {",
+      "    \(options.reducer ?? feature + "()")",
+      "  } withDependencies: {",
+    ]
+    if let dependencies = options.dependencies {
+      lines += dependencies.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+    } else {
+      let causes = Array(Set(actions.compactMap { action -> Int? in
+        if case let .effect(cause) = action.origin { return cause }
+        return nil
+      })).sorted()
+      lines.append("    // The trace does not know the dependencies the effects used: set them here.")
+      if !causes.isEmpty {
+        let list = causes.map { "#\($0)" }.joined(separator: ", ")
+        lines.append("    // Effects of \(list) sent actions.")
+        self.notes.append("the effects of \(causes.count) action\(causes.count == 1 ? "" : "s") sent actions: give the test their dependencies with --dependencies")
+      }
+    }
+    lines.append("  }")
+
+    var unasserted: [String] = []
+    var jsonActions = 0
+    for action in actions {
+      let before = states[action.seq - 1]
+      let after = states[action.seq]
+      let assertion = StateAssertion(changes: action.changes, before: before, after: after, indent: 4)
+      let call: String
+      var unwritten: TracedAction?
+      switch action.origin {
+      case .send:
+        if let literal = ActionSource.literal(action) {
+          call = "store.send(\(literal))"
+        } else if let json = action.payloadJSON, Self.isPrintable(json) {
+          jsonActions += 1
+          if json.contains("\"<redacted>\"") {
+            self.notes.append("action #\(action.seq) holds values redacted when it was recorded: they decode as \"<redacted>\"")
+          }
+          call = "store.send(\n  try decoded(\n    \(feature).Action.self,\n" + Self.rawString(Self.indentedJSON(json), indent: 4) + "\n  )\n)"
+        } else {
+          unwritten = action
+          call = "store.send(<#action #\(action.seq)#>)"
+        }
+      case .effect:
+        if let casePath = ActionSource.casePath(action) {
+          call = "store.receive(\(casePath))"
+        } else {
+          unwritten = action
+          call = "store.receive(<#action #\(action.seq)#>)"
+        }
+      }
+      lines.append("")
+      if let unwritten {
+        lines.append("  // #\(unwritten.seq) \(Self.comment(unwritten.path)): tcatrace cannot write this action in Swift.")
+      }
+      var body = assertion.lines.map { "    " + $0 }
+      var prefix = "  await "
+      if !assertion.unasserted.isEmpty {
+        unasserted += assertion.unasserted
+        let paths = assertion.unasserted.map(Self.comment).joined(separator: ", ")
+        lines.append("  // #\(action.seq): not asserted, as tcatrace cannot write it in Swift: \(paths).")
+        lines.append("  await store.withExhaustivity(.off) {")
+        prefix = "    await "
+        body = body.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+      }
+      let indent = String(prefix.prefix { $0 == " " })
+      let callLines = call.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated().map { $0.offset == 0 ? String($0.element) : indent + $0.element }
+        .joined(separator: "\n")
+      if body.isEmpty {
+        lines.append(prefix + callLines)
+      } else {
+        lines.append(prefix + callLines + " {")
+        lines += body
+        lines.append(indent + "}")
+      }
+      if !assertion.unasserted.isEmpty { lines.append("  }") }
+    }
+    lines += [
+      "}",
+      "",
+      "/// A value from the JSON the trace recorded of it.",
+      "private func decoded<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {",
+      "  try JSONDecoder().decode(type, from: Data(json.utf8))",
+      "}",
+    ]
+    let source = lines.joined(separator: "\n") + "\n"
+    let placeholders = source.occurrences(of: "<#")
+    if placeholders > 0 {
+      self.notes.append(
+        "\(placeholders) value\(placeholders == 1 ? " was" : "s were") redacted when recorded or cannot be written: fill in the placeholder\(placeholders == 1 ? "" : "s") (<#…#>)"
+      )
+    }
+    if !unasserted.isEmpty {
+      self.notes.append(
+        "\(unasserted.count) change\(unasserted.count == 1 ? " is" : "s are") not asserted, as tcatrace cannot write \(unasserted.count == 1 ? "its value" : "their values") in Swift: \(unasserted.map(Self.comment).joined(separator: ", "))"
+      )
+    }
+    if jsonActions > 0 {
+      self.notes.append("\(jsonActions) sent action\(jsonActions == 1 ? " is" : "s are") decoded from the trace's JSON, as \(jsonActions == 1 ? "its payload has" : "their payloads have") no Swift literal tcatrace can write")
+    }
+    self.source = source
+  }
+
+  /// `text` for a line comment: on one line, its controls escaped (`\u{1B}`).
+  static func comment(_ text: String) -> String {
+    text.terminalSafe
+  }
+
+  /// Whether `json` can go into the test as it is: JSON escapes controls in its strings, so a
+  /// control is a damaged or hostile trace, and must not reach the terminal or the source.
+  static func isPrintable(_ json: String) -> Bool {
+    !json.unicodeScalars.contains { $0.isTerminalControl && $0 != "\n" }
+  }
+
+  /// `text` in a multi-line raw string literal whose lines are indented by `indent` spaces,
+  /// with enough number signs that nothing in it ends the literal or interpolates.
+  static func rawString(_ text: String, indent: Int) -> String {
+    var longest = 0
+    var run = 0
+    for character in text {
+      if character == "#" {
+        run += 1
+        longest = max(longest, run)
+      } else {
+        run = 0
+      }
+    }
+    let hashes = String(repeating: "#", count: longest + 1)
+    let pad = String(repeating: " ", count: indent)
+    let body = text.split(separator: "\n", omittingEmptySubsequences: false).map { pad + $0 }
+    return ([pad + hashes + "\"\"\""] + body + [pad + "\"\"\"" + hashes]).joined(separator: "\n")
+  }
+
+  /// `json` (one line, as the trace keeps it) laid out two spaces per level, each value on a
+  /// line of its own, its text untouched.
+  static func indentedJSON(_ json: String) -> String {
+    var out = ""
+    var depth = 0
+    var inString = false
+    var escaped = false
+    let characters = Array(json)
+    var index = 0
+    func newline() { out += "\n" + String(repeating: "  ", count: depth) }
+    while index < characters.count {
+      let character = characters[index]
+      if inString {
+        out.append(character)
+        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+        index += 1
+        continue
+      }
+      switch character {
+      case "\"":
+        inString = true
+        out.append(character)
+      case "{", "[":
+        let closing: Character = character == "{" ? "}" : "]"
+        if index + 1 < characters.count, characters[index + 1] == closing {
+          out += String([character, closing])
+          index += 1
+        } else {
+          out.append(character)
+          depth += 1
+          newline()
+        }
+      case "}", "]":
+        depth -= 1
+        newline()
+        out.append(character)
+      case ",":
+        out.append(character)
+        newline()
+      case ":":
+        out += ": "
+      case " ", "\n", "\r", "\t":
+        break
+      default:
+        out.append(character)
+      }
+      index += 1
+    }
+    return out
+  }
+}
