@@ -185,12 +185,20 @@ struct TestCommandTests {
   @Test func badInputIsOneLineAndExit2() async throws {
     let trace = try await RecordedTrace()
     let version1 = try trace.copy(named: "v1.db", changedBy: RecordedTrace.version1SQL)
+    let gap = try trace.copy(
+      named: "gap.db",
+      changedBy: """
+        DELETE FROM state_changes WHERE action_id = (SELECT id FROM actions WHERE session_id = 1 AND seq = 5);
+        DELETE FROM actions WHERE session_id = 1 AND seq = 5;
+        """
+    )
     for (arguments, message) in [
       (["test", "missing.db"], "Error: 'missing.db' does not exist: check the path"),
       (["test", "FILE", "--session", "9"], "Error: '\(trace.path)' has no session 9: 'tcatrace sessions \(trace.path)' lists them"),
       (["test", "FILE", "--session", "all"], "Error: --session takes one session: its id, or 'latest'"),
       (["test", "FILE", "--name", "9lives"], "Error: --name is a Swift function name: letters, digits and '_', not starting with a digit"),
       (["test", "FILE", "--import", "My App"], "Error: --import takes a module's name, as in 'MyApp': 'My App' is not one"),
+      (["test", gap, "--session", "1"], "Error: session 1 lacks action #5 (the recorder dropped it, or the file was changed): a test needs every action"),
       (["test", version1, "--session", "1"], "Error: '\(version1)' holds no states for session 1: it was recorded by a TCATrace older than schema version 2"),
     ] {
       let result = try await trace.run(arguments)

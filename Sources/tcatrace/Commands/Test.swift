@@ -85,6 +85,12 @@ extension TCATraceCommand {
         guard !actions.isEmpty else {
           throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")
         }
+        // NB: Every action must be there: one the recorder dropped changed the state unseen.
+        if let gap = actions.indices.first(where: { actions[$0].seq != $0 + 1 }) {
+          throw CLIError(
+            message: "session \(session.id) lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a test needs every action"
+          )
+        }
         var states: [StateNode] = []
         try reader.forEachState(session: session.id, from: 0, through: actions.count) { _, state in
           states.append(state)

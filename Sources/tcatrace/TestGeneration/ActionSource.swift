@@ -65,8 +65,9 @@ enum ActionSource {
       source = String(source[dot...])
     }
     guard self.isBuiltByItself(source) else { return nil }
-    // NB: Several associated values print as a tuple of them, labels and all.
-    if source.hasPrefix("("), source.hasSuffix(")"), self.closingParenthesis(of: source) == source.index(before: source.endIndex) {
+    // NB: Several associated values print as a tuple of them, labels and all; a payload that
+    // passed as one expression and opens with a parenthesis is that tuple and nothing more.
+    if source.hasPrefix("(") {
       return String(source.dropFirst().dropLast())
     }
     if let label = self.label(of: caseName, rendered: source, json: json) {
@@ -101,29 +102,6 @@ enum ActionSource {
   static func isBuiltByItself(_ source: String) -> Bool {
     var parser = PayloadParser(source)
     return parser.expression() && parser.isAtEnd
-  }
-
-  /// The index of the parenthesis that closes the one `source` starts with.
-  private static func closingParenthesis(of source: String) -> String.Index? {
-    var depth = 0
-    var inString = false
-    var escaped = false
-    for index in source.indices {
-      let character = source[index]
-      if inString {
-        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
-        continue
-      }
-      switch character {
-      case "\"": inString = true
-      case "(": depth += 1
-      case ")":
-        depth -= 1
-        if depth == 0 { return index }
-      default: break
-      }
-    }
-    return nil
   }
 
   /// The label of `caseName`'s single associated value, from the action's JSON: the one key of

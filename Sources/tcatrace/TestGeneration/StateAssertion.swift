@@ -155,7 +155,8 @@ private struct Target {
       let count = counts[self.parentPath] ?? 0
       counts[self.parentPath] = count + 1
       if index != count {
-        let parentLvalue = String(lvalue.dropLast(last.key.count)).dropSuffix("?")
+        // NB: `$0.list?[id: 3]` inserts with `$0.list?.insert(…)`.
+        let parentLvalue = String(lvalue.dropLast(last.key.count))
         let insertion = SwiftFragment.group(
           open: parentLvalue + ".insert(",
           items: [try SwiftValue.fragment(value), .text("at: \(index)")],
@@ -291,9 +292,5 @@ extension StateNode {
 extension String {
   func occurrences(of part: String) -> Int {
     self.components(separatedBy: part).count - 1
-  }
-
-  func dropSuffix(_ suffix: String) -> String {
-    self.hasSuffix(suffix) ? String(self.dropLast(suffix.count)) : self
   }
 }
