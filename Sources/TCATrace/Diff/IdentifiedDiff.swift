@@ -25,6 +25,20 @@ protocol DiffableIdentifiedCollection {
 extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable {
   func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
     guard let new = new as? Self else { return nil }
+    // NB: Most actions change elements in place, and the ids stay as they were: the elements
+    // are then compared by position, without a lookup by id for each.
+    if self.ids == new.ids {
+      // NB: A loop over indices: in this generic code, an enumeration's tuples cost a lookup
+      // of their type for each element.
+      let ids = self.ids
+      let old = self.elements
+      let new = new.elements
+      var differences: [IdentifiedDifference] = []
+      for index in 0..<old.count where old[index] != new[index] {
+        differences.append(.changed(id: AnyHashable(ids[index]), old: old[index], new: new[index]))
+      }
+      return differences
+    }
     return differences(
       oldIDs: Array(self.ids), newIDs: Array(new.ids), old: { self[id: $0] }, new: { new[id: $0] }
     )
@@ -35,6 +49,13 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
 extension StackState: DiffableIdentifiedCollection where Element: Equatable {
   func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
     guard let new = new as? Self else { return nil }
+    if self.ids == new.ids {
+      var differences: [IdentifiedDifference] = []
+      for index in 0..<self.count where self[index] != new[index] {
+        differences.append(.changed(id: AnyHashable(self.ids[index]), old: self[index], new: new[index]))
+      }
+      return differences
+    }
     return differences(
       oldIDs: Array(self.ids), newIDs: Array(new.ids), old: { self[id: $0] }, new: { new[id: $0] }
     )
@@ -47,14 +68,6 @@ private func differences<ID: Hashable, Element: Equatable>(
   oldIDs: [ID], newIDs: [ID], old: (ID) -> Element?, new: (ID) -> Element?
 ) -> [IdentifiedDifference] {
   var differences: [IdentifiedDifference] = []
-  if oldIDs == newIDs {
-    for id in oldIDs {
-      guard let oldElement = old(id), let newElement = new(id), oldElement != newElement
-      else { continue }
-      differences.append(.changed(id: AnyHashable(id), old: oldElement, new: newElement))
-    }
-    return differences
-  }
   // Matched by id, in the new order, removals last; a move of kept elements first.
   let newIDSet = Set(newIDs)
   let oldIDSet = Set(oldIDs)

@@ -46,6 +46,14 @@ enum StateDiff {
     into changes: inout Changes
   ) {
     let kind = NodeKind.of(old)
+    // The fast path for identified collections of `Equatable` elements: they find their own
+    // differences (none when they are equal), without asking `==` of the whole first, and
+    // before the casts other values need.
+    if kind.isIdentifiedDiffable, depth < self.maxDepth, type(of: old) == type(of: new),
+      let differences = (old as? any DiffableIdentifiedCollection)?.identifiedDifferences(to: new)
+    {
+      return self.append(differences, path: path, depth: depth, into: &changes)
+    }
     if !knownUnequal, kind.isEqual(old, new) == true { return }
     // NB: A number, a string or a flag is a leaf; asking its mirror would only say so, slowly.
     if kind.isScalar { return self.leaf(old, new, path: path, into: &changes) }
@@ -92,40 +100,6 @@ enum StateDiff {
     // A presentation state is what it presents.
     if let old = old as? any _TransparentStateWrapper, let new = new as? any _TransparentStateWrapper {
       return self.diff(old.wrappedState, new.wrappedState, path: path, depth: depth, into: &changes)
-    }
-
-    // The fast path for identified collections of `Equatable` elements.
-    if kind.isIdentifiedDiffable,
-      let differences = (old as? any DiffableIdentifiedCollection)?.identifiedDifferences(to: new)
-    {
-      for difference in differences {
-        switch difference {
-        case let .order(oldIDs, newIDs):
-          changes.append(
-            StateChange(
-              path: path, kind: .changed,
-              old: "[" + oldIDs.map(describe).joined(separator: ", ") + "]",
-              new: "[" + newIDs.map(describe).joined(separator: ", ") + "]",
-              rebuild: StateChange.Rebuild(order: newIDs.map { "[id: \(describe($0))]" })
-            )
-          )
-        case let .changed(id, oldElement, newElement):
-          self.diff(
-            oldElement, newElement, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
-            knownUnequal: true, into: &changes
-          )
-        case let .added(id, newElement, index):
-          // NB: A stack prints as its ids and elements: the label is the id as printed.
-          var change = self.added(path: "\(path)[id: \(describe(id))]", newElement, index: index)
-          change.rebuild?.label = StateTree.node(of: id.base).renderedNested()
-          changes.append(change)
-        case let .removed(id, oldElement):
-          changes.append(
-            StateChange(path: "\(path)[id: \(describe(id))]", kind: .removed, old: render(oldElement), new: nil)
-          )
-        }
-      }
-      return
     }
 
     // The fast path for plain structs: in place, field by field, no `Mirror`.
@@ -182,6 +156,39 @@ enum StateDiff {
 
     default:
       self.leaf(old, new, path: path, into: &changes)
+    }
+  }
+
+  /// Appends what an identified collection's ``IdentifiedDifference``s say changed at `path`.
+  private static func append(
+    _ differences: [IdentifiedDifference], path: String, depth: Int, into changes: inout Changes
+  ) {
+    for difference in differences {
+      switch difference {
+      case let .order(oldIDs, newIDs):
+        changes.append(
+          StateChange(
+            path: path, kind: .changed,
+            old: "[" + oldIDs.map(describe).joined(separator: ", ") + "]",
+            new: "[" + newIDs.map(describe).joined(separator: ", ") + "]",
+            rebuild: StateChange.Rebuild(order: newIDs.map { "[id: \(describe($0))]" })
+          )
+        )
+      case let .changed(id, oldElement, newElement):
+        self.diff(
+          oldElement, newElement, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
+          knownUnequal: true, into: &changes
+        )
+      case let .added(id, newElement, index):
+        // NB: A stack prints as its ids and elements: the label is the id as printed.
+        var change = self.added(path: "\(path)[id: \(describe(id))]", newElement, index: index)
+        change.rebuild?.label = StateTree.node(of: id.base).renderedNested()
+        changes.append(change)
+      case let .removed(id, oldElement):
+        changes.append(
+          StateChange(path: "\(path)[id: \(describe(id))]", kind: .removed, old: render(oldElement), new: nil)
+        )
+      }
     }
   }
 
