@@ -224,6 +224,31 @@ struct SharedRecordingTests {
     )
   }
 
+  /// The rows of an identified array are compared as memory first; a row holding a shared
+  /// value is not: its bytes are its reference, the same while the value it holds changes.
+  @Test func aSharedValueInARowOfAnIdentifiedArrayIsRecorded() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("rows.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(
+      initialState: Board.State(
+        rows: [
+          Board.Row(id: 1, votes: Shared(value: 0)), Board.Row(id: 2, votes: Shared(value: 0)),
+        ]
+      ),
+      recorder: recorder
+    ) {
+      Board()
+    }
+    store.send(.voteTapped(id: 2))
+    store.send(.voteTapped(id: 2))
+    try await recorder.close()
+    let changes = try TraceReader(path: path).actions().map {
+      $0.changes.map { "\($0.path) \($0.old ?? "∅") → \($0.new ?? "∅")" }
+    }
+    expectNoDifference(changes, [["rows[id: 2].votes 0 → 1"], ["rows[id: 2].votes 1 → 2"]])
+  }
+
   @Test func theReducerModifierRecordsSharedValuesToo() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("modifier.db")
@@ -252,5 +277,33 @@ struct SharedRecordingTests {
       "\($0.path) \($0.old ?? "∅") → \($0.new ?? "∅")"
     }
     #expect(changes == [#"name "Blob" → "Blob Jr.""#, #"destination.editor.name "Blob" → "Blob Jr.""#])
+  }
+}
+
+/// Rows that each share their vote count.
+@Reducer
+private struct Board {
+  struct Row: Equatable, Identifiable {
+    let id: Int
+    @Shared var votes: Int
+  }
+
+  @ObservableState
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Row>
+  }
+
+  enum Action {
+    case voteTapped(id: Int)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .voteTapped(id):
+        state.rows[id: id]?.$votes.withLock { $0 += 1 }
+        return .none
+      }
+    }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Composable
 import IdentifiedCollections
 
@@ -5,7 +6,9 @@ import IdentifiedCollections
 enum IdentifiedDifference {
   /// The elements both hold are in another order: their ids before and after.
   case order(old: [AnyHashable], new: [AnyHashable])
-  case changed(id: AnyHashable, old: Any, new: Any)
+  /// An element that changed (`known`: its `==` says so), or may have: one that may hold a
+  /// ``Shared`` value, which only a diff of it tells.
+  case changed(id: AnyHashable, old: Any, new: Any, known: Bool = true)
   /// An element that was not there, at `index` in the new collection.
   case added(id: AnyHashable, new: Any, index: Int)
   case removed(id: AnyHashable, old: Any)
@@ -34,8 +37,34 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
       let old = self.elements
       let new = new.elements
       var differences: [IdentifiedDifference] = []
-      for index in 0..<old.count where old[index] != new[index] {
-        differences.append(.changed(id: AnyHashable(ids[index]), old: old[index], new: new[index]))
+      // NB: A shared value's bytes are its reference, the same while what it holds changes,
+      // and `==` may not see it change (see `NodeKind.mayChangeUnseen`): each element is diffed.
+      if NodeKind.of(Element.self).mayChangeUnseen {
+        for index in 0..<old.count {
+          differences.append(
+            .changed(id: AnyHashable(ids[index]), old: old[index], new: new[index], known: false)
+          )
+        }
+        return differences
+      }
+      // NB: An element whose bytes are the same on both sides did not change, and its `==`
+      // (called through a witness table here) need not be asked: a tap on one row of many
+      // compares the rest as memory.
+      let size = MemoryLayout<Element>.size
+      let stride = MemoryLayout<Element>.stride
+      old.withUnsafeBytes { oldBytes in
+        new.withUnsafeBytes { newBytes in
+          for index in 0..<old.count {
+            if let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress,
+              memcmp(oldBase + index * stride, newBase + index * stride, size) == 0
+            {
+              continue
+            }
+            if old[index] != new[index] {
+              differences.append(.changed(id: AnyHashable(ids[index]), old: old[index], new: new[index]))
+            }
+          }
+        }
       }
       return differences
     }
@@ -50,9 +79,12 @@ extension StackState: DiffableIdentifiedCollection where Element: Equatable {
   func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
     guard let new = new as? Self else { return nil }
     if self.ids == new.ids {
+      let unseen = NodeKind.of(Element.self).mayChangeUnseen
       var differences: [IdentifiedDifference] = []
-      for index in 0..<self.count where self[index] != new[index] {
-        differences.append(.changed(id: AnyHashable(self.ids[index]), old: self[index], new: new[index]))
+      for index in 0..<self.count where unseen || self[index] != new[index] {
+        differences.append(
+          .changed(id: AnyHashable(self.ids[index]), old: self[index], new: new[index], known: !unseen)
+        )
       }
       return differences
     }
@@ -68,6 +100,7 @@ private func differences<ID: Hashable, Element: Equatable>(
   oldIDs: [ID], newIDs: [ID], old: (ID) -> Element?, new: (ID) -> Element?
 ) -> [IdentifiedDifference] {
   var differences: [IdentifiedDifference] = []
+  let unseen = NodeKind.of(Element.self).mayChangeUnseen
   // Matched by id, in the new order, removals last; a move of kept elements first.
   let newIDSet = Set(newIDs)
   let oldIDSet = Set(oldIDs)
@@ -79,8 +112,8 @@ private func differences<ID: Hashable, Element: Equatable>(
   for (index, id) in newIDs.enumerated() {
     guard let newElement = new(id) else { continue }
     if let oldElement = old(id) {
-      if oldElement != newElement {
-        differences.append(.changed(id: AnyHashable(id), old: oldElement, new: newElement))
+      if unseen || oldElement != newElement {
+        differences.append(.changed(id: AnyHashable(id), old: oldElement, new: newElement, known: !unseen))
       }
     } else {
       differences.append(.added(id: AnyHashable(id), new: newElement, index: index))

@@ -30,7 +30,7 @@ final class NodeKind: @unchecked Sendable {
     /// value: the same scalars, or the same references to the same storage — but for a
     /// ``Shared`` value, whose one reference holds its value before the action and after it.
     func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer) -> Bool {
-      if sharedValuesExist.load(ordering: .relaxed), self.kind.mayHoldShared { return false }
+      if self.kind.mayChangeUnseen { return false }
       return self.size == 0 || memcmp(old + self.offset, new + self.offset, self.size) == 0
     }
   }
@@ -41,6 +41,13 @@ final class NodeKind: @unchecked Sendable {
   /// changed, its `==` does (see `SharedChangeTracker`).
   let mayHoldShared: Bool
   let isRedacted: Bool
+
+  /// Whether a value of this kind may have changed though `==` says it is equal: it may hold a
+  /// ``Shared`` value inside a collection, whose `==` answers "equal" for storage it shares
+  /// without comparing its elements (and so without asking the shared value what changed).
+  var mayChangeUnseen: Bool {
+    self.mayHoldShared && sharedValuesExist.load(ordering: .relaxed)
+  }
   let isIdentifiedDiffable: Bool
   /// A standard library number, string or flag: always a leaf.
   let isScalar: Bool

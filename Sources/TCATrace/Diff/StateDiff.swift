@@ -54,7 +54,7 @@ enum StateDiff {
     {
       return self.append(differences, path: path, depth: depth, into: &changes)
     }
-    if !knownUnequal, kind.isEqual(old, new) == true { return }
+    if !knownUnequal, !kind.mayChangeUnseen, kind.isEqual(old, new) == true { return }
     // NB: A number, a string or a flag is a leaf; asking its mirror would only say so, slowly.
     if kind.isScalar { return self.leaf(old, new, path: path, into: &changes) }
     if kind.isOptional, let oldOptional = old as? any OptionalProtocol,
@@ -174,10 +174,10 @@ enum StateDiff {
             rebuild: StateChange.Rebuild(order: newIDs.map { "[id: \(describe($0))]" })
           )
         )
-      case let .changed(id, oldElement, newElement):
+      case let .changed(id, oldElement, newElement, known):
         self.diff(
           oldElement, newElement, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
-          knownUnequal: true, into: &changes
+          knownUnequal: known, into: &changes
         )
       case let .added(id, newElement, index):
         // NB: A stack prints as its ids and elements: the label is the id as printed.
@@ -219,9 +219,13 @@ enum StateDiff {
     }
     // NB: A field whose bytes are the same on both sides did not change, and its type's `==`
     // need not be asked. This skips most fields of most actions, and whole states untouched.
+    var unequal = knownUnequal
     if !knownUnequal {
       guard fields.contains(where: { !$0.hasSameBytes(old, new) }) else { return }
-      if kind.equalsInPlace?(old, new) == true { return }
+      if !kind.mayChangeUnseen, let equals = kind.equalsInPlace {
+        if equals(old, new) { return }
+        unequal = true
+      }
     }
     let before = changes.count
     for field in fields where !field.hasSameBytes(old, new) {
@@ -231,7 +235,7 @@ enum StateDiff {
       )
     }
     // Unequal, but no field shows how (a custom `==`): the whole value is one change.
-    if changes.count == before, knownUnequal || kind.equalsInPlace != nil {
+    if changes.count == before, unequal {
       self.leaf(kind.load(old), kind.load(new), path: path, into: &changes)
     }
   }
