@@ -1,4 +1,10 @@
 extension String {
+  /// Whether the text shows as it is on a terminal, line by line: nothing in it but its line
+  /// breaks would be escaped by ``terminalSafe``.
+  package var isTerminalSafeLineByLine: Bool {
+    !self.unicodeScalars.contains { ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80 }
+  }
+
   /// The string with every character a terminal acts on shown as an escape, as CustomDump
   /// writes them: `\n`, `\r`, `\t`, and `\u{1B}` for the other C0 controls, DEL, the C1
   /// controls (U+0080–U+009F) and the bidirectional overrides and isolates; and each byte of a

@@ -90,6 +90,30 @@ extension TraceReader {
     return session
   }
 
+  /// The id of the session with `id` (the latest one when `nil`) and the seq of its last
+  /// action (0 for none), without the counts ``session(id:)`` makes in a pass over the
+  /// session's actions: what a command that reads one step of a long session needs.
+  ///
+  /// - Throws: `TraceFileError` (`.notInFile`) as ``session(id:)`` and ``latestSession()`` do.
+  package func sessionExtent(id: Int64?) throws(TraceFileError) -> (id: Int64, lastSeq: Int) {
+    let statement = try self.connection.prepare(
+      """
+      SELECT s.id, coalesce((SELECT max(a.seq) FROM actions a WHERE a.session_id = s.id), 0)
+      FROM sessions s
+      WHERE s.id = coalesce(?1, (SELECT max(id) FROM sessions))
+      """
+    )
+    statement.bind([id.map { .integer($0) } ?? .null])
+    guard try statement.step() else {
+      throw TraceFileError(
+        kind: .notInFile, path: self.path,
+        message: id.map { "has no session \($0): 'tcatrace sessions \(self.path)' lists them" }
+          ?? "holds no session yet: record one first"
+      )
+    }
+    return (try statement.integer(0), Int(clamping: try statement.integer(1)))
+  }
+
   /// The leaks of `session` (default: every session), grouped by session, rule and feature,
   /// in the order they first happened.
   public func leakSummaries(session: Int64? = nil) throws(TraceFileError) -> [LeakSummary] {

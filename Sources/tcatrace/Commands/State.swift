@@ -60,8 +60,9 @@ extension TCATraceCommand {
 
     func run() throws {
       let (sessionID, seq, kept) = try self.trace.read { reader in
-        let session = try (self.session == .latest ? reader.latestSession() : reader.session(id: self.sessionID))
-        let seq = self.at ?? session.actionCount
+        // NB: Not `session(id:)`, whose counts are a pass over every action of the session.
+        let session = try reader.sessionExtent(id: self.session == .latest ? nil : self.session.id)
+        let seq = self.at ?? session.lastSeq
         let state = try reader.state(session: session.id, after: seq)
         let json = self.format == .json && self.path == nil ? try reader.stateJSON(session: session.id, after: seq) : nil
         return (session.id, seq, (state, json))
@@ -78,8 +79,15 @@ extension TCATraceCommand {
       }
       switch self.format {
       case .text, .jsonl:
-        for line in node.rendered().split(separator: "\n", omittingEmptySubsequences: false) {
-          print(String(line).terminalSafe)
+        let rendered = node.rendered()
+        // NB: Printed whole when nothing in it needs escaping (a line break does not): one
+        // write of a large state, where a print per line cost more than rendering it.
+        if rendered.isTerminalSafeLineByLine {
+          print(rendered)
+        } else {
+          for line in rendered.split(separator: "\n", omittingEmptySubsequences: false) {
+            print(String(line).terminalSafe)
+          }
         }
       case .json:
         printJSON(
@@ -98,10 +106,6 @@ extension TCATraceCommand {
       }
     }
 
-    private var sessionID: Int64 {
-      if case let .id(id) = self.session { return id }
-      return 0
-    }
   }
 }
 
