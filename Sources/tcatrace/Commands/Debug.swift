@@ -29,27 +29,13 @@ extension TCATraceCommand {
 
     @OptionGroup var trace: TraceFileArguments
 
-    @Option(
-      name: .long,
-      help: ArgumentHelp("The session: its id or 'latest'.", valueName: "id|latest")
-    )
-    var session: SessionSelector = .latest
-
-    func validate() throws {
-      if self.session == .all {
-        throw ValidationError("--session takes one session: its id, or 'latest'")
-      }
-    }
+    @OptionGroup var session: OneSessionArguments
 
     func run() throws {
       // NB: The file is opened and its session found before the terminal is taken over, so
       // that a bad file or session ends with the usual one line.
       let reader = try self.trace.open()
-      let session: TraceSession
-      switch self.session {
-      case let .id(id): session = try reader.session(id: id)
-      case .latest, .all: session = try reader.latestSession()
-      }
+      let session = try self.session.session(in: reader)
       let debugger = try Debugger(reader: reader, session: session)
       let terminal: RawTerminal
       do {

@@ -17,11 +17,7 @@ extension TCATraceCommand {
 
     @OptionGroup var trace: TraceFileArguments
 
-    @Option(
-      name: .long,
-      help: ArgumentHelp("The session: its id or 'latest'.", valueName: "id|latest")
-    )
-    var session: SessionSelector = .latest
+    @OptionGroup var session: OneSessionArguments
 
     @Option(
       name: .long,
@@ -47,9 +43,6 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func validate() throws {
-      if self.session == .all {
-        throw ValidationError("--session takes one session: its id, or 'latest'")
-      }
       if let at = self.at, at < 0 {
         throw ValidationError("--at is a seq, 0 or more (0: the state before the first action)")
       }
@@ -61,7 +54,7 @@ extension TCATraceCommand {
     func run() throws {
       let (sessionID, seq, kept) = try self.trace.read { reader in
         // NB: Not `session(id:)`, whose counts are a pass over every action of the session.
-        let session = try reader.sessionExtent(id: self.session == .latest ? nil : self.session.id)
+        let session = try reader.sessionExtent(id: self.session.id)
         let seq = self.at ?? session.lastSeq
         let state = try reader.state(session: session.id, after: seq)
         let json = self.format == .json && self.path == nil ? try reader.stateJSON(session: session.id, after: seq) : nil

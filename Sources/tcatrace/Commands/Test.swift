@@ -24,11 +24,7 @@ extension TCATraceCommand {
 
     @OptionGroup var trace: TraceFileArguments
 
-    @Option(
-      name: .long,
-      help: ArgumentHelp("The session: its id or 'latest'.", valueName: "id|latest")
-    )
-    var session: SessionSelector = .latest
+    @OptionGroup var session: OneSessionArguments
 
     @Option(
       name: .long,
@@ -67,9 +63,6 @@ extension TCATraceCommand {
     var reducer: String?
 
     func validate() throws {
-      if self.session == .all {
-        throw ValidationError("--session takes one session: its id, or 'latest'")
-      }
       if let name = self.name, !SwiftValue.isIdentifier(name) {
         throw ValidationError("--name is a Swift function name: letters, digits and '_', not starting with a digit")
       }
@@ -80,7 +73,7 @@ extension TCATraceCommand {
 
     func run() throws {
       let test = try self.trace.read(checking: ["sessions", "actions", "state_changes"]) { reader in
-        let session = try self.session == .latest ? reader.latestSession() : reader.session(id: self.session.id)
+        let session = try self.session.session(in: reader)
         let actions = try reader.actions(matching: TraceFilter(session: session.id))
         guard !actions.isEmpty else {
           throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")

@@ -166,3 +166,29 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
   /// One JSON object per line.
   case jsonl
 }
+
+/// `--session id|latest`, for a command that reads one session.
+struct OneSessionArguments: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp("The session: its id or 'latest'.", valueName: "id|latest")
+  )
+  var session: SessionSelector = .latest
+
+  func validate() throws {
+    if self.session == .all {
+      throw ValidationError("--session takes one session: its id, or 'latest'")
+    }
+  }
+
+  /// The session's id; `nil` for the latest.
+  var id: Int64? {
+    self.session == .latest ? nil : self.session.id
+  }
+
+  /// The session, with its summary (`TraceReader.session(id:)`, a pass over its actions).
+  func session(in reader: TraceReader) throws(TraceFileError) -> TraceSession {
+    guard let id = self.id else { return try reader.latestSession() }
+    return try reader.session(id: id)
+  }
+}
