@@ -41,13 +41,6 @@ final class NodeKind: @unchecked Sendable {
   /// changed, its `==` does (see `SharedChangeTracker`).
   let mayHoldShared: Bool
   let isRedacted: Bool
-
-  /// Whether a value of this kind may have changed though `==` says it is equal: it may hold a
-  /// ``Shared`` value inside a collection, whose `==` answers "equal" for storage it shares
-  /// without comparing its elements (and so without asking the shared value what changed).
-  var mayChangeUnseen: Bool {
-    self.mayHoldShared && sharedValuesExist.load(ordering: .relaxed)
-  }
   let isIdentifiedDiffable: Bool
   /// A standard library number, string or flag: always a leaf.
   let isScalar: Bool
@@ -90,6 +83,13 @@ final class NodeKind: @unchecked Sendable {
     } else {
       self.mayHoldShared = !self.isScalar && self.equals != nil
     }
+  }
+
+  /// Whether a value of this kind may have changed though `==` says it is equal: it may hold a
+  /// ``Shared`` value inside a collection, whose `==` answers "equal" for storage it shares
+  /// without comparing its elements (and so without asking the shared value what changed).
+  var mayChangeUnseen: Bool {
+    self.mayHoldShared && sharedValuesExist.load(ordering: .relaxed)
   }
 
   /// `lhs == rhs` when `lhs`'s type is `Equatable`; `nil` when it is not.

@@ -104,7 +104,8 @@ enum StateDiff {
 
     // The fast path for plain structs: in place, field by field, no `Mirror`.
     if kind.fields != nil {
-      let knownUnequal = knownUnequal || kind.equals != nil
+      // NB: `==` was asked above and said "unequal", unless it could not be trusted.
+      let knownUnequal = knownUnequal || (kind.equals != nil && !kind.mayChangeUnseen)
       NodeKind.withPlaces(old, new) { old, new in
         self.diff(kind, old, new, path: path, depth: depth, knownUnequal: knownUnequal, into: &changes)
       }
