@@ -167,14 +167,7 @@ enum StateDiff {
     for difference in differences {
       switch difference {
       case let .order(oldIDs, newIDs):
-        changes.append(
-          StateChange(
-            path: path, kind: .changed,
-            old: "[" + oldIDs.map(describe).joined(separator: ", ") + "]",
-            new: "[" + newIDs.map(describe).joined(separator: ", ") + "]",
-            rebuild: StateChange.Rebuild(order: newIDs.map { "[id: \(describe($0))]" })
-          )
-        )
+        changes.append(self.orderChange(path: path, old: oldIDs, new: newIDs))
       case let .changed(id, oldElement, newElement, known):
         self.diff(
           oldElement, newElement, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
@@ -191,6 +184,17 @@ enum StateDiff {
         )
       }
     }
+  }
+
+  /// The change of an identified collection's order: its kept elements' ids before and after,
+  /// and the order that rebuilds it.
+  private static func orderChange(path: String, old: [AnyHashable], new: [AnyHashable]) -> StateChange {
+    StateChange(
+      path: path, kind: .changed,
+      old: "[" + old.map(describe).joined(separator: ", ") + "]",
+      new: "[" + new.map(describe).joined(separator: ", ") + "]",
+      rebuild: StateChange.Rebuild(order: new.map { "[id: \(describe($0))]" })
+    )
   }
 
   /// The diff of two values of `kind`'s type in place.
@@ -281,14 +285,7 @@ enum StateDiff {
     let keptOld = oldIDs.filter { newIDLookup.contains($0) }
     let keptNew = newIDs.filter { oldByID[$0] != nil }
     if keptOld != keptNew {
-      changes.append(
-        StateChange(
-          path: path, kind: .changed,
-          old: "[" + keptOld.map(describe).joined(separator: ", ") + "]",
-          new: "[" + keptNew.map(describe).joined(separator: ", ") + "]",
-          rebuild: StateChange.Rebuild(order: keptNew.map { "[id: \(describe($0))]" })
-        )
-      )
+      changes.append(self.orderChange(path: path, old: keptOld, new: keptNew))
     }
     var newIDSet = Set<AnyHashable>()
     for (index, (id, element)) in zip(newIDs, new).enumerated() {

@@ -27,8 +27,8 @@ enum ActionSource {
         guard component.hasPrefix("[id: "), index > 0, !components[index - 1].hasPrefix("[") else {
           return nil
         }
+        // NB: `isCasePath` checked that the id is a literal.
         let id = component.dropFirst("[id: ".count).dropLast()
-        guard SwiftValue.isLiteral(String(id)) else { return nil }
         inner = ".element(id: \(id), action: \(inner))"
       } else {
         inner = "." + component + "(" + inner + ")"
@@ -47,10 +47,8 @@ enum ActionSource {
   /// Whether `components` are a case key path's: names, and elements' ids as literals.
   private static func isCasePath(_ components: [String]) -> Bool {
     !components.isEmpty && components.allSatisfy { component in
-      if component.hasPrefix("[id: "), component.hasSuffix("]") {
-        return SwiftValue.isLiteral(String(component.dropFirst("[id: ".count).dropLast()))
-      }
-      return SwiftValue.isIdentifier(component)
+      // NB: A state's keys also name elements by index (`[3]`); an action's name them by id.
+      (!component.hasPrefix("[") || component.hasPrefix("[id: ")) && StatePath.isSwiftKey(component)
     }
   }
 
