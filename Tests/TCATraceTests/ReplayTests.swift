@@ -78,6 +78,42 @@ private struct RenamedCounter: Reducer {
   }
 }
 
+/// A feature whose effect answers later, after other actions: a search, and items added
+/// while it runs.
+private struct Lookup: Reducer {
+  struct State: Codable, Equatable {
+    var items: [String] = []
+    var result: String?
+  }
+
+  enum Action: Codable, Equatable {
+    case searchTapped
+    case addTapped(String)
+    case resultLoaded(String)
+  }
+
+  /// A bug put in on purpose: no search, and items are no longer added.
+  var forgetsTheSearchAndTheItems = false
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .searchTapped:
+      guard !self.forgetsTheSearchAndTheItems else { return .none }
+      return .run { [clock] send in
+        try await clock.sleep(for: .seconds(1))
+        await send(.resultLoaded("found"))
+      }
+    case let .addTapped(item):
+      if !self.forgetsTheSearchAndTheItems { state.items.append(item) }
+      return .none
+    case let .resultLoaded(result):
+      state.result = result
+      return .none
+    }
+  }
+}
+
 /// The example app with a bug put into its todo rows: a title edited is saved in capitals.
 private struct AppWithABuggyTodoRow: Reducer {
   var body: some ReducerOf<AppFeature> {
@@ -201,6 +237,38 @@ struct ReplayTests {
         == TraceDivergence(seq: 4, actionPath: "factTapped", kind: .missingEffect(sentSeq: 5, sentPath: "factLoaded"))
     )
     #expect(report.description.hasSuffix("in the recording its effects sent #5 factLoaded."))
+  }
+
+  /// The replay reads ahead of itself; an action whose effect is missing is the divergence
+  /// even when the effect's action was recorded after a later action that diverges too.
+  @Test func aMissingEffectBeforeALaterStateDivergenceComesFirst() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("lookup.db")
+    let clock = TestClock()
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: Lookup.State(), recorder: recorder) {
+      Lookup()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    store.send(.searchTapped)
+    store.send(.addTapped("Milk"))
+    await clock.advance(by: .seconds(1))
+    await store.finish()
+    try await recorder.close()
+    let actions = try TraceReader(path: path).actions()
+    #expect(actions.map(\.path) == ["searchTapped", "addTapped", "resultLoaded"])
+
+    let replay = try TraceReplayer(path: path, session: 1)
+    let passing = try await replay.run(Lookup())
+    #expect(passing.divergence == nil, "\(passing)")
+    #expect(passing.replayed == 3)
+    let report = try await replay.run(Lookup(forgetsTheSearchAndTheItems: true))
+    #expect(report.replayed == 0)
+    #expect(
+      report.divergence
+        == TraceDivergence(seq: 1, actionPath: "searchTapped", kind: .missingEffect(sentSeq: 3, sentPath: "resultLoaded"))
+    )
   }
 
   @Test func aRenamedCaseIsNamed() async throws {

@@ -51,16 +51,19 @@ public struct TraceReplayer: Sendable {
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) async throws -> TraceReplayReport where R.State: Decodable, R.Action: Decodable {
     let reader = try TraceReader(path: self.path)
-    let actions = try reader.actions(matching: TraceFilter(session: self.session))
+    let extent = try reader.actionExtent(session: self.session)
     var report = TraceReplayReport(
       path: self.path, session: self.session, reducer: typeName(R.self), replayed: 0,
-      total: actions.count, divergence: nil
+      total: extent.count, divergence: nil
     )
     // NB: Every action must be there: one the recorder dropped changed the state unseen.
-    if let gap = actions.indices.first(where: { actions[$0].seq != $0 + 1 }) {
-      throw TraceReplayError(
-        message: "session \(self.session) of '\(self.path)' lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a replay needs every action"
+    func gap(at seq: Int) -> TraceReplayError {
+      TraceReplayError(
+        message: "session \(self.session) of '\(self.path)' lacks action #\(seq) (the recorder dropped it, or the file was changed): a replay needs every action"
       )
+    }
+    if extent.count != extent.lastSeq {
+      throw gap(at: try reader.firstMissingSeq(session: self.session) ?? extent.count)
     }
     guard let json = try reader.stateJSON(session: self.session, after: 0) else {
       throw TraceReplayError(
@@ -80,79 +83,108 @@ public struct TraceReplayer: Sendable {
       return (initial, reducer.dependency(\.self, dependencies))
     }
 
+    // Whether the action with each seq returned no effect that can send an action (index 0:
+    // the initial state).
+    var returnedNoEffect = [false]
+    returnedNoEffect.reserveCapacity(extent.count + 1)
+    /// The first divergence, which is `divergence` (at its action) unless an action before it,
+    /// or the action itself, returned no effect where the recording shows actions its effects
+    /// sent after it.
+    func first(_ divergence: TraceDivergence) throws -> TraceDivergence {
+      let missing = try reader.effectActions(
+        session: self.session, causedThrough: divergence.seq, sentAfter: divergence.seq
+      ).first { $0.cause < returnedNoEffect.count && returnedNoEffect[$0.cause] }
+      guard let missing else { return divergence }
+      return try self.missingEffect(cause: missing.cause, sent: missing.seq, sentPath: missing.path, reader)
+    }
     /// The first place where the replayed state after `seq` (the action at `path`) differs from
     /// the recorded one.
     func difference(after seq: Int, path: String, _ state: R.State) throws -> TraceDivergence? {
       let recorded = try reader.state(session: self.session, after: seq)
       guard let difference = StateTree.node(of: state).firstDifference(from: recorded) else { return nil }
-      return TraceDivergence(
-        seq: seq, actionPath: path,
-        kind: .state(path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
+      return try first(
+        TraceDivergence(
+          seq: seq, actionPath: path,
+          kind: .state(path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
+        )
       )
+    }
+
+    /// The report of a replay that diverged: the actions before the divergence were replayed.
+    func diverged(_ divergence: TraceDivergence) -> TraceReplayReport {
+      report.divergence = divergence
+      report.replayed = max(0, divergence.seq - 1)
+      return report
     }
 
     var state = initial
     if let divergence = try difference(after: 0, path: "", state) {
-      report.divergence = divergence
-      return report
-    }
-    // The actions whose recorded effects sent actions.
-    var causes: Set<Int> = []
-    for action in actions {
-      if case let .effect(cause) = action.origin { causes.insert(cause) }
+      return diverged(divergence)
     }
     // NB: The state is diffed as the recorder diffs it, through its kind, learned once.
     let kind = NodeKind.of(R.State.self)
     // NB: A session repeats its actions (taps, ticks): each JSON is decoded once.
     var decodedActions: [String: R.Action] = [:]
-    for action in actions {
-      guard let json = action.payloadJSON else {
-        throw TraceReplayError(
-          message: "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
-        )
-      }
-      let decoded: R.Action
-      if let known = decodedActions[json] {
-        decoded = known
-      } else {
-        do {
-          decoded = try JSONDecoder().decode(R.Action.self, from: Data(json.utf8))
-        } catch {
-          report.divergence = TraceDivergence(
-            seq: action.seq, actionPath: action.path,
-            kind: .undecodableAction(reason: "\(typeName(R.Action.self)) \(Self.describe(error, in: json))")
+    // NB: The actions are read on a thread of their own, ahead of the replay.
+    let feed = ReplayFeed(path: self.path, session: self.session)
+    while let batch = try await feed.next() {
+      for action in batch {
+        guard action.seq == returnedNoEffect.count else { throw gap(at: returnedNoEffect.count) }
+        // An effect's action whose cause returned no effect: the replay diverged at the cause.
+        if case let .effect(cause) = action.origin, cause < returnedNoEffect.count, returnedNoEffect[cause] {
+          return diverged(try self.missingEffect(cause: cause, sent: action.seq, sentPath: action.path, reader))
+        }
+        guard let json = action.payloadJSON else {
+          throw TraceReplayError(
+            message: "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
           )
-          return report
         }
-        decodedActions[json] = decoded
-      }
-      let before = state
-      let effect = reducer.reduce(into: &state, action: decoded)
-      if effect.cannotSendActions, causes.contains(action.seq),
-        let sent = actions.first(where: { $0.origin == .effect(cause: action.seq) })
-      {
-        report.divergence = TraceDivergence(
-          seq: action.seq, actionPath: action.path,
-          kind: .missingEffect(sentSeq: sent.seq, sentPath: sent.path)
-        )
-        return report
-      }
-      // NB: The states were equal before the action; they are after it when it changed the
-      // same values in the same way. Only when it did not is the whole state compared.
-      let changes = withUnsafePointer(to: before) { before in
-        withUnsafePointer(to: state) { after in
-          StateDiff.changes(from: UnsafeRawPointer(before), to: UnsafeRawPointer(after), kind: kind).list
+        let decoded: R.Action
+        if let known = decodedActions[json] {
+          decoded = known
+        } else {
+          do {
+            decoded = try JSONDecoder().decode(R.Action.self, from: Data(json.utf8))
+          } catch {
+            let reason = "\(typeName(R.Action.self)) \(Self.describe(error, in: json))"
+            return diverged(
+              try first(TraceDivergence(seq: action.seq, actionPath: action.path, kind: .undecodableAction(reason: reason)))
+            )
+          }
+          decodedActions[json] = decoded
         }
+        let before = state
+        let effect = reducer.reduce(into: &state, action: decoded)
+        returnedNoEffect.append(effect.cannotSendActions)
+        // NB: The states were equal before the action; they are after it when it changed the
+        // same values in the same way. Only when it did not is the whole state compared.
+        let changes = withUnsafePointer(to: before) { before in
+          withUnsafePointer(to: state) { after in
+            StateDiff.changes(from: UnsafeRawPointer(before), to: UnsafeRawPointer(after), kind: kind).list
+          }
+        }
+        if !Self.sameChanges(changes, action.changes),
+          let divergence = try difference(after: action.seq, path: action.path, state)
+        {
+          return diverged(divergence)
+        }
+        report.replayed += 1
       }
-      if !Self.sameChanges(changes, action.changes),
-        let divergence = try difference(after: action.seq, path: action.path, state)
-      {
-        report.divergence = divergence
-        return report
-      }
-      report.replayed += 1
     }
+    // NB: A session being recorded may have grown since it was counted.
+    report.total = report.replayed
     return report
+  }
+
+  /// The divergence of the action `cause`, which returned no effect where the recording shows
+  /// its effects sent `sent` (at `sentPath`).
+  private func missingEffect(
+    cause: Int, sent: Int, sentPath: String, _ reader: TraceReader
+  ) throws -> TraceDivergence {
+    TraceDivergence(
+      seq: cause, actionPath: try reader.actionPath(session: self.session, seq: cause) ?? "",
+      kind: .missingEffect(sentSeq: sent, sentPath: sentPath)
+    )
   }
 
   /// Whether the changes a replayed action made are the ones recorded: a recorded

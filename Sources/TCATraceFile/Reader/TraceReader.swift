@@ -319,24 +319,28 @@ public final class TraceReader {
     statement.bind(1, actionID)
     var changes: [StateChange] = []
     while try statement.step() {
-      let kind: StateChange.Kind
-      if let match = statement.match(1, Self.changeKindNames) {
-        kind = StateChange.Kind.allCases[match]
-      } else {
-        let kindName = try statement.string(1)
-        guard let named = StateChange.Kind(rawValue: kindName) else {
-          throw self.unexpected("state change kind", kindName)
-        }
-        kind = named
-      }
-      changes.append(
-        StateChange(
-          path: try statement.string(0), kind: kind,
-          old: try statement.optionalString(2), new: try statement.optionalString(3)
-        )
-      )
+      changes.append(try self.change(statement, from: 0))
     }
     return changes
+  }
+
+  /// The state change in the columns of `statement` from `column`: its path, kind, old and new
+  /// value.
+  func change(_ statement: SQLiteStatement, from column: Int) throws(TraceFileError) -> StateChange {
+    let kind: StateChange.Kind
+    if let match = statement.match(column + 1, Self.changeKindNames) {
+      kind = StateChange.Kind.allCases[match]
+    } else {
+      let kindName = try statement.string(column + 1)
+      guard let named = StateChange.Kind(rawValue: kindName) else {
+        throw self.unexpected("state change kind", kindName)
+      }
+      kind = named
+    }
+    return StateChange(
+      path: try statement.string(column), kind: kind,
+      old: try statement.optionalString(column + 2), new: try statement.optionalString(column + 3)
+    )
   }
 
   private func leaks(of actionID: Int64) throws(TraceFileError) -> [Leak] {
@@ -387,7 +391,7 @@ public final class TraceReader {
   }
 
   /// The origin in column `index` of `statement`, of an action whose cause is `cause`.
-  private func origin(
+  func origin(
     _ statement: SQLiteStatement, _ index: Int, cause: Int?
   ) throws(TraceFileError) -> TracedAction.Origin {
     switch (statement.match(index, Self.originNames), cause) {
