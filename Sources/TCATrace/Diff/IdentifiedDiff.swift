@@ -21,13 +21,19 @@ enum IdentifiedDifference {
 /// of a second. Typed, the comparison is a loop over `==`, and only the differing elements are
 /// handed to the diff.
 protocol DiffableIdentifiedCollection {
+  /// The differences from `self` to `new`.
+  func identifiedDifferences(to new: Self) -> [IdentifiedDifference]
+}
+
+extension DiffableIdentifiedCollection {
   /// The differences from `self` to `new`; `nil` when `new` is not of the same type.
-  func identifiedDifferences(to new: Any) -> [IdentifiedDifference]?
+  func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
+    (new as? Self).map(self.identifiedDifferences(to:))
+  }
 }
 
 extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable {
-  func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
-    guard let new = new as? Self else { return nil }
+  func identifiedDifferences(to new: Self) -> [IdentifiedDifference] {
     // NB: Most actions change elements in place, and the ids stay as they were: the elements
     // are then compared by position, without a lookup by id for each.
     if self.ids == new.ids {
@@ -76,8 +82,7 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
 
 /// A navigation stack diffs as its elements by id: `path[id: 3].count`.
 extension StackState: DiffableIdentifiedCollection where Element: Equatable {
-  func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
-    guard let new = new as? Self else { return nil }
+  func identifiedDifferences(to new: Self) -> [IdentifiedDifference] {
     if self.ids == new.ids {
       let unseen = NodeKind.of(Element.self).mayChangeUnseen
       var differences: [IdentifiedDifference] = []

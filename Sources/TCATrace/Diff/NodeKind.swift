@@ -41,7 +41,14 @@ final class NodeKind: @unchecked Sendable {
   /// changed, its `==` does (see `SharedChangeTracker`).
   let mayHoldShared: Bool
   let isRedacted: Bool
-  let isIdentifiedDiffable: Bool
+  /// The differences of two identified collections of this type in place (see
+  /// ``DiffableIdentifiedCollection``); `nil` for other types.
+  let identifiedDifferences: ((UnsafeRawPointer, UnsafeRawPointer) -> [IdentifiedDifference])?
+  var isIdentifiedDiffable: Bool { self.identifiedDifferences != nil }
+  /// A ``Shared`` value: its one reference holds its value before the action and after it.
+  let isShared: Bool
+  /// A value that reads as the state it wraps (a presentation state).
+  let isTransparent: Bool
   /// A standard library number, string or flag: always a leaf.
   let isScalar: Bool
   /// The stored properties, when the type is a plain struct: not a collection, not a type with
@@ -60,7 +67,13 @@ final class NodeKind: @unchecked Sendable {
     let key = ObjectIdentifier(T.self)
     self.isOptional = T.self is any OptionalProtocol.Type
     self.isRedacted = T.self is any TraceRedacted.Type
-    self.isIdentifiedDiffable = T.self is any DiffableIdentifiedCollection.Type
+    if let diffable = T.self as? any DiffableIdentifiedCollection.Type {
+      self.identifiedDifferences = Self.differ(diffable)
+    } else {
+      self.identifiedDifferences = nil
+    }
+    self.isShared = T.self is any _SharedStateValue.Type
+    self.isTransparent = T.self is any _TransparentStateWrapper.Type
     self.isScalar = Self.scalarTypes.contains(key)
     if let equatable = T.self as? any Equatable.Type {
       self.equals = Self.comparison(equatable)
@@ -71,10 +84,10 @@ final class NodeKind: @unchecked Sendable {
     self.load = { $0.load(as: T.self) }
     self.render = Self.renderer(T.self)
     let isPlainStruct =
-      !self.isScalar && !self.isRedacted && !self.isIdentifiedDiffable
+      !self.isScalar && !self.isRedacted && self.identifiedDifferences == nil
       && !(T.self is any CustomReflectable.Type) && Self.isStruct(T.self)
     self.fields = isPlainStruct ? Self.fields(of: T.self) : nil
-    if T.self is any _SharedStateValue.Type {
+    if self.isShared {
       self.mayHoldShared = true
     } else if let fields = self.fields {
       self.mayHoldShared = fields.contains { $0.kind.mayHoldShared }
@@ -175,6 +188,15 @@ final class NodeKind: @unchecked Sendable {
     { lhs, rhs in
       guard let rhs = rhs as? T else { return false }
       return lhs as! T == rhs
+    }
+  }
+
+  private static func differ<T: DiffableIdentifiedCollection>(
+    _: T.Type
+  ) -> (UnsafeRawPointer, UnsafeRawPointer) -> [IdentifiedDifference] {
+    { old, new in
+      old.assumingMemoryBound(to: T.self).pointee
+        .identifiedDifferences(to: new.assumingMemoryBound(to: T.self).pointee)
     }
   }
 

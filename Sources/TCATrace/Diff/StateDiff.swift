@@ -74,7 +74,8 @@ enum StateDiff {
     }
 
     // A value of a redacted type is one leaf: whether it changed is recorded, never its text.
-    if kind.isRedacted || NodeKind.of(new).isRedacted {
+    let sameType = type(of: old) == type(of: new)
+    if kind.isRedacted || (!sameType && NodeKind.of(new).isRedacted) {
       if kind.isEqual(old, new) == false || Self.dumped(old) != Self.dumped(new) {
         changes.append(
           StateChange(path: path, kind: .changed, old: TraceRedaction.marker, new: TraceRedaction.marker)
@@ -83,13 +84,13 @@ enum StateDiff {
       return
     }
 
-    guard depth < self.maxDepth, type(of: old) == type(of: new) else {
+    guard depth < self.maxDepth, sameType else {
       return self.leaf(old, new, path: path, into: &changes)
     }
 
     // A shared value is its value before the action and its value now: the two sides hold the
     // same reference.
-    if let shared = new as? any _SharedStateValue {
+    if kind.isShared, let shared = new as? any _SharedStateValue {
       let values = shared.sharedValues
       let before = changes.count
       self.diff(values.before, values.after, path: path, depth: depth, into: &changes)
@@ -98,7 +99,9 @@ enum StateDiff {
     }
 
     // A presentation state is what it presents.
-    if let old = old as? any _TransparentStateWrapper, let new = new as? any _TransparentStateWrapper {
+    if kind.isTransparent, let old = old as? any _TransparentStateWrapper,
+      let new = new as? any _TransparentStateWrapper
+    {
       return self.diff(old.wrappedState, new.wrappedState, path: path, depth: depth, into: &changes)
     }
 
@@ -209,12 +212,16 @@ enum StateDiff {
       let (oldText, newText) = (kind.render(old), kind.render(new))
       if oldText != newText {
         // NB: A string of several lines prints otherwise under a label: its tree says how.
-        let rebuild = newText.contains("\n") ? StateTree.rebuildNode(of: kind.load(new), text: newText) : nil
+        let rebuild = newText.utf8.contains(0x0A) ? StateTree.rebuildNode(of: kind.load(new), text: newText) : nil
         changes.append(
           StateChange(path: path, kind: .changed, old: oldText, new: newText, rebuild: rebuild.map { .init(node: $0) })
         )
       }
       return
+    }
+    // The fast path for identified collections, without boxing them.
+    if let differ = kind.identifiedDifferences, depth < self.maxDepth {
+      return self.append(differ(old, new), path: path, depth: depth, into: &changes)
     }
     guard let fields = kind.fields, depth < self.maxDepth else {
       return self.diff(

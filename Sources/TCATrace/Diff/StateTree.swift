@@ -136,7 +136,7 @@ enum StateTree {
       if string.contains(where: \.isNewline) {
         return .multilineString(string, hashes: Self.hashCount(string, multiline: true))
       }
-      if string.contains("\"") || string.contains("\\") {
+      if string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C }) {
         let marks = String(repeating: "#", count: max(Self.hashCount(string, multiline: false), 1))
         return .text(marks + "\"" + string + "\"" + marks)
       }

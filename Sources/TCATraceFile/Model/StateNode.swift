@@ -44,7 +44,7 @@ public indirect enum StateNode: Hashable, Sendable {
   /// property on one line, `Counter(count: 3)`.
   var isAtomic: Bool {
     switch self {
-    case let .text(text): !text.contains("\n")
+    case let .text(text): !text.utf8.contains(0x0A)
     case .multilineString, .enumCase: true
     case .some: false
     case let .container(container): container.children.isEmpty
@@ -123,7 +123,7 @@ public struct StateContainer: Hashable, Sendable {
       if self.isSingleValueContainer {
         let child = self.children[0]
         let childOut = child.node.rendered(name: child.label, indent: 0, isRoot: false)
-        out += childOut.contains("\n") ? "\n" + childOut.indented(by: 2) + "\n" : childOut
+        out += childOut.utf8.contains(0x0A) ? "\n" + childOut.indented(by: 2) + "\n" : childOut
       } else {
         out += "\n"
         for (offset, child) in self.children.enumerated() {
