@@ -7,7 +7,10 @@ extension TestClock<Duration> {
   /// NB: An effect starts on a task of its own, so right after a `send` it may not be asleep
   /// yet; advancing the clock before it sleeps would move time past it.
   func waitForSleeper() async {
-    for _ in 0..<10_000 {
+    // NB: Given time, not a number of tries: on a loaded machine, with other tests' work on
+    // every core, the effect's task may wait long for a thread.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+    while ContinuousClock.now < deadline {
       do {
         try await self.checkSuspension()
       } catch {
