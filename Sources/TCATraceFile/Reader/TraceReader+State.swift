@@ -78,9 +78,10 @@ extension TraceReader {
       )
     }
     if Int64(from) == start { try body(from, state) }
+    // NB: Rebuilding needs no old values.
     let changes = try self.connection.prepare(
       """
-      SELECT a.seq, c.path, c.kind, c.old_value, c.new_value, c.rebuild
+      SELECT a.seq, c.path, c.kind, NULL, c.new_value, c.rebuild
       FROM actions a LEFT JOIN state_changes c ON c.action_id = a.id
       WHERE a.session_id = ?1 AND a.seq > ?2 AND a.seq <= ?3
       ORDER BY a.seq, c.position
@@ -89,17 +90,34 @@ extension TraceReader {
     changes.bind([.integer(session), .integer(start), .integer(Int64(through))])
     var pending: [StateChange] = []
     var pendingSeq: Int64?
+    // NB: The states before `from` are not asked for: the changes of the actions up to it are
+    // applied together, without those a later change at the same place overwrites (a field
+    // typed into, a counter: the changes since a keyframe are mostly such).
+    var unseen: [(seq: Int64, changes: [StateChange])] = []
+    func apply(_ changes: [StateChange], of seq: Int64) throws {
+      guard !changes.isEmpty else { return }
+      do throws(StateRebuildError) {
+        state = try state.applying(changes)
+      } catch {
+        throw self.damaged("holds a state change of action #\(seq) of session \(session) that does not fit the state: \(error)")
+      }
+    }
     func finishAction() throws {
       guard let seq = pendingSeq else { return }
-      if !pending.isEmpty {
-        do throws(StateRebuildError) {
-          state = try state.applying(pending)
-        } catch {
-          throw self.damaged("holds a state change of action #\(seq) of session \(session) that does not fit the state: \(error)")
-        }
-        pending.removeAll(keepingCapacity: true)
+      defer { pending.removeAll(keepingCapacity: true) }
+      if seq < Int64(from) {
+        if !pending.isEmpty { unseen.append((seq, pending)) }
+        return
       }
-      if seq >= Int64(from) { try body(Int(seq), state) }
+      if seq == Int64(from) {
+        unseen.append((seq, pending))
+        StateChange.removeOverwritten(from: &unseen)
+        for action in unseen { try apply(action.changes, of: action.seq) }
+        unseen = []
+      } else {
+        try apply(pending, of: seq)
+      }
+      try body(Int(seq), state)
     }
     while try changes.step() {
       let actionSeq = try changes.integer(0)
