@@ -98,8 +98,8 @@ enum SwiftValue {
       switch character {
       case "0"..."9": break
       case "." where !seenPoint && !seenExponent: seenPoint = true
-      case "e", "E" where !seenExponent: seenExponent = true
-      case "-", "+" where previous == "e" || previous == "E": break
+      case "e" where !seenExponent, "E" where !seenExponent: seenExponent = true
+      case "-" where previous == "e" || previous == "E", "+" where previous == "e" || previous == "E": break
       default: return false
       }
       previous = character
