@@ -228,6 +228,45 @@ struct TimeTravelTests {
     try self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: Turns.State()))
   }
 
+  /// A state on its own is rebuilt from its session's changes whether or not its actions' row
+  /// ids follow their seqs: in a file whose ids were moved (another session's actions written
+  /// between them, or an edited file), they are looked up action by action.
+  @Test func aStateIsRebuiltWhetherOrNotRowIDsFollowSeqs() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("two.db")
+    var logs: [StateLog] = []
+    for actions: [Turns.Action] in [
+      [.type, .edit("a"), .bump, .type, .view, .bump, .add(1), .toggle(1), .clear, .type],
+      [.type, .type, .add(2), .edit("b"), .toggle(2), .bump, .type],
+    ] {
+      let log = StateLog()
+      logs.append(log)
+      let recorder = try TraceRecorder(path: path)
+      let store = RecordingStore(initialState: Turns.State(), recorder: recorder) { Capturing(base: Turns(), log: log) }
+      for action in actions { store.send(action) }
+      await store.finish()
+      try await recorder.close()
+    }
+    // The first session's actions after its third move far away, their changes with them.
+    let connection = try SQLiteConnection(path: path, mode: .readWrite)
+    try connection.execute(
+      """
+      UPDATE state_changes SET action_id = action_id + 100000
+      WHERE action_id IN (SELECT id FROM actions WHERE session_id = 1 AND seq > 3);
+      UPDATE actions SET id = id + 100000 WHERE session_id = 1 AND seq > 3;
+      """
+    )
+    let reader = try TraceReader(path: path)
+    let sessions = try reader.sessions()
+    #expect(sessions.map(\.actionCount) == [10, 7])
+    for (session, log) in zip(sessions, logs) {
+      let renderings = [String(customDumping: Turns.State())] + log.renderings.withLock { $0 }
+      for seq in 0..<renderings.count {
+        #expect(try reader.state(session: session.id, after: seq).rendered() == renderings[seq], "session \(session.id), after action #\(seq)")
+      }
+    }
+  }
+
   @Test func theDemosStateAtEveryStepIsRebuiltExactly() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("demo.db")

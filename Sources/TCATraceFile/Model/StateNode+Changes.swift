@@ -236,44 +236,38 @@ extension StateNode {
   }
 }
 
-extension StateChange {
-  /// Removes from the changes of consecutive `actions` those that a later change at the same
-  /// place overwrites, so that applying what is left gives the state after the last action that
-  /// applying them all gives: a `.changed` value is dropped when a later one at the same path
-  /// replaces it whole, and nothing in between looked inside it (a change below its path) or
-  /// changed the shape around it (an element or optional added or removed, a new order).
-  static func removeOverwritten(from actions: inout [(seq: Int64, changes: [StateChange])]) {
-    // The paths a later change replaces whole, with nothing between reaching into them.
-    var overwritten: Set<String> = []
-    for actionIndex in actions.indices.reversed() {
-      let changes = actions[actionIndex].changes
-      // NB: Within an action, `applying` puts removals and new orders first: met anywhere in
-      // the action, a change of shape ends what later changes overwrite, there and again
-      // before the action.
-      var kept: [StateChange] = []
-      kept.reserveCapacity(changes.count)
-      var reshapes = false
-      for change in changes.reversed() {
-        guard change.replacesWhole else {
-          kept.append(change)
-          reshapes = true
-          overwritten.removeAll()
-          continue
-        }
-        if overwritten.contains(change.path) { continue }
-        kept.append(change)
-        if !overwritten.isEmpty { overwritten.subtract(Self.ancestors(of: change.path)) }
-        overwritten.insert(change.path)
-      }
-      if reshapes { overwritten.removeAll() }
-      actions[actionIndex].changes = kept.reversed()
+/// Which changes of consecutive actions, met last first, a later change overwrites: applying the
+/// rest gives the state after the last action that applying them all gives.
+///
+/// A `.changed` value is overwritten by a later change at the same path that replaces it whole,
+/// when nothing in between looked inside it (a change below its path) or changed the shape
+/// around it (an element or optional added or removed, a new order).
+struct OverwrittenChanges {
+  /// The paths a later change replaces whole, with nothing between reaching into them.
+  private var paths: Set<String> = []
+  private var actionReshapes = false
+
+  /// Whether `change`, the one before those met so far, is overwritten by one of them.
+  ///
+  /// NB: Within an action, `applying` puts removals and new orders first: met anywhere in the
+  /// action, a change of shape ends what later changes overwrite, there and again before the
+  /// action (``actionEnded()``).
+  mutating func isOverwritten(by change: StateChange) -> Bool {
+    guard change.replacesWhole else {
+      self.paths.removeAll()
+      self.actionReshapes = true
+      return false
     }
+    if self.paths.contains(change.path) { return true }
+    if !self.paths.isEmpty { self.paths.subtract(Self.ancestors(of: change.path)) }
+    self.paths.insert(change.path)
+    return false
   }
 
-  /// Whether this change replaces the value at its path whole, whatever was there.
-  private var replacesWhole: Bool {
-    self.kind == .changed && self.rebuild?.order == nil && self.rebuild?.index == nil
-      && self.rebuild?.label == nil
+  /// Call after the changes of an action, before those of the action before it.
+  mutating func actionEnded() {
+    if self.actionReshapes { self.paths.removeAll() }
+    self.actionReshapes = false
   }
 
   /// The paths that hold `path`: `""`, and each prefix that ends before a `.` or a `[` (some
@@ -285,11 +279,19 @@ extension StateChange {
     var index = path.utf8.startIndex
     while index != path.utf8.endIndex {
       let byte = path.utf8[index]
-      if (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[")), index != path.utf8.startIndex {
+      if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "["), index != path.utf8.startIndex {
         ancestors.append(String(path[..<index]))
       }
       index = path.utf8.index(after: index)
     }
     return ancestors
+  }
+}
+
+extension StateChange {
+  /// Whether this change replaces the value at its path whole, whatever was there.
+  fileprivate var replacesWhole: Bool {
+    self.kind == .changed && self.rebuild?.order == nil && self.rebuild?.index == nil
+      && self.rebuild?.label == nil
   }
 }

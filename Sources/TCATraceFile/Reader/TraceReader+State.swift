@@ -77,8 +77,13 @@ extension TraceReader {
         message: "lacks \(Int64(through) - start - present) of the actions between #\(start) and #\(through) of session \(session) (the recorder dropped them), so the state after them cannot be rebuilt"
       )
     }
-    if Int64(from) == start { try body(from, state) }
-    // NB: Rebuilding needs no old values.
+    // NB: The states before `from` are not asked for: the changes up to it are applied
+    // together, read last first so that those a later change overwrites are left unread.
+    if Int64(from) > start {
+      try self.applyTogether(session: session, after: start, through: Int64(from), to: &state)
+    }
+    try body(from, state)
+    guard through > from else { return }
     let changes = try self.connection.prepare(
       """
       SELECT a.seq, c.path, c.kind, NULL, c.new_value, c.rebuild
@@ -87,35 +92,18 @@ extension TraceReader {
       ORDER BY a.seq, c.position
       """
     )
-    changes.bind([.integer(session), .integer(start), .integer(Int64(through))])
+    changes.bind([.integer(session), .integer(Int64(from)), .integer(Int64(through))])
     var pending: [StateChange] = []
     var pendingSeq: Int64?
-    // NB: The states before `from` are not asked for: the changes of the actions up to it are
-    // applied together, without those a later change at the same place overwrites (a field
-    // typed into, a counter: the changes since a keyframe are mostly such).
-    var unseen: [(seq: Int64, changes: [StateChange])] = []
-    func apply(_ changes: [StateChange], of seq: Int64) throws {
-      guard !changes.isEmpty else { return }
-      do throws(StateRebuildError) {
-        state = try state.applying(changes)
-      } catch {
-        throw self.damaged("holds a state change of action #\(seq) of session \(session) that does not fit the state: \(error)")
-      }
-    }
     func finishAction() throws {
       guard let seq = pendingSeq else { return }
-      defer { pending.removeAll(keepingCapacity: true) }
-      if seq < Int64(from) {
-        if !pending.isEmpty { unseen.append((seq, pending)) }
-        return
-      }
-      if seq == Int64(from) {
-        unseen.append((seq, pending))
-        StateChange.removeOverwritten(from: &unseen)
-        for action in unseen { try apply(action.changes, of: action.seq) }
-        unseen = []
-      } else {
-        try apply(pending, of: seq)
+      if !pending.isEmpty {
+        do throws(StateRebuildError) {
+          state = try state.applying(pending)
+        } catch {
+          throw self.damaged("holds a state change of action #\(seq) of session \(session) that does not fit the state: \(error)")
+        }
+        pending.removeAll(keepingCapacity: true)
       }
       try body(Int(seq), state)
     }
@@ -127,18 +115,8 @@ extension TraceReader {
       }
       // NB: An action that changed nothing is one row, with NULLs for its changes.
       guard let path = try changes.optionalString(1) else { continue }
-      let kindName = try changes.string(2)
-      guard let kind = StateChange.Kind(rawValue: kindName) else {
-        throw self.damaged("holds an unknown state change kind '\(kindName)'")
-      }
-      var rebuild: StateChange.Rebuild?
-      if let json = try changes.optionalString(5) {
-        do throws(StateJSONError) {
-          rebuild = try StateChange.Rebuild(json: json)
-        } catch {
-          throw self.damaged("holds a state change of action #\(actionSeq) of session \(session) that \(error.reason)")
-        }
-      }
+      let kind = try self.stateChangeKind(changes, 2)
+      let rebuild = try self.rebuild(changes, 5, of: actionSeq, session: session)
       pending.append(
         StateChange(
           path: path, kind: kind, old: try changes.optionalString(3),
@@ -147,6 +125,102 @@ extension TraceReader {
       )
     }
     try finishAction()
+  }
+
+  /// Applies to `state`, the state after action `start`, the changes of the actions after it
+  /// through `end`, without those a later change overwrites (see ``OverwrittenChanges``):
+  /// they are read last first, and one overwritten is not read further than its path.
+  private func applyTogether(
+    session: Int64, after start: Int64, through end: Int64, to state: inout StateNode
+  ) throws(TraceFileError) {
+    // NB: When the actions' row ids are their seqs plus one offset (no other session's
+    // actions were written between them: the common case), their changes are one range of
+    // `state_changes`, read in order without looking each action up: a third of the time.
+    let statement: SQLiteStatement
+    let offset = try self.idOffset(session: session, after: start, through: end)
+    if let offset {
+      statement = try self.connection.prepare(
+        """
+        SELECT action_id, path, kind, new_value, rebuild FROM state_changes
+        WHERE action_id > ?1 AND action_id <= ?2
+        ORDER BY action_id DESC, position DESC
+        """
+      )
+      statement.bind([.integer(start + offset), .integer(end + offset)])
+    } else {
+      statement = try self.connection.prepare(
+        """
+        SELECT a.seq, c.path, c.kind, c.new_value, c.rebuild
+        FROM actions a JOIN state_changes c ON c.action_id = a.id
+        WHERE a.session_id = ?1 AND a.seq > ?2 AND a.seq <= ?3
+        ORDER BY a.seq DESC, c.position DESC
+        """
+      )
+      statement.bind([.integer(session), .integer(start), .integer(end)])
+    }
+    var overwritten = OverwrittenChanges()
+    // The actions, last first, each with the changes it keeps, last first.
+    var actions: [(seq: Int64, changes: [StateChange])] = []
+    while try statement.step() {
+      let seq = try statement.integer(0) - (offset ?? 0)
+      if actions.last?.seq != seq {
+        overwritten.actionEnded()
+        actions.append((seq, []))
+      }
+      let path = try statement.string(1)
+      let kind = try self.stateChangeKind(statement, 2)
+      let rebuild = try self.rebuild(statement, 4, of: seq, session: session)
+      let change = StateChange(path: path, kind: kind, old: nil, new: nil, rebuild: rebuild)
+      guard !overwritten.isOverwritten(by: change) else { continue }
+      actions[actions.count - 1].changes.append(
+        StateChange(path: path, kind: kind, old: nil, new: try statement.optionalString(3), rebuild: rebuild)
+      )
+    }
+    for action in actions.reversed() where !action.changes.isEmpty {
+      do throws(StateRebuildError) {
+        state = try state.applying(action.changes.reversed())
+      } catch {
+        throw self.damaged("holds a state change of action #\(action.seq) of session \(session) that does not fit the state: \(error)")
+      }
+    }
+  }
+
+  /// The offset from the seq of each action of `session` after `start` through `end` to its
+  /// row id, when it is the same for all; `nil` when it is not.
+  private func idOffset(session: Int64, after start: Int64, through end: Int64) throws(TraceFileError) -> Int64? {
+    let first = try self.connection.prepare("SELECT id FROM actions WHERE session_id = ?1 AND seq = ?2")
+    first.bind([.integer(session), .integer(start + 1)])
+    guard try first.step() else { return nil }
+    // NB: A damaged file's ids may be anything: an offset that overflows is no offset.
+    let (offset, overflow) = try first.integer(0).subtractingReportingOverflow(start + 1)
+    guard !overflow, !end.addingReportingOverflow(offset).overflow else { return nil }
+    let matching = try self.connection.prepare(
+      "SELECT count(*) FROM actions WHERE session_id = ?1 AND seq > ?2 AND seq <= ?3 AND id - seq = ?4"
+    )
+    matching.bind([.integer(session), .integer(start), .integer(end), .integer(offset)])
+    guard try matching.step(), try matching.integer(0) == end - start else { return nil }
+    return offset
+  }
+
+  /// What rebuilding needs of a change of action `seq`, in column `index` of `statement`.
+  private func rebuild(
+    _ statement: SQLiteStatement, _ index: Int, of seq: Int64, session: Int64
+  ) throws(TraceFileError) -> StateChange.Rebuild? {
+    guard let json = try statement.optionalString(index) else { return nil }
+    do throws(StateJSONError) {
+      return try StateChange.Rebuild(json: json)
+    } catch {
+      throw self.damaged("holds a state change of action #\(seq) of session \(session) that \(error.reason)")
+    }
+  }
+
+  /// The state change kind in column `index` of `statement`.
+  private func stateChangeKind(_ statement: SQLiteStatement, _ index: Int) throws(TraceFileError) -> StateChange.Kind {
+    let kindName = try statement.string(index)
+    guard let kind = StateChange.Kind(rawValue: kindName) else {
+      throw self.damaged("holds an unknown state change kind '\(kindName)'")
+    }
+    return kind
   }
 
   /// The whole state of `session` right before its action `seq`: ``state(session:after:)`` of
