@@ -177,7 +177,10 @@ struct TimeTravelTests {
   }
 
   /// Every state a session went through, rebuilt from the trace, against its rendering then.
-  private func expectEveryStateRebuilt(_ path: String, log: StateLog, initial: String) throws {
+  ///
+  /// NB: Off the main actor: seconds of rebuilding would hold up other suites' effects there.
+  @concurrent
+  private nonisolated func expectEveryStateRebuilt(_ path: String, log: StateLog, initial: String) async throws {
     let reader = try TraceReader(path: path)
     let renderings = [initial] + log.renderings.withLock { $0 }
     let session = try #require(try reader.sessions().first)
@@ -225,7 +228,7 @@ struct TimeTravelTests {
     let reader = try TraceReader(path: path)
     // NB: One kept state: every step is rebuilt from the first, across all the changes.
     #expect(try reader.query("SELECT count(*) FROM states").rows == [[.integer(1)]])
-    try self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: Turns.State()))
+    try await self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: Turns.State()))
   }
 
   /// A state on its own is rebuilt from its session's changes whether or not its actions' row
@@ -280,7 +283,7 @@ struct TimeTravelTests {
     await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()
     try await recorder.close()
-    try self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: AppFeature.State()))
+    try await self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: AppFeature.State()))
   }
 
   @Test func aLongRandomSessionIsRebuiltExactlyAtEveryStep() async throws {
@@ -299,6 +302,6 @@ struct TimeTravelTests {
     let reader = try TraceReader(path: path)
     let kept = try reader.query("SELECT count(*) FROM states").rows
     #expect(kept != [[.integer(1)]])
-    try self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: RandomState()))
+    try await self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: RandomState()))
   }
 }

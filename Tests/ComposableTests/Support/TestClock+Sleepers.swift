@@ -7,10 +7,13 @@ extension TestClock<Duration> {
   /// NB: An effect starts on a task of its own, so right after a `send` it may not be asleep
   /// yet; advancing the clock before it sleeps would move time past it.
   func waitForSleeper() async {
-    // NB: Given time, not a number of tries: on a loaded machine, with other tests' work on
-    // every core, the effect's task may wait long for a thread.
+    // NB: Ten thousand tries and thirty seconds, both: on a loaded machine the effect's task
+    // may wait long for a thread (the tries run out first), and other tests' work on the main
+    // actor may hold up these tries as long (the time runs out first).
     let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-    while ContinuousClock.now < deadline {
+    var tries = 0
+    while tries < 10_000 || ContinuousClock.now < deadline {
+      tries += 1
       do {
         try await self.checkSuspension()
       } catch {
