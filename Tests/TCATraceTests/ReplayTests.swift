@@ -265,10 +265,18 @@ struct ReplayTests {
     #expect(passing.replayed == 3)
     let report = try await replay.run(Lookup(forgetsTheSearchAndTheItems: true))
     #expect(report.replayed == 0)
-    #expect(
-      report.divergence
-        == TraceDivergence(seq: 1, actionPath: "searchTapped", kind: .missingEffect(sentSeq: 3, sentPath: "resultLoaded"))
+    let missing = TraceDivergence(
+      seq: 1, actionPath: "searchTapped", kind: .missingEffect(sentSeq: 3, sentPath: "resultLoaded")
     )
+    #expect(report.divergence == missing)
+
+    // The same before an action that cannot be replayed: the divergence comes first.
+    try SQLiteConnection(path: path, mode: .readWrite).execute(
+      "UPDATE actions SET payload_json = NULL WHERE seq = 2"
+    )
+    let beforeUnreplayable = try await replay.run(Lookup(forgetsTheSearchAndTheItems: true))
+    #expect(beforeUnreplayable.divergence == missing)
+    await #expect(throws: TraceReplayError.self) { try await replay.run(Lookup()) }
   }
 
   @Test func aRenamedCaseIsNamed() async throws {

@@ -91,10 +91,14 @@ public struct TraceReplayer: Sendable {
     /// or the action itself, returned no effect where the recording shows actions its effects
     /// sent after it.
     func first(_ divergence: TraceDivergence) throws -> TraceDivergence {
-      let missing = try reader.effectActions(
-        session: self.session, causedThrough: divergence.seq, sentAfter: divergence.seq
-      ).first { $0.cause < returnedNoEffect.count && returnedNoEffect[$0.cause] }
-      guard let missing else { return divergence }
+      try missingEffect(through: divergence.seq) ?? divergence
+    }
+    /// The divergence of the first action through `seq` that returned no effect where the
+    /// recording shows actions its effects sent after `seq`.
+    func missingEffect(through seq: Int) throws -> TraceDivergence? {
+      let missing = try reader.effectActions(session: self.session, causedThrough: seq, sentAfter: seq)
+        .first { $0.cause < returnedNoEffect.count && returnedNoEffect[$0.cause] }
+      guard let missing else { return nil }
       return try self.missingEffect(cause: missing.cause, sent: missing.seq, sentPath: missing.path, reader)
     }
     /// The first place where the replayed state after `seq` (the action at `path`) differs from
@@ -135,6 +139,8 @@ public struct TraceReplayer: Sendable {
           return diverged(try self.missingEffect(cause: cause, sent: action.seq, sentPath: action.path, reader))
         }
         guard let json = action.payloadJSON else {
+          // NB: A divergence before this action comes first.
+          if let divergence = try missingEffect(through: action.seq - 1) { return diverged(divergence) }
           throw TraceReplayError(
             message: "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
           )
