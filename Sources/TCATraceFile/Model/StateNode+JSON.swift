@@ -15,7 +15,21 @@ extension StateNode {
   ///
   /// - Throws: ``StateJSONError`` when `json` is not a tree's JSON.
   package init(json: String) throws(StateJSONError) {
-    self = try Self.decode(Self.parse(json), depth: 0)
+    // NB: A keyframe is a tree of a hundred thousand nodes: read straight into nodes, it
+    // skips a tree of `Any` values built to be taken apart. What that reading does not take
+    // (anything but a well-formed tree) is read the long way, which says what is wrong.
+    var json = json
+    let node: StateNode? = json.withUTF8 { bytes in
+      var parser = JSONParser(bytes: bytes)
+      guard let node = try? parser.node(depth: 0) else { return nil }
+      parser.skipSpace()
+      return parser.index == bytes.count ? node : nil
+    }
+    if let node {
+      self = node
+    } else {
+      self = try Self.decode(Self.parse(json), depth: 0)
+    }
   }
 
   /// How deep a tree read from a file may be: deeper is a damaged or hostile file, which would
@@ -237,9 +251,129 @@ struct JSONParser {
   }
 
   mutating func skipSpace() {
-    while self.index < self.bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(self.bytes[self.index]) {
-      self.index += 1
+    while self.index < self.bytes.count {
+      switch self.bytes[self.index] {
+      case 0x20, 0x0A, 0x0D, 0x09: self.index += 1
+      default: return
+      }
     }
+  }
+
+  /// A state tree's node (see the `states` table), read straight from its JSON; throws at
+  /// anything else, without saying what.
+  mutating func node(depth: Int) throws(StateJSONError) -> StateNode {
+    guard depth < StateNode.maxDepth else { throw self.failure() }
+    try self.expect(UInt8(ascii: "["))
+    let tag = try self.quoted()
+    let node: StateNode
+    switch tag {
+    case "t":
+      try self.expect(UInt8(ascii: ","))
+      node = .text(try self.quoted())
+    case "m":
+      try self.expect(UInt8(ascii: ","))
+      let string = try self.quoted()
+      try self.expect(UInt8(ascii: ","))
+      self.skipSpace()
+      let hashes = try self.integer()
+      guard (0...1_000).contains(hashes) else { throw self.failure() }
+      node = .multilineString(string, hashes: hashes)
+    case "e":
+      try self.expect(UInt8(ascii: ","))
+      let type = try self.quoted()
+      try self.expect(UInt8(ascii: ","))
+      node = .enumCase(type: type, description: try self.quoted())
+    case "s":
+      try self.expect(UInt8(ascii: ","))
+      node = .some(try self.node(depth: depth + 1))
+    case "c":
+      try self.expect(UInt8(ascii: ","))
+      let kind = try self.containerKind()
+      try self.expect(UInt8(ascii: ","))
+      try self.expect(UInt8(ascii: "["))
+      var children: [StateChild] = []
+      self.skipSpace()
+      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "]") {
+        self.index += 1
+      } else {
+        while true {
+          try self.expect(UInt8(ascii: "["))
+          self.skipSpace()
+          var label: String?
+          if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "n") {
+            try self.literal("null")
+          } else {
+            label = try self.quoted()
+          }
+          try self.expect(UInt8(ascii: ","))
+          let key = try self.quoted()
+          try self.expect(UInt8(ascii: ","))
+          children.append(StateChild(label: label, key: key, node: try self.node(depth: depth + 1)))
+          try self.expect(UInt8(ascii: "]"))
+          self.skipSpace()
+          guard self.index < self.bytes.count else { throw self.failure() }
+          let byte = self.bytes[self.index]
+          self.index += 1
+          if byte == UInt8(ascii: "]") { break }
+          guard byte == UInt8(ascii: ",") else { throw self.failure() }
+        }
+      }
+      node = .container(StateContainer(kind: kind, children: children))
+    default:
+      throw self.failure()
+    }
+    try self.expect(UInt8(ascii: "]"))
+    return node
+  }
+
+  /// A container's kind, read straight from its JSON.
+  private mutating func containerKind() throws(StateJSONError) -> StateContainer.Kind {
+    try self.expect(UInt8(ascii: "["))
+    let kind: StateContainer.Kind
+    switch try self.quoted() {
+    case "struct":
+      try self.expect(UInt8(ascii: ","))
+      kind = .structure(type: try self.quoted())
+    case "tuple": kind = .tuple
+    case "collection": kind = .collection
+    case "dictionary":
+      try self.expect(UInt8(ascii: ","))
+      self.skipSpace()
+      guard self.index < self.bytes.count else { throw self.failure() }
+      if self.bytes[self.index] == UInt8(ascii: "t") {
+        try self.literal("true")
+        kind = .dictionary(sorted: true)
+      } else {
+        try self.literal("false")
+        kind = .dictionary(sorted: false)
+      }
+    case "set": kind = .set
+    case "enum":
+      try self.expect(UInt8(ascii: ","))
+      let type = try self.quoted()
+      try self.expect(UInt8(ascii: ","))
+      kind = .enumCase(type: type, name: try self.quoted())
+    default:
+      throw self.failure()
+    }
+    try self.expect(UInt8(ascii: "]"))
+    return kind
+  }
+
+  /// Skips space, then `byte`.
+  private mutating func expect(_ byte: UInt8) throws(StateJSONError) {
+    self.skipSpace()
+    guard self.index < self.bytes.count, self.bytes[self.index] == byte else { throw self.failure() }
+    self.index += 1
+  }
+
+  /// Skips space, then reads a string.
+  private mutating func quoted() throws(StateJSONError) -> String {
+    self.skipSpace()
+    guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "\"") else {
+      throw self.failure()
+    }
+    return try self.string()
   }
 
   private func failure() -> StateJSONError { StateJSONError(reason: "is not JSON") }
@@ -346,8 +480,11 @@ struct JSONParser {
     while self.index < self.bytes.count {
       let byte = self.bytes[self.index]
       if byte == UInt8(ascii: "\"") {
-        out += UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index])
+        let run = UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index])
         self.index += 1
+        // NB: Most strings have no escapes: made from the bytes where they lie.
+        guard !out.isEmpty else { return String(decoding: run, as: UTF8.self) }
+        out += run
         return String(decoding: out, as: UTF8.self)
       }
       if byte < 0x20 { throw self.failure() }
