@@ -68,9 +68,24 @@ extension TraceReader {
     // NB: Every action between the kept state and `through` must be there: a recorder that
     // dropped actions (its buffer was full) lost their changes, and the state after them is
     // unknown.
-    let present = try self.connection.integer(
-      "SELECT count(*) FROM actions WHERE session_id = \(session) AND seq > \(start) AND seq <= \(through)"
-    ) ?? 0
+    // NB: The same pass over the index finds whether the actions' row ids up to `from` are
+    // their seqs plus the first one's offset (see `applyTogether`).
+    let candidate = Int64(from) > start ? try self.idOffset(session: session, seq: start + 1) : nil
+    let counts = try self.connection.prepare(
+      """
+      SELECT count(*), coalesce(sum(seq <= ?4 AND id - seq = ?5), 0) FROM actions
+      WHERE session_id = ?1 AND seq > ?2 AND seq <= ?3
+      """
+    )
+    counts.bind([.integer(session), .integer(start), .integer(Int64(through)), .integer(Int64(from)), .integer(candidate ?? 0)])
+    guard try counts.step() else { throw self.damaged("could not count the actions of session \(session)") }
+    let present = try counts.integer(0)
+    var offset: Int64?
+    if let candidate, try counts.integer(1) == Int64(from) - start,
+      !start.addingReportingOverflow(candidate).overflow
+    {
+      offset = candidate
+    }
     guard present == Int64(through) - start else {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
@@ -80,7 +95,7 @@ extension TraceReader {
     // NB: The states before `from` are not asked for: the changes up to it are applied
     // together, read last first so that those a later change overwrites are left unread.
     if Int64(from) > start {
-      try self.applyTogether(session: session, after: start, through: Int64(from), to: &state)
+      try self.applyTogether(session: session, after: start, through: Int64(from), idOffset: offset, to: &state)
     }
     try body(from, state)
     guard through > from else { return }
@@ -131,13 +146,13 @@ extension TraceReader {
   /// through `end`, without those a later change overwrites (see ``OverwrittenChanges``):
   /// they are read last first, and one overwritten is not read further than its path.
   private func applyTogether(
-    session: Int64, after start: Int64, through end: Int64, to state: inout StateNode
+    session: Int64, after start: Int64, through end: Int64, idOffset offset: Int64?,
+    to state: inout StateNode
   ) throws(TraceFileError) {
     // NB: When the actions' row ids are their seqs plus one offset (no other session's
     // actions were written between them: the common case), their changes are one range of
     // `state_changes`, read in order without looking each action up: a third of the time.
     let statement: SQLiteStatement
-    let offset = try self.idOffset(session: session, after: start, through: end)
     if let offset {
       statement = try self.connection.prepare(
         """
@@ -185,21 +200,14 @@ extension TraceReader {
     }
   }
 
-  /// The offset from the seq of each action of `session` after `start` through `end` to its
-  /// row id, when it is the same for all; `nil` when it is not.
-  private func idOffset(session: Int64, after start: Int64, through end: Int64) throws(TraceFileError) -> Int64? {
-    let first = try self.connection.prepare("SELECT id FROM actions WHERE session_id = ?1 AND seq = ?2")
-    first.bind([.integer(session), .integer(start + 1)])
-    guard try first.step() else { return nil }
-    // NB: A damaged file's ids may be anything: an offset that overflows is no offset.
-    let (offset, overflow) = try first.integer(0).subtractingReportingOverflow(start + 1)
-    guard !overflow, !end.addingReportingOverflow(offset).overflow else { return nil }
-    let matching = try self.connection.prepare(
-      "SELECT count(*) FROM actions WHERE session_id = ?1 AND seq > ?2 AND seq <= ?3 AND id - seq = ?4"
-    )
-    matching.bind([.integer(session), .integer(start), .integer(end), .integer(offset)])
-    guard try matching.step(), try matching.integer(0) == end - start else { return nil }
-    return offset
+  /// The offset from action `seq` of `session`'s seq to its row id; `nil` when there is no
+  /// such action, or the offset overflows (a damaged file's ids may be anything).
+  private func idOffset(session: Int64, seq: Int64) throws(TraceFileError) -> Int64? {
+    let statement = try self.connection.prepare("SELECT id FROM actions WHERE session_id = ?1 AND seq = ?2")
+    statement.bind([.integer(session), .integer(seq)])
+    guard try statement.step() else { return nil }
+    let (offset, overflow) = try statement.integer(0).subtractingReportingOverflow(seq)
+    return overflow ? nil : offset
   }
 
   /// What rebuilding needs of a change of action `seq`, in column `index` of `statement`.
