@@ -144,7 +144,7 @@ extension TraceReader {
 
   /// Applies to `state`, the state after action `start`, the changes of the actions after it
   /// through `end`, without those a later change overwrites (see ``OverwrittenChanges``):
-  /// they are read last first, and one overwritten is not read further than its path.
+  /// they are read last first, and the new value of one overwritten is not read.
   private func applyTogether(
     session: Int64, after start: Int64, through end: Int64, idOffset offset: Int64?,
     to state: inout StateNode
@@ -185,11 +185,10 @@ extension TraceReader {
       let path = try statement.string(1)
       let kind = try self.stateChangeKind(statement, 2)
       let rebuild = try self.rebuild(statement, 4, of: seq, session: session)
-      let change = StateChange(path: path, kind: kind, old: nil, new: nil, rebuild: rebuild)
+      var change = StateChange(path: path, kind: kind, old: nil, new: nil, rebuild: rebuild)
       guard !overwritten.isOverwritten(by: change) else { continue }
-      actions[actions.count - 1].changes.append(
-        StateChange(path: path, kind: kind, old: nil, new: try statement.optionalString(3), rebuild: rebuild)
-      )
+      change.new = try statement.optionalString(3)
+      actions[actions.count - 1].changes.append(change)
     }
     for action in actions.reversed() where !action.changes.isEmpty {
       do throws(StateRebuildError) {
