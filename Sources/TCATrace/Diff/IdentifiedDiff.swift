@@ -25,13 +25,6 @@ protocol DiffableIdentifiedCollection {
   func identifiedDifferences(to new: Self) -> [IdentifiedDifference]
 }
 
-extension DiffableIdentifiedCollection {
-  /// The differences from `self` to `new`; `nil` when `new` is not of the same type.
-  func identifiedDifferences(to new: Any) -> [IdentifiedDifference]? {
-    (new as? Self).map(self.identifiedDifferences(to:))
-  }
-}
-
 extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable {
   func identifiedDifferences(to new: Self) -> [IdentifiedDifference] {
     // NB: Most actions change elements in place, and the ids stay as they were: the elements

@@ -44,7 +44,6 @@ final class NodeKind: @unchecked Sendable {
   /// The differences of two identified collections of this type in place (see
   /// ``DiffableIdentifiedCollection``); `nil` for other types.
   let identifiedDifferences: ((UnsafeRawPointer, UnsafeRawPointer) -> [IdentifiedDifference])?
-  var isIdentifiedDiffable: Bool { self.identifiedDifferences != nil }
   /// A ``Shared`` value: its one reference holds its value before the action and after it.
   let isShared: Bool
   /// A value that reads as the state it wraps (a presentation state).

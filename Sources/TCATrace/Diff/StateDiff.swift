@@ -48,11 +48,12 @@ enum StateDiff {
     let kind = NodeKind.of(old)
     // The fast path for identified collections of `Equatable` elements: they find their own
     // differences (none when they are equal), without asking `==` of the whole first, and
-    // before the casts other values need.
-    if kind.isIdentifiedDiffable, depth < self.maxDepth, type(of: old) == type(of: new),
-      let differences = (old as? any DiffableIdentifiedCollection)?.identifiedDifferences(to: new)
-    {
-      return self.append(differences, path: path, depth: depth, into: &changes)
+    // before the casts other values need; in place, as in a struct's fields.
+    if let differ = kind.identifiedDifferences, depth < self.maxDepth, type(of: old) == type(of: new) {
+      NodeKind.withPlaces(old, new) { old, new in
+        self.append(differ(old, new), path: path, depth: depth, into: &changes)
+      }
+      return
     }
     if !knownUnequal, !kind.mayChangeUnseen, kind.isEqual(old, new) == true { return }
     // NB: A number, a string or a flag is a leaf; asking its mirror would only say so, slowly.
