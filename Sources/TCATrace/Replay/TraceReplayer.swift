@@ -188,7 +188,7 @@ public struct TraceReplayer: Sendable {
     cause: Int, sent: Int, sentPath: String, _ reader: TraceReader
   ) throws -> TraceDivergence {
     TraceDivergence(
-      seq: cause, actionPath: try reader.actionPath(session: self.session, seq: cause) ?? "",
+      seq: cause, actionPath: try reader.action(session: self.session, seq: cause)?.path ?? "",
       kind: .missingEffect(sentSeq: sent, sentPath: sentPath)
     )
   }

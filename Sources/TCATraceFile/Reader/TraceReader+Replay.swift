@@ -86,16 +86,6 @@ extension TraceReader {
     return nil
   }
 
-  /// The case path of action `seq` of `session`; `nil` when there is no such action.
-  package func actionPath(session: Int64, seq: Int) throws(TraceFileError) -> String? {
-    let statement = try self.connection.prepare(
-      "SELECT path FROM actions WHERE session_id = ?1 AND seq = ?2"
-    )
-    statement.bind(1, session)
-    statement.bind(2, Int64(seq))
-    return try statement.step() ? try statement.string(0) : nil
-  }
-
   /// The actions of `session` sent by effects of an action at or before seq `cause`, and
   /// after seq `after`: for each cause, the first such action, by cause.
   package func effectActions(
