@@ -1,12 +1,13 @@
--- TCATrace trace file, schema version 3.
+-- TCATrace trace file, schema version 4.
 --
 -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
 -- a TCA-style app: every action the store processed, the state changes it caused, and the
 -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
--- ('TCAT') and PRAGMA user_version = 3 (this schema's version). Readers refuse files with a
--- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, and
--- version 2 no `states.json`: a recorder that appends to an older file adds them; its older
--- sessions have no states (version 1) or no states' JSON (version 2).
+-- ('TCAT') and PRAGMA user_version = 4 (this schema's version). Readers refuse files with a
+-- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, version
+-- 2 no `states.json`, and version 3 no `actions.json_changes`: a recorder that appends to an
+-- older file adds them; its older sessions have no states (version 1), no states' JSON
+-- (version 2), or their JSON only where a whole state was kept (version 3).
 
 -- One recording: one store, from its first action until the recorder closed.
 CREATE TABLE sessions (
@@ -62,6 +63,16 @@ CREATE TABLE actions (
   payload TEXT,
   -- The whole action as JSON, when the action type is Encodable; NULL otherwise.
   payload_json TEXT,
+  -- How the action changed the state's own JSON (see states.json), when the state is
+  -- Encodable: a JSON array of operations applied in order, each ["s", path, value] (the
+  -- value at path is now value: an object's member, added if missing, or an array's
+  -- element), ["d", path] (the member or element is gone) or ["i", path, value] (value is
+  -- inserted into an array at the path's last index); a path is an array of member names
+  -- and element indices, and values are JSON as JSONEncoder writes it, redacted values read
+  -- "<redacted>". '[]' when the JSON did not change; NULL when the state is not Encodable or
+  -- its JSON could not be followed (its JSON after this action is then known only from the
+  -- next state kept).
+  json_changes TEXT,
   UNIQUE (session_id, seq)
 );
 
@@ -108,7 +119,7 @@ CREATE TABLE states (
   tree TEXT NOT NULL,
   -- The state's own JSON when its type is `Encodable` (JSONEncoder, keys sorted), with
   -- redacted values replaced by the string "<redacted>"; NULL when it is not, or does not
-  -- encode.
+  -- encode. The JSON after a later action is this with actions.json_changes applied.
   json TEXT,
   PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;

@@ -9,9 +9,19 @@ import TCATraceFile
 import TestSupport
 import Testing
 
-/// The state after each action, as CustomDump renders it, in the order the store processed them.
+/// The state after each action, as CustomDump renders it, and its JSON when it is `Encodable`,
+/// in the order the store processed them.
 private final class StateLog: Sendable {
   let renderings = Mutex<[String]>([])
+  let jsons = Mutex<[String]>([])
+}
+
+/// `state`'s JSON as the trace keeps it; `nil` when it is not `Encodable`.
+private func traceJSON(_ state: Any) -> String? {
+  guard let state = state as? any Encodable else { return nil }
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return String(decoding: try! encoder.encode(state), as: UTF8.self)
 }
 
 /// `base`, rendering the state after each action into `log`.
@@ -23,6 +33,7 @@ private struct Capturing<Base: Reducer>: Reducer {
     let effect = self.base.reduce(into: &state, action: action)
     let rendering = String(customDumping: state)
     self.log.renderings.withLock { $0.append(rendering) }
+    if let json = traceJSON(state) { self.log.jsons.withLock { $0.append(json) } }
     return effect
   }
 }
@@ -134,8 +145,9 @@ private struct Turns: Reducer {
 @Suite(.timeLimit(.minutes(2)))
 struct TimeTravelTests {
   /// Issue #18: where the recorder keeps a whole state and the state is `Encodable`, it keeps its
-  /// JSON too, as `JSONEncoder` wrote it then, which decodes to the state it was.
-  @Test func anEncodableStateKeepsItsJSONWhereItIsKept() async throws {
+  /// JSON too, as `JSONEncoder` wrote it then, which decodes to the state it was; and after
+  /// every other action, the JSON is that JSON with the changes since applied.
+  @Test func anEncodableStateKeepsItsJSONAtEveryStep() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("tally.db")
     let recorder = try TraceRecorder(path: path)
@@ -160,9 +172,20 @@ struct TimeTravelTests {
       #expect(try JSONDecoder().decode(Tally.State.self, from: Data(json.utf8)).count == seq)
     }
     #expect(try reader.stateJSON(session: 1, after: 0).map { try JSONDecoder().decode(Tally.State.self, from: Data($0.utf8)) } == initial)
-    // Elsewhere there is none.
-    let between = try #require((1..<2_500).first { !kept.contains($0) })
-    #expect(try reader.stateJSON(session: 1, after: between) == nil)
+    // Between them, each action's changes to the JSON: a member set, removed, added back, an
+    // element appended.
+    for seq in 1..<jsons.count where !kept.contains(seq) {
+      #expect(try reader.stateJSON(session: 1, after: seq) == jsons[seq], "after action #\(seq)")
+    }
+    let changes = try reader.query("SELECT json_changes FROM actions WHERE seq BETWEEN 6 AND 7 ORDER BY seq").rows
+    #expect(
+      changes == [
+        [.text(#"[["s",["count"],6],["d",["note"]]]"#)],
+        [.text(#"[["s",["count"],7],["i",["names",1],"name 7"],["s",["note"],"odd/7"]]"#)],
+      ]
+    )
+    // Past the last action, and in a session that is not there, there is none.
+    #expect(try reader.stateJSON(session: 1, after: 2_501) == nil)
     #expect(try reader.stateJSON(session: 9, after: 0) == nil)
   }
 
@@ -180,7 +203,9 @@ struct TimeTravelTests {
   ///
   /// NB: Off the main actor: seconds of rebuilding would hold up other suites' effects there.
   @concurrent
-  private nonisolated func expectEveryStateRebuilt(_ path: String, log: StateLog, initial: String) async throws {
+  private nonisolated func expectEveryStateRebuilt(
+    _ path: String, log: StateLog, initial: String, initialJSON: String? = nil
+  ) async throws {
     let reader = try TraceReader(path: path)
     let renderings = [initial] + log.renderings.withLock { $0 }
     let session = try #require(try reader.sessions().first)
@@ -204,6 +229,18 @@ struct TimeTravelTests {
       #expect(try reader.state(session: session.id, after: seq).rendered() == renderings[seq], "after action #\(seq)")
     }
     #expect(try reader.state(session: session.id, before: 1).rendered() == initial)
+    // An `Encodable` state's JSON, at every step: the kept JSON with the changes since applied.
+    if let initialJSON {
+      let jsons = [initialJSON] + log.jsons.withLock { $0 }
+      #expect(jsons.count == renderings.count)
+      for seq in jsons.indices {
+        let rebuilt = try reader.stateJSON(session: session.id, after: seq)
+        if rebuilt != jsons[seq] {
+          Issue.record("JSON after action #\(seq):\n\(diff(rebuilt, jsons[seq]) ?? "")")
+          break
+        }
+      }
+    }
   }
 
   /// A state on its own is rebuilt with the changes since its keyframe applied together, those
@@ -283,7 +320,9 @@ struct TimeTravelTests {
     await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()
     try await recorder.close()
-    try await self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: AppFeature.State()))
+    try await self.expectEveryStateRebuilt(
+      path, log: log, initial: String(customDumping: AppFeature.State()), initialJSON: traceJSON(AppFeature.State())
+    )
   }
 
   @Test func aLongRandomSessionIsRebuiltExactlyAtEveryStep() async throws {
@@ -302,6 +341,8 @@ struct TimeTravelTests {
     let reader = try TraceReader(path: path)
     let kept = try reader.query("SELECT count(*) FROM states").rows
     #expect(kept != [[.integer(1)]])
-    try await self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: RandomState()))
+    try await self.expectEveryStateRebuilt(
+      path, log: log, initial: String(customDumping: RandomState()), initialJSON: traceJSON(RandomState())
+    )
   }
 }

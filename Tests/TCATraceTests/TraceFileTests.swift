@@ -53,8 +53,8 @@ struct TraceFileTests {
       #expect(file.contains(sql), "Schema/tcatrace.sql lacks: \(sql)")
     }
     let header = try TraceReader(path: path).query("PRAGMA user_version")
-    #expect(header.rows == [[.integer(3)]])
-    #expect(file.contains("PRAGMA user_version = 3"))
+    #expect(header.rows == [[.integer(4)]])
+    #expect(file.contains("PRAGMA user_version = 4"))
   }
 
   @Test func recorderRefusesAFileThatIsNotSQLite() throws {
@@ -86,19 +86,23 @@ struct TraceFileTests {
     #expect(try bytes(path) == before)
   }
 
-  /// Issue #18: a recorder appending to a version-1 file adds what versions 2 and 3 keep; the
+  /// Issue #18: a recorder appending to a version-1 file adds what versions 2 to 4 keep; the
   /// older sessions have no states, the new one has.
   @Test func recordingIntoAVersion1FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("old.db")
     try await recordShortSession(path)
     try makeSQLiteFile(
-      path, sql: "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;"
+      path,
+      sql: """
+        DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild;
+        ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 1;
+        """
     )
     #expect(try TraceReader(path: path).query("PRAGMA user_version").rows == [[.integer(1)]])
     try await recordShortSession(path)
     let reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(3)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(4)]])
     #expect(try reader.holdsStates(session: 1) == false)
     #expect(try reader.holdsStates(session: 2))
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
@@ -111,24 +115,45 @@ struct TraceFileTests {
     let directory = try TemporaryDirectory()
     let path = directory.path("old.db")
     try await recordShortSession(path)
-    try makeSQLiteFile(path, sql: "ALTER TABLE states DROP COLUMN json; PRAGMA user_version = 2;")
+    try makeSQLiteFile(
+      path, sql: "ALTER TABLE states DROP COLUMN json; ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 2;"
+    )
     var reader = try TraceReader(path: path)
     #expect(try reader.state(session: 1, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(3)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(4)]])
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     #expect(try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
+  }
+
+  /// Issue #18: a version-3 file (the states' JSON only where a whole state was kept) is read
+  /// as it is — the JSON at kept states, none between them — and a recorder appending to it
+  /// adds the actions' `json_changes`, with which the new session's JSON is known at every step.
+  @Test func recordingIntoAVersion3FileUpgradesIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("old.db")
+    try await recordShortSession(path)
+    try makeSQLiteFile(path, sql: "ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 3;")
+    var reader = try TraceReader(path: path)
+    #expect(try reader.stateJSON(session: 1, after: 0) != nil)
+    #expect(try reader.stateJSON(session: 1, after: 1) == nil)
+    try await recordShortSession(path)
+    reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(4)]])
+    #expect(try reader.stateJSON(session: 1, after: 1) == nil)
+    let json = try #require(try reader.stateJSON(session: 2, after: 1))
+    #expect(try JSONDecoder().decode(AppFeature.State.self, from: Data(json.utf8)).login.email == "blob@example.com")
   }
 
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("future.db")
     try await recordShortSession(path)
-    try makeSQLiteFile(path, sql: "PRAGMA user_version = 4;")
+    try makeSQLiteFile(path, sql: "PRAGMA user_version = 5;")
     let before = try bytes(path)
-    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(4) }
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(5) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
     #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
     #expect(try bytes(path) == before)

@@ -28,10 +28,14 @@ package struct ActionRecord: Sendable {
   /// Whole states to keep with the action: the state before the session's first action, and
   /// keyframes (see ``StateSnapshot``).
   package var states: [StateSnapshot] = []
+  /// The state after the action, when it is `Encodable`: the writer finds how its JSON
+  /// changed from the state after the action before.
+  package var stateAfter: StateAfterAction?
 
-  /// Keeps `states` with the action.
-  package mutating func keep(_ states: [StateSnapshot]) {
+  /// Keeps `states`, and the state after the action, with the action.
+  package mutating func keep(_ states: [StateSnapshot], stateAfter: StateAfterAction? = nil) {
     self.states = states
+    self.stateAfter = stateAfter
   }
 }
 
@@ -61,6 +65,23 @@ package struct StateSnapshot: @unchecked Sendable {
     self.redact = redact
     self.redactJSON = redactJSON
     self.built = built
+  }
+}
+
+/// The state after an action, for the writer to follow its JSON (see ``JSONDiff``).
+package struct StateAfterAction: @unchecked Sendable {
+  // NB: `@unchecked`: a state is a value; the writer only reads it.
+
+  /// Redacts the changes of the JSON, given the values they set and the states before and
+  /// after the action.
+  package typealias Redact = @Sendable ([StateJSONChange], [Any?], Any, Any) -> [StateJSONChange]
+
+  package var value: Any
+  package var redact: Redact
+
+  package init(value: Any, redact: @escaping Redact) {
+    self.value = value
+    self.redact = redact
   }
 }
 

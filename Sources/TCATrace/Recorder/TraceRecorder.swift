@@ -48,6 +48,7 @@ public final class TraceRecorder: Sendable {
   /// Redacts a kept state's tree, on the writer's thread.
   private let redactState: @Sendable (inout StateNode, Any) -> Void
   private let redactStateJSON: @Sendable (String, Any) -> String
+  private let redactJSONChanges: StateAfterAction.Redact
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -113,6 +114,9 @@ public final class TraceRecorder: Sendable {
     // NB: `TraceRedacted` values are redacted with no redaction given: a tree renders them
     // as the marker, but their JSON does not.
     self.redactStateJSON = { json, state in redactor.redact(json: json, state: state) }
+    self.redactJSONChanges = { changes, values, before, after in
+      redactor.redact(jsonChanges: changes, values: values, before: before, after: after)
+    }
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
@@ -273,7 +277,12 @@ public final class TraceRecorder: Sendable {
         seq: id, changes: record.changes.count, kind: types.state,
         before: place + types.event.stateBefore, after: place + types.event.stateAfter
       )
-      record.keep(states)
+      // NB: The state's JSON is followed on the writer's thread, from each state to the next.
+      let stateAfter =
+        types.stateIsEncodable && self.keyframes.isEnabled
+        ? StateAfterAction(value: types.state.load(place + types.event.stateAfter), redact: self.redactJSONChanges)
+        : nil
+      record.keep(states, stateAfter: stateAfter)
       // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
       // Whole states are redacted by the writer, as it builds their trees, before it writes them.
       if !self.redactor.isEmpty {
@@ -542,6 +551,8 @@ package enum TraceTiming: Sendable {
 /// count to keep instead of one per member.
 final class RecordedTypes: Sendable {
   let state: NodeKind
+  /// Whether the state is `Encodable`: the writer then keeps its JSON at each action.
+  let stateIsEncodable: Bool
   /// Whether actions are `Encodable`; `nil` when the action type is an existential, whose
   /// values' types vary.
   let actionIsEncodable: Bool?
@@ -569,6 +580,7 @@ final class RecordedTypes: Sendable {
     self.stateType = ObjectIdentifier(stateType)
     self.actionType = ObjectIdentifier(actionType)
     self.state = state
+    self.stateIsEncodable = stateType is any Encodable.Type
     self.actionIsEncodable = actionIsEncodable
     self.actionClassifier = actionClassifier
     self.event = event
@@ -609,7 +621,7 @@ package final class KeyframeClock: @unchecked Sendable {
   /// The threshold as last read, on the store's thread.
   private var lastThreshold = KeyframeClock.minimumInterval
   /// Whether states are kept at all: the benchmark measures the recorder without them.
-  private let isEnabled: Bool
+  package let isEnabled: Bool
 
   package init(isEnabled: Bool = true) {
     self.isEnabled = isEnabled

@@ -50,6 +50,8 @@ package final class TraceWriter: @unchecked Sendable {
   private var connection: SQLiteConnection?
   private var statements: Statements?
   private var sessionID: Int64?
+  /// The state after the last action written, whose JSON the next action's changes start from.
+  private var lastState: Any?
 
   /// What stopped the writer.
   struct Failure: Sendable {
@@ -327,8 +329,8 @@ package final class TraceWriter: @unchecked Sendable {
         """
         INSERT INTO actions (
           session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
-          feature, category, case_name, state_path, payload, payload_json
-        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+          feature, category, case_name, state_path, payload, payload_json, json_changes
+        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
         """
       ),
       insertChange: try connection.prepare(
@@ -368,7 +370,7 @@ package final class TraceWriter: @unchecked Sendable {
             for index in records.indices {
               try Self.write(
                 records.baseAddress! + index, sessionID: sessionID, statements: statements,
-                connection: connection
+                connection: connection, lastState: &self.lastState
               )
             }
           }
@@ -383,7 +385,7 @@ package final class TraceWriter: @unchecked Sendable {
 
   private static func write(
     _ record: UnsafePointer<ActionRecord>, sessionID: Int64, statements: Statements,
-    connection: SQLiteConnection
+    connection: SQLiteConnection, lastState: inout Any?
   ) throws(TraceFileError) {
     let insert = statements.insertAction
     insert.reset()
@@ -407,6 +409,7 @@ package final class TraceWriter: @unchecked Sendable {
     insert.bind(12, record.pointee.statePath)
     insert.bind(13, record.pointee.classification.payload)
     insert.bind(14, record.pointee.payloadJSON)
+    insert.bind(15, Self.jsonChanges(record, lastState: &lastState))
     try insert.run()
     let actionID = connection.lastInsertRowID
     for position in record.pointee.changes.indices {
@@ -438,6 +441,19 @@ package final class TraceWriter: @unchecked Sendable {
         .integer(actionID), .text(leak.rule.rawValue), .text(leak.feature), .text(leak.detail),
       ])
     }
+  }
+
+  /// The changes of the state's JSON that the action `record` made (see ``JSONDiff``), from
+  /// `lastState`, the state after the action before, which it then replaces; `nil` when the
+  /// state is not `Encodable`, or when its JSON could not be followed.
+  private static func jsonChanges(_ record: UnsafePointer<ActionRecord>, lastState: inout Any?) -> String? {
+    guard let after = record.pointee.stateAfter else { return nil }
+    if let initial = record.pointee.states.first(where: { $0.seq == 0 }) { lastState = initial.value }
+    defer { lastState = after.value }
+    guard let before = lastState, let (changes, values) = JSONDiff.changes(from: before, to: after.value) else {
+      return nil
+    }
+    return StateJSONChange.text(of: after.redact(changes, values, before, after.value))
   }
 
   private func finishSession(endedAt: String?, dropped: Int) {

@@ -153,6 +153,45 @@ struct Redactor: Sendable {
     return fragments.isEmpty ? json : Self.scrubbing(json, of: fragments)
   }
 
+  /// Redacts the changes of a state's JSON (see ``JSONDiff``) as ``redact(json:state:)``
+  /// redacts a whole state's: in each value a change sets or inserts (`values`, the values
+  /// they encode), the values at the named state paths before and after the action, and every
+  /// ``TraceRedacted`` value inside it, read `"<redacted>"`.
+  func redact(
+    jsonChanges changes: [StateJSONChange], values: [Any?], before: Any, after: Any
+  ) -> [StateJSONChange] {
+    var pathSecrets: Set<String> = []
+    for redaction in self.redactions {
+      guard case let .state(_, keyPath, _) = redaction.kind else { continue }
+      for state in [before, after] {
+        if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value),
+          let fragment = TraceJSON.encode(unwrapped), !Self.emptyRenderings.contains(fragment)
+        {
+          pathSecrets.insert(fragment)
+        }
+      }
+    }
+    return zip(changes, values).map { change, value in
+      guard let value else { return change }
+      var fragments = pathSecrets
+      for secret in Self.redactedValues(in: value) {
+        if let fragment = TraceJSON.encode(secret), !Self.emptyRenderings.contains(fragment) {
+          fragments.insert(fragment)
+        }
+      }
+      guard !fragments.isEmpty else { return change }
+      func redacted(_ json: String) -> String {
+        // NB: A value that is a secret whole reads as the marker, whatever its JSON.
+        fragments.contains(json) ? "\"\(TraceRedaction.marker)\"" : Self.scrubbing(json, of: fragments)
+      }
+      switch change {
+      case let .set(path, json): return .set(path, redacted(json))
+      case let .insert(path, json): return .insert(path, redacted(json))
+      case .remove: return change
+      }
+    }
+  }
+
   private static let emptyRenderings: Set<String> = ["", "\"\"", "nil", "[]", "[:]"]
 
   /// Every ``TraceRedacted`` value inside `value`: an action's payload, walked by reflection.

@@ -62,30 +62,32 @@ package enum TraceFile {
 
   /// Brings an older trace to this version before a recorder appends to it: to a version-1
   /// file, the `states` table and the `rebuild` column of `state_changes`; to a version-2 file,
-  /// the `json` column of `states`. Its older sessions leave them empty.
+  /// the `json` column of `states`; to a version-3 file, the `json_changes` column of
+  /// `actions`. Its older sessions leave them empty.
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
     try connection.execute("BEGIN IMMEDIATE")
     do throws(TraceFileError) {
-      switch try self.header(connection).version {
-      case 1:
+      let version = try self.header(connection).version
+      if version < 2 {
+        // NB: The table as this version creates it, `json` column included.
         try connection.execute(
           """
           ALTER TABLE state_changes ADD COLUMN rebuild TEXT;
           \(TraceSchema.statesTableSQL)
-          PRAGMA user_version = \(TraceSchema.version);
           """
         )
-      case 2:
+      } else if version < 3 {
+        try connection.execute("ALTER TABLE states ADD COLUMN json TEXT")
+      }
+      if version < 4 {
         try connection.execute(
           """
-          ALTER TABLE states ADD COLUMN json TEXT;
+          ALTER TABLE actions ADD COLUMN json_changes TEXT;
           PRAGMA user_version = \(TraceSchema.version);
           """
         )
-      default:
-        break
       }
       try connection.execute("COMMIT")
     } catch {

@@ -361,7 +361,7 @@ struct JSONParser {
   }
 
   /// Skips space, then `byte`.
-  private mutating func expect(_ byte: UInt8) throws(StateJSONError) {
+  mutating func expect(_ byte: UInt8) throws(StateJSONError) {
     self.skipSpace()
     guard self.index < self.bytes.count, self.bytes[self.index] == byte else { throw self.failure() }
     self.index += 1
@@ -376,7 +376,7 @@ struct JSONParser {
     return try self.string()
   }
 
-  private func failure() -> StateJSONError { StateJSONError(reason: "is not JSON") }
+  func failure() -> StateJSONError { StateJSONError(reason: "is not JSON") }
 
   mutating func value(depth: Int) throws(StateJSONError) -> Any {
     // NB: Deeper than any tree is a hostile file; the tree's own check comes later.
@@ -426,7 +426,7 @@ struct JSONParser {
 
   /// Reads the comma-separated elements of an array or an object, each with `element`, and
   /// the `closing` bracket after them.
-  private mutating func elements(
+  mutating func elements(
     until closing: UInt8, _ element: (inout JSONParser) throws(StateJSONError) -> Void
   ) throws(StateJSONError) {
     self.skipSpace()
@@ -445,7 +445,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func literal(_ word: StaticString) throws(StateJSONError) {
+  mutating func literal(_ word: StaticString) throws(StateJSONError) {
     let count = word.utf8CodeUnitCount
     guard self.bytes.count - self.index >= count else { throw self.failure() }
     for offset in 0..<count where self.bytes[self.index + offset] != word.utf8Start[offset] {
@@ -454,7 +454,7 @@ struct JSONParser {
     self.index += count
   }
 
-  private mutating func integer() throws(StateJSONError) -> Int {
+  mutating func integer() throws(StateJSONError) -> Int {
     var negative = false
     if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "-") {
       negative = true
@@ -473,7 +473,7 @@ struct JSONParser {
     return negative ? -value : value
   }
 
-  private mutating func string() throws(StateJSONError) -> String {
+  mutating func string() throws(StateJSONError) -> String {
     self.index += 1  // the opening quote
     var out: [UInt8] = []
     var runStart = self.index

@@ -249,26 +249,64 @@ extension TraceReader {
   }
 
   /// The state's own JSON right after the action `seq` of `session` (`0`: before its first
-  /// action), as `JSONEncoder` wrote it (keys sorted, redacted values read `"<redacted>"`),
-  /// where the recorder kept the whole state — always before the first action, and at its
-  /// keyframes — and the state's type is `Encodable`; `nil` elsewhere, and in files from before
-  /// schema version 3.
+  /// action), as `JSONEncoder` writes it (keys sorted, slashes unescaped; redacted values read
+  /// `"<redacted>"`), when the state's type is `Encodable`: the JSON of the nearest state the
+  /// recorder kept, with the changes to it that each action since made (`actions.json_changes`)
+  /// applied. `nil` when the state is not `Encodable`, when the recorder could not follow its
+  /// JSON at one of those actions, and, for files from before schema version 4, after any
+  /// action but those whose whole state was kept (version 3), or after every action (before).
   ///
   /// ```swift
-  /// let initial = try reader.stateJSON(session: 1, after: 0)
-  ///   .map { try JSONDecoder().decode(Counter.State.self, from: Data($0.utf8)) }
+  /// let json = try reader.stateJSON(session: 1, after: 412)
+  ///   .map { try JSONDecoder().decode(AppFeature.State.self, from: Data($0.utf8)) }
   /// ```
+  ///
+  /// - Throws: ``TraceFileError`` when the file is damaged: a kept JSON or a change that is
+  ///   not what the recorder writes, or that does not apply.
   public func stateJSON(session: Int64, after seq: Int) throws(TraceFileError) -> String? {
-    let hasColumn = try self.connection.integer(
-      "SELECT count(*) FROM pragma_table_info('states') WHERE name = 'json'"
-    ) == 1
-    guard hasColumn else { return nil }
-    let statement = try self.connection.prepare(
-      "SELECT json FROM states WHERE session_id = ?1 AND seq = ?2"
+    guard try self.hasColumn("json", in: "states") else { return nil }
+    let kept = try self.connection.prepare(
+      "SELECT seq, json FROM states WHERE session_id = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1"
     )
-    statement.bind([.integer(session), .integer(Int64(seq))])
-    guard try statement.step() else { return nil }
-    return try statement.optionalString(0)
+    kept.bind([.integer(session), .integer(Int64(seq))])
+    guard try kept.step(), let json = try kept.optionalString(1) else { return nil }
+    let keptSeq = Int(try kept.integer(0))
+    if keptSeq == seq { return json }
+    guard try self.hasColumn("json_changes", in: "actions") else { return nil }
+    let actions = try self.connection.prepare(
+      """
+      SELECT seq, json_changes FROM actions
+      WHERE session_id = ?1 AND seq > ?2 AND seq <= ?3
+      ORDER BY seq
+      """
+    )
+    actions.bind([.integer(session), .integer(Int64(keptSeq)), .integer(Int64(seq))])
+    var document = StateJSONDocument(json: json)
+    var expected = keptSeq + 1
+    while try actions.step() {
+      let actionSeq = Int(try actions.integer(0))
+      // NB: An action missing, or one whose changes were not followed: the JSON is not known.
+      guard actionSeq == expected, let text = try actions.optionalString(1) else { return nil }
+      expected += 1
+      do throws(StateJSONError) {
+        for change in try StateJSONChange.changes(from: text) {
+          try document.apply(change)
+        }
+      } catch {
+        throw self.damaged(
+          "holds a change to the state's JSON at action #\(actionSeq) of session \(session) that \(error.reason)"
+        )
+      }
+    }
+    guard expected == seq + 1 else { return nil }
+    return document.json
+  }
+
+  /// Whether `table` has a column `column`: files of older schema versions lack some.
+  private func hasColumn(_ column: String, in table: String) throws(TraceFileError) -> Bool {
+    try self.connection.integer(
+      "SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'"
+    ) == 1
   }
 
   private func damaged(_ message: String) -> TraceFileError {

@@ -4,27 +4,27 @@ import TestSupport
 
 /// A state of every shape the state trees must rebuild — nested optionals, identified arrays,
 /// enums with payloads, presented children, stacks, dictionaries, sets, strings of several
-/// lines — and random changes to it; collections stay small, so that a long random walk
+/// lines — and random changes to it; `Codable`, for its JSON; collections stay small, so that a long random walk
 /// costs each step about the same.
-struct RandomState: Equatable {
-  struct Item: Equatable, Identifiable {
+struct RandomState: Codable, Equatable {
+  struct Item: Codable, Equatable, Identifiable {
     var id: Int
     var title: String
     var isDone = false
     var note: String?
   }
-  enum Mode: Equatable {
+  enum Mode: Codable, Equatable {
     case idle
     case editing(Item)
     case moving(from: Int, to: Int)
     case named(String)
   }
-  struct Child: Equatable {
+  struct Child: Codable, Equatable {
     var count = 0
     var items: IdentifiedArrayOf<Item> = []
     var text = ""
   }
-  struct Outer: Equatable {
+  struct Outer: Codable, Equatable {
     var inner: Child?
   }
 

@@ -1,0 +1,477 @@
+import Foundation
+import IdentifiedCollections
+import Composable
+
+/// Finds how a state's JSON changed from one value to the next, without encoding the whole
+/// state: the changes that, applied to the JSON of `old`, give the JSON of `new` (see
+/// ``StateJSONChange``).
+///
+/// It compares what the two values hand their encoders. Each value is asked to encode itself
+/// to an encoder that keeps what it is handed — a keyed container's members, an unkeyed
+/// container's elements, a single value — without encoding those in turn. Members that are
+/// `==` on both sides are skipped (an untouched array of a million rows is one comparison);
+/// the others are compared the same way, a level down. What differs in a way this cannot
+/// follow (a value of another type, a `superEncoder`, a number, a string) is encoded whole, by
+/// `JSONEncoder`, at its place. So the changes are exact whatever `encode(to:)` does, and cost
+/// what changed: the members of each value on the path to a change, and the changed value.
+///
+/// NB: It reads `==` as "encodes the same", as the state diff does; a type whose `==` ignores
+/// some of what it encodes would have those changes missed.
+struct JSONDiff {
+  private(set) var changes: [StateJSONChange] = []
+  /// For each change that holds a value, that value: what a redactor looks into.
+  private(set) var values: [Any?] = []
+  private let encoder: JSONEncoder
+
+  private init() {
+    self.encoder = JSONEncoder()
+    self.encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  }
+
+  /// The changes of the JSON from `old` to `new`, and the values they set; `nil` when a value
+  /// fails to encode, or either is not `Encodable`.
+  static func changes(from old: Any, to new: Any) -> (changes: [StateJSONChange], values: [Any?])? {
+    guard let old = old as? any Encodable, let new = new as? any Encodable else { return nil }
+    var diff = JSONDiff()
+    do {
+      try diff.diff(old, new, path: [], depth: 0)
+    } catch {
+      return nil
+    }
+    return (diff.changes, diff.values)
+  }
+
+  /// How deep the diff follows values before it encodes what differs whole.
+  private static let maxDepth = 64
+
+  private mutating func diff(
+    _ old: any Encodable, _ new: any Encodable, path: [StateJSONKey], depth: Int
+  ) throws {
+    let type = Swift.type(of: new)
+    let sameType = Swift.type(of: old) == type
+    if sameType, Self.areEqual(old, new) { return }
+    guard sameType, depth < Self.maxDepth, !Self.isLeaf(type) else {
+      return try self.set(path, new)
+    }
+    if let array = new as? any JSONArrayEncoded {
+      return try array.jsonChanges(from: old, path: path, depth: depth, into: &self)
+    }
+    let mark = self.changes.count
+    do {
+      let oldShape = try EncodedShape.of(old)
+      let newShape = try EncodedShape.of(new)
+      try self.diff(oldShape, newShape, path: path, depth: depth)
+    } catch is JSONDiffFallback {
+      // What the two values hand their encoders cannot be followed: the value is encoded whole.
+      self.changes.removeSubrange(mark...)
+      self.values.removeSubrange(mark...)
+      try self.set(path, new)
+    }
+  }
+
+  private mutating func diff(
+    _ old: EncodedShape, _ new: EncodedShape, path: [StateJSONKey], depth: Int
+  ) throws {
+    switch (old, new) {
+    case let (.value(old), .value(new)):
+      try self.diff(old, new, path: path, depth: depth + 1)
+    case (.null, .null):
+      return
+    case let (.keyed(old), .keyed(new)):
+      var oldMembers: [String: EncodedShape] = [:]
+      for (key, value) in zip(old.keys, old.values) { oldMembers[key] = value }
+      var newKeys = Set<String>()
+      for (key, value) in zip(new.keys, new.values) {
+        newKeys.insert(key)
+        if let oldValue = oldMembers[key] {
+          try self.diff(oldValue, value, path: path + [.key(key)], depth: depth + 1)
+        } else {
+          try self.set(path + [.key(key)], value)
+        }
+      }
+      for key in old.keys where !newKeys.contains(key) {
+        self.remove(path + [.key(key)])
+      }
+    case let (.unkeyed(old), .unkeyed(new)):
+      try self.diffElements(
+        oldCount: old.values.count, newCount: new.values.count,
+        areEqual: { Self.areEqual(old.values[$0], new.values[$1]) },
+        diff: { diff, oldIndex, newIndex, path in
+          try diff.diff(old.values[oldIndex], new.values[newIndex], path: path, depth: depth + 1)
+        },
+        encode: { new.values[$0] as Any },
+        path: path
+      )
+    case (.value, _), (.null, _), (.keyed, _), (.unkeyed, _):
+      try self.set(path, new)
+    }
+  }
+
+  /// The changes of a list of elements: those kept at both ends compared in place, and those
+  /// between them compared in pairs, the rest removed or inserted.
+  mutating func diffElements(
+    oldCount: Int, newCount: Int, areEqual: (Int, Int) -> Bool,
+    diff: (inout JSONDiff, Int, Int, [StateJSONKey]) throws -> Void, encode: (Int) -> Any,
+    path: [StateJSONKey]
+  ) throws {
+    var prefix = 0
+    while prefix < oldCount, prefix < newCount, areEqual(prefix, prefix) { prefix += 1 }
+    var suffix = 0
+    while suffix < min(oldCount, newCount) - prefix,
+      areEqual(oldCount - 1 - suffix, newCount - 1 - suffix)
+    {
+      suffix += 1
+    }
+    let oldMiddle = oldCount - prefix - suffix
+    let newMiddle = newCount - prefix - suffix
+    for offset in 0..<min(oldMiddle, newMiddle) {
+      try diff(&self, prefix + offset, prefix + offset, path + [.index(prefix + offset)])
+    }
+    // NB: Removed from the last, so that each index is still the one it names.
+    for offset in (min(oldMiddle, newMiddle)..<oldMiddle).reversed() {
+      self.remove(path + [.index(prefix + offset)])
+    }
+    for offset in min(oldMiddle, newMiddle)..<newMiddle {
+      let value = encode(prefix + offset)
+      try self.append(.insert(path + [.index(prefix + offset)], self.json(of: value)), value: value)
+    }
+  }
+
+  private mutating func set(_ path: [StateJSONKey], _ value: Any) throws {
+    try self.append(.set(path, self.json(of: value)), value: value)
+  }
+
+  private mutating func set(_ path: [StateJSONKey], _ shape: EncodedShape) throws {
+    switch shape {
+    case let .value(value): try self.set(path, value)
+    case .null:
+      self.changes.append(.set(path, "null"))
+      self.values.append(nil)
+    case .keyed, .unkeyed: throw JSONDiffFallback()
+    }
+  }
+
+  private mutating func remove(_ path: [StateJSONKey]) {
+    self.changes.append(.remove(path))
+    self.values.append(nil)
+  }
+
+  private mutating func append(_ change: StateJSONChange, value: Any) {
+    self.changes.append(change)
+    self.values.append(value)
+  }
+
+  /// `value`'s JSON, as the trace writes a state's.
+  private func json(of value: Any) throws -> String {
+    guard let value = value as? any Encodable else { throw JSONDiffFallback() }
+    return String(decoding: try self.encoder.encode(value), as: UTF8.self)
+  }
+
+  /// Whether two values encode the same, as far as `==` tells; `false` when it cannot.
+  static func areEqual(_ old: Any, _ new: Any) -> Bool {
+    let type = Swift.type(of: new)
+    guard Swift.type(of: old) == type else { return false }
+    // NB: `0.0 == -0.0`, but they encode as `0` and `-0`.
+    if type == Double.self { return (old as! Double).bitPattern == (new as! Double).bitPattern }
+    if type == Float.self { return (old as! Float).bitPattern == (new as! Float).bitPattern }
+    return NodeKind.of(type).isEqual(old, new) == true
+  }
+
+  private static let leafTypes: Set<ObjectIdentifier> = [
+    ObjectIdentifier(Bool.self), ObjectIdentifier(String.self), ObjectIdentifier(Double.self),
+    ObjectIdentifier(Float.self), ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self),
+    ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self),
+    ObjectIdentifier(UInt.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self),
+    ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt64.self),
+    // NB: `JSONEncoder` writes these its own way, not as their `encode(to:)` says.
+    ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(URL.self),
+    ObjectIdentifier(Decimal.self),
+  ]
+
+  /// Whether values of `type` are encoded whole when they change.
+  ///
+  /// NB: A redacted value is one, so that the redactor is handed it, and not what it encodes.
+  private static func isLeaf(_ type: Any.Type) -> Bool {
+    self.leafTypes.contains(ObjectIdentifier(type)) || NodeKind.of(type).isRedacted
+  }
+}
+
+/// What follows cannot be compared member by member: the value is encoded whole.
+private struct JSONDiffFallback: Error {}
+
+/// A collection that `Codable` encodes as a JSON array of its elements, in order: its changes
+/// are found element by element, without asking it to encode itself (which would box each of
+/// its elements).
+protocol JSONArrayEncoded {
+  associatedtype JSONElement: Encodable
+
+  /// Calls `body` with the elements, in the order they encode.
+  func withJSONElements<R>(_ body: (UnsafeBufferPointer<JSONElement>) throws -> R) rethrows -> R
+}
+
+extension JSONArrayEncoded {
+  /// Adds the changes from `old`, a value of the same type, to `self`.
+  func jsonChanges(from old: Any, path: [StateJSONKey], depth: Int, into diff: inout JSONDiff) throws {
+    guard let old = old as? Self else { return }
+    let kind = NodeKind.of(JSONElement.self)
+    let size = MemoryLayout<JSONElement>.size
+    // NB: A float's bytes are what it encodes: `0.0 == -0.0`, but they encode as `0` and `-0`.
+    let isFloat = JSONElement.self == Double.self || JSONElement.self == Float.self
+    try old.withJSONElements { old in
+      try self.withJSONElements { new in
+        // NB: Elements whose bytes are the same are the same; the others are asked `==`.
+        func areEqual(_ oldIndex: Int, _ newIndex: Int) -> Bool {
+          let oldPlace = UnsafeRawPointer(old.baseAddress! + oldIndex)
+          let newPlace = UnsafeRawPointer(new.baseAddress! + newIndex)
+          if size == 0 || memcmp(oldPlace, newPlace, size) == 0 { return true }
+          return !isFloat && kind.equalsInPlace?(oldPlace, newPlace) == true
+        }
+        try diff.diffElements(
+          oldCount: old.count, newCount: new.count, areEqual: areEqual,
+          diff: { diff, oldIndex, newIndex, path in
+            try diff.diffElement(old[oldIndex], new[newIndex], path: path, depth: depth + 1)
+          },
+          encode: { new[$0] },
+          path: path
+        )
+      }
+    }
+  }
+}
+
+extension JSONDiff {
+  fileprivate mutating func diffElement(
+    _ old: some Encodable, _ new: some Encodable, path: [StateJSONKey], depth: Int
+  ) throws {
+    try self.diff(old, new, path: path, depth: depth)
+  }
+}
+
+extension Array: JSONArrayEncoded where Element: Encodable {
+  func withJSONElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+    try self.withUnsafeBufferPointer(body)
+  }
+}
+
+extension ContiguousArray: JSONArrayEncoded where Element: Encodable {
+  func withJSONElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+    try self.withUnsafeBufferPointer(body)
+  }
+}
+
+/// An identified array encodes as its elements (swift-identified-collections).
+extension IdentifiedArray: JSONArrayEncoded where Element: Encodable {
+  func withJSONElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+    try self.elements.withUnsafeBufferPointer(body)
+  }
+}
+
+/// A navigation stack encodes as its elements, bottom first.
+extension StackState: JSONArrayEncoded where Element: Codable {
+  func withJSONElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+    try Array(self).withUnsafeBufferPointer(body)
+  }
+}
+
+/// What a value hands its encoder, one level deep.
+private indirect enum EncodedShape {
+  /// A value handed to a container, not looked into.
+  case value(any Encodable)
+  case null
+  case keyed(KeyedMembers)
+  case unkeyed(UnkeyedElements)
+
+  /// What `value`'s `encode(to:)` hands its encoder.
+  ///
+  /// - Throws: ``JSONDiffFallback`` when it does what this does not follow: a super encoder,
+  ///   two kinds of container, a member encoded twice, no value at all.
+  static func of(_ value: any Encodable) throws -> EncodedShape {
+    let recording = ShapeRecording()
+    try value.encode(to: ShapeEncoder(recording: recording, codingPath: []))
+    guard !recording.cannotFollow, let shape = recording.shape else { throw JSONDiffFallback() }
+    return shape
+  }
+}
+
+private final class KeyedMembers {
+  var keys: [String] = []
+  var values: [EncodedShape] = []
+  var recording: ShapeRecording
+
+  init(recording: ShapeRecording) {
+    self.recording = recording
+  }
+
+  func add(_ key: String, _ value: EncodedShape) {
+    if self.keys.contains(key) { self.recording.cannotFollow = true }
+    self.keys.append(key)
+    self.values.append(value)
+  }
+}
+
+private final class UnkeyedElements {
+  var values: [EncodedShape] = []
+}
+
+/// What one value handed its encoder so far.
+private final class ShapeRecording {
+  var shape: EncodedShape?
+  var cannotFollow = false
+}
+
+private struct ShapeEncoder: Encoder {
+  let recording: ShapeRecording
+  var codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let members: KeyedMembers
+    switch self.recording.shape {
+    case let .keyed(existing)?:
+      members = existing
+    case nil:
+      members = KeyedMembers(recording: self.recording)
+      self.recording.shape = .keyed(members)
+    default:
+      self.recording.cannotFollow = true
+      members = KeyedMembers(recording: self.recording)
+    }
+    return KeyedEncodingContainer(KeyedShapeContainer<Key>(members: members, codingPath: self.codingPath))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let elements: UnkeyedElements
+    switch self.recording.shape {
+    case let .unkeyed(existing)?:
+      elements = existing
+    case nil:
+      elements = UnkeyedElements()
+      self.recording.shape = .unkeyed(elements)
+    default:
+      self.recording.cannotFollow = true
+      elements = UnkeyedElements()
+    }
+    return UnkeyedShapeContainer(elements: elements, recording: self.recording, codingPath: self.codingPath)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    SingleShapeContainer(recording: self.recording, codingPath: self.codingPath)
+  }
+}
+
+private struct KeyedShapeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let members: KeyedMembers
+  var codingPath: [any CodingKey]
+
+  mutating func encodeNil(forKey key: Key) throws { self.members.add(key.stringValue, .null) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: String, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let nested = KeyedMembers(recording: self.members.recording)
+    self.members.add(key.stringValue, .keyed(nested))
+    return KeyedEncodingContainer(KeyedShapeContainer<NestedKey>(members: nested, codingPath: self.codingPath + [key]))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let nested = UnkeyedElements()
+    self.members.add(key.stringValue, .unkeyed(nested))
+    return UnkeyedShapeContainer(elements: nested, recording: self.members.recording, codingPath: self.codingPath + [key])
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    self.members.recording.cannotFollow = true
+    return ShapeEncoder(recording: ShapeRecording(), codingPath: self.codingPath)
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    self.superEncoder()
+  }
+}
+
+private struct UnkeyedShapeContainer: UnkeyedEncodingContainer {
+  let elements: UnkeyedElements
+  let recording: ShapeRecording
+  var codingPath: [any CodingKey]
+  var count: Int { self.elements.values.count }
+
+  mutating func encodeNil() throws { self.elements.values.append(.null) }
+  mutating func encode<T: Encodable>(_ value: T) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Bool) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: String) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Double) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Float) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Int) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Int8) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Int16) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Int32) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: Int64) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: UInt) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: UInt8) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: UInt16) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: UInt32) throws { self.elements.values.append(.value(value)) }
+  mutating func encode(_ value: UInt64) throws { self.elements.values.append(.value(value)) }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let nested = KeyedMembers(recording: self.recording)
+    self.elements.values.append(.keyed(nested))
+    return KeyedEncodingContainer(KeyedShapeContainer<NestedKey>(members: nested, codingPath: self.codingPath))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let nested = UnkeyedElements()
+    self.elements.values.append(.unkeyed(nested))
+    return UnkeyedShapeContainer(elements: nested, recording: self.recording, codingPath: self.codingPath)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    self.recording.cannotFollow = true
+    return ShapeEncoder(recording: ShapeRecording(), codingPath: self.codingPath)
+  }
+}
+
+private struct SingleShapeContainer: SingleValueEncodingContainer {
+  let recording: ShapeRecording
+  var codingPath: [any CodingKey]
+
+  private func record(_ shape: EncodedShape) {
+    if self.recording.shape != nil { self.recording.cannotFollow = true }
+    self.recording.shape = shape
+  }
+
+  mutating func encodeNil() throws { self.record(.null) }
+  mutating func encode<T: Encodable>(_ value: T) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Bool) throws { self.record(.value(value)) }
+  mutating func encode(_ value: String) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Double) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Float) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Int) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Int8) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Int16) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Int32) throws { self.record(.value(value)) }
+  mutating func encode(_ value: Int64) throws { self.record(.value(value)) }
+  mutating func encode(_ value: UInt) throws { self.record(.value(value)) }
+  mutating func encode(_ value: UInt8) throws { self.record(.value(value)) }
+  mutating func encode(_ value: UInt16) throws { self.record(.value(value)) }
+  mutating func encode(_ value: UInt32) throws { self.record(.value(value)) }
+  mutating func encode(_ value: UInt64) throws { self.record(.value(value)) }
+}
