@@ -204,9 +204,9 @@ struct RedactionTests {
     )
   }
 
-  /// Issue #18: a kept state's JSON holds the secrets of a `TraceRedacted` type and of a
-  /// redacted path as `"<redacted>"`.
-  @Test func keptStatesJSONHoldsTheRedactedValuesRedacted() async throws {
+  /// Issue #18: a kept state's JSON, and the changes to it that each action made, hold the
+  /// secrets of a `TraceRedacted` type and of a redacted path as `"<redacted>"`.
+  @Test func statesJSONHoldsTheRedactedValuesRedacted() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("vault.db")
     let recorder = try TraceRecorder(path: path, redacting: [.state(\Vault.State.pin)])
@@ -215,12 +215,28 @@ struct RedactionTests {
     initial.pin = "918273"
     let store = RecordingStore(initialState: initial, recorder: recorder) { Vault() }
     store.send(.noteChanged("a note"))
+    // What the actions change in the JSON is redacted too: a password added, one replaced, a
+    // whole set of credentials, the PIN.
+    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-zero"), Password(value: "s3cret-one")])))
+    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-zero"), Password(value: "s3cret-two")])))
+    store.send(.store(Credentials(user: "other", passwords: [Password(value: "s3cret-three")])))
+    store.send(.pinChanged("5550123"))
     try await recorder.close()
-    #expect(try occurrences(of: "s3cret-zero", in: directory) == 0)
-    #expect(try occurrences(of: "918273", in: directory) == 0)
+    for secret in ["s3cret-zero", "s3cret-one", "s3cret-two", "s3cret-three", "918273", "5550123"] {
+      #expect(try occurrences(of: secret, in: directory) == 0, "\(secret)")
+    }
+    let reader = try TraceReader(path: path)
     expectNoDifference(
-      try TraceReader(path: path).stateJSON(session: 1, after: 0),
+      try reader.stateJSON(session: 1, after: 0),
       #"{"credentials":{"passwords":["<redacted>"],"user":"blob"},"note":"","pin":"<redacted>"}"#
+    )
+    expectNoDifference(
+      try reader.stateJSON(session: 1, after: 3),
+      #"{"credentials":{"passwords":["<redacted>","<redacted>"],"user":"blob"},"note":"a note","pin":"<redacted>"}"#
+    )
+    expectNoDifference(
+      try reader.stateJSON(session: 1, after: 5),
+      #"{"credentials":{"passwords":["<redacted>"],"user":"other"},"note":"a note","pin":"<redacted>"}"#
     )
   }
 

@@ -15,8 +15,9 @@ import Composable
 /// `JSONEncoder`, at its place. So the changes are exact whatever `encode(to:)` does, and cost
 /// what changed: the members of each value on the path to a change, and the changed value.
 ///
-/// NB: It reads `==` as "encodes the same", as the state diff does; a type whose `==` ignores
-/// some of what it encodes would have those changes missed.
+/// NB: It reads `==` as "encodes the same", as the state diff reads it as "renders the same":
+/// a change that `==` does not see (`0.0` to `-0.0`, a property a hand-written `==` ignores) is
+/// missed by both.
 struct JSONDiff {
   private(set) var changes: [StateJSONChange] = []
   /// For each change that holds a value, that value: what a redactor looks into.
@@ -171,9 +172,6 @@ struct JSONDiff {
   static func areEqual(_ old: Any, _ new: Any) -> Bool {
     let type = Swift.type(of: new)
     guard Swift.type(of: old) == type else { return false }
-    // NB: `0.0 == -0.0`, but they encode as `0` and `-0`.
-    if type == Double.self { return (old as! Double).bitPattern == (new as! Double).bitPattern }
-    if type == Float.self { return (old as! Float).bitPattern == (new as! Float).bitPattern }
     return NodeKind.of(type).isEqual(old, new) == true
   }
 
@@ -215,8 +213,6 @@ extension JSONArrayEncoded {
     guard let old = old as? Self else { return }
     let kind = NodeKind.of(JSONElement.self)
     let size = MemoryLayout<JSONElement>.size
-    // NB: A float's bytes are what it encodes: `0.0 == -0.0`, but they encode as `0` and `-0`.
-    let isFloat = JSONElement.self == Double.self || JSONElement.self == Float.self
     try old.withJSONElements { old in
       try self.withJSONElements { new in
         // NB: Elements whose bytes are the same are the same; the others are asked `==`.
@@ -224,7 +220,7 @@ extension JSONArrayEncoded {
           let oldPlace = UnsafeRawPointer(old.baseAddress! + oldIndex)
           let newPlace = UnsafeRawPointer(new.baseAddress! + newIndex)
           if size == 0 || memcmp(oldPlace, newPlace, size) == 0 { return true }
-          return !isFloat && kind.equalsInPlace?(oldPlace, newPlace) == true
+          return kind.equalsInPlace?(oldPlace, newPlace) == true
         }
         try diff.diffElements(
           oldCount: old.count, newCount: new.count, areEqual: areEqual,
