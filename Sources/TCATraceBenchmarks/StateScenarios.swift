@@ -4,7 +4,8 @@ import TCATrace
 extension Scenarios {
   /// Scenario 6, issue #18: what keeping whole states costs and buys. Recording one scalar
   /// change per action with keyframes and without, at each state size (the send loop, and the
-  /// whole recording until the file is closed); the file's bytes per action either way; and
+  /// whole recording until the file is closed), for a state that is not `Encodable` and one
+  /// that is (whose JSON the writer follows too); the file's bytes per action either way; and
   /// `tcatrace state` early and late in a long session, against `sqlite3` reading one keyframe.
   @MainActor
   public static func keyframes(_ size: BenchmarkSize, tools: BenchTools) async throws -> ScenarioResult {
@@ -13,40 +14,32 @@ extension Scenarios {
     var ratios: [Ratio] = []
     var sendBySize: [Int: Figure] = [:]
     for rows in size.stateSizes {
-      var sends: [Bool: [Double]] = [true: [], false: []]
-      var totals: [Bool: [Double]] = [true: [], false: []]
-      var bytes: [Bool: Double] = [:]
       let count = size.sends
-      for repetition in 0..<size.repetitions {
-        // NB: With and without take turns, so that a busy host weighs on each alike.
-        for keepsStates in [true, false] {
-          let path = scratch.path("keyframes-\(rows)-\(keepsStates)-\(repetition).db")
-          let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
-          let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
-            BenchFeature.Feature()
-          }
-          let start = DispatchTime.now().uptimeNanoseconds
-          for _ in 0..<count { store.send(.view(.incrementTapped)) }
-          let sent = DispatchTime.now().uptimeNanoseconds
-          try await recorder.close()
-          let closed = DispatchTime.now().uptimeNanoseconds
-          sends[keepsStates, default: []].append(Double(sent - start) / Double(count))
-          totals[keepsStates, default: []].append(Double(closed - start) / Double(count))
-          let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-          bytes[keepsStates] = Double(fileSize) / Double(count)
+      let (withSend, measured) = try await Self.recordingCost(
+        label: "\(rows) rows, one scalar changed", name: "\(rows) rows", path: { scratch.path("keyframes-\(rows)-\($0)-\($1).db") },
+        count: count, repetitions: size.repetitions
+      ) { recorder in
+        let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
+          BenchFeature.Feature()
         }
+        return { for _ in 0..<count { store.send(.view(.incrementTapped)) } }
       }
-      let label = "\(rows) rows, one scalar changed"
-      let withSend = Figure(name: "\(label): recording with keyframes", unit: "ns/action", samples: sends[true]!)
-      let withoutSend = Figure(name: "\(label): recording without", unit: "ns/action", samples: sends[false]!)
-      let withTotal = Figure(name: "\(label): with keyframes, until closed", unit: "ns/action", samples: totals[true]!)
-      let withoutTotal = Figure(name: "\(label): without, until closed", unit: "ns/action", samples: totals[false]!)
-      figures += [withSend, withoutSend, withTotal, withoutTotal]
-      figures.append(Figure(name: "\(label): file, with keyframes", unit: "bytes/action", samples: [bytes[true] ?? 0]))
-      figures.append(Figure(name: "\(label): file, without", unit: "bytes/action", samples: [bytes[false] ?? 0]))
-      ratios.append(Ratio(name: "\(rows) rows: recording with / without keyframes", value: withSend.median / withoutSend.median, target: .atMost(1.1)))
-      ratios.append(Ratio(name: "\(rows) rows: until closed, with / without keyframes", value: withTotal.median / withoutTotal.median))
+      figures += measured.figures
+      ratios += measured.ratios
       sendBySize[rows] = withSend
+      // A `Codable` state: the writer also follows its JSON from each action to the next.
+      let (_, codable) = try await Self.recordingCost(
+        label: "Codable state of \(rows) rows, one scalar changed", name: "Codable, \(rows) rows",
+        path: { scratch.path("keyframes-codable-\(rows)-\($0)-\($1).db") },
+        count: count, repetitions: size.repetitions
+      ) { recorder in
+        let store = RecordingStore(initialState: CodableBenchFeature.State(rows: rows), recorder: recorder) {
+          CodableBenchFeature.Feature()
+        }
+        return { for _ in 0..<count { store.send(.incrementTapped) } }
+      }
+      figures += codable.figures
+      ratios += codable.ratios
     }
     if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,
       let small = sendBySize[smallest], let large = sendBySize[largest]
@@ -86,6 +79,50 @@ extension Scenarios {
       }
     }
     return ScenarioResult(name: "keyframes", figures: figures, ratios: ratios)
+  }
+
+  /// Recording `count` actions with keyframes and without, `repetitions` times each, taking
+  /// turns: the send loop `makeSendLoop` returns for a store it makes with a recorder, and the
+  /// whole recording until the file is closed; the file's bytes per action either way.
+  @MainActor
+  private static func recordingCost(
+    label: String, name: String, path: (Bool, Int) -> String, count: Int, repetitions: Int,
+    makeSendLoop: (TraceRecorder) -> () -> Void
+  ) async throws -> (withSend: Figure, result: (figures: [Figure], ratios: [Ratio])) {
+    var sends: [Bool: [Double]] = [true: [], false: []]
+    var totals: [Bool: [Double]] = [true: [], false: []]
+    var bytes: [Bool: Double] = [:]
+    for repetition in 0..<repetitions {
+      // NB: With and without take turns, so that a busy host weighs on each alike.
+      for keepsStates in [true, false] {
+        let path = path(keepsStates, repetition)
+        let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
+        let sendLoop = makeSendLoop(recorder)
+        let start = DispatchTime.now().uptimeNanoseconds
+        sendLoop()
+        let sent = DispatchTime.now().uptimeNanoseconds
+        try await recorder.close()
+        let closed = DispatchTime.now().uptimeNanoseconds
+        sends[keepsStates, default: []].append(Double(sent - start) / Double(count))
+        totals[keepsStates, default: []].append(Double(closed - start) / Double(count))
+        let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        bytes[keepsStates] = Double(fileSize) / Double(count)
+      }
+    }
+    let withSend = Figure(name: "\(label): recording with keyframes", unit: "ns/action", samples: sends[true]!)
+    let withoutSend = Figure(name: "\(label): recording without", unit: "ns/action", samples: sends[false]!)
+    let withTotal = Figure(name: "\(label): with keyframes, until closed", unit: "ns/action", samples: totals[true]!)
+    let withoutTotal = Figure(name: "\(label): without, until closed", unit: "ns/action", samples: totals[false]!)
+    let figures = [
+      withSend, withoutSend, withTotal, withoutTotal,
+      Figure(name: "\(label): file, with keyframes", unit: "bytes/action", samples: [bytes[true] ?? 0]),
+      Figure(name: "\(label): file, without", unit: "bytes/action", samples: [bytes[false] ?? 0]),
+    ]
+    let ratios = [
+      Ratio(name: "\(name): recording with / without keyframes", value: withSend.median / withoutSend.median, target: .atMost(1.1)),
+      Ratio(name: "\(name): until closed, with / without keyframes", value: withTotal.median / withoutTotal.median),
+    ]
+    return (withSend, (figures, ratios))
   }
 
   /// A session of `actions` actions, each changing one scalar of a state of `rows` rows, with

@@ -10,8 +10,8 @@ extension TCATraceCommand {
       abstract: "Print the whole state of a session after an action, as CustomDump printed it.",
       discussion: """
         The state is rebuilt from the nearest state the recorder kept before the action and the \
-        changes since. Sessions recorded before trace schema version 2 kept only changes, and \
-        have no states to show.
+        changes since; so is its JSON, when it is Encodable. Sessions recorded before trace \
+        schema version 2 kept only changes, and have no states to show.
         """
     )
 
@@ -38,7 +38,7 @@ extension TCATraceCommand {
     var path: String?
 
     @Option(
-      help: "Output format: text, or json (the rendering, the state as a tree, and the state's own JSON where the trace keeps it)."
+      help: "Output format: text, or json (the rendering, the state as a tree, and the state's own JSON when it is Encodable)."
     )
     var format: OutputFormat = .text
 
