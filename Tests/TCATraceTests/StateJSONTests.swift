@@ -214,4 +214,18 @@ struct StateJSONTests {
     )
     #expect(try reader.stateJSON(session: 1, after: 2) == log.jsons.withLock { $0 }.last)
   }
+
+  /// Strings and member names are written as `JSONEncoder` writes them, without it: every
+  /// ASCII character, and others that some encoders escape.
+  @Test func stringsAreQuotedAsJSONEncoderQuotesThem() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var samples = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+    samples += ["é", "😀", "\u{2028}", "\u{2029}", "\u{85}", "</script>", "a/b", "\u{FEFF}", "tab\there \"quoted\" \\"]
+    for sample in samples {
+      var quoted: [UInt8] = []
+      StateJSONKey.quote(sample, into: &quoted)
+      #expect(String(decoding: quoted, as: UTF8.self) == String(decoding: try encoder.encode(sample), as: UTF8.self), "\(sample.unicodeScalars.map(\.value))")
+    }
+  }
 }

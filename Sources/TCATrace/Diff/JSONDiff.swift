@@ -164,8 +164,24 @@ struct JSONDiff {
 
   /// `value`'s JSON, as the trace writes a state's.
   private func json(of value: Any) throws -> String {
+    // NB: The common leaves are written as `JSONEncoder` writes them, without it (a test
+    // checks they agree): it costs more than the rest of the diff.
+    switch value {
+    case let value as Int: return String(value)
+    case let value as Bool: return value ? "true" : "false"
+    case let value as String: return Self.quoted(value)
+    default: break
+    }
     guard let value = value as? any Encodable else { throw JSONDiffFallback() }
     return String(decoding: try self.encoder.encode(value), as: UTF8.self)
+  }
+
+  /// `string` as `JSONEncoder` writes it, with slashes unescaped.
+  static func quoted(_ string: String) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(string.utf8.count + 2)
+    StateJSONKey.quote(string, into: &out)
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// Whether two values encode the same, as far as `==` tells; `false` when it cannot.
@@ -182,6 +198,16 @@ struct JSONDiff {
     ObjectIdentifier(UInt.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self),
     ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt64.self),
     // NB: `JSONEncoder` writes these its own way, not as their `encode(to:)` says.
+    ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(URL.self),
+    ObjectIdentifier(Decimal.self),
+  ]
+
+  /// Whether values of `type` are numbers, strings or flags: they hold no other value.
+  static func isScalar(_ type: Any.Type) -> Bool {
+    self.leafTypes.contains(ObjectIdentifier(type)) && !self.foundationLeafTypes.contains(ObjectIdentifier(type))
+  }
+
+  private static let foundationLeafTypes: Set<ObjectIdentifier> = [
     ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(URL.self),
     ObjectIdentifier(Decimal.self),
   ]

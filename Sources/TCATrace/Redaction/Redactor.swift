@@ -174,7 +174,8 @@ struct Redactor: Sendable {
     return zip(changes, values).map { change, value in
       guard let value else { return change }
       var fragments = pathSecrets
-      for secret in Self.redactedValues(in: value) {
+      // NB: A number, a string or a flag holds no other value: it is not walked.
+      for secret in JSONDiff.isScalar(type(of: value)) ? [] : Self.redactedValues(in: value) {
         if let fragment = TraceJSON.encode(secret), !Self.emptyRenderings.contains(fragment) {
           fragments.insert(fragment)
         }
