@@ -31,13 +31,17 @@ public indirect enum StateNode: Hashable, Sendable {
 
   /// The node printed as CustomDump prints the value it stands for: `customDump(value)`.
   public func rendered() -> String {
-    self.rendered(name: nil, indent: 0, isRoot: true)
+    var renderer = StateRenderer()
+    renderer.write(self, name: nil, indent: 0, isRoot: true)
+    return renderer.string
   }
 
   /// The node printed as CustomDump prints the value inside another, without a label: an
   /// enum case as `.loading`, not `Status.loading`.
   package func renderedNested() -> String {
-    self.rendered(name: nil, indent: 0, isRoot: false)
+    var renderer = StateRenderer()
+    renderer.write(self, name: nil, indent: 0, isRoot: false)
+    return renderer.string
   }
 
   /// Whether the value has nothing to reflect: CustomDump prints a struct of one such
@@ -49,25 +53,6 @@ public indirect enum StateNode: Hashable, Sendable {
     case .some: false
     case let .container(container): container.children.isEmpty
     }
-  }
-
-  func rendered(name: String?, indent: Int, isRoot: Bool) -> String {
-    var out: String
-    switch self {
-    case let .text(text):
-      out = text
-    case let .multilineString(string, hashes):
-      let marks = String(repeating: "#", count: hashes)
-      out = marks + "\"\"\"\n" + string.indented(by: name != nil ? 2 : 0) + "\n"
-      out += name != nil ? "  \"\"\"" + marks : "\"\"\"" + marks
-    case let .enumCase(type, description):
-      out = (isRoot ? type + "." : ".") + description
-    case let .some(wrapped):
-      out = wrapped.rendered(name: nil, indent: 0, isRoot: false)
-    case let .container(container):
-      out = container.rendered(isRoot: isRoot)
-    }
-    return ((name.map { "\($0): " } ?? "") + out).indented(by: indent)
   }
 }
 
@@ -98,46 +83,7 @@ public struct StateContainer: Hashable, Sendable {
     self.children = children
   }
 
-  func rendered(isRoot: Bool) -> String {
-    switch self.kind {
-    case let .structure(type):
-      return self.renderedChildren(prefix: type + "(", suffix: ")")
-    case .tuple:
-      return self.renderedChildren(prefix: "(", suffix: ")")
-    case .collection:
-      return self.renderedChildren(prefix: "[", suffix: "]")
-    case .dictionary:
-      return self.children.isEmpty ? "[:]" : self.renderedChildren(prefix: "[", suffix: "]")
-    case .set:
-      return self.renderedChildren(prefix: "Set([", suffix: "])")
-    case let .enumCase(type, name):
-      return (isRoot ? type + "." : ".") + self.renderedChildren(prefix: name + "(", suffix: ")")
-    }
-  }
-
-  /// CustomDump's layout of children: one child with nothing to reflect on the line, the rest
-  /// one per line, indented, separated by commas.
-  private func renderedChildren(prefix: String, suffix: String) -> String {
-    var out = prefix
-    if !self.children.isEmpty {
-      if self.isSingleValueContainer {
-        let child = self.children[0]
-        let childOut = child.node.rendered(name: child.label, indent: 0, isRoot: false)
-        out += childOut.utf8.contains(0x0A) ? "\n" + childOut.indented(by: 2) + "\n" : childOut
-      } else {
-        out += "\n"
-        for (offset, child) in self.children.enumerated() {
-          let label = self.kind == .collection ? "[\(offset)]" : child.label
-          out += child.node.rendered(name: label, indent: 2, isRoot: false)
-          if offset != self.children.count - 1 { out += "," }
-          out += "\n"
-        }
-      }
-    }
-    return out + suffix
-  }
-
-  private var isSingleValueContainer: Bool {
+  var isSingleValueContainer: Bool {
     switch self.kind {
     case .collection, .dictionary, .set: false
     default: self.children.count == 1 && self.children[0].node.isAtomic
@@ -163,21 +109,131 @@ public struct StateChild: Hashable, Sendable {
   }
 }
 
-extension String {
-  /// CustomDump's indentation: every line, the first included, by `count` spaces.
-  ///
-  /// NB: Byte by byte, not with Foundation's `replacingOccurrences`: a large state is indented
-  /// once per level of nesting, and Foundation's search dominated printing it.
-  fileprivate func indented(by count: Int) -> String {
-    guard count > 0 else { return self }
-    var out: [UInt8] = []
-    out.reserveCapacity(self.utf8.count + count * 16)
-    let pad = [UInt8](repeating: UInt8(ascii: " "), count: count)
-    out += pad
-    for byte in self.utf8 {
-      out.append(byte)
-      if byte == UInt8(ascii: "\n") { out += pad }
+/// CustomDump's rendering of a tree, written in one pass into one buffer.
+///
+/// NB: CustomDump renders a child, then indents each of its lines for its parent, and again for
+/// each level above: a state of many levels was copied once per level. Here each line is
+/// written once, indented as deep as it ends up.
+struct StateRenderer {
+  private(set) var bytes: [UInt8] = []
+
+  var string: String { String(decoding: self.bytes, as: UTF8.self) }
+
+  /// Writes `node`, labelled `name`, its first line where the buffer ends and the others
+  /// `indent` spaces in; `isRoot`: an enum case prints its type.
+  mutating func write(_ node: StateNode, name: String?, indent: Int, isRoot: Bool) {
+    if let name {
+      self.text(name, indent: indent)
+      self.bytes += ": ".utf8
     }
-    return String(decoding: out, as: UTF8.self)
+    switch node {
+    case let .text(text):
+      self.text(text, indent: indent)
+    case let .multilineString(string, hashes):
+      // The lines of a labelled string are two spaces further in than its label.
+      let inner = name != nil ? indent + 2 : indent
+      self.marks(hashes)
+      self.bytes += #"""""#.utf8
+      self.newline(indent: inner)
+      self.text(string, indent: inner)
+      self.newline(indent: inner)
+      self.marks(hashes, after: #"""""#)
+    case let .enumCase(type, description):
+      if isRoot { self.text(type, indent: indent) }
+      self.bytes.append(UInt8(ascii: "."))
+      self.text(description, indent: indent)
+    case let .some(wrapped):
+      self.write(wrapped, name: nil, indent: indent, isRoot: false)
+    case let .container(container):
+      self.write(container, indent: indent, isRoot: isRoot)
+    }
+  }
+
+  private mutating func write(_ container: StateContainer, indent: Int, isRoot: Bool) {
+    switch container.kind {
+    case let .structure(type):
+      self.text(type, indent: indent)
+      self.children(of: container, indent: indent, prefix: "(", suffix: ")")
+    case .tuple:
+      self.children(of: container, indent: indent, prefix: "(", suffix: ")")
+    case .collection:
+      self.children(of: container, indent: indent, prefix: "[", suffix: "]")
+    case .dictionary:
+      if container.children.isEmpty {
+        self.bytes += "[:]".utf8
+      } else {
+        self.children(of: container, indent: indent, prefix: "[", suffix: "]")
+      }
+    case .set:
+      self.children(of: container, indent: indent, prefix: "Set([", suffix: "])")
+    case let .enumCase(type, name):
+      if isRoot { self.text(type, indent: indent) }
+      self.bytes.append(UInt8(ascii: "."))
+      self.text(name, indent: indent)
+      self.children(of: container, indent: indent, prefix: "(", suffix: ")")
+    }
+  }
+
+  /// CustomDump's layout of children: one child with nothing to reflect on the line, the rest
+  /// one per line, two spaces in, separated by commas.
+  private mutating func children(
+    of container: StateContainer, indent: Int, prefix: StaticString, suffix: StaticString
+  ) {
+    self.append(prefix)
+    if !container.children.isEmpty {
+      if container.isSingleValueContainer {
+        let child = container.children[0]
+        // NB: An atomic value has one line, unless it is a string of several.
+        if case .multilineString = child.node {
+          self.newline(indent: indent + 2)
+          self.write(child.node, name: child.label, indent: indent + 2, isRoot: false)
+          self.newline(indent: indent)
+        } else {
+          self.write(child.node, name: child.label, indent: indent, isRoot: false)
+        }
+      } else {
+        let isCollection = container.kind == .collection
+        for (offset, child) in container.children.enumerated() {
+          self.newline(indent: indent + 2)
+          if isCollection {
+            self.bytes += "[\(offset)]: ".utf8
+            self.write(child.node, name: nil, indent: indent + 2, isRoot: false)
+          } else {
+            self.write(child.node, name: child.label, indent: indent + 2, isRoot: false)
+          }
+          if offset != container.children.count - 1 { self.bytes.append(UInt8(ascii: ",")) }
+        }
+        self.newline(indent: indent)
+      }
+    }
+    self.append(suffix)
+  }
+
+  private mutating func newline(indent: Int) {
+    self.bytes.append(UInt8(ascii: "\n"))
+    self.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+  }
+
+  /// `text`, each of its lines after the first `indent` spaces in.
+  private mutating func text(_ text: String, indent: Int) {
+    var text = text
+    text.withUTF8 { utf8 in
+      var start = 0
+      for index in utf8.indices where utf8[index] == UInt8(ascii: "\n") {
+        self.bytes += UnsafeBufferPointer(rebasing: utf8[start..<index])
+        self.newline(indent: indent)
+        start = index + 1
+      }
+      self.bytes += UnsafeBufferPointer(rebasing: utf8[start...])
+    }
+  }
+
+  private mutating func marks(_ hashes: Int, after delimiter: String = "") {
+    self.bytes += delimiter.utf8
+    self.bytes.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: hashes))
+  }
+
+  private mutating func append(_ string: StaticString) {
+    self.bytes += UnsafeBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount)
   }
 }
