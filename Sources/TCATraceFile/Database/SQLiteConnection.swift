@@ -340,6 +340,17 @@ package final class SQLiteStatement {
     return text
   }
 
+  /// The text in column `index`, as ``string(_:)``; `previous` itself when the text is the
+  /// same, compared byte for byte: a column that repeats itself row after row is made into a
+  /// `String` once.
+  package func string(_ index: Int, sameAs previous: String?) throws(TraceFileError) -> String {
+    guard let previous, sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
+      let text = sqlite3_column_text(self.handle, Int32(index))
+    else { return try self.string(index) }
+    let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
+    return previous.utf8.elementsEqual(bytes) ? previous : try self.string(index)
+  }
+
   /// The text in column `index`, or `nil` for NULL; see ``string(_:)``.
   package func optionalString(_ index: Int) throws(TraceFileError) -> String? {
     switch sqlite3_column_type(self.handle, Int32(index)) {

@@ -246,6 +246,8 @@ struct OverwrittenChanges {
   /// The paths a later change replaces whole, with nothing between reaching into them.
   private var paths: Set<String> = []
   private var actionReshapes = false
+  /// The path last found in `paths` or added to it, while `paths` has not changed since.
+  private var lastPath: String?
 
   /// Whether `change`, the one before those met so far, is overwritten by one of them.
   ///
@@ -255,9 +257,14 @@ struct OverwrittenChanges {
   mutating func isOverwritten(by change: StateChange) -> Bool {
     guard change.replacesWhole else {
       self.paths.removeAll()
+      self.lastPath = nil
       self.actionReshapes = true
       return false
     }
+    // NB: A path met again straight after is overwritten without hashing it: the same string,
+    // compared by its storage first.
+    if change.path == self.lastPath { return true }
+    self.lastPath = change.path
     if self.paths.contains(change.path) { return true }
     if !self.paths.isEmpty { self.paths.subtract(Self.ancestors(of: change.path)) }
     self.paths.insert(change.path)
@@ -266,7 +273,10 @@ struct OverwrittenChanges {
 
   /// Call after the changes of an action, before those of the action before it.
   mutating func actionEnded() {
-    if self.actionReshapes { self.paths.removeAll() }
+    if self.actionReshapes {
+      self.paths.removeAll()
+      self.lastPath = nil
+    }
     self.actionReshapes = false
   }
 

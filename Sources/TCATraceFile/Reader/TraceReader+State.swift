@@ -176,13 +176,16 @@ extension TraceReader {
     var overwritten = OverwrittenChanges()
     // The actions, last first, each with the changes it keeps, last first.
     var actions: [(seq: Int64, changes: [StateChange])] = []
+    var path: String?
     while try statement.step() {
       let seq = try statement.integer(0) - (offset ?? 0)
       if actions.last?.seq != seq {
         overwritten.actionEnded()
         actions.append((seq, []))
       }
-      let path = try statement.string(1)
+      // NB: Most changes of a long session are to a few paths, read again and again.
+      path = try statement.string(1, sameAs: path)
+      let path = path!
       let kind = try self.stateChangeKind(statement, 2)
       let rebuild = try self.rebuild(statement, 4, of: seq, session: session)
       var change = StateChange(path: path, kind: kind, old: nil, new: nil, rebuild: rebuild)
@@ -221,8 +224,16 @@ extension TraceReader {
     }
   }
 
+  private static let kindNames: [[UInt8]] = [Array("changed".utf8), Array("added".utf8), Array("removed".utf8)]
+
   /// The state change kind in column `index` of `statement`.
   private func stateChangeKind(_ statement: SQLiteStatement, _ index: Int) throws(TraceFileError) -> StateChange.Kind {
+    switch statement.match(index, Self.kindNames) {
+    case 0?: return .changed
+    case 1?: return .added
+    case 2?: return .removed
+    default: break
+    }
     let kindName = try statement.string(index)
     guard let kind = StateChange.Kind(rawValue: kindName) else {
       throw self.damaged("holds an unknown state change kind '\(kindName)'")
