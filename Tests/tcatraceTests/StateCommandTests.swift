@@ -118,6 +118,33 @@ struct StateCommandTests {
     }
   }
 
+  /// A kept JSON nested a hundred thousand levels deep is read only as deep as the changes
+  /// reach, without recursion: balanced, the change applies; cut off, it is one line and exit 2.
+  @Test func aDeeplyNestedJSONIsReadWithoutRecursion() async throws {
+    let depth = 100_000
+    let balanced = try self.trace.copy(
+      named: "deep.db",
+      changedBy: """
+        UPDATE states SET json = '[' || replace(hex(zeroblob(\(depth / 2 - 1))), '00', '[') || replace(hex(zeroblob(\(depth / 2))), '00', ']')
+        WHERE session_id = 1 AND seq = 0;
+        UPDATE actions SET json_changes = '[["i",[0,0,0],7]]' WHERE session_id = 1 AND seq = 1;
+        """
+    )
+    let applied = try await self.trace.run(["state", balanced, "--session", "1", "--at", "1", "--format", "json"])
+    #expect(applied.status == 0)
+    #expect(applied.stdout.contains(#""json":"[[[7,[[["#))
+    let cut = try self.trace.copy(
+      named: "cut.db",
+      changedBy: """
+        UPDATE states SET json = replace(hex(zeroblob(\(depth / 2))), '00', '[') WHERE session_id = 1 AND seq = 0;
+        UPDATE actions SET json_changes = '[["i",[0,0,0],7]]' WHERE session_id = 1 AND seq = 1;
+        """
+    )
+    let refused = try await self.trace.run(["state", cut, "--session", "1", "--at", "1", "--format", "json"])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.hasSuffix("holds a change to the state's JSON at action #1 of session 1 that is not JSON: the file is damaged (truncated or overwritten); record it again\n"))
+  }
+
   @Test func badInputIsOneLineAndExit2() async throws {
     let cases: [([String], String)] = [
       (["--session", "1", "--at", "99"], "Error: 'demo.db' has no action #99 in session 1, which has 25 actions: ask for 0 (the state before the first) to 25\n"),
