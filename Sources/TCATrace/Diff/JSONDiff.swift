@@ -22,18 +22,20 @@ struct JSONDiff {
   private(set) var changes: [StateJSONChange] = []
   /// For each change that holds a value, that value: what a redactor looks into.
   private(set) var values: [Any?] = []
-  private let encoder: JSONEncoder
+  private let types: JSONDiffTypes
 
-  private init() {
-    self.encoder = JSONEncoder()
-    self.encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  private init(types: JSONDiffTypes) {
+    self.types = types
   }
 
   /// The changes of the JSON from `old` to `new`, and the values they set; `nil` when a value
-  /// fails to encode, or either is not `Encodable`.
-  static func changes(from old: Any, to new: Any) -> (changes: [StateJSONChange], values: [Any?])? {
+  /// fails to encode, or either is not `Encodable`. `types` keeps what it learns of each type
+  /// for the next call: one thread's at a time.
+  static func changes(
+    from old: Any, to new: Any, types: JSONDiffTypes = JSONDiffTypes()
+  ) -> (changes: [StateJSONChange], values: [Any?])? {
     guard let old = old as? any Encodable, let new = new as? any Encodable else { return nil }
-    var diff = JSONDiff()
+    var diff = JSONDiff(types: types)
     do {
       try diff.diff(old, new, path: [], depth: 0)
     } catch {
@@ -45,17 +47,16 @@ struct JSONDiff {
   /// How deep the diff follows values before it encodes what differs whole.
   private static let maxDepth = 64
 
-  private mutating func diff(
+  fileprivate mutating func diff(
     _ old: any Encodable, _ new: any Encodable, path: [StateJSONKey], depth: Int
   ) throws {
     let type = Swift.type(of: new)
-    let sameType = Swift.type(of: old) == type
-    if sameType, Self.areEqual(old, new) { return }
-    guard sameType, depth < Self.maxDepth, !Self.isLeaf(type) else {
-      return try self.set(path, new)
-    }
-    if let array = new as? any JSONArrayEncoded {
-      return try array.jsonChanges(from: old, path: path, depth: depth, into: &self)
+    let info = self.types.info(type)
+    guard Swift.type(of: old) == type else { return try self.set(path, new, info: info) }
+    if info.equals?(old, new) == true { return }
+    guard depth < Self.maxDepth, !info.isLeaf else { return try self.set(path, new, info: info) }
+    if let differ = info.elementsDiffer {
+      return try differ(old, new, path, depth, &self)
     }
     let mark = self.changes.count
     do {
@@ -66,7 +67,7 @@ struct JSONDiff {
       // What the two values hand their encoders cannot be followed: the value is encoded whole.
       self.changes.removeSubrange(mark...)
       self.values.removeSubrange(mark...)
-      try self.set(path, new)
+      try self.set(path, new, info: info)
     }
   }
 
@@ -78,6 +79,11 @@ struct JSONDiff {
       try self.diff(old, new, path: path, depth: depth + 1)
     case (.null, .null):
       return
+    case let (.keyed(old), .keyed(new)) where old.keys == new.keys:
+      // NB: Two values of one type mostly hand over the same members in the same order.
+      for index in new.keys.indices {
+        try self.diff(old.values[index], new.values[index], path: path + [.key(new.keys[index])], depth: depth + 1)
+      }
     case let (.keyed(old), .keyed(new)):
       var oldMembers: [String: EncodedShape] = [:]
       for (key, value) in zip(old.keys, old.values) { oldMembers[key] = value }
@@ -94,9 +100,10 @@ struct JSONDiff {
         self.remove(path + [.key(key)])
       }
     case let (.unkeyed(old), .unkeyed(new)):
+      let types = self.types
       try self.diffElements(
         oldCount: old.values.count, newCount: new.values.count,
-        areEqual: { Self.areEqual(old.values[$0], new.values[$1]) },
+        areEqual: { Self.areEqual(old.values[$0], new.values[$1], types: types) },
         diff: { diff, oldIndex, newIndex, path in
           try diff.diff(old.values[oldIndex], new.values[newIndex], path: path, depth: depth + 1)
         },
@@ -134,12 +141,14 @@ struct JSONDiff {
     }
     for offset in min(oldMiddle, newMiddle)..<newMiddle {
       let value = encode(prefix + offset)
-      try self.append(.insert(path + [.index(prefix + offset)], self.json(of: value)), value: value)
+      let json = try self.types.info(Swift.type(of: value)).json(value)
+      self.append(.insert(path + [.index(prefix + offset)], json), value: value)
     }
   }
 
-  private mutating func set(_ path: [StateJSONKey], _ value: Any) throws {
-    try self.append(.set(path, self.json(of: value)), value: value)
+  private mutating func set(_ path: [StateJSONKey], _ value: Any, info: JSONDiffTypes.Info? = nil) throws {
+    let info = info ?? self.types.info(Swift.type(of: value))
+    try self.append(.set(path, info.json(value)), value: value)
   }
 
   private mutating func set(_ path: [StateJSONKey], _ shape: EncodedShape) throws {
@@ -162,20 +171,6 @@ struct JSONDiff {
     self.values.append(value)
   }
 
-  /// `value`'s JSON, as the trace writes a state's.
-  private func json(of value: Any) throws -> String {
-    // NB: The common leaves are written as `JSONEncoder` writes them, without it (a test
-    // checks they agree): it costs more than the rest of the diff.
-    switch value {
-    case let value as Int: return String(value)
-    case let value as Bool: return value ? "true" : "false"
-    case let value as String: return Self.quoted(value)
-    default: break
-    }
-    guard let value = value as? any Encodable else { throw JSONDiffFallback() }
-    return String(decoding: try self.encoder.encode(value), as: UTF8.self)
-  }
-
   /// `string` as `JSONEncoder` writes it, with slashes unescaped.
   static func quoted(_ string: String) -> String {
     var out: [UInt8] = []
@@ -185,39 +180,102 @@ struct JSONDiff {
   }
 
   /// Whether two values encode the same, as far as `==` tells; `false` when it cannot.
-  static func areEqual(_ old: Any, _ new: Any) -> Bool {
+  private static func areEqual(_ old: EncodedShape, _ new: EncodedShape, types: JSONDiffTypes) -> Bool {
+    guard case let .value(old) = old, case let .value(new) = new else { return false }
     let type = Swift.type(of: new)
     guard Swift.type(of: old) == type else { return false }
-    return NodeKind.of(type).isEqual(old, new) == true
+    return types.info(type).equals?(old, new) == true
   }
 
-  private static let leafTypes: Set<ObjectIdentifier> = [
+  /// Whether values of `type` are numbers, strings or flags: they hold no other value.
+  static func isScalar(_ type: Any.Type) -> Bool {
+    JSONDiffTypes.scalarTypes.contains(ObjectIdentifier(type))
+  }
+}
+
+/// What ``JSONDiff`` needs to know of each type it meets, found once: a writer keeps one for
+/// its session.
+///
+/// NB: Each question — is it `Equatable`, a leaf, an array, redacted — was a conformance lookup
+/// or a locked cache's, asked of every member of every value compared; they cost more than the
+/// comparisons.
+final class JSONDiffTypes: @unchecked Sendable {
+  // NB: `@unchecked`: used by one thread at a time (the writer's).
+  private var infos: [ObjectIdentifier: Info] = [:]
+  private let encoder: JSONEncoder
+
+  init() {
+    self.encoder = JSONEncoder()
+    self.encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  }
+
+  struct Info {
+    /// `==` of the type, given a value of it on each side; `nil` when not `Equatable`.
+    let equals: ((Any, Any) -> Bool)?
+    /// Whether a changed value is encoded whole, not compared member by member.
+    let isLeaf: Bool
+    /// The diff of two values of an array type, element by element (see ``JSONArrayEncoded``).
+    let elementsDiffer: ((Any, Any, [StateJSONKey], Int, inout JSONDiff) throws -> Void)?
+    /// A value's JSON.
+    let json: (Any) throws -> String
+  }
+
+  func info(_ type: Any.Type) -> Info {
+    let key = ObjectIdentifier(type)
+    if let info = self.infos[key] { return info }
+    let kind = NodeKind.of(type)
+    let encoder = self.encoder
+    let json: (Any) throws -> String
+    // NB: The common leaves are written as `JSONEncoder` writes them, without it (a test
+    // checks they agree): it costs more than the rest of the diff.
+    switch key {
+    case ObjectIdentifier(Int.self): json = { String($0 as! Int) }
+    case ObjectIdentifier(Bool.self): json = { ($0 as! Bool) ? "true" : "false" }
+    case ObjectIdentifier(String.self): json = { JSONDiff.quoted($0 as! String) }
+    default:
+      json = { value in
+        guard let value = value as? any Encodable else { throw JSONDiffFallback() }
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+      }
+    }
+    var elementsDiffer: ((Any, Any, [StateJSONKey], Int, inout JSONDiff) throws -> Void)?
+    if let array = type as? any JSONArrayEncoded.Type {
+      elementsDiffer = Self.elementsDiffer(array)
+    }
+    let info = Info(
+      equals: kind.equals,
+      // NB: A redacted value is a leaf, so that the redactor is handed it, and not what it
+      // encodes.
+      isLeaf: Self.leafTypes.contains(key) || kind.isRedacted,
+      elementsDiffer: elementsDiffer,
+      json: json
+    )
+    self.infos[key] = info
+    return info
+  }
+
+  private static func elementsDiffer<Array: JSONArrayEncoded>(
+    _: Array.Type
+  ) -> (Any, Any, [StateJSONKey], Int, inout JSONDiff) throws -> Void {
+    { old, new, path, depth, diff in
+      try (new as! Array).jsonChanges(from: old as! Array, path: path, depth: depth, into: &diff)
+    }
+  }
+
+  static let scalarTypes: Set<ObjectIdentifier> = [
     ObjectIdentifier(Bool.self), ObjectIdentifier(String.self), ObjectIdentifier(Double.self),
     ObjectIdentifier(Float.self), ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self),
     ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self),
     ObjectIdentifier(UInt.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self),
     ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt64.self),
-    // NB: `JSONEncoder` writes these its own way, not as their `encode(to:)` says.
-    ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(URL.self),
-    ObjectIdentifier(Decimal.self),
   ]
 
-  /// Whether values of `type` are numbers, strings or flags: they hold no other value.
-  static func isScalar(_ type: Any.Type) -> Bool {
-    self.leafTypes.contains(ObjectIdentifier(type)) && !self.foundationLeafTypes.contains(ObjectIdentifier(type))
-  }
-
-  private static let foundationLeafTypes: Set<ObjectIdentifier> = [
+  /// Numbers, strings and flags, and what `JSONEncoder` writes its own way, not as their
+  /// `encode(to:)` says.
+  private static let leafTypes: Set<ObjectIdentifier> = scalarTypes.union([
     ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(URL.self),
     ObjectIdentifier(Decimal.self),
-  ]
-
-  /// Whether values of `type` are encoded whole when they change.
-  ///
-  /// NB: A redacted value is one, so that the redactor is handed it, and not what it encodes.
-  private static func isLeaf(_ type: Any.Type) -> Bool {
-    self.leafTypes.contains(ObjectIdentifier(type)) || NodeKind.of(type).isRedacted
-  }
+  ])
 }
 
 /// What follows cannot be compared member by member: the value is encoded whole.
@@ -234,9 +292,8 @@ protocol JSONArrayEncoded {
 }
 
 extension JSONArrayEncoded {
-  /// Adds the changes from `old`, a value of the same type, to `self`.
-  func jsonChanges(from old: Any, path: [StateJSONKey], depth: Int, into diff: inout JSONDiff) throws {
-    guard let old = old as? Self else { return }
+  /// Adds the changes from `old` to `self`.
+  func jsonChanges(from old: Self, path: [StateJSONKey], depth: Int, into diff: inout JSONDiff) throws {
     let kind = NodeKind.of(JSONElement.self)
     let size = MemoryLayout<JSONElement>.size
     try old.withJSONElements { old in
@@ -251,21 +308,13 @@ extension JSONArrayEncoded {
         try diff.diffElements(
           oldCount: old.count, newCount: new.count, areEqual: areEqual,
           diff: { diff, oldIndex, newIndex, path in
-            try diff.diffElement(old[oldIndex], new[newIndex], path: path, depth: depth + 1)
+            try diff.diff(old[oldIndex], new[newIndex], path: path, depth: depth + 1)
           },
           encode: { new[$0] },
           path: path
         )
       }
     }
-  }
-}
-
-extension JSONDiff {
-  fileprivate mutating func diffElement(
-    _ old: some Encodable, _ new: some Encodable, path: [StateJSONKey], depth: Int
-  ) throws {
-    try self.diff(old, new, path: path, depth: depth)
   }
 }
 
@@ -324,8 +373,15 @@ private final class KeyedMembers {
     self.recording = recording
   }
 
+  /// The keys, once there are many: a dictionary's.
+  private var keySet: Set<String>?
+
   func add(_ key: String, _ value: EncodedShape) {
-    if self.keys.contains(key) { self.recording.cannotFollow = true }
+    // NB: A member handed over twice is not followed. A few members are looked through; a
+    // dictionary's many, in a set.
+    if self.keySet == nil, self.keys.count >= 32 { self.keySet = Set(self.keys) }
+    let isRepeated = self.keySet != nil ? !self.keySet!.insert(key).inserted : self.keys.contains(key)
+    if isRepeated { self.recording.cannotFollow = true }
     self.keys.append(key)
     self.values.append(value)
   }

@@ -52,6 +52,8 @@ package final class TraceWriter: @unchecked Sendable {
   private var sessionID: Int64?
   /// The state after the last action written, whose JSON the next action's changes start from.
   private var lastState: Any?
+  /// What following the state's JSON learned of its types.
+  private let jsonTypes = JSONDiffTypes()
 
   /// What stopped the writer.
   struct Failure: Sendable {
@@ -370,7 +372,7 @@ package final class TraceWriter: @unchecked Sendable {
             for index in records.indices {
               try Self.write(
                 records.baseAddress! + index, sessionID: sessionID, statements: statements,
-                connection: connection, lastState: &self.lastState
+                connection: connection, lastState: &self.lastState, jsonTypes: self.jsonTypes
               )
             }
           }
@@ -385,7 +387,7 @@ package final class TraceWriter: @unchecked Sendable {
 
   private static func write(
     _ record: UnsafePointer<ActionRecord>, sessionID: Int64, statements: Statements,
-    connection: SQLiteConnection, lastState: inout Any?
+    connection: SQLiteConnection, lastState: inout Any?, jsonTypes: JSONDiffTypes
   ) throws(TraceFileError) {
     let insert = statements.insertAction
     insert.reset()
@@ -409,7 +411,7 @@ package final class TraceWriter: @unchecked Sendable {
     insert.bind(12, record.pointee.statePath)
     insert.bind(13, record.pointee.classification.payload)
     insert.bind(14, record.pointee.payloadJSON)
-    insert.bind(15, Self.jsonChanges(record, lastState: &lastState))
+    insert.bind(15, Self.jsonChanges(record, lastState: &lastState, types: jsonTypes))
     try insert.run()
     let actionID = connection.lastInsertRowID
     for position in record.pointee.changes.indices {
@@ -446,11 +448,13 @@ package final class TraceWriter: @unchecked Sendable {
   /// The changes of the state's JSON that the action `record` made (see ``JSONDiff``), from
   /// `lastState`, the state after the action before, which it then replaces; `nil` when the
   /// state is not `Encodable`, or when its JSON could not be followed.
-  private static func jsonChanges(_ record: UnsafePointer<ActionRecord>, lastState: inout Any?) -> String? {
+  private static func jsonChanges(
+    _ record: UnsafePointer<ActionRecord>, lastState: inout Any?, types: JSONDiffTypes
+  ) -> String? {
     guard let after = record.pointee.stateAfter else { return nil }
     if let initial = record.pointee.states.first(where: { $0.seq == 0 }) { lastState = initial.value }
     defer { lastState = after.value }
-    guard let before = lastState, let (changes, values) = JSONDiff.changes(from: before, to: after.value) else {
+    guard let before = lastState, let (changes, values) = JSONDiff.changes(from: before, to: after.value, types: types) else {
       return nil
     }
     return StateJSONChange.text(of: after.redact(changes, values, before, after.value))
