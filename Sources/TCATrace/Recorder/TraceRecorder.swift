@@ -658,8 +658,16 @@ package final class KeyframeClock: @unchecked Sendable {
       self.changesSince = 0
       snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, redactJSON: redactJSON, built: built))
     }
+    // NB: Only a state handed over is being built. Marked when the count had reached the old
+    // threshold but not the new one, none would ever be built again.
+    guard !snapshots.isEmpty else { return [] }
     self.threshold.withLock { $0.isBuilding = true }
     return snapshots
+  }
+
+  /// Whether a kept state is being built: until it is, no other is asked for.
+  package var isBuilding: Bool {
+    self.threshold.withLock { $0.isBuilding }
   }
 
   /// The writer dropped an action (its buffer was full): the states after it cannot be
