@@ -70,19 +70,8 @@ package enum StateJSONChange: Hashable, Sendable {
         var parser = JSONParser(bytes: bytes)
         var changes: [StateJSONChange] = []
         try parser.expect(UInt8(ascii: "["))
-        parser.skipSpace()
-        if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "]") {
-          parser.index += 1
-        } else {
-          while true {
-            changes.append(try self.change(&parser))
-            parser.skipSpace()
-            guard parser.index < bytes.count else { throw parser.failure() }
-            let byte = bytes[parser.index]
-            parser.index += 1
-            if byte == UInt8(ascii: "]") { break }
-            guard byte == UInt8(ascii: ",") else { throw parser.failure() }
-          }
+        try parser.elements(until: UInt8(ascii: "]")) { (parser) throws(StateJSONError) in
+          changes.append(try self.change(&parser))
         }
         parser.skipSpace()
         guard parser.index == bytes.count else { throw parser.failure() }
@@ -104,29 +93,18 @@ package enum StateJSONChange: Hashable, Sendable {
     try parser.expect(UInt8(ascii: ","))
     try parser.expect(UInt8(ascii: "["))
     var path: [StateJSONKey] = []
-    parser.skipSpace()
-    if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
-      parser.index += 1
-    } else {
-      while true {
-        guard path.count < Self.maxPathLength else {
-          throw StateJSONError(reason: "holds a path longer than \(Self.maxPathLength) steps")
-        }
-        parser.skipSpace()
-        guard parser.index < parser.bytes.count else { throw parser.failure() }
-        if parser.bytes[parser.index] == UInt8(ascii: "\"") {
-          path.append(.key(try parser.string()))
-        } else {
-          let index = try parser.integer()
-          guard index >= 0 else { throw parser.failure() }
-          path.append(.index(index))
-        }
-        parser.skipSpace()
-        guard parser.index < parser.bytes.count else { throw parser.failure() }
-        let byte = parser.bytes[parser.index]
-        parser.index += 1
-        if byte == UInt8(ascii: "]") { break }
-        guard byte == UInt8(ascii: ",") else { throw parser.failure() }
+    try parser.elements(until: UInt8(ascii: "]")) { (parser) throws(StateJSONError) in
+      guard path.count < Self.maxPathLength else {
+        throw StateJSONError(reason: "holds a path longer than \(Self.maxPathLength) steps")
+      }
+      parser.skipSpace()
+      guard parser.index < parser.bytes.count else { throw parser.failure() }
+      if parser.bytes[parser.index] == UInt8(ascii: "\"") {
+        path.append(.key(try parser.string()))
+      } else {
+        let index = try parser.integer()
+        guard index >= 0 else { throw parser.failure() }
+        path.append(.index(index))
       }
     }
     let change: StateJSONChange
