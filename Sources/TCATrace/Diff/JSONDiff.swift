@@ -107,7 +107,7 @@ struct JSONDiff {
         diff: { diff, oldIndex, newIndex, path in
           try diff.diff(old.values[oldIndex], new.values[newIndex], path: path, depth: depth + 1)
         },
-        encode: { new.values[$0] as Any },
+        encode: { (diff, index) in try diff.json(of: new.values[index]) },
         path: path
       )
     case (.value, _), (.null, _), (.keyed, _), (.unkeyed, _):
@@ -119,8 +119,8 @@ struct JSONDiff {
   /// between them compared in pairs, the rest removed or inserted.
   mutating func diffElements(
     oldCount: Int, newCount: Int, areEqual: (Int, Int) -> Bool,
-    diff: (inout JSONDiff, Int, Int, [StateJSONKey]) throws -> Void, encode: (Int) -> Any,
-    path: [StateJSONKey]
+    diff: (inout JSONDiff, Int, Int, [StateJSONKey]) throws -> Void,
+    encode: (JSONDiff, Int) throws -> (json: String, value: Any?), path: [StateJSONKey]
   ) throws {
     var prefix = 0
     while prefix < oldCount, prefix < newCount, areEqual(prefix, prefix) { prefix += 1 }
@@ -140,10 +140,25 @@ struct JSONDiff {
       self.remove(path + [.index(prefix + offset)])
     }
     for offset in min(oldMiddle, newMiddle)..<newMiddle {
-      let value = encode(prefix + offset)
-      let json = try self.types.info(Swift.type(of: value)).json(value)
-      self.append(.insert(path + [.index(prefix + offset)], json), value: value)
+      let (json, value) = try encode(self, prefix + offset)
+      self.changes.append(.insert(path + [.index(prefix + offset)], json))
+      self.values.append(value)
     }
+  }
+
+  /// The JSON of what a value handed its encoder, and the value; a container handed over
+  /// without a value of its own cannot be encoded apart.
+  private func json(of shape: EncodedShape) throws -> (json: String, value: Any?) {
+    switch shape {
+    case let .value(value): (try self.types.info(Swift.type(of: value)).json(value), value)
+    case .null: ("null", nil)
+    case .keyed, .unkeyed: throw JSONDiffFallback()
+    }
+  }
+
+  /// The JSON of `value`, and the value.
+  func json(ofValue value: Any) throws -> (json: String, value: Any?) {
+    (try self.types.info(Swift.type(of: value)).json(value), value)
   }
 
   private mutating func set(_ path: [StateJSONKey], _ value: Any, info: JSONDiffTypes.Info? = nil) throws {
@@ -152,13 +167,9 @@ struct JSONDiff {
   }
 
   private mutating func set(_ path: [StateJSONKey], _ shape: EncodedShape) throws {
-    switch shape {
-    case let .value(value): try self.set(path, value)
-    case .null:
-      self.changes.append(.set(path, "null"))
-      self.values.append(nil)
-    case .keyed, .unkeyed: throw JSONDiffFallback()
-    }
+    let (json, value) = try self.json(of: shape)
+    self.changes.append(.set(path, json))
+    self.values.append(value)
   }
 
   private mutating func remove(_ path: [StateJSONKey]) {
@@ -310,7 +321,7 @@ extension JSONArrayEncoded {
           diff: { diff, oldIndex, newIndex, path in
             try diff.diff(old[oldIndex], new[newIndex], path: path, depth: depth + 1)
           },
-          encode: { new[$0] },
+          encode: { diff, index in try diff.json(ofValue: new[index]) },
           path: path
         )
       }
