@@ -224,7 +224,7 @@ struct StateJSONTests {
     samples += ["é", "😀", "\u{2028}", "\u{2029}", "\u{85}", "</script>", "a/b", "\u{FEFF}", "tab\there \"quoted\" \\"]
     for sample in samples {
       var quoted: [UInt8] = []
-      StateJSONKey.quote(sample, into: &quoted)
+      JSONString.quote(sample, into: &quoted)
       #expect(String(decoding: quoted, as: UTF8.self) == String(decoding: try encoder.encode(sample), as: UTF8.self), "\(sample.unicodeScalars.map(\.value))")
     }
   }

@@ -186,7 +186,7 @@ struct JSONDiff {
   static func quoted(_ string: String) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(string.utf8.count + 2)
-    StateJSONKey.quote(string, into: &out)
+    JSONString.quote(string, into: &out)
     return String(decoding: out, as: UTF8.self)
   }
 

@@ -42,7 +42,7 @@ package enum StateJSONChange: Hashable, Sendable {
       for (position, key) in change.path.enumerated() {
         if position > 0 { out.append(UInt8(ascii: ",")) }
         switch key {
-        case let .key(name): StateJSONKey.quote(name, into: &out)
+        case let .key(name): JSONString.quote(name, into: &out)
         case let .index(index): out += String(index).utf8
         }
       }
@@ -130,28 +130,6 @@ package enum StateJSONChange: Hashable, Sendable {
 package enum StateJSONKey: Hashable, Sendable {
   case key(String)
   case index(Int)
-
-  /// `string` as `JSONEncoder` writes it: `"`, `\` and the control characters escaped (the
-  /// common ones by letter, the others as `\u00xx`), everything else as it is.
-  package static func quote(_ string: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    for byte in string.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out += #"\""#.utf8
-      case UInt8(ascii: "\\"): out += #"\\"#.utf8
-      case 0x08: out += #"\b"#.utf8
-      case 0x09: out += #"\t"#.utf8
-      case 0x0A: out += #"\n"#.utf8
-      case 0x0C: out += #"\f"#.utf8
-      case 0x0D: out += #"\r"#.utf8
-      case 0x00..<0x20:
-        let hex = String(byte, radix: 16)
-        out += ("\\u00" + (hex.count == 1 ? "0" : "") + hex).utf8
-      default: out.append(byte)
-      }
-    }
-    out.append(UInt8(ascii: "\""))
-  }
 }
 
 /// A state's JSON that changes are applied to: read only as deep as they reach, so that a
@@ -220,7 +198,7 @@ package struct StateJSONDocument {
             // NB: `JSONEncoder` sorts members by their names' bytes.
             let place = members.firstIndex { name.utf8.lexicographicallyPrecedes($0.key.utf8) } ?? members.endIndex
             var quoted: [UInt8] = []
-            StateJSONKey.quote(name, into: &quoted)
+            JSONString.quote(name, into: &quoted)
             members.insert(Member(quotedKey: quoted[...], key: name, value: .raw(ArraySlice(value.utf8))), at: place)
           }
         case .remove:

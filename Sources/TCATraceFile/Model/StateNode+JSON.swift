@@ -40,16 +40,16 @@ extension StateNode {
     switch self {
     case let .text(text):
       out += #"["t","#.utf8
-      Self.quote(text, into: &out)
+      JSONString.quote(text, into: &out)
     case let .multilineString(string, hashes):
       out += #"["m","#.utf8
-      Self.quote(string, into: &out)
+      JSONString.quote(string, into: &out)
       out += ",\(hashes)".utf8
     case let .enumCase(type, description):
       out += #"["e","#.utf8
-      Self.quote(type, into: &out)
+      JSONString.quote(type, into: &out)
       out.append(UInt8(ascii: ","))
-      Self.quote(description, into: &out)
+      JSONString.quote(description, into: &out)
     case let .some(wrapped):
       out += #"["s","#.utf8
       wrapped.encode(into: &out)
@@ -58,7 +58,7 @@ extension StateNode {
       switch container.kind {
       case let .structure(type):
         out += #"["struct","#.utf8
-        Self.quote(type, into: &out)
+        JSONString.quote(type, into: &out)
         out.append(UInt8(ascii: "]"))
       case .tuple: out += #"["tuple"]"#.utf8
       case .collection: out += #"["collection"]"#.utf8
@@ -66,18 +66,18 @@ extension StateNode {
       case .set: out += #"["set"]"#.utf8
       case let .enumCase(type, name):
         out += #"["enum","#.utf8
-        Self.quote(type, into: &out)
+        JSONString.quote(type, into: &out)
         out.append(UInt8(ascii: ","))
-        Self.quote(name, into: &out)
+        JSONString.quote(name, into: &out)
         out.append(UInt8(ascii: "]"))
       }
       out += ",[".utf8
       for (offset, child) in container.children.enumerated() {
         if offset > 0 { out.append(UInt8(ascii: ",")) }
         out.append(UInt8(ascii: "["))
-        if let label = child.label { Self.quote(label, into: &out) } else { out += "null".utf8 }
+        if let label = child.label { JSONString.quote(label, into: &out) } else { out += "null".utf8 }
         out.append(UInt8(ascii: ","))
-        Self.quote(child.key, into: &out)
+        JSONString.quote(child.key, into: &out)
         out.append(UInt8(ascii: ","))
         child.node.encode(into: &out)
         out.append(UInt8(ascii: "]"))
@@ -85,22 +85,6 @@ extension StateNode {
       out.append(UInt8(ascii: "]"))
     }
     out.append(UInt8(ascii: "]"))
-  }
-
-  /// `string` as a JSON string.
-  static func quote(_ string: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    for byte in string.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out += #"\""#.utf8
-      case UInt8(ascii: "\\"): out += #"\\"#.utf8
-      case 0x00..<0x20:
-        let hex = String(byte, radix: 16)
-        out += ("\\u00" + (hex.count == 1 ? "0" : "") + hex).utf8
-      default: out.append(byte)
-      }
-    }
-    out.append(UInt8(ascii: "\""))
   }
 
   static func parse(_ json: String) throws(StateJSONError) -> Any {
@@ -190,14 +174,14 @@ extension StateChange.Rebuild {
     if let index = self.index { fields.append(Array("\"index\":\(index)".utf8)) }
     if let label = self.label {
       var field = Array(#""label":"#.utf8)
-      StateNode.quote(label, into: &field)
+      JSONString.quote(label, into: &field)
       fields.append(field)
     }
     if let order = self.order {
       var field = Array(#""order":["#.utf8)
       for (offset, key) in order.enumerated() {
         if offset > 0 { field.append(UInt8(ascii: ",")) }
-        StateNode.quote(key, into: &field)
+        JSONString.quote(key, into: &field)
       }
       field.append(UInt8(ascii: "]"))
       fields.append(field)
@@ -229,6 +213,33 @@ extension StateChange.Rebuild {
       guard let order = order as? [String] else { throw StateJSONError(reason: "holds an order that is not a list of keys") }
       self.order = order
     }
+  }
+}
+
+/// JSON strings as the trace writes them.
+package enum JSONString {
+  /// `string` as `JSONEncoder` writes it: `"`, `\` and the control characters escaped (the
+  /// common ones by letter, the others as `\u00xx`), everything else as it is. A state tree's
+  /// strings, a path's member names and a state's strings in its JSON changes are all written
+  /// so.
+  package static func quote(_ string: String, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in string.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out += #"\""#.utf8
+      case UInt8(ascii: "\\"): out += #"\\"#.utf8
+      case 0x08: out += #"\b"#.utf8
+      case 0x09: out += #"\t"#.utf8
+      case 0x0A: out += #"\n"#.utf8
+      case 0x0C: out += #"\f"#.utf8
+      case 0x0D: out += #"\r"#.utf8
+      case 0x00..<0x20:
+        let hex = String(byte, radix: 16)
+        out += ("\\u00" + (hex.count == 1 ? "0" : "") + hex).utf8
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
   }
 }
 
