@@ -141,8 +141,7 @@ struct JSONDiff {
     }
     for offset in min(oldMiddle, newMiddle)..<newMiddle {
       let (json, value) = try encode(self, prefix + offset)
-      self.changes.append(.insert(path + [.index(prefix + offset)], json))
-      self.values.append(value)
+      self.append(.insert(path + [.index(prefix + offset)], json), value: value)
     }
   }
 
@@ -150,7 +149,7 @@ struct JSONDiff {
   /// without a value of its own cannot be encoded apart.
   private func json(of shape: EncodedShape) throws -> (json: String, value: Any?) {
     switch shape {
-    case let .value(value): (try self.types.info(Swift.type(of: value)).json(value), value)
+    case let .value(value): try self.json(ofValue: value)
     case .null: ("null", nil)
     case .keyed, .unkeyed: throw JSONDiffFallback()
     }
@@ -168,16 +167,15 @@ struct JSONDiff {
 
   private mutating func set(_ path: [StateJSONKey], _ shape: EncodedShape) throws {
     let (json, value) = try self.json(of: shape)
-    self.changes.append(.set(path, json))
-    self.values.append(value)
+    self.append(.set(path, json), value: value)
   }
 
   private mutating func remove(_ path: [StateJSONKey]) {
-    self.changes.append(.remove(path))
-    self.values.append(nil)
+    self.append(.remove(path), value: nil)
   }
 
-  private mutating func append(_ change: StateJSONChange, value: Any) {
+  /// Adds `change`, and the value it sets or inserts, for the redactor.
+  private mutating func append(_ change: StateJSONChange, value: Any?) {
     self.changes.append(change)
     self.values.append(value)
   }
