@@ -77,7 +77,9 @@ struct Redactor: Sendable {
     return String(rest.first == "." ? rest.dropFirst() : rest)
   }
 
-  /// The renderings of `secrets` that would give them away, longest first.
+  /// The renderings of `secrets` that would give them away, longest first, so that a secret
+  /// that contains another is replaced whole. An empty value hides nothing, and replacing its
+  /// rendering (`""`, `[]`) would redact every other empty value: it is left out.
   private static func renderings(of secrets: [Any]) -> [String] {
     var texts: Set<String> = []
     for secret in secrets {
@@ -89,23 +91,10 @@ struct Redactor: Sendable {
 
   /// Replaces every rendering of `secrets` in the row's payload, JSON and change values.
   static func scrub(_ record: inout ActionRecord, of secrets: [Any]) {
-    var texts: Set<String> = []
-    var jsonFragments: Set<String> = []
-    for secret in secrets {
-      // NB: An empty value hides nothing, and replacing its rendering (`""`, `[]`) would
-      // redact every other empty value in the row. A `TraceRedacted` value already renders as
-      // the marker, but its JSON does not.
-      let text = String(customDumping: secret)
-      if !Self.emptyRenderings.contains(text), text != TraceRedaction.marker {
-        texts.insert(text)
-      }
-      if let fragment = TraceJSON.encode(secret), !Self.emptyRenderings.contains(fragment) {
-        jsonFragments.insert(fragment)
-      }
-    }
-    guard !texts.isEmpty || !jsonFragments.isEmpty else { return }
-    // NB: Longer renderings first, so that a secret that contains another is replaced whole.
-    let ordered = texts.sorted { $0.count > $1.count }
+    // NB: A `TraceRedacted` value already renders as the marker, but its JSON does not.
+    let ordered = Self.renderings(of: secrets)
+    let jsonFragments = Self.jsonFragments(of: secrets)
+    guard !ordered.isEmpty || !jsonFragments.isEmpty else { return }
     func scrubbed(_ text: String?) -> String? {
       guard var text else { return nil }
       for secret in ordered where text.contains(secret) {
@@ -139,18 +128,29 @@ struct Redactor: Sendable {
   /// named state paths, and every ``TraceRedacted`` value in it, read `"<redacted>"` wherever
   /// their JSON shows.
   func redact(json: String, state: Any) -> String {
-    var secrets = Self.redactedValues(in: state)
-    for redaction in self.redactions {
-      guard case let .state(_, keyPath, _) = redaction.kind else { continue }
-      if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) { secrets.append(unwrapped) }
+    let fragments = Self.jsonFragments(of: Self.redactedValues(in: state) + self.pathSecrets(in: state))
+    return fragments.isEmpty ? json : Self.scrubbing(json, of: fragments)
+  }
+
+  /// The values at the named state paths of `state`.
+  private func pathSecrets(in state: Any) -> [Any] {
+    self.redactions.compactMap { redaction in
+      guard case let .state(_, keyPath, _) = redaction.kind, let value = state[keyPath: keyPath] else { return nil }
+      return Self.unwrap(value)
     }
+  }
+
+  /// The JSON of `secrets` that would give them away.
+  private static func jsonFragments(of secrets: [Any]) -> Set<String> {
     var fragments: Set<String> = []
     for secret in secrets {
+      // NB: An empty value hides nothing, and replacing its JSON (`""`, `[]`) would redact
+      // every other empty value.
       if let fragment = TraceJSON.encode(secret), !Self.emptyRenderings.contains(fragment) {
         fragments.insert(fragment)
       }
     }
-    return fragments.isEmpty ? json : Self.scrubbing(json, of: fragments)
+    return fragments
   }
 
   /// Redacts the changes of a state's JSON (see ``JSONDiff``) as ``redact(json:state:)``
@@ -160,26 +160,12 @@ struct Redactor: Sendable {
   func redact(
     jsonChanges changes: [StateJSONChange], values: [Any?], before: Any, after: Any
   ) -> [StateJSONChange] {
-    var pathSecrets: Set<String> = []
-    for redaction in self.redactions {
-      guard case let .state(_, keyPath, _) = redaction.kind else { continue }
-      for state in [before, after] {
-        if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value),
-          let fragment = TraceJSON.encode(unwrapped), !Self.emptyRenderings.contains(fragment)
-        {
-          pathSecrets.insert(fragment)
-        }
-      }
-    }
+    let pathSecrets = Self.jsonFragments(of: self.pathSecrets(in: before) + self.pathSecrets(in: after))
     return zip(changes, values).map { change, value in
       guard let value else { return change }
-      var fragments = pathSecrets
       // NB: A number, a string or a flag holds no other value: it is not walked.
-      for secret in JSONDiff.isScalar(type(of: value)) ? [] : Self.redactedValues(in: value) {
-        if let fragment = TraceJSON.encode(secret), !Self.emptyRenderings.contains(fragment) {
-          fragments.insert(fragment)
-        }
-      }
+      let fragments = JSONDiff.isScalar(type(of: value))
+        ? pathSecrets : pathSecrets.union(Self.jsonFragments(of: Self.redactedValues(in: value)))
       guard !fragments.isEmpty else { return change }
       func redacted(_ json: String) -> String {
         // NB: A value that is a secret whole reads as the marker, whatever its JSON.
