@@ -174,9 +174,12 @@ struct TimeTravelTests {
     #expect(try reader.stateJSON(session: 1, after: 0).map { try JSONDecoder().decode(Tally.State.self, from: Data($0.utf8)) } == initial)
     // Between them, each action's changes to the JSON: a member set, removed, added back, an
     // element appended.
-    for seq in 1..<jsons.count where !kept.contains(seq) {
-      #expect(try reader.stateJSON(session: 1, after: seq) == jsons[seq], "after action #\(seq)")
+    // NB: Seconds of rebuilding, on a thread of their own, off the main actor.
+    let differing = try await onThreadOfItsOwn {
+      let reader = try TraceReader(path: path)
+      return try (1..<jsons.count).filter { try reader.stateJSON(session: 1, after: $0) != jsons[$0] }
     }
+    #expect(differing == [])
     let changes = try reader.query("SELECT json_changes FROM actions WHERE seq BETWEEN 6 AND 7 ORDER BY seq").rows
     #expect(
       changes == [
@@ -200,47 +203,65 @@ struct TimeTravelTests {
   }
 
   /// Every state a session went through, rebuilt from the trace, against its rendering then.
-  ///
-  /// NB: Off the main actor: seconds of rebuilding would hold up other suites' effects there.
-  @concurrent
-  private nonisolated func expectEveryStateRebuilt(
+  private func expectEveryStateRebuilt(
     _ path: String, log: StateLog, initial: String, initialJSON: String? = nil
   ) async throws {
-    let reader = try TraceReader(path: path)
     let renderings = [initial] + log.renderings.withLock { $0 }
-    let session = try #require(try reader.sessions().first)
-    #expect(session.actionCount == renderings.count - 1)
+    let jsons = initialJSON.map { [$0] + log.jsons.withLock { $0 } }
+    // NB: Seconds of rebuilding, on a thread of their own: what differs is recorded after.
+    let differences = try await onThreadOfItsOwn {
+      try Self.differencesFromRebuilt(path, renderings: renderings, jsons: jsons)
+    }
+    for difference in differences { Issue.record(Comment(rawValue: difference)) }
+  }
+
+  /// What differs between the states rebuilt from the trace at `path` and `renderings`, the
+  /// states after each action (and `jsons`, their JSON, when given).
+  private nonisolated static func differencesFromRebuilt(
+    _ path: String, renderings: [String], jsons: [String]?
+  ) throws -> [String] {
+    let reader = try TraceReader(path: path)
+    var differences: [String] = []
+    guard let session = try reader.sessions().first else { return ["no session"] }
+    if session.actionCount != renderings.count - 1 {
+      differences.append("\(session.actionCount) actions recorded, \(renderings.count - 1) sent")
+    }
     // Every step, in one pass.
     var seen = 0
     try reader.forEachState(session: session.id, from: 0, through: renderings.count - 1) { seq, state in
-      #expect(seq == seen)
+      if seq != seen { differences.append("step #\(seq) where #\(seen) was next") }
       seen += 1
       let rebuilt = state.rendered()
       if rebuilt != renderings[seq] {
-        Issue.record("after action #\(seq):\n\(diff(rebuilt, renderings[seq]) ?? "")")
+        differences.append("after action #\(seq):\n\(diff(rebuilt, renderings[seq]) ?? "")")
       }
     }
-    #expect(seen == renderings.count)
+    if seen != renderings.count { differences.append("\(seen) steps rebuilt of \(renderings.count)") }
     // Steps on their own, each rebuilt from the kept state before it, with the changes up to
     // it applied together (those a later one overwrites left out): every step of a short
     // session, one in seven of a long one.
     let stride = renderings.count > 100 ? 7 : 1
     for seq in Array(Swift.stride(from: 0, to: renderings.count, by: stride)) + [renderings.count - 1] {
-      #expect(try reader.state(session: session.id, after: seq).rendered() == renderings[seq], "after action #\(seq)")
+      let rebuilt = try reader.state(session: session.id, after: seq).rendered()
+      if rebuilt != renderings[seq] {
+        differences.append("on its own, after action #\(seq):\n\(diff(rebuilt, renderings[seq]) ?? "")")
+      }
     }
-    #expect(try reader.state(session: session.id, before: 1).rendered() == initial)
+    if try reader.state(session: session.id, before: 1).rendered() != renderings[0] {
+      differences.append("before action #1")
+    }
     // An `Encodable` state's JSON, at every step: the kept JSON with the changes since applied.
-    if let initialJSON {
-      let jsons = [initialJSON] + log.jsons.withLock { $0 }
-      #expect(jsons.count == renderings.count)
+    if let jsons {
+      if jsons.count != renderings.count { differences.append("\(jsons.count) JSONs of \(renderings.count) states") }
       for seq in jsons.indices {
         let rebuilt = try reader.stateJSON(session: session.id, after: seq)
         if rebuilt != jsons[seq] {
-          Issue.record("JSON after action #\(seq):\n\(diff(rebuilt, jsons[seq]) ?? "")")
+          differences.append("JSON after action #\(seq):\n\(diff(rebuilt, jsons[seq]) ?? "")")
           break
         }
       }
     }
+    return differences
   }
 
   /// A state on its own is rebuilt with the changes since its keyframe applied together, those

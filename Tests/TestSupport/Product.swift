@@ -68,23 +68,13 @@ public struct Product: Sendable {
   /// Runs the product with `arguments` to the end; `executableURL`, if given, is a copy of the
   /// product elsewhere.
   ///
-  /// NB: The process is run and waited for on a thread of its own, not on one of the few
-  /// threads Swift's concurrency runs every test's tasks on: a test waiting for a process would
-  /// hold one of them for as long, and starve the other tests' effects and time outs.
+  /// NB: The process is run and waited for on a thread of its own (see ``onThreadOfItsOwn(_:)``).
   public func run(
     _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
     executableURL: URL? = nil
   ) async throws -> Result {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread.detachNewThread {
-        continuation.resume(
-          with: Swift.Result<Result, any Error> {
-            try self.runBlocking(
-              arguments, in: directory, environment: environment, executableURL: executableURL
-            )
-          }
-        )
-      }
+    try await onThreadOfItsOwn {
+      try self.runBlocking(arguments, in: directory, environment: environment, executableURL: executableURL)
     }
   }
 
