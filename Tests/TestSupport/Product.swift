@@ -54,6 +54,7 @@ public struct Product: Sendable {
   public func process(
     _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
   ) -> Process {
+    _ = interruptsEndPrograms
     let process = Process()
     process.executableURL = self.executableURL
     process.arguments = arguments
@@ -154,3 +155,31 @@ func readToEnd(_ handle: FileHandle) -> Data {
 /// crashed copying memory with hundreds of tests launching together); launching is quick, so
 /// one at a time costs nothing, and the programs still run at the same time.
 private let launchLock = NSLock()
+
+/// Gives the programs the tests start the default response to an interrupt (`SIGINT`) and a
+/// quit (`SIGQUIT`): they end, as a user who presses Control-C expects.
+///
+/// NB: A shell without job control starts a command run in the background (`swift test &`,
+/// a CI step, a script) with both signals ignored, and a child inherits what its parent
+/// ignores: a `tcatrace replay --follow` interrupted by a test then ran on, and the test
+/// waiting for it held one of the few threads every test's tasks share, for good.
+private let interruptsEndPrograms: Void = {
+  signal(SIGINT, SIG_DFL)
+  signal(SIGQUIT, SIG_DFL)
+}()
+
+extension Process {
+  /// Waits for the process to end, on a thread of its own (see ``onThreadOfItsOwn(_:)``), for
+  /// up to `seconds`; then kills it. Returns whether it ended by itself.
+  public func end(within seconds: Double = 30) async throws -> Bool {
+    let pid = self.processIdentifier
+    return try await onThreadOfItsOwn { [self] in
+      let deadline = Date(timeIntervalSinceNow: seconds)
+      while self.isRunning, Date() < deadline { usleep(10_000) }
+      guard self.isRunning else { return true }
+      kill(pid, SIGKILL)
+      self.waitUntilExit()
+      return false
+    }
+  }
+}
