@@ -33,6 +33,26 @@ struct StoreTests {
     #expect(store.count == 3)
   }
 
+  /// A test past its time limit is cancelled: waiting for a store's effects then cancels them,
+  /// rather than waiting for good for one that sleeps on a test clock nobody advances.
+  @Test func cancellingTheWaitForAStoresEffectsCancelsThem() async {
+    let clock = TestClock()
+    let ended = LockIsolated(false)
+    let store = Store(initialState: 0) {
+      Reduce<Int, Bool> { _, _ in
+        .run { _ in
+          try? await clock.sleep(for: .seconds(1))
+          ended.setValue(true)
+        }
+      }
+    }
+    store.send(true)
+    let waiter = Task { await store.finish() }
+    waiter.cancel()
+    await waiter.value
+    #expect(ended.value)
+  }
+
   @Test func effectsOfAScopedSendAreAwaitedByItsTask() async {
     let store = Store(initialState: LoaderRoot.State()) { LoaderRoot() }
     await store.scope(state: \.loader, action: \.loader).send(.load).finish()

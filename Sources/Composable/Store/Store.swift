@@ -115,6 +115,8 @@ public final class Store<State, Action> {
   /// finished, but for those that wait for a presented feature to dismiss itself: they end with
   /// the presentation. A dismissal under way is waited for.
   ///
+  /// Cancelling the waiting task cancels the effects it waits for.
+  ///
   /// NB: The task `send(_:)` returns, as in TCA, includes such an effect when the action
   /// presents a feature, and so runs until the feature goes away.
   public func finish() async {

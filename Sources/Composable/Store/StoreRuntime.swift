@@ -65,9 +65,17 @@ final class StoreRuntime<State, Action> {
 
   /// Waits for every running effect but those waiting for a presented feature to dismiss
   /// itself, which end with the presentation; one that is dismissing it is waited for.
+  ///
+  /// Cancelling the waiting task cancels them, as it does ``StoreTask/finish()``'s: a test
+  /// past its time limit ends, rather than waiting for good for an effect that sleeps on a test
+  /// clock nobody will advance.
   func finish() async {
     while let task = self.runningTasks.first(where: { !self.isWaitingForDismissal($0.key) })?.value {
-      await task.value
+      await withTaskCancellationHandler {
+        await task.value
+      } onCancel: {
+        task.cancel()
+      }
     }
   }
 
