@@ -185,6 +185,7 @@ let package = Package(
     ),
     .target(
       name: "TestSupport",
+      dependencies: [.product(name: "Clocks", package: "swift-clocks")],
       path: "Tests/TestSupport"
     ),
     .testTarget(

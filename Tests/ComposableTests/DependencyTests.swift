@@ -1,6 +1,7 @@
 import Composable
 import CustomDump
 import Foundation
+import TestSupport
 import Testing
 
 /// A greeting client, registered the way a TCA user registers one.

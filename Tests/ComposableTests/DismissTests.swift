@@ -1,4 +1,5 @@
 import Composable
+import TestSupport
 import Testing
 
 /// A feature that can close itself, tell whether it is presented, and tick until cancelled.

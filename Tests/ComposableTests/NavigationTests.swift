@@ -1,6 +1,7 @@
 import Foundation
 import Composable
 import CustomDump
+import TestSupport
 import Testing
 
 /// A counter that can tick on the clock until it is cancelled.

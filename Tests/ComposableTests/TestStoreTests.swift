@@ -1,5 +1,6 @@
 import Composable
 import Foundation
+import TestSupport
 import Testing
 
 @DependencyClient

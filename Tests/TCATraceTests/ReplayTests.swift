@@ -253,6 +253,8 @@ struct ReplayTests {
     }
     store.send(.searchTapped)
     store.send(.addTapped("Milk"))
+    // NB: Moved before the search's effect sleeps, the clock would leave it asleep for good.
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     await store.finish()
     try await recorder.close()

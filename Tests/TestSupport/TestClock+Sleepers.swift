@@ -1,4 +1,4 @@
-import Composable
+import Clocks
 import Testing
 
 extension TestClock<Duration> {
@@ -6,7 +6,7 @@ extension TestClock<Duration> {
   ///
   /// NB: An effect starts on a task of its own, so right after a `send` it may not be asleep
   /// yet; advancing the clock before it sleeps would move time past it.
-  func waitForSleeper() async {
+  public func waitForSleeper() async {
     // NB: Ten thousand tries and thirty seconds, both: on a loaded machine the effect's task
     // may wait long for a thread (the tries run out first), and other tests' work on the main
     // actor may hold up these tries as long (the time runs out first).
@@ -29,7 +29,7 @@ extension TestClock<Duration> {
   ///
   /// NB: Without the last wait, a loaded machine can return before the woken effect has sent its
   /// action: it resumes on another thread and hops back to the main actor.
-  func tick(seconds: Int) async {
+  public func tick(seconds: Int) async {
     for _ in 0..<seconds {
       await self.waitForSleeper()
       await self.advance(by: .seconds(1))
