@@ -28,7 +28,7 @@ struct LeakyParentFeatureTests {
     expectNoDifference(paths, ["child.grandchild", "child.grandchild"])
   }
 
-  @Test func anEffectSendsAViewAction() async {
+  @Test func anEffectSendsAViewAction() async throws {
     var origins: [(LeakyParentFeature.Action, ActionOrigin)] = []
     let store = Store(
       initialState: LeakyParentFeature.State(),
@@ -38,7 +38,7 @@ struct LeakyParentFeatureTests {
     }
     await store.send(.view(.onAppear)).finish()
     #expect(store.state.refreshCount == 1)
-    #expect(origins.count == 3)
+    try #require(origins.count == 3)
     #expect(origins[1].0 == .view(.refreshButtonTapped))
     #expect(origins[1].1 == .effect(cause: 1))
   }

@@ -141,6 +141,16 @@ private struct Turns: Reducer {
   }
 }
 
+/// Lets the main actor go now and then, in a loop of thousands of sends.
+///
+/// NB: Every suite's store tests run on the main actor: seconds of sends in a row (each
+/// action's state rendered for the log, in a debug build) held it so long, on a busy machine,
+/// that other suites' tests went past their time limits before they could start.
+@MainActor
+private func letOtherTestsRun(after index: Int) async {
+  if index % 25 == 24 { await Task.yield() }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(2)))
 struct TimeTravelTests {
@@ -154,7 +164,10 @@ struct TimeTravelTests {
     let log = StateLog()
     let initial = Tally.State(count: 0, names: ["first"], note: "start")
     let store = RecordingStore(initialState: initial, recorder: recorder) { Tally(log: log) }
-    for _ in 0..<2_500 { store.send(.bump) }
+    for index in 0..<2_500 {
+      store.send(.bump)
+      await letOtherTestsRun(after: index)
+    }
     await store.finish()
     try await recorder.close()
 
@@ -355,7 +368,10 @@ struct TimeTravelTests {
       Capturing(base: Shuffler(), log: log)
     }
     var seeds = SeededGenerator(seed: 7)
-    for _ in 0..<2_500 { store.send(.shuffle(seed: seeds.next())) }
+    for index in 0..<2_500 {
+      store.send(.shuffle(seed: seeds.next()))
+      await letOtherTestsRun(after: index)
+    }
     await store.finish()
     try await recorder.close()
     // More changes than one keyframe's interval: states come from several kept ones.
