@@ -2,7 +2,18 @@ extension String {
   /// Whether the text shows as it is on a terminal, line by line: nothing in it but its line
   /// breaks would be escaped by ``terminalSafe``.
   package var isTerminalSafeLineByLine: Bool {
-    !self.unicodeScalars.contains { ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80 }
+    // NB: Read as bytes while they are ASCII, where the only controls are the C0 ones and DEL:
+    // a state of a megabyte is checked at a fraction of reading its scalars.
+    var isASCII = true
+    for byte in self.utf8 {
+      if byte >= 0x80 {
+        isASCII = false
+        break
+      }
+      if (byte < 0x20 && byte != UInt8(ascii: "\n")) || byte == 0x7F { return false }
+    }
+    if isASCII { return true }
+    return !self.unicodeScalars.contains { ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80 }
   }
 
   /// The string with every character a terminal acts on shown as an escape, as CustomDump

@@ -27,6 +27,9 @@ struct TerminalInjectionTests {
       UPDATE actions SET feature = 'login' || char(13) || 'todos' || char(8) WHERE seq = 2;
       UPDATE state_changes SET new_value = 'a' || char(27) || '[31m' || char(10) || 'b' || char(13);
       UPDATE leaks SET detail = char(27) || '[2J' || char(27) || '[32mNo leaks.';
+      UPDATE state_changes SET new_value = '"z' || char(8238) || '"' WHERE rebuild IS NULL AND action_id = (
+        SELECT max(action_id) FROM state_changes WHERE rebuild IS NULL
+          AND action_id IN (SELECT id FROM actions WHERE session_id = 1));
       """
     guard sqlite3_exec(db, statements, nil, nil, nil) == SQLITE_OK else { throw Failed() }
   }
@@ -47,7 +50,7 @@ struct TerminalInjectionTests {
 
   @Test func textOutputShowsThemAsEscapes() async throws {
     let commands = [
-      ["sessions"], ["replay"], ["leaks"], ["stats"],
+      ["sessions"], ["replay"], ["leaks"], ["stats"], ["state", "--session", "1"],
       ["sql", "SELECT s.name, s.root_feature, a.feature, a.payload FROM sessions s JOIN actions a ON a.session_id = s.id WHERE a.seq <= 2"],
     ]
     for command in commands {
@@ -57,6 +60,8 @@ struct TerminalInjectionTests {
       #expect(result.status == 0 || result.status == 1, "\(command)")
       self.expectNothingActsOnTheTerminal(result.stdout, command)
       self.expectNothingActsOnTheTerminal(result.stderr, command)
+      // A state's text beyond ASCII is checked too: the override is shown as an escape.
+      if command[0] == "state" { #expect(result.stdout.contains(#"name: "z\u{202E}""#)) }
       // A newline in a session name cannot forge a row.
       #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("9  forged") }, "\(command)")
     }
