@@ -598,9 +598,11 @@ struct SessionState: Sendable {
 }
 
 /// When the recorder keeps a whole state: before the first action, and after an action once the
-/// changes since the last kept state add up to its size. Rebuilding any state then reads one
-/// kept state and at most as many changes as it has nodes; keeping one costs about a node's
-/// worth of work per change recorded, on the writer's thread.
+/// changes since the last kept state add up to a quarter of its size in nodes. Rebuilding any
+/// state then reads one kept state and at most a quarter as many changes as it has nodes (a
+/// change read costs about what a node read does: a late step costs at most about a quarter
+/// more than an early one); keeping one costs about four nodes' worth of work per change
+/// recorded, on the writer's thread.
 package final class KeyframeClock: @unchecked Sendable {
   // NB: `@unchecked`: `hasInitial` and `changesSince` are only touched on the store's thread,
   // as actions are recorded; `threshold` is locked.
@@ -609,10 +611,13 @@ package final class KeyframeClock: @unchecked Sendable {
   /// few actions.
   package static let minimumInterval = 1_000
 
+  /// How many of a kept state's nodes make one change of the interval to the next.
+  package static let nodesPerChange = 4
+
   private var hasInitial = false
   private var changesSince = 0
-  /// The changes between two keyframes, which the writer sets to the size of the last one it
-  /// built, and whether it is building one.
+  /// The changes between two keyframes, which the writer sets from the size of the last one
+  /// it built, and whether it is building one.
   private let threshold = Locked(Threshold(value: KeyframeClock.minimumInterval, isBuilding: false))
   private struct Threshold {
     var value: Int
@@ -648,7 +653,7 @@ package final class KeyframeClock: @unchecked Sendable {
     }
     var snapshots: [StateSnapshot] = []
     let built: @Sendable (Int) -> Void = { [threshold] size in
-      threshold.withLock { $0 = Threshold(value: max(KeyframeClock.minimumInterval, size), isBuilding: false) }
+      threshold.withLock { $0 = Threshold(value: max(KeyframeClock.minimumInterval, size / KeyframeClock.nodesPerChange), isBuilding: false) }
     }
     if !self.hasInitial {
       self.hasInitial = true
