@@ -259,6 +259,11 @@ struct TimeTravelTests {
       if rebuilt != renderings[seq] {
         differences.append("on its own, after action #\(seq):\n\(diff(rebuilt, renderings[seq]) ?? "")")
       }
+      // Rendered with the parts no change reaches printed from the kept state's JSON.
+      let rendered = try reader.renderedState(session: session.id, after: seq)
+      if rendered != renderings[seq] {
+        differences.append("rendered, after action #\(seq):\n\(diff(rendered, renderings[seq]) ?? "")")
+      }
     }
     if try reader.state(session: session.id, before: 1).rendered() != renderings[0] {
       differences.append("before action #1")
@@ -337,6 +342,7 @@ struct TimeTravelTests {
       let renderings = [String(customDumping: Turns.State())] + log.renderings.withLock { $0 }
       for seq in 0..<renderings.count {
         #expect(try reader.state(session: session.id, after: seq).rendered() == renderings[seq], "session \(session.id), after action #\(seq)")
+        #expect(try reader.renderedState(session: session.id, after: seq) == renderings[seq], "session \(session.id), after action #\(seq)")
       }
     }
   }

@@ -172,6 +172,15 @@ struct StateCommandTests {
         "UPDATE states SET tree = 'nope' WHERE session_id = 1",
         "holds a state of session 1, after action #0, that is not JSON"
       ),
+      // In a part no change before action #3 reaches, which is printed from the kept JSON.
+      (
+        #"UPDATE states SET tree = replace(tree, '["struct","TodosFeature.State"]', '["strut","TodosFeature.State"]') WHERE session_id = 1"#,
+        "holds a state of session 1, after action #0, that holds a container of an unknown kind"
+      ),
+      (
+        #"UPDATE states SET tree = replace(tree, '["todos","todos",["c",["collection"],[]]]', '["todos","todos",["c",["collection"],[]]') WHERE session_id = 1"#,
+        "holds a state of session 1, after action #0, that is not JSON"
+      ),
       (
         "UPDATE state_changes SET path = 'nowhere.at.all' WHERE action_id = (SELECT id FROM actions WHERE session_id = 1 AND seq = 1)",
         "holds a state change of action #1 of session 1 that does not fit the state: the change at 'nowhere.at.all' names a value the state does not have"

@@ -348,7 +348,7 @@ extension JSONParser {
           continue values
         }
       case UInt8(ascii: "\""):
-        _ = try self.string()
+        try self.skipString()
       case UInt8(ascii: "t"):
         try self.literal("true")
       case UInt8(ascii: "f"):

@@ -283,7 +283,7 @@ struct OverwrittenChanges {
   /// The paths that hold `path`: `""`, and each prefix that ends before a `.` or a `[` (some
   /// of them no path at all, when a key holds one of those: more than the paths that hold it,
   /// never fewer).
-  private static func ancestors(of path: String) -> [String] {
+  static func ancestors(of path: String) -> [String] {
     guard !path.isEmpty else { return [] }
     var ancestors = [""]
     var index = path.utf8.startIndex

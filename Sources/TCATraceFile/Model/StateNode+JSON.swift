@@ -301,34 +301,7 @@ struct JSONParser {
       try self.expect(UInt8(ascii: ","))
       let kind = try self.containerKind()
       try self.expect(UInt8(ascii: ","))
-      try self.expect(UInt8(ascii: "["))
-      var children: [StateChild] = []
-      self.skipSpace()
-      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "]") {
-        self.index += 1
-      } else {
-        while true {
-          try self.expect(UInt8(ascii: "["))
-          self.skipSpace()
-          var label: String?
-          if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "n") {
-            try self.literal("null")
-          } else {
-            label = try self.quoted()
-          }
-          try self.expect(UInt8(ascii: ","))
-          let key = try self.quoted()
-          try self.expect(UInt8(ascii: ","))
-          children.append(StateChild(label: label, key: key, node: try self.node(depth: depth + 1)))
-          try self.expect(UInt8(ascii: "]"))
-          self.skipSpace()
-          guard self.index < self.bytes.count else { throw self.failure() }
-          let byte = self.bytes[self.index]
-          self.index += 1
-          if byte == UInt8(ascii: "]") { break }
-          guard byte == UInt8(ascii: ",") else { throw self.failure() }
-        }
-      }
+      let children = try self.children { (parser, _) throws(StateJSONError) in try parser.node(depth: depth + 1) }
       node = .container(StateContainer(kind: kind, children: children))
     default:
       throw self.failure()
@@ -337,8 +310,43 @@ struct JSONParser {
     return node
   }
 
+  /// A container's children, `[[label, key, node], …]`, each node read by `node`, which is
+  /// given the child's key.
+  mutating func children(
+    _ node: (inout JSONParser, _ key: String) throws(StateJSONError) -> StateNode
+  ) throws(StateJSONError) -> [StateChild] {
+    try self.expect(UInt8(ascii: "["))
+    var children: [StateChild] = []
+    self.skipSpace()
+    if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "]") {
+      self.index += 1
+      return children
+    }
+    while true {
+      try self.expect(UInt8(ascii: "["))
+      self.skipSpace()
+      var label: String?
+      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "n") {
+        try self.literal("null")
+      } else {
+        label = try self.quoted()
+      }
+      try self.expect(UInt8(ascii: ","))
+      let key = try self.quoted()
+      try self.expect(UInt8(ascii: ","))
+      children.append(StateChild(label: label, key: key, node: try node(&self, key)))
+      try self.expect(UInt8(ascii: "]"))
+      self.skipSpace()
+      guard self.index < self.bytes.count else { throw self.failure() }
+      let byte = self.bytes[self.index]
+      self.index += 1
+      if byte == UInt8(ascii: "]") { return children }
+      guard byte == UInt8(ascii: ",") else { throw self.failure() }
+    }
+  }
+
   /// A container's kind, read straight from its JSON.
-  private mutating func containerKind() throws(StateJSONError) -> StateContainer.Kind {
+  mutating func containerKind() throws(StateJSONError) -> StateContainer.Kind {
     try self.expect(UInt8(ascii: "["))
     let kind: StateContainer.Kind
     switch try self.quoted() {
@@ -379,7 +387,7 @@ struct JSONParser {
   }
 
   /// Skips space, then reads a string.
-  private mutating func quoted() throws(StateJSONError) -> String {
+  mutating func quoted() throws(StateJSONError) -> String {
     self.skipSpace()
     guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "\"") else {
       throw self.failure()
@@ -485,38 +493,62 @@ struct JSONParser {
   }
 
   mutating func string() throws(StateJSONError) -> String {
+    // NB: Most strings have no escapes: made from the bytes where they lie.
+    var plain: UnsafeBufferPointer<UInt8>?
+    var out: [UInt8]?
+    try self.scanString(
+      run: { run in
+        if out == nil { plain = run } else { out! += run }
+      },
+      escaped: { scalar in
+        if out == nil { out = Array(plain ?? UnsafeBufferPointer(start: nil, count: 0)) }
+        UTF8.encode(scalar) { out!.append($0) }
+      }
+    )
+    if let out { return String(decoding: out, as: UTF8.self) }
+    return String(decoding: plain ?? UnsafeBufferPointer(start: nil, count: 0), as: UTF8.self)
+  }
+
+  /// Skips a string, checked as ``string()`` checks it.
+  mutating func skipString() throws(StateJSONError) {
+    try self.scanString(run: { _ in }, escaped: { _ in })
+  }
+
+  /// Reads the string at the index (its opening quote): hands `run` each run of its bytes
+  /// that needs no unescaping, and `escaped` each character written as an escape, in order.
+  @inline(__always)
+  mutating func scanString(
+    run: (UnsafeBufferPointer<UInt8>) -> Void, escaped: (Unicode.Scalar) -> Void
+  ) throws(StateJSONError) {
     self.index += 1  // the opening quote
-    var out: [UInt8] = []
     var runStart = self.index
     while self.index < self.bytes.count {
       let byte = self.bytes[self.index]
       if byte == UInt8(ascii: "\"") {
-        let run = UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index])
+        run(UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index]))
         self.index += 1
-        // NB: Most strings have no escapes: made from the bytes where they lie.
-        guard !out.isEmpty else { return String(decoding: run, as: UTF8.self) }
-        out += run
-        return String(decoding: out, as: UTF8.self)
+        return
       }
       if byte < 0x20 { throw self.failure() }
       guard byte == UInt8(ascii: "\\") else {
         self.index += 1
         continue
       }
-      out += UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index])
+      run(UnsafeBufferPointer(rebasing: self.bytes[runStart..<self.index]))
       self.index += 1
       guard self.index < self.bytes.count else { throw self.failure() }
       let escape = self.bytes[self.index]
       self.index += 1
+      var scalar: UInt32
       switch escape {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-      case UInt8(ascii: "b"): out.append(0x08)
-      case UInt8(ascii: "f"): out.append(0x0C)
-      case UInt8(ascii: "n"): out.append(0x0A)
-      case UInt8(ascii: "r"): out.append(0x0D)
-      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalar = UInt32(escape)
+      case UInt8(ascii: "b"): scalar = 0x08
+      case UInt8(ascii: "f"): scalar = 0x0C
+      case UInt8(ascii: "n"): scalar = 0x0A
+      case UInt8(ascii: "r"): scalar = 0x0D
+      case UInt8(ascii: "t"): scalar = 0x09
       case UInt8(ascii: "u"):
-        var scalar = try self.hex4()
+        scalar = try self.hex4()
         if (0xD800...0xDBFF).contains(scalar) {
           // A surrogate pair: the low half follows as its own escape.
           guard self.bytes.count - self.index >= 6, self.bytes[self.index] == UInt8(ascii: "\\"),
@@ -527,11 +559,11 @@ struct JSONParser {
           guard (0xDC00...0xDFFF).contains(low) else { throw self.failure() }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         }
-        guard let unicode = Unicode.Scalar(scalar) else { throw self.failure() }
-        out += Array(String(Character(unicode)).utf8)
       default:
         throw self.failure()
       }
+      guard let unicode = Unicode.Scalar(scalar) else { throw self.failure() }
+      escaped(unicode)
       runStart = self.index
     }
     throw self.failure()

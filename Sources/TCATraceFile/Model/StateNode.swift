@@ -115,7 +115,11 @@ public struct StateChild: Hashable, Sendable {
 /// each level above: a state of many levels was copied once per level. Here each line is
 /// written once, indented as deep as it ends up.
 struct StateRenderer {
-  private(set) var bytes: [UInt8] = []
+  var bytes: [UInt8] = []
+  /// Where the parts of a kept state that were left in its JSON lie (see ``StateStubs``).
+  var stubs: StateStubs?
+  /// Whether a part left in its JSON could not be written: the JSON is not a tree's.
+  var failed = false
 
   var string: String { String(decoding: self.bytes, as: UTF8.self) }
 
@@ -128,7 +132,17 @@ struct StateRenderer {
     }
     switch node {
     case let .text(text):
-      self.text(text, indent: indent)
+      if let stubs = self.stubs, let offset = stubs.offset(of: text) {
+        var parser = JSONParser(bytes: stubs.bytes)
+        parser.index = offset
+        do throws(StateJSONError) {
+          _ = try self.writeJSON(&parser, named: name != nil, indent: indent, isRoot: isRoot, depth: 0)
+        } catch {
+          self.failed = true
+        }
+      } else {
+        self.text(text, indent: indent)
+      }
     case let .multilineString(string, hashes):
       // The lines of a labelled string are two spaces further in than its label.
       let inner = name != nil ? indent + 2 : indent
@@ -209,13 +223,13 @@ struct StateRenderer {
     self.append(suffix)
   }
 
-  private mutating func newline(indent: Int) {
+  mutating func newline(indent: Int) {
     self.bytes.append(UInt8(ascii: "\n"))
     self.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
   }
 
   /// `text`, each of its lines after the first `indent` spaces in.
-  private mutating func text(_ text: String, indent: Int) {
+  mutating func text(_ text: String, indent: Int) {
     var text = text
     text.withUTF8 { utf8 in
       var start = 0
@@ -228,12 +242,12 @@ struct StateRenderer {
     }
   }
 
-  private mutating func marks(_ hashes: Int, after delimiter: String = "") {
+  mutating func marks(_ hashes: Int, after delimiter: String = "") {
     self.bytes += delimiter.utf8
     self.bytes.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: hashes))
   }
 
-  private mutating func append(_ string: StaticString) {
+  mutating func append(_ string: StaticString) {
     self.bytes += UnsafeBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount)
   }
 }

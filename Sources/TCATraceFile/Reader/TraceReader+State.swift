@@ -34,68 +34,18 @@ extension TraceReader {
   public func forEachState(
     session: Int64, from: Int, through: Int, _ body: (Int, StateNode) throws -> Void
   ) throws {
-    let actions = try self.connection.integer(
-      "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
-    ) ?? 0
-    for seq in [from, through] where seq < 0 || Int64(seq) > actions {
-      throw TraceFileError(
-        kind: .notInFile, path: self.path,
-        message: "has no action #\(seq) in session \(session), which has \(actions) action\(actions == 1 ? "" : "s"): ask for 0 (the state before the first) to \(actions)"
-      )
-    }
-    guard from <= through else { return }
-    guard try self.holdsStates(session: session) else {
-      throw TraceFileError(
-        kind: .notInFile, path: self.path,
-        message: "holds no states for session \(session): it was recorded by a TCATrace older than schema version 2, which kept only changes; record it again to see its state at each step"
-      )
-    }
-    let keyframe = try self.connection.prepare(
-      "SELECT seq, tree FROM states WHERE session_id = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1"
-    )
-    keyframe.bind([.integer(session), .integer(Int64(from))])
-    guard try keyframe.step() else {
-      throw self.damaged("holds no state of session \(session) before action #\(from), though it holds later ones")
-    }
-    let start = try keyframe.integer(0)
+    guard let kept = try self.keptState(session: session, from: from, through: through) else { return }
     var state: StateNode
-    let tree = try keyframe.string(1)
     do throws(StateJSONError) {
-      state = try StateNode(json: tree)
+      state = try StateNode(json: kept.tree)
     } catch {
-      throw self.damaged("holds a state of session \(session), after action #\(start), that \(error.reason)")
-    }
-    // NB: Every action between the kept state and `through` must be there: a recorder that
-    // dropped actions (its buffer was full) lost their changes, and the state after them is
-    // unknown.
-    // NB: The same pass over the index finds whether the actions' row ids up to `from` are
-    // their seqs plus the first one's offset (see `applyTogether`).
-    let candidate = Int64(from) > start ? try self.idOffset(session: session, seq: start + 1) : nil
-    let counts = try self.connection.prepare(
-      """
-      SELECT count(*), coalesce(sum(seq <= ?4 AND id - seq = ?5), 0) FROM actions
-      WHERE session_id = ?1 AND seq > ?2 AND seq <= ?3
-      """
-    )
-    counts.bind([.integer(session), .integer(start), .integer(Int64(through)), .integer(Int64(from)), .integer(candidate ?? 0)])
-    guard try counts.step() else { throw self.damaged("could not count the actions of session \(session)") }
-    let present = try counts.integer(0)
-    var offset: Int64?
-    if let candidate, try counts.integer(1) == Int64(from) - start,
-      !start.addingReportingOverflow(candidate).overflow
-    {
-      offset = candidate
-    }
-    guard present == Int64(through) - start else {
-      throw TraceFileError(
-        kind: .notInFile, path: self.path,
-        message: "lacks \(Int64(through) - start - present) of the actions between #\(start) and #\(through) of session \(session) (the recorder dropped them), so the state after them cannot be rebuilt"
-      )
+      throw self.damaged("holds a state of session \(session), after action #\(kept.seq), that \(error.reason)")
     }
     // NB: The states before `from` are not asked for: the changes up to it are applied
     // together, read last first so that those a later change overwrites are left unread.
-    if Int64(from) > start {
-      try self.applyTogether(session: session, after: start, through: Int64(from), idOffset: offset, to: &state)
+    if Int64(from) > kept.seq {
+      let actions = try self.changesTogether(session: session, after: kept.seq, through: Int64(from), idOffset: kept.idOffset)
+      try self.apply(actions, to: &state, session: session)
     }
     try body(from, state)
     guard through > from else { return }
@@ -142,13 +92,74 @@ extension TraceReader {
     try finishAction()
   }
 
-  /// Applies to `state`, the state after action `start`, the changes of the actions after it
-  /// through `end`, without those a later change overwrites (see ``OverwrittenChanges``):
-  /// they are read last first, and the new value of one overwritten is not read.
-  private func applyTogether(
-    session: Int64, after start: Int64, through end: Int64, idOffset offset: Int64?,
-    to state: inout StateNode
-  ) throws(TraceFileError) {
+  /// The state kept nearest before action `from` of `session`, to rebuild the states after its
+  /// actions `from` through `through` from, after checking that those actions are in the file
+  /// with every action between; `nil` when `from` is after `through`. `idOffset`: what the
+  /// actions' row ids are their seqs plus, up to `from`, when it is one number.
+  private func keptState(
+    session: Int64, from: Int, through: Int
+  ) throws(TraceFileError) -> (seq: Int64, tree: String, idOffset: Int64?)? {
+    let actions = try self.connection.integer(
+      "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
+    ) ?? 0
+    for seq in [from, through] where seq < 0 || Int64(seq) > actions {
+      throw TraceFileError(
+        kind: .notInFile, path: self.path,
+        message: "has no action #\(seq) in session \(session), which has \(actions) action\(actions == 1 ? "" : "s"): ask for 0 (the state before the first) to \(actions)"
+      )
+    }
+    guard from <= through else { return nil }
+    guard try self.holdsStates(session: session) else {
+      throw TraceFileError(
+        kind: .notInFile, path: self.path,
+        message: "holds no states for session \(session): it was recorded by a TCATrace older than schema version 2, which kept only changes; record it again to see its state at each step"
+      )
+    }
+    let keyframe = try self.connection.prepare(
+      "SELECT seq, tree FROM states WHERE session_id = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1"
+    )
+    keyframe.bind([.integer(session), .integer(Int64(from))])
+    guard try keyframe.step() else {
+      throw self.damaged("holds no state of session \(session) before action #\(from), though it holds later ones")
+    }
+    let start = try keyframe.integer(0)
+    let tree = try keyframe.string(1)
+    // NB: Every action between the kept state and `through` must be there: a recorder that
+    // dropped actions (its buffer was full) lost their changes, and the state after them is
+    // unknown.
+    // NB: The same pass over the index finds whether the actions' row ids up to `from` are
+    // their seqs plus the first one's offset (see `changesTogether`).
+    let candidate = Int64(from) > start ? try self.idOffset(session: session, seq: start + 1) : nil
+    let counts = try self.connection.prepare(
+      """
+      SELECT count(*), coalesce(sum(seq <= ?4 AND id - seq = ?5), 0) FROM actions
+      WHERE session_id = ?1 AND seq > ?2 AND seq <= ?3
+      """
+    )
+    counts.bind([.integer(session), .integer(start), .integer(Int64(through)), .integer(Int64(from)), .integer(candidate ?? 0)])
+    guard try counts.step() else { throw self.damaged("could not count the actions of session \(session)") }
+    let present = try counts.integer(0)
+    var offset: Int64?
+    if let candidate, try counts.integer(1) == Int64(from) - start,
+      !start.addingReportingOverflow(candidate).overflow
+    {
+      offset = candidate
+    }
+    guard present == Int64(through) - start else {
+      throw TraceFileError(
+        kind: .notInFile, path: self.path,
+        message: "lacks \(Int64(through) - start - present) of the actions between #\(start) and #\(through) of session \(session) (the recorder dropped them), so the state after them cannot be rebuilt"
+      )
+    }
+    return (start, tree, offset)
+  }
+
+  /// The changes of `session`'s actions after `start` through `end`, without those a later
+  /// change overwrites (see ``OverwrittenChanges``): read last first, and the new value of one
+  /// overwritten is not read. Each action with the changes it keeps, in the order made.
+  private func changesTogether(
+    session: Int64, after start: Int64, through end: Int64, idOffset offset: Int64?
+  ) throws(TraceFileError) -> [(seq: Int64, changes: [StateChange])] {
     // NB: When the actions' row ids are their seqs plus one offset (no other session's
     // actions were written between them: the common case), their changes are one range of
     // `state_changes`, read in order without looking each action up: a third of the time.
@@ -193,13 +204,72 @@ extension TraceReader {
       change.new = try statement.optionalString(3)
       actions[actions.count - 1].changes.append(change)
     }
-    for action in actions.reversed() where !action.changes.isEmpty {
+    return actions.reversed().compactMap { $0.changes.isEmpty ? nil : ($0.seq, $0.changes.reversed()) }
+  }
+
+  /// Applies `actions`' changes (as ``changesTogether(session:after:through:idOffset:)`` reads
+  /// them) to `state`.
+  private func apply(
+    _ actions: [(seq: Int64, changes: [StateChange])], to state: inout StateNode, session: Int64
+  ) throws(TraceFileError) {
+    for action in actions {
       do throws(StateRebuildError) {
-        state = try state.applying(action.changes.reversed())
+        state = try state.applying(action.changes)
       } catch {
         throw self.damaged("holds a state change of action #\(action.seq) of session \(session) that does not fit the state: \(error)")
       }
     }
+  }
+
+  /// The whole state of `session` right after its action `seq`, rendered: what
+  /// `state(session:after:).rendered()` returns, in less time for a large state.
+  ///
+  /// ```swift
+  /// print(try reader.renderedState(session: 1, after: 412))
+  /// ```
+  ///
+  /// Only the parts of the kept state that a change since reaches are built into nodes; the
+  /// rest is printed straight from the kept state's JSON.
+  ///
+  /// - Throws: What ``state(session:after:)`` throws.
+  public func renderedState(session: Int64, after seq: Int) throws(TraceFileError) -> String {
+    guard let kept = try self.keptState(session: session, from: seq, through: seq) else {
+      return try self.state(session: session, after: seq).rendered()
+    }
+    let actions = Int64(seq) > kept.seq
+      ? try self.changesTogether(session: session, after: kept.seq, through: Int64(seq), idOffset: kept.idOffset)
+      : []
+    var wanted: Set<String> = []
+    for action in actions {
+      for change in action.changes where wanted.insert(change.path).inserted {
+        wanted.formUnion(OverwrittenChanges.ancestors(of: change.path))
+      }
+    }
+    var tree = kept.tree
+    let rendered: String? = tree.withUTF8 { bytes in
+      var parser = JSONParser(bytes: bytes)
+      var reader = PartialStateReader(stubs: StateStubs(bytes: bytes), wanted: wanted)
+      do throws(StateJSONError) {
+        var state = try reader.node(&parser, path: "", depth: 0)
+        parser.skipSpace()
+        guard parser.index == bytes.count else { return nil }
+        for action in actions {
+          guard let applied = try? state.applying(action.changes) else { return nil }
+          state = applied
+        }
+        var renderer = StateRenderer()
+        renderer.stubs = reader.stubs
+        // NB: A state renders to about as many bytes as its JSON has, most of them stubs'.
+        renderer.bytes.reserveCapacity(bytes.count)
+        renderer.write(state, name: nil, indent: 0, isRoot: true)
+        return renderer.failed ? nil : renderer.string
+      } catch {
+        return nil
+      }
+    }
+    // NB: What cannot be read so (a damaged file) is read whole, which says what is wrong.
+    if let rendered { return rendered }
+    return try self.state(session: session, after: seq).rendered()
   }
 
   /// The offset from action `seq` of `session`'s seq to its row id; `nil` when there is no

@@ -56,17 +56,29 @@ extension TCATraceCommand {
         // NB: Not `session(id:)`, whose counts are a pass over every action of the session.
         let session = try reader.sessionExtent(id: self.session.id)
         let seq = self.at ?? session.lastSeq
+        // NB: The whole state as text is printed from the kept state's JSON where no change
+        // since reaches, without building those parts into nodes.
+        if self.format == .text && self.path == nil {
+          return (session.id, seq, State.Kept.rendered(try reader.renderedState(session: session.id, after: seq)))
+        }
         let state = try reader.state(session: session.id, after: seq)
         let json = self.format == .json && self.path == nil ? try reader.stateJSON(session: session.id, after: seq) : nil
-        return (session.id, seq, (state, json))
+        return (session.id, seq, State.Kept.tree(state, json: json))
       }
-      let (state, json) = kept
-      // NB: The process ends after printing: a state of 100,000 nodes is left for the exit to
-      // reclaim, where taking it apart node by node cost a sixth of the command's time.
-      _ = Unmanaged.passRetained(KeptUntilExit(state))
-      var node = state
+      var node: StateNode
+      let json: String?
+      switch kept {
+      case let .rendered(rendered):
+        Self.printTerminalSafe(rendered)
+        return
+      case let .tree(state, stateJSON):
+        // NB: The process ends after printing: a state of 100,000 nodes is left for the exit
+        // to reclaim, where taking it apart node by node cost a sixth of the command's time.
+        _ = Unmanaged.passRetained(KeptUntilExit(state))
+        (node, json) = (state, stateJSON)
+      }
       if let path = self.path {
-        guard let found = state.node(at: path) else {
+        guard let found = node.node(at: path) else {
           throw CLIError(
             message: "'\(path)' is not a path in the state after action #\(seq) of session \(sessionID): paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'; 'tcatrace state' without --path shows the whole state"
           )
@@ -75,16 +87,7 @@ extension TCATraceCommand {
       }
       switch self.format {
       case .text, .jsonl:
-        let rendered = node.rendered()
-        // NB: Printed whole when nothing in it needs escaping (a line break does not): one
-        // write of a large state, where a print per line cost more than rendering it.
-        if rendered.isTerminalSafeLineByLine {
-          print(rendered)
-        } else {
-          for line in rendered.split(separator: "\n", omittingEmptySubsequences: false) {
-            print(String(line).terminalSafe)
-          }
-        }
+        Self.printTerminalSafe(node.rendered())
       case .json:
         printJSON(
           [
@@ -102,6 +105,24 @@ extension TCATraceCommand {
       }
     }
 
+    /// What was read: the whole state rendered, or its tree and its JSON.
+    private enum Kept {
+      case rendered(String)
+      case tree(StateNode, json: String?)
+    }
+
+    /// Prints `rendered`, with what would act on a terminal escaped.
+    private static func printTerminalSafe(_ rendered: String) {
+      // NB: Printed whole when nothing in it needs escaping (a line break does not): one
+      // write of a large state, where a print per line cost more than rendering it.
+      if rendered.isTerminalSafeLineByLine {
+        print(rendered)
+      } else {
+        for line in rendered.split(separator: "\n", omittingEmptySubsequences: false) {
+          print(String(line).terminalSafe)
+        }
+      }
+    }
   }
 }
 

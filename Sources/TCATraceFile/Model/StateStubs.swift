@@ -1,0 +1,328 @@
+/// The parts of a kept state that rebuilding a later state from it left in its JSON, unread:
+/// those no change since reaches. Each stands in the tree as a text (a *stub*) that the
+/// renderer knows, and is printed straight from the JSON.
+///
+/// NB: A keyframe of a large state is mostly parts no change since reaches: building them into
+/// nodes to print them cost most of the time of `tcatrace state`.
+struct StateStubs {
+  let bytes: UnsafeBufferPointer<UInt8>
+  /// What a stub's text starts with: a control character no rendering starts with, and a
+  /// number drawn for this read, which a file cannot forge.
+  private let marker: [UInt8]
+  /// Where each stub's node starts in `bytes`.
+  private var offsets: [Int] = []
+
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+    self.marker = [0x01] + Array(String(UInt64.random(in: .min ... .max), radix: 36).utf8) + [UInt8(ascii: ":")]
+  }
+
+  /// A stub for the container whose JSON starts at `offset`, which has children.
+  ///
+  /// NB: Its text has a line break, so that its parent's layout (``StateNode/isAtomic``) takes
+  /// it for a value with parts, as the container it stands for is.
+  mutating func stub(at offset: Int) -> StateNode {
+    let text = String(decoding: self.marker, as: UTF8.self) + String(self.offsets.count) + "\n"
+    self.offsets.append(offset)
+    return .text(text)
+  }
+
+  /// Where the node that `text` stands for starts; `nil` when `text` is not a stub.
+  func offset(of text: String) -> Int? {
+    let utf8 = text.utf8
+    guard utf8.first == 0x01, utf8.starts(with: self.marker) else { return nil }
+    var index = 0
+    for byte in utf8.dropFirst(self.marker.count) {
+      if byte == 0x0A { break }
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+      index = index &* 10 &+ Int(byte - UInt8(ascii: "0"))
+    }
+    return self.offsets.indices.contains(index) ? self.offsets[index] : nil
+  }
+}
+
+/// Reads a kept state's JSON into nodes where a change may reach (`wanted`: the changes' paths
+/// and the paths that hold them), and leaves each container elsewhere in the JSON, a stub.
+struct PartialStateReader {
+  var stubs: StateStubs
+  let wanted: Set<String>
+
+  /// The node whose JSON starts at `parser`'s index, whose path is `path`.
+  mutating func node(_ parser: inout JSONParser, path: String, depth: Int) throws(StateJSONError) -> StateNode {
+    guard depth < StateNode.maxDepth else { throw parser.failure() }
+    parser.skipSpace()
+    let start = parser.index
+    try parser.expect(UInt8(ascii: "["))
+    let tag = try parser.quoted()
+    if tag == "s" {
+      // NB: Paths look through an optional.
+      try parser.expect(UInt8(ascii: ","))
+      let wrapped = try self.node(&parser, path: path, depth: depth + 1)
+      try parser.expect(UInt8(ascii: "]"))
+      return .some(wrapped)
+    }
+    guard tag == "c" else {
+      parser.index = start
+      return try parser.node(depth: depth)
+    }
+    try parser.expect(UInt8(ascii: ","))
+    let kind = try parser.containerKind()
+    try parser.expect(UInt8(ascii: ","))
+    parser.skipSpace()
+    let childrenStart = parser.index
+    try parser.expect(UInt8(ascii: "["))
+    parser.skipSpace()
+    let isEmpty = parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "]")
+    if !isEmpty && !self.wanted.contains(path) {
+      parser.index = start
+      try parser.skipBrackets()
+      return self.stubs.stub(at: start)
+    }
+    parser.index = childrenStart
+    let children = try parser.children { (parser, key) throws(StateJSONError) in
+      // NB: An element added to a set goes where its rendering sorts among the others': a
+      // set's elements are read whole.
+      if kind == .set { return try parser.node(depth: depth + 1) }
+      return try self.node(&parser, path: StateContainer.join(path, key), depth: depth + 1)
+    }
+    try parser.expect(UInt8(ascii: "]"))
+    return .container(StateContainer(kind: kind, children: children))
+  }
+}
+
+extension JSONParser {
+  /// Skips the array at the index by its brackets, its strings by their quotes, without
+  /// checking what lies between: what is skipped so is read again, and checked, when it is
+  /// written (``StateRenderer/writeJSON(_:named:indent:isRoot:depth:)``).
+  mutating func skipBrackets() throws(StateJSONError) {
+    self.skipSpace()
+    guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "[") else { throw self.failure() }
+    var depth = 0
+    var index = self.index
+    let bytes = self.bytes
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: "["):
+        depth += 1
+      case UInt8(ascii: "]"):
+        depth -= 1
+        if depth == 0 {
+          self.index = index + 1
+          return
+        }
+      case UInt8(ascii: "\""):
+        index += 1
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+          index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+      default:
+        break
+      }
+      index += 1
+    }
+    throw self.failure()
+  }
+}
+
+extension StateRenderer {
+  /// Writes the node whose JSON starts at `parser`'s index, as ``write(_:name:indent:isRoot:)``
+  /// writes the node; `named`: it has a label, written already. Returns whether the node is
+  /// one CustomDump prints on its parent's line when it is the only child (``StateNode/isAtomic``,
+  /// not a string of several lines).
+  mutating func writeJSON(
+    _ parser: inout JSONParser, named: Bool, indent: Int, isRoot: Bool, depth: Int
+  ) throws(StateJSONError) -> Bool {
+    guard depth < StateNode.maxDepth else { throw parser.failure() }
+    try parser.expect(UInt8(ascii: "["))
+    parser.skipSpace()
+    guard parser.bytes.count - parser.index >= 3, parser.bytes[parser.index] == UInt8(ascii: "\""),
+      parser.bytes[parser.index + 2] == UInt8(ascii: "\"")
+    else { throw parser.failure() }
+    let tag = parser.bytes[parser.index + 1]
+    parser.index += 3
+    try parser.expect(UInt8(ascii: ","))
+    var inline = true
+    switch tag {
+    case UInt8(ascii: "t"):
+      inline = try !self.writeJSONString(&parser, indent: indent)
+    case UInt8(ascii: "m"):
+      // The number of #s follows the string, and is written before it.
+      parser.skipSpace()
+      let string = parser.index
+      try self.writeJSONString(&parser, indent: 0, writes: false)
+      try parser.expect(UInt8(ascii: ","))
+      parser.skipSpace()
+      let hashes = try parser.integer()
+      guard (0...1_000).contains(hashes) else { throw parser.failure() }
+      let end = parser.index
+      let inner = named ? indent + 2 : indent
+      self.marks(hashes)
+      self.bytes += #"""""#.utf8
+      self.newline(indent: inner)
+      parser.index = string
+      try self.writeJSONString(&parser, indent: inner)
+      parser.index = end
+      self.newline(indent: inner)
+      self.marks(hashes, after: #"""""#)
+      inline = false
+    case UInt8(ascii: "e"):
+      try self.writeJSONString(&parser, indent: indent, writes: isRoot)
+      try parser.expect(UInt8(ascii: ","))
+      self.bytes.append(UInt8(ascii: "."))
+      try self.writeJSONString(&parser, indent: indent)
+    case UInt8(ascii: "s"):
+      _ = try self.writeJSON(&parser, named: false, indent: indent, isRoot: false, depth: depth + 1)
+      inline = false
+    case UInt8(ascii: "c"):
+      inline = try self.writeJSONContainer(&parser, indent: indent, isRoot: isRoot, depth: depth)
+    default:
+      throw parser.failure()
+    }
+    try parser.expect(UInt8(ascii: "]"))
+    return inline
+  }
+
+  /// Writes a container's kind and children, from its JSON (after its tag), as
+  /// `write(_:indent:isRoot:)` writes a container; returns whether it has no children.
+  private mutating func writeJSONContainer(
+    _ parser: inout JSONParser, indent: Int, isRoot: Bool, depth: Int
+  ) throws(StateJSONError) -> Bool {
+    try parser.expect(UInt8(ascii: "["))
+    let prefix: StaticString
+    let suffix: StaticString
+    var isCollection = false
+    var isDictionary = false
+    var mayBeSingle = false
+    switch try parser.quoted() {
+    case "struct":
+      try parser.expect(UInt8(ascii: ","))
+      try self.writeJSONString(&parser, indent: indent)
+      (prefix, suffix, mayBeSingle) = ("(", ")", true)
+    case "tuple":
+      (prefix, suffix, mayBeSingle) = ("(", ")", true)
+    case "collection":
+      (prefix, suffix, isCollection) = ("[", "]", true)
+    case "dictionary":
+      try parser.expect(UInt8(ascii: ","))
+      parser.skipSpace()
+      guard parser.index < parser.bytes.count else { throw parser.failure() }
+      try parser.literal(parser.bytes[parser.index] == UInt8(ascii: "t") ? "true" : "false")
+      (prefix, suffix, isDictionary) = ("[", "]", true)
+    case "set":
+      (prefix, suffix) = ("Set([", "])")
+    case "enum":
+      try parser.expect(UInt8(ascii: ","))
+      try self.writeJSONString(&parser, indent: indent, writes: isRoot)
+      try parser.expect(UInt8(ascii: ","))
+      self.bytes.append(UInt8(ascii: "."))
+      try self.writeJSONString(&parser, indent: indent)
+      (prefix, suffix, mayBeSingle) = ("(", ")", true)
+    default:
+      throw parser.failure()
+    }
+    try parser.expect(UInt8(ascii: "]"))
+    try parser.expect(UInt8(ascii: ","))
+    try parser.expect(UInt8(ascii: "["))
+    self.append(prefix)
+    parser.skipSpace()
+    if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
+      parser.index += 1
+      if isDictionary {
+        self.bytes += ":]".utf8
+      } else {
+        self.append(suffix)
+      }
+      return true
+    }
+    // NB: Each child is written on a line of its own; a single child printed on the
+    // container's line is then moved up to it.
+    var count = 0
+    var lineStart = 0
+    var childStart = 0
+    var childJSON = 0
+    var inline = false
+    while true {
+      if count > 0 { self.bytes.append(UInt8(ascii: ",")) }
+      lineStart = self.bytes.count
+      self.newline(indent: indent + 2)
+      childStart = self.bytes.count
+      childJSON = parser.index
+      inline = try self.writeJSONChild(&parser, offset: isCollection ? count : nil, indent: indent + 2, depth: depth)
+      count += 1
+      parser.skipSpace()
+      guard parser.index < parser.bytes.count else { throw parser.failure() }
+      let byte = parser.bytes[parser.index]
+      parser.index += 1
+      if byte == UInt8(ascii: "]") { break }
+      guard byte == UInt8(ascii: ",") else { throw parser.failure() }
+    }
+    if count == 1 && mayBeSingle && inline {
+      if !self.bytes[childStart...].contains(UInt8(ascii: "\n")) {
+        self.bytes.removeSubrange(lineStart..<childStart)
+      } else {
+        // A label or a type of several lines, indented as deep as the container.
+        self.bytes.removeSubrange(lineStart...)
+        var again = parser
+        again.index = childJSON
+        _ = try self.writeJSONChild(&again, offset: nil, indent: indent, depth: depth)
+      }
+    } else {
+      self.newline(indent: indent)
+    }
+    self.append(suffix)
+    return false
+  }
+
+  /// Writes a child, `[label, key, node]`, labelled with its label, or with `offset` when it is
+  /// a collection's; returns what ``writeJSON(_:named:indent:isRoot:depth:)`` returns.
+  private mutating func writeJSONChild(
+    _ parser: inout JSONParser, offset: Int?, indent: Int, depth: Int
+  ) throws(StateJSONError) -> Bool {
+    try parser.expect(UInt8(ascii: "["))
+    parser.skipSpace()
+    var named = false
+    if let offset { self.bytes += "[\(offset)]: ".utf8 }
+    if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "n") {
+      try parser.literal("null")
+    } else {
+      named = offset == nil
+      try self.writeJSONString(&parser, indent: indent, writes: named)
+      if named { self.bytes += ": ".utf8 }
+    }
+    try parser.expect(UInt8(ascii: ","))
+    try self.writeJSONString(&parser, indent: indent, writes: false)
+    try parser.expect(UInt8(ascii: ","))
+    let inline = try self.writeJSON(&parser, named: named, indent: indent, isRoot: false, depth: depth + 1)
+    try parser.expect(UInt8(ascii: "]"))
+    return inline
+  }
+
+  /// Reads a JSON string at `parser`'s index, as ``JSONParser/string()`` does, and writes it
+  /// (when `writes`) as ``text(_:indent:)`` does; returns whether it has a line break.
+  @discardableResult
+  private mutating func writeJSONString(
+    _ parser: inout JSONParser, indent: Int, writes: Bool = true
+  ) throws(StateJSONError) -> Bool {
+    parser.skipSpace()
+    guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+      throw parser.failure()
+    }
+    guard writes else {
+      try parser.skipString()
+      return false
+    }
+    var hasNewline = false
+    try parser.scanString(
+      run: { run in self.bytes += run },
+      escaped: { scalar in
+        if scalar == "\n" {
+          hasNewline = true
+          self.newline(indent: indent)
+        } else {
+          UTF8.encode(scalar) { self.bytes.append($0) }
+        }
+      }
+    )
+    return hasNewline
+  }
+}
