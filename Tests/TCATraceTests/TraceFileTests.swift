@@ -52,6 +52,9 @@ struct TraceFileTests {
     for sql in created {
       #expect(file.contains(sql), "Schema/tcatrace.sql lacks: \(sql)")
     }
+    // Kept states are a rowid table: a WITHOUT ROWID table's inner pages hold whole rows.
+    let states = try #require(created.first { $0.hasPrefix("CREATE TABLE states") })
+    #expect(!states.contains("WITHOUT ROWID"))
     let header = try TraceReader(path: path).query("PRAGMA user_version")
     #expect(header.rows == [[.integer(4)]])
     #expect(file.contains("PRAGMA user_version = 4"))
@@ -145,6 +148,34 @@ struct TraceFileTests {
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     let json = try #require(try reader.stateJSON(session: 2, after: 1))
     #expect(try JSONDecoder().decode(AppFeature.State.self, from: Data(json.utf8)).login.email == "blob@example.com")
+  }
+
+  /// Issue #18: a file whose kept states are a WITHOUT ROWID table, as files were written
+  /// before, is read and appended to as one written now.
+  @Test func statesKeptWithoutRowIDAreReadAndAppendedTo() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("old.db")
+    try await recordShortSession(path)
+    try makeSQLiteFile(
+      path,
+      sql: """
+        CREATE TABLE old_states (
+          session_id INTEGER NOT NULL REFERENCES sessions (id), seq INTEGER NOT NULL,
+          tree TEXT NOT NULL, json TEXT, PRIMARY KEY (session_id, seq)
+        ) WITHOUT ROWID;
+        INSERT INTO old_states SELECT session_id, seq, tree, json FROM states;
+        DROP TABLE states;
+        ALTER TABLE old_states RENAME TO states;
+        """
+    )
+    let before = try TraceReader(path: path).renderedState(session: 1, after: 1)
+    #expect(before.contains(#"email: "blob@example.com""#))
+    try await recordShortSession(path)
+    let reader = try TraceReader(path: path)
+    #expect(try reader.query("SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_master WHERE name = 'states'").rows == [[.integer(1)]])
+    #expect(try reader.renderedState(session: 1, after: 1) == before)
+    #expect(try reader.renderedState(session: 2, after: 1) == before)
+    #expect(try reader.state(session: 2, after: 1).rendered() == before)
   }
 
   @Test func recorderAndReaderRefuseANewerSchema() async throws {

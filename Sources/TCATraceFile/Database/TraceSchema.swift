@@ -15,7 +15,7 @@ package enum TraceSchema {
   /// The `CREATE TABLE` of `states`, as the schema has it: what upgrading a version-1 file adds.
   package static var statesTableSQL: String {
     let start = Self.sql.range(of: "CREATE TABLE states (")!.lowerBound
-    let end = Self.sql.range(of: ") WITHOUT ROWID;", range: start..<Self.sql.endIndex)!.upperBound
+    let end = Self.sql.range(of: "\n);", range: start..<Self.sql.endIndex)!.upperBound
     return String(Self.sql[start..<end])
   }
 
@@ -128,7 +128,11 @@ CREATE TABLE state_changes (
 -- The whole state of a session at some of its steps, from which the state after any action
 -- is rebuilt by applying the state changes of the actions after it: the state before the
 -- first action (seq 0), and keyframes the recorder takes as often as the changes since the
--- last one add up to the state's size.
+-- last one add up to a quarter of the state's size in nodes.
+-- NB: A rowid table, unlike the small-rowed tables here: a WITHOUT ROWID table keeps copies
+-- of whole rows in its inner pages, and finding one kept state read others' megabytes on the
+-- way (seven times the pages of the state read). Files written before kept it so; both are
+-- read and appended to alike.
 CREATE TABLE states (
   session_id INTEGER NOT NULL REFERENCES sessions (id),
   -- The state after the action with this seq; 0 for the state before the first action.
@@ -145,7 +149,7 @@ CREATE TABLE states (
   -- encode. The JSON after a later action is this with actions.json_changes applied.
   json TEXT,
   PRIMARY KEY (session_id, seq)
-) WITHOUT ROWID;
+);
 
 -- One row per boundary rule an action broke.
 CREATE TABLE leaks (
