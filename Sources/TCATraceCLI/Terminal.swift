@@ -68,6 +68,11 @@ package func finishOutput() {
   ).reportAndExit()
 }
 
+/// Writes `bytes` to standard output, the stream `print` writes to, as they are.
+package func writeOutput(_ bytes: UnsafeBufferPointer<UInt8>) {
+  _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput())
+}
+
 /// C's `stdout`, the stream `print` writes to.
 private func standardOutput() -> UnsafeMutablePointer<FILE>? {
   // NB: A global of the C library's; reading it races with nothing here.

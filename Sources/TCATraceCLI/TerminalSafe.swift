@@ -3,17 +3,22 @@ extension String {
   /// breaks would be escaped by ``terminalSafe``.
   package var isTerminalSafeLineByLine: Bool {
     // NB: Read as bytes while they are ASCII, where the only controls are the C0 ones and DEL:
-    // a state of a megabyte is checked at a fraction of reading its scalars.
-    var isASCII = true
-    for byte in self.utf8 {
-      if byte >= 0x80 {
-        isASCII = false
-        break
-      }
+    // a state of a megabyte is checked at a fraction of reading its scalars, and from its
+    // storage at a fraction of reading its bytes one by one.
+    let ascii = self.utf8.withContiguousStorageIfAvailable(Self.isTerminalSafeLineByLine(ascii:))
+      ?? Self.isTerminalSafeLineByLine(ascii: self.utf8)
+    if let ascii { return ascii }
+    return !self.unicodeScalars.contains { ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80 }
+  }
+
+  /// Whether UTF-8 `bytes` show as they are on a terminal, line by line, when they are ASCII;
+  /// `nil` when they are not, and their scalars decide (``isTerminalSafeLineByLine``).
+  package static func isTerminalSafeLineByLine(ascii bytes: some Sequence<UInt8>) -> Bool? {
+    for byte in bytes {
+      if byte >= 0x80 { return nil }
       if (byte < 0x20 && byte != UInt8(ascii: "\n")) || byte == 0x7F { return false }
     }
-    if isASCII { return true }
-    return !self.unicodeScalars.contains { ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80 }
+    return true
   }
 
   /// The string with every character a terminal acts on shown as an escape, as CustomDump

@@ -351,6 +351,16 @@ package final class SQLiteStatement {
     return previous.utf8.elementsEqual(bytes) ? previous : try self.string(index)
   }
 
+  /// The bytes of the text in column `index`, where SQLite holds them: valid until the
+  /// statement steps again, is reset or is finalized. Not checked to be UTF-8. Anything but
+  /// text is a damaged or foreign file.
+  package func textBytes(_ index: Int) throws(TraceFileError) -> UnsafeBufferPointer<UInt8> {
+    guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
+      let text = sqlite3_column_text(self.handle, Int32(index))
+    else { throw self.wrongType(index, expected: "text") }
+    return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
+  }
+
   /// The text in column `index`, or `nil` for NULL; see ``string(_:)``.
   package func optionalString(_ index: Int) throws(TraceFileError) -> String? {
     switch sqlite3_column_type(self.handle, Int32(index)) {

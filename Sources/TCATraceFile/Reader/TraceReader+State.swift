@@ -36,8 +36,9 @@ extension TraceReader {
   ) throws {
     guard let kept = try self.keptState(session: session, from: from, through: through) else { return }
     var state: StateNode
+    let tree = try kept.keyframe.string(1)
     do throws(StateJSONError) {
-      state = try StateNode(json: kept.tree)
+      state = try StateNode(json: tree)
     } catch {
       throw self.damaged("holds a state of session \(session), after action #\(kept.seq), that \(error.reason)")
     }
@@ -94,11 +95,12 @@ extension TraceReader {
 
   /// The state kept nearest before action `from` of `session`, to rebuild the states after its
   /// actions `from` through `through` from, after checking that those actions are in the file
-  /// with every action between; `nil` when `from` is after `through`. `idOffset`: what the
-  /// actions' row ids are their seqs plus, up to `from`, when it is one number.
+  /// with every action between; `nil` when `from` is after `through`. `keyframe`: the
+  /// statement that read it, its tree in column 1. `idOffset`: what the actions' row ids are
+  /// their seqs plus, up to `from`, when it is one number.
   private func keptState(
     session: Int64, from: Int, through: Int
-  ) throws(TraceFileError) -> (seq: Int64, tree: String, idOffset: Int64?)? {
+  ) throws(TraceFileError) -> (seq: Int64, keyframe: SQLiteStatement, idOffset: Int64?)? {
     let actions = try self.connection.integer(
       "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
     ) ?? 0
@@ -123,7 +125,6 @@ extension TraceReader {
       throw self.damaged("holds no state of session \(session) before action #\(from), though it holds later ones")
     }
     let start = try keyframe.integer(0)
-    let tree = try keyframe.string(1)
     // NB: Every action between the kept state and `through` must be there: a recorder that
     // dropped actions (its buffer was full) lost their changes, and the state after them is
     // unknown.
@@ -151,7 +152,7 @@ extension TraceReader {
         message: "lacks \(Int64(through) - start - present) of the actions between #\(start) and #\(through) of session \(session) (the recorder dropped them), so the state after them cannot be rebuilt"
       )
     }
-    return (start, tree, offset)
+    return (start, keyframe, offset)
   }
 
   /// The changes of `session`'s actions after `start` through `end`, without those a later
@@ -233,8 +234,14 @@ extension TraceReader {
   ///
   /// - Throws: What ``state(session:after:)`` throws.
   public func renderedState(session: Int64, after seq: Int) throws(TraceFileError) -> String {
+    String(decoding: try self.renderedStateBytes(session: session, after: seq), as: UTF8.self)
+  }
+
+  /// ``renderedState(session:after:)``'s UTF-8, not made into a `String`: a state of a
+  /// megabyte is printed without checking and copying it once more.
+  package func renderedStateBytes(session: Int64, after seq: Int) throws(TraceFileError) -> [UInt8] {
     guard let kept = try self.keptState(session: session, from: seq, through: seq) else {
-      return try self.state(session: session, after: seq).rendered()
+      return Array(try self.state(session: session, after: seq).rendered().utf8)
     }
     let actions = Int64(seq) > kept.seq
       ? try self.changesTogether(session: session, after: kept.seq, through: Int64(seq), idOffset: kept.idOffset)
@@ -245,8 +252,12 @@ extension TraceReader {
         wanted.formUnion(OverwrittenChanges.ancestors(of: change.path))
       }
     }
-    var tree = kept.tree
-    let rendered: String? = tree.withUTF8 { bytes in
+    // NB: Read where SQLite holds it. Not checked to be UTF-8 here: what is not stays so in
+    // the bytes written, and is replaced as `String` replaces it when they are made one, as
+    // it is when the JSON is read into a `String` (the JSON's structure is ASCII either way).
+    let bytes = try kept.keyframe.textBytes(1)
+    // NB: The statement holds the bytes: it is kept until they are read.
+    let rendered: [UInt8]? = withExtendedLifetime(kept.keyframe) {
       var parser = JSONParser(bytes: bytes)
       var reader = PartialStateReader(stubs: StateStubs(bytes: bytes), wanted: wanted)
       do throws(StateJSONError) {
@@ -262,14 +273,14 @@ extension TraceReader {
         // NB: A state renders to about as many bytes as its JSON has, most of them stubs'.
         renderer.bytes.reserveCapacity(bytes.count)
         renderer.write(state, name: nil, indent: 0, isRoot: true)
-        return renderer.failed ? nil : renderer.string
+        return renderer.failed ? nil : renderer.bytes
       } catch {
         return nil
       }
     }
-    // NB: What cannot be read so (a damaged file) is read whole, which says what is wrong.
     if let rendered { return rendered }
-    return try self.state(session: session, after: seq).rendered()
+    // NB: What cannot be read so (a damaged file) is read whole, which says what is wrong.
+    return Array(try self.state(session: session, after: seq).rendered().utf8)
   }
 
   /// The offset from action `seq` of `session`'s seq to its row id; `nil` when there is no

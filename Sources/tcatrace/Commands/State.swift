@@ -59,7 +59,7 @@ extension TCATraceCommand {
         // NB: The whole state as text is printed from the kept state's JSON where no change
         // since reaches, without building those parts into nodes.
         if self.format == .text && self.path == nil {
-          return (session.id, seq, State.Kept.rendered(try reader.renderedState(session: session.id, after: seq)))
+          return (session.id, seq, State.Kept.rendered(try reader.renderedStateBytes(session: session.id, after: seq)))
         }
         let state = try reader.state(session: session.id, after: seq)
         let json = self.format == .json && self.path == nil ? try reader.stateJSON(session: session.id, after: seq) : nil
@@ -69,7 +69,14 @@ extension TCATraceCommand {
       let json: String?
       switch kept {
       case let .rendered(rendered):
-        Self.printTerminalSafe(rendered)
+        // NB: Written as it is when it is ASCII that needs no escaping: a state of a
+        // megabyte is not checked and copied once more to make it a `String`.
+        if rendered.withUnsafeBufferPointer({ String.isTerminalSafeLineByLine(ascii: $0) }) == true {
+          rendered.withUnsafeBufferPointer(writeOutput)
+          print()
+        } else {
+          Self.printTerminalSafe(String(decoding: rendered, as: UTF8.self))
+        }
         return
       case let .tree(state, stateJSON):
         // NB: The process ends after printing: a state of 100,000 nodes is left for the exit
@@ -107,7 +114,7 @@ extension TCATraceCommand {
 
     /// What was read: the whole state rendered, or its tree and its JSON.
     private enum Kept {
-      case rendered(String)
+      case rendered([UInt8])
       case tree(StateNode, json: String?)
     }
 
