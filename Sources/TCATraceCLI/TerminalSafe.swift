@@ -6,14 +6,14 @@ extension String {
     // a state of a megabyte is checked at a fraction of reading its scalars, and from its
     // storage at a fraction of reading its bytes one by one.
     let ascii = self.utf8.withContiguousStorageIfAvailable(Self.isTerminalSafeLineByLine(ascii:))
-      ?? Self.isTerminalSafeLineByLine(ascii: self.utf8)
+      ?? Array(self.utf8).withUnsafeBufferPointer(Self.isTerminalSafeLineByLine(ascii:))
     if let ascii { return ascii }
     return !self.unicodeScalars.contains { ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80 }
   }
 
   /// Whether UTF-8 `bytes` show as they are on a terminal, line by line, when they are ASCII;
   /// `nil` when they are not, and their scalars decide (``isTerminalSafeLineByLine``).
-  package static func isTerminalSafeLineByLine(ascii bytes: some Sequence<UInt8>) -> Bool? {
+  package static func isTerminalSafeLineByLine(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
     for byte in bytes {
       if byte >= 0x80 { return nil }
       if (byte < 0x20 && byte != UInt8(ascii: "\n")) || byte == 0x7F { return false }

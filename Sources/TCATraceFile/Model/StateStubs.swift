@@ -124,6 +124,44 @@ extension JSONParser {
   }
 }
 
+extension JSONParser {
+  /// The names of containers' kinds in a tree's JSON.
+  enum ContainerKindName: CaseIterable {
+    case structure, tuple, collection, dictionary, set, enumeration
+
+    var bytes: StaticString {
+      switch self {
+      case .structure: "struct"
+      case .tuple: "tuple"
+      case .collection: "collection"
+      case .dictionary: "dictionary"
+      case .set: "set"
+      case .enumeration: "enum"
+      }
+    }
+  }
+
+  /// Skips space, then reads a string that names a container's kind, from its bytes, without
+  /// making a `String` of them; `nil` for any other string.
+  mutating func containerKindName() throws(StateJSONError) -> ContainerKindName? {
+    self.skipSpace()
+    guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "\"") else { throw self.failure() }
+    let start = self.index + 1
+    var end = start
+    while end < self.bytes.count, self.bytes[end] != UInt8(ascii: "\""), self.bytes[end] != UInt8(ascii: "\\") {
+      end += 1
+    }
+    // NB: Escaped, it is no name the recorder writes.
+    guard end < self.bytes.count, self.bytes[end] == UInt8(ascii: "\"") else { return nil }
+    self.index = end + 1
+    let name = UnsafeBufferPointer(rebasing: self.bytes[start..<end])
+    return ContainerKindName.allCases.first { kind in
+      let bytes = kind.bytes
+      return UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount).elementsEqual(name)
+    }
+  }
+}
+
 extension StateRenderer {
   /// Writes the node whose JSON starts at `parser`'s index, as ``write(_:name:indent:isRoot:)``
   /// writes the node; `named`: it has a label, written already. Returns whether the node is
@@ -193,31 +231,31 @@ extension StateRenderer {
     var isCollection = false
     var isDictionary = false
     var mayBeSingle = false
-    switch try parser.quoted() {
-    case "struct":
+    switch try parser.containerKindName() {
+    case .structure?:
       try parser.expect(UInt8(ascii: ","))
       try self.writeJSONString(&parser, indent: indent)
       (prefix, suffix, mayBeSingle) = ("(", ")", true)
-    case "tuple":
+    case .tuple?:
       (prefix, suffix, mayBeSingle) = ("(", ")", true)
-    case "collection":
+    case .collection?:
       (prefix, suffix, isCollection) = ("[", "]", true)
-    case "dictionary":
+    case .dictionary?:
       try parser.expect(UInt8(ascii: ","))
       parser.skipSpace()
       guard parser.index < parser.bytes.count else { throw parser.failure() }
       try parser.literal(parser.bytes[parser.index] == UInt8(ascii: "t") ? "true" : "false")
       (prefix, suffix, isDictionary) = ("[", "]", true)
-    case "set":
+    case .set?:
       (prefix, suffix) = ("Set([", "])")
-    case "enum":
+    case .enumeration?:
       try parser.expect(UInt8(ascii: ","))
       try self.writeJSONString(&parser, indent: indent, writes: isRoot)
       try parser.expect(UInt8(ascii: ","))
       self.bytes.append(UInt8(ascii: "."))
       try self.writeJSONString(&parser, indent: indent)
       (prefix, suffix, mayBeSingle) = ("(", ")", true)
-    default:
+    case nil:
       throw parser.failure()
     }
     try parser.expect(UInt8(ascii: "]"))
@@ -281,7 +319,11 @@ extension StateRenderer {
     try parser.expect(UInt8(ascii: "["))
     parser.skipSpace()
     var named = false
-    if let offset { self.bytes += "[\(offset)]: ".utf8 }
+    if let offset {
+      self.bytes.append(UInt8(ascii: "["))
+      self.decimal(offset)
+      self.bytes += "]: ".utf8
+    }
     if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "n") {
       try parser.literal("null")
     } else {
@@ -295,6 +337,22 @@ extension StateRenderer {
     let inline = try self.writeJSON(&parser, named: named, indent: indent, isRoot: false, depth: depth + 1)
     try parser.expect(UInt8(ascii: "]"))
     return inline
+  }
+
+  /// Writes `number`, which is not negative, in decimal.
+  private mutating func decimal(_ number: Int) {
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    var rest = number
+    withUnsafeMutableBytes(of: &digits) { digits in
+      repeat {
+        digits[digits.count - 1 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+        count += 1
+      } while rest > 0
+      self.bytes += digits[(digits.count - count)...]
+    }
   }
 
   /// Reads a JSON string at `parser`'s index, as ``JSONParser/string()`` does, and writes it
