@@ -181,6 +181,22 @@ struct StateCommandTests {
         #"UPDATE states SET tree = replace(tree, '["todos","todos",["c",["collection"],[]]]', '["todos","todos",["c",["collection"],[]]') WHERE session_id = 1"#,
         "holds a state of session 1, after action #0, that is not JSON"
       ),
+      // Nested deeper than a tree may be, in a part printed from the kept JSON.
+      (
+        #"""
+        UPDATE states SET tree = replace(
+          tree, '["notificationsEnabled","notificationsEnabled",["t","false"]]',
+          '["notificationsEnabled","notificationsEnabled",' || replace(hex(zeroblob(2500)), '00', '["c",["tuple"],[[null,"",')
+            || '["t","false"]' || replace(hex(zeroblob(2500)), '00', ']]]') || ']'
+        ) WHERE session_id = 1
+        """#,
+        "holds a state of session 1, after action #0, that nests deeper than 2000 levels"
+      ),
+      // Arrays nested deeper than any tree, which are not one.
+      (
+        "UPDATE states SET tree = replace(hex(zeroblob(7000)), '00', '[') || replace(hex(zeroblob(7000)), '00', ']') WHERE session_id = 1",
+        "holds a state of session 1, after action #0, that nests deeper than 2000 levels"
+      ),
       (
         "UPDATE state_changes SET path = 'nowhere.at.all' WHERE action_id = (SELECT id FROM actions WHERE session_id = 1 AND seq = 1)",
         "holds a state change of action #1 of session 1 that does not fit the state: the change at 'nowhere.at.all' names a value the state does not have"

@@ -19,14 +19,19 @@ extension StateNode {
     // skips a tree of `Any` values built to be taken apart. What that reading does not take
     // (anything but a well-formed tree) is read the long way, which says what is wrong.
     var json = json
-    let node: StateNode? = json.withUTF8 { bytes in
+    let node: Result<StateNode, StateJSONError>? = json.withUTF8 { bytes in
       var parser = JSONParser(bytes: bytes)
-      guard let node = try? parser.node(depth: 0) else { return nil }
-      parser.skipSpace()
-      return parser.index == bytes.count ? node : nil
+      do throws(StateJSONError) {
+        let node = try parser.node(depth: 0)
+        parser.skipSpace()
+        return parser.index == bytes.count ? .success(node) : nil
+      } catch {
+        // NB: Too deep is said at once: read the long way, it would be as deep again.
+        return error == .tooDeep ? .failure(error) : nil
+      }
     }
     if let node {
-      self = node
+      self = try node.get()
     } else {
       self = try Self.decode(Self.parse(json), depth: 0)
     }
@@ -104,7 +109,7 @@ extension StateNode {
   }
 
   static func decode(_ value: Any, depth: Int) throws(StateJSONError) -> StateNode {
-    guard depth < Self.maxDepth else { throw StateJSONError(reason: "nests deeper than \(Self.maxDepth) levels") }
+    guard depth < Self.maxDepth else { throw .tooDeep }
     guard let array = value as? [Any], let tag = array.first as? String else {
       throw StateJSONError(reason: "holds a node that is not an array with a tag")
     }
@@ -246,6 +251,9 @@ package enum JSONString {
 /// JSON that is not a state tree's.
 package struct StateJSONError: Error, Hashable, Sendable {
   package var reason: String
+
+  /// A tree deeper than ``StateNode/maxDepth``.
+  package static let tooDeep = StateJSONError(reason: "nests deeper than \(StateNode.maxDepth) levels")
 }
 
 /// A parser of the JSON the recorder writes (arrays, objects, strings, integers, booleans,
@@ -273,7 +281,7 @@ struct JSONParser {
   /// A state tree's node (see the `states` table), read straight from its JSON; throws at
   /// anything else, without saying what.
   mutating func node(depth: Int) throws(StateJSONError) -> StateNode {
-    guard depth < StateNode.maxDepth else { throw self.failure() }
+    guard depth < StateNode.maxDepth else { throw .tooDeep }
     try self.expect(UInt8(ascii: "["))
     let tag = try self.quoted()
     let node: StateNode
@@ -398,8 +406,10 @@ struct JSONParser {
   func failure() -> StateJSONError { StateJSONError(reason: "is not JSON") }
 
   mutating func value(depth: Int) throws(StateJSONError) -> Any {
-    // NB: Deeper than any tree is a hostile file; the tree's own check comes later.
-    guard depth < StateNode.maxDepth * 4 else { throw StateJSONError(reason: "nests deeper than \(StateNode.maxDepth) levels") }
+    // NB: Deeper than any tree is a hostile file; the tree's own check comes later. A tree's
+    // level is three of JSON's (a node, its children, a child), and the deepest leaf one more.
+    // NB: No deeper: each level is a few frames of the stack, larger in a debug build.
+    guard depth < StateNode.maxDepth * 3 + 2 else { throw .tooDeep }
     self.skipSpace()
     guard self.index < self.bytes.count else { throw self.failure() }
     switch self.bytes[self.index] {

@@ -132,11 +132,11 @@ struct StateRenderer {
     }
     switch node {
     case let .text(text):
-      if let stubs = self.stubs, let offset = stubs.offset(of: text) {
+      if let stubs = self.stubs, let stub = stubs.node(of: text) {
         var parser = JSONParser(bytes: stubs.bytes)
-        parser.index = offset
+        parser.index = stub.offset
         do throws(StateJSONError) {
-          _ = try self.writeJSON(&parser, named: name != nil, indent: indent, isRoot: isRoot, depth: 0)
+          _ = try self.writeJSON(&parser, named: name != nil, indent: indent, isRoot: isRoot, depth: stub.depth)
         } catch {
           self.failed = true
         }

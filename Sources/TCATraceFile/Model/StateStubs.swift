@@ -9,26 +9,28 @@ struct StateStubs {
   /// What a stub's text starts with: a control character no rendering starts with, and a
   /// number drawn for this read, which a file cannot forge.
   private let marker: [UInt8]
-  /// Where each stub's node starts in `bytes`.
-  private var offsets: [Int] = []
+  /// Where each stub's node starts in `bytes`, and how deep in the tree it is.
+  private var nodes: [(offset: Int, depth: Int)] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
     self.marker = [0x01] + Array(String(UInt64.random(in: .min ... .max), radix: 36).utf8) + [UInt8(ascii: ":")]
   }
 
-  /// A stub for the container whose JSON starts at `offset`, which has children.
+  /// A stub for the container whose JSON starts at `offset`, `depth` levels down the tree,
+  /// which has children.
   ///
   /// NB: Its text has a line break, so that its parent's layout (``StateNode/isAtomic``) takes
   /// it for a value with parts, as the container it stands for is.
-  mutating func stub(at offset: Int) -> StateNode {
-    let text = String(decoding: self.marker, as: UTF8.self) + String(self.offsets.count) + "\n"
-    self.offsets.append(offset)
+  mutating func stub(at offset: Int, depth: Int) -> StateNode {
+    let text = String(decoding: self.marker, as: UTF8.self) + String(self.nodes.count) + "\n"
+    self.nodes.append((offset, depth))
     return .text(text)
   }
 
-  /// Where the node that `text` stands for starts; `nil` when `text` is not a stub.
-  func offset(of text: String) -> Int? {
+  /// Where the node that `text` stands for starts, and its depth; `nil` when `text` is not a
+  /// stub.
+  func node(of text: String) -> (offset: Int, depth: Int)? {
     let utf8 = text.utf8
     guard utf8.first == 0x01, utf8.starts(with: self.marker) else { return nil }
     var index = 0
@@ -37,7 +39,7 @@ struct StateStubs {
       guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
       index = index &* 10 &+ Int(byte - UInt8(ascii: "0"))
     }
-    return self.offsets.indices.contains(index) ? self.offsets[index] : nil
+    return self.nodes.indices.contains(index) ? self.nodes[index] : nil
   }
 }
 
@@ -76,7 +78,7 @@ struct PartialStateReader {
     if !isEmpty && !self.wanted.contains(path) {
       parser.index = start
       try parser.skipBrackets()
-      return self.stubs.stub(at: start)
+      return self.stubs.stub(at: start, depth: depth)
     }
     parser.index = childrenStart
     let children = try parser.children { (parser, key) throws(StateJSONError) in
