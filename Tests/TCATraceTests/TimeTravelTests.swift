@@ -365,6 +365,65 @@ struct TimeTravelTests {
     )
   }
 
+  /// A damaged kept state renders as the tree read whole renders it, or is refused with the
+  /// same error: the parts printed straight from its JSON are checked as strictly as a tree
+  /// read whole. Hundreds of keyframes each damaged at random (a byte changed, dropped, or a
+  /// run of bytes repeated), at steps that leave more or less of it unread.
+  @Test func aDamagedKeptStateRendersAsReadWholeOrIsRefusedAlike() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("demo.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature()
+    } withDependencies: {
+      DemoScript.immediateDependencies(&$0)
+    }
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
+    await store.finish()
+    try await recorder.close()
+    let mismatches = try await onThreadOfItsOwn { () throws -> [String] in
+      let connection = try SQLiteConnection(path: path, mode: .readWrite)
+      let kept = try TraceReader(path: path).query("SELECT tree FROM states WHERE session_id = 1 AND seq = 0").rows
+      guard case let .text(tree)? = kept.first?.first else { return ["no kept state"] }
+      let original = Array(tree.utf8)
+      let bytes: [UInt8] = Array(#"[]",\ x0{}-:"#.utf8) + [0x01, 0x0A]
+      var random = SeededGenerator(seed: 18)
+      var mismatches: [String] = []
+      var outcomes = (rendered: 0, refused: 0)
+      for _ in 0..<300 {
+        var damaged = original
+        let index = Int.random(in: 0..<damaged.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: damaged[index] = bytes.randomElement(using: &random)!
+        case 1: damaged.remove(at: index)
+        default:
+          let end = min(damaged.count, index + Int.random(in: 1...40, using: &random))
+          damaged.insert(contentsOf: damaged[index..<end], at: end)
+        }
+        let update = try connection.prepare("UPDATE states SET tree = ?1 WHERE session_id = 1 AND seq = 0")
+        update.bind([.text(String(decoding: damaged, as: UTF8.self))])
+        try update.run()
+        let reader = try TraceReader(path: path)
+        for seq in [0, 3, 12] {
+          let rendered = Result { () throws(TraceFileError) in try reader.renderedState(session: 1, after: seq) }
+          let whole = Result { () throws(TraceFileError) in try reader.state(session: 1, after: seq).rendered() }
+          switch (rendered, whole) {
+          case let (.success(rendered), .success(whole)) where rendered == whole:
+            outcomes.rendered += 1
+          case let (.failure(rendered), .failure(whole)) where rendered.description == whole.description:
+            outcomes.refused += 1
+          default:
+            mismatches.append("after #\(seq) of \(String(decoding: damaged, as: UTF8.self)):\n\(rendered)\n\(whole)")
+          }
+        }
+      }
+      // Both outcomes are met: the damage is not all refused, nor all harmless.
+      if outcomes.rendered == 0 || outcomes.refused == 0 { mismatches.append("outcomes: \(outcomes)") }
+      return mismatches
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+  }
+
   @Test func aLongRandomSessionIsRebuiltExactlyAtEveryStep() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("random.db")
