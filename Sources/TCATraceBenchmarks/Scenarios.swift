@@ -13,6 +13,9 @@ public struct BenchmarkSize: Sendable {
   public var memoryActions: Int
   /// Launches of each program whose time is mostly its start-up (`tcatrace leaks`).
   public var launches: Int
+  /// Repetitions of recording with keyframes and without: a repetition is tens of
+  /// milliseconds, which a busy host's scheduler spreads by a third.
+  public var keyframeRepetitions: Int = 15
   /// The long session `tcatrace state` reads: its actions, and its state's rows.
   public var stateActions: Int = 1_000_000
   public var stateRows: Int = 10_000
@@ -25,7 +28,8 @@ public struct BenchmarkSize: Sendable {
   )
   public static let tiny = BenchmarkSize(
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
-    memoryActions: 100, launches: 1, stateActions: 2_000, stateRows: 100, replayActions: 200
+    memoryActions: 100, launches: 1, keyframeRepetitions: 1, stateActions: 2_000, stateRows: 100,
+    replayActions: 200
   )
 }
 

@@ -17,7 +17,7 @@ extension Scenarios {
       let count = size.sends
       let (withSend, measured) = try await Self.recordingCost(
         label: "\(rows) rows, one scalar changed", name: "\(rows) rows", path: { scratch.path("keyframes-\(rows)-\($0)-\($1).db") },
-        count: count, repetitions: size.repetitions
+        count: count, repetitions: size.keyframeRepetitions
       ) { recorder in
         let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
           BenchFeature.Feature()
@@ -31,7 +31,7 @@ extension Scenarios {
       let (_, codable) = try await Self.recordingCost(
         label: "Codable state of \(rows) rows, one scalar changed", name: "Codable, \(rows) rows",
         path: { scratch.path("keyframes-codable-\(rows)-\($0)-\($1).db") },
-        count: count, repetitions: size.repetitions
+        count: count, repetitions: size.keyframeRepetitions
       ) { recorder in
         let store = RecordingStore(initialState: CodableBenchFeature.State(rows: rows), recorder: recorder) {
           CodableBenchFeature.Feature()
