@@ -133,15 +133,7 @@ struct ReplayTests {
   /// Records the demo's app session as `tcatrace demo` does, its secrets redacted.
   private func recordDemo(into directory: TemporaryDirectory) async throws -> String {
     let path = directory.path("demo.db")
-    let recorder = try TraceRecorder(path: path, redacting: AppFeature.redactions)
-    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      AppFeature()
-    } withDependencies: {
-      DemoScript.immediateDependencies(&$0)
-    }
-    await DemoScript.runApp(finish: store.finish) { store.send($0) }
-    await store.finish()
-    try await recorder.close()
+    try await recordDemoAppSession(path)
     return path
   }
 

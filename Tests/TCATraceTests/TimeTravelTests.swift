@@ -372,15 +372,7 @@ struct TimeTravelTests {
   @Test func aDamagedKeptStateRendersAsReadWholeOrIsRefusedAlike() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("demo.db")
-    let recorder = try TraceRecorder(path: path)
-    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      AppFeature()
-    } withDependencies: {
-      DemoScript.immediateDependencies(&$0)
-    }
-    await DemoScript.runApp(finish: store.finish) { store.send($0) }
-    await store.finish()
-    try await recorder.close()
+    try await recordDemoAppSession(path)
     let mismatches = try await onThreadOfItsOwn { () throws -> [String] in
       let connection = try SQLiteConnection(path: path, mode: .readWrite)
       let kept = try TraceReader(path: path).query("SELECT tree FROM states WHERE session_id = 1 AND seq = 0").rows
