@@ -164,63 +164,107 @@ struct StateRenderer {
   }
 
   private mutating func write(_ container: StateContainer, indent: Int, isRoot: Bool) {
+    let layout: ContainerLayout
     switch container.kind {
     case let .structure(type):
       self.text(type, indent: indent)
-      self.children(of: container, indent: indent, prefix: "(", suffix: ")")
-    case .tuple:
-      self.children(of: container, indent: indent, prefix: "(", suffix: ")")
-    case .collection:
-      self.children(of: container, indent: indent, prefix: "[", suffix: "]")
-    case .dictionary:
-      if container.children.isEmpty {
-        self.bytes += "[:]".utf8
-      } else {
-        self.children(of: container, indent: indent, prefix: "[", suffix: "]")
-      }
-    case .set:
-      self.children(of: container, indent: indent, prefix: "Set([", suffix: "])")
+      layout = .parenthesized
+    case .tuple: layout = .parenthesized
+    case .collection: layout = .collection
+    case .dictionary: layout = .dictionary
+    case .set: layout = .set
     case let .enumCase(type, name):
       if isRoot { self.text(type, indent: indent) }
       self.bytes.append(UInt8(ascii: "."))
       self.text(name, indent: indent)
-      self.children(of: container, indent: indent, prefix: "(", suffix: ")")
+      layout = .parenthesized
     }
+    var children = NodeChildren(children: container.children)
+    self.children(&children, layout: layout, indent: indent)
   }
 
-  /// CustomDump's layout of children: one child with nothing to reflect on the line, the rest
-  /// one per line, two spaces in, separated by commas.
-  private mutating func children(
-    of container: StateContainer, indent: Int, prefix: StaticString, suffix: StaticString
-  ) {
-    self.append(prefix)
-    if !container.children.isEmpty {
-      if container.isSingleValueContainer {
-        let child = container.children[0]
-        // NB: An atomic value has one line, unless it is a string of several.
-        if case .multilineString = child.node {
-          self.newline(indent: indent + 2)
-          self.write(child.node, name: child.label, indent: indent + 2, isRoot: false)
-          self.newline(indent: indent)
-        } else {
-          self.write(child.node, name: child.label, indent: indent, isRoot: false)
-        }
-      } else {
-        let isCollection = container.kind == .collection
-        for (offset, child) in container.children.enumerated() {
-          self.newline(indent: indent + 2)
-          if isCollection {
-            self.bytes += "[\(offset)]: ".utf8
-            self.write(child.node, name: nil, indent: indent + 2, isRoot: false)
-          } else {
-            self.write(child.node, name: child.label, indent: indent + 2, isRoot: false)
-          }
-          if offset != container.children.count - 1 { self.bytes.append(UInt8(ascii: ",")) }
-        }
-        self.newline(indent: indent)
+  /// How CustomDump lays out a container's children, by its kind.
+  struct ContainerLayout {
+    var prefix: StaticString
+    var suffix: StaticString
+    /// Each child labelled with its index.
+    var isCollection = false
+    /// `[:]` when it has no children.
+    var isDictionary = false
+    /// A lone child with nothing to reflect is printed on the container's line:
+    /// `Counter(count: 3)`.
+    var mayBeSingle = false
+
+    /// A struct, a tuple, an enum case with associated values.
+    static let parenthesized = Self(prefix: "(", suffix: ")", mayBeSingle: true)
+    static let collection = Self(prefix: "[", suffix: "]", isCollection: true)
+    static let dictionary = Self(prefix: "[", suffix: "]", isDictionary: true)
+    static let set = Self(prefix: "Set([", suffix: "])")
+  }
+
+  /// CustomDump's layout of children: each on a line of its own, two spaces in, separated by
+  /// commas (a collection's labelled with their index); a lone child with nothing to reflect on
+  /// the container's line.
+  ///
+  /// NB: Each child is written on a line of its own; a lone child printed on the container's
+  /// line is then moved up to it: whether it is alone is known only after it, when the children
+  /// are read from a kept state's JSON (``JSONChildren``).
+  mutating func children<Children: RenderedChildren>(
+    _ children: inout Children, layout: ContainerLayout, indent: Int
+  ) throws(Children.Failure) {
+    self.append(layout.prefix)
+    var count = 0
+    var lineStart = 0
+    var childStart = 0
+    var inline = false
+    while try children.next() {
+      if count > 0 { self.bytes.append(UInt8(ascii: ",")) }
+      lineStart = self.bytes.count
+      self.newline(indent: indent + 2)
+      childStart = self.bytes.count
+      if layout.isCollection {
+        self.bytes.append(UInt8(ascii: "["))
+        self.decimal(count)
+        self.bytes += "]: ".utf8
       }
+      inline = try children.write(into: &self, labelled: !layout.isCollection, indent: indent + 2)
+      count += 1
     }
-    self.append(suffix)
+    if count == 0 {
+      if layout.isDictionary {
+        self.bytes += ":]".utf8
+      } else {
+        self.append(layout.suffix)
+      }
+      return
+    }
+    if count == 1 && layout.mayBeSingle && inline {
+      if !self.bytes[childStart...].contains(UInt8(ascii: "\n")) {
+        self.bytes.removeSubrange(lineStart..<childStart)
+      } else {
+        // A label or a type of several lines, indented as deep as the container.
+        self.bytes.removeSubrange(lineStart...)
+        try children.writeFirstAgain(into: &self, indent: indent)
+      }
+    } else {
+      self.newline(indent: indent)
+    }
+    self.append(layout.suffix)
+  }
+
+  /// Writes `number`, which is not negative, in decimal.
+  mutating func decimal(_ number: Int) {
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { digits in
+      var count = 0
+      var rest = number
+      repeat {
+        digits[digits.count - 1 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+        count += 1
+      } while rest > 0
+      self.bytes += digits[(digits.count - count)...]
+    }
   }
 
   mutating func newline(indent: Int) {
@@ -249,5 +293,46 @@ struct StateRenderer {
 
   mutating func append(_ string: StaticString) {
     self.bytes += UnsafeBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount)
+  }
+}
+
+/// The children of a container ``StateRenderer/children(_:layout:indent:)`` writes: a node's,
+/// or those in a kept state's JSON.
+protocol RenderedChildren {
+  associatedtype Failure: Error
+  /// Moves to the next child; `false` when there is none left.
+  mutating func next() throws(Failure) -> Bool
+  /// Writes the child moved to, its lines after the first `indent` spaces in, with its label
+  /// when `labelled`; returns whether CustomDump prints it on its parent's line when it is the
+  /// only child (it has nothing to reflect, and is not a string of several lines).
+  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int) throws(Failure) -> Bool
+  /// Writes the first child again, with its label, its lines after the first `indent` spaces in.
+  mutating func writeFirstAgain(into renderer: inout StateRenderer, indent: Int) throws(Failure)
+}
+
+/// A node's children.
+struct NodeChildren: RenderedChildren {
+  let children: [StateChild]
+  private var index = -1
+
+  init(children: [StateChild]) {
+    self.children = children
+  }
+
+  mutating func next() -> Bool {
+    self.index += 1
+    return self.index < self.children.count
+  }
+
+  func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int) -> Bool {
+    let child = self.children[self.index]
+    renderer.write(child.node, name: labelled ? child.label : nil, indent: indent, isRoot: false)
+    if case .multilineString = child.node { return false }
+    return child.node.isAtomic
+  }
+
+  func writeFirstAgain(into renderer: inout StateRenderer, indent: Int) {
+    let child = self.children[0]
+    renderer.write(child.node, name: child.label, indent: indent, isRoot: false)
   }
 }

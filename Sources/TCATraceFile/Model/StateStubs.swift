@@ -228,108 +228,55 @@ extension StateRenderer {
     _ parser: inout JSONParser, indent: Int, isRoot: Bool, depth: Int
   ) throws(StateJSONError) -> Bool {
     try parser.expect(UInt8(ascii: "["))
-    let prefix: StaticString
-    let suffix: StaticString
-    var isCollection = false
-    var isDictionary = false
-    var mayBeSingle = false
+    let layout: ContainerLayout
     switch try parser.containerKindName() {
     case .structure?:
       try parser.expect(UInt8(ascii: ","))
       try self.writeJSONString(&parser, indent: indent)
-      (prefix, suffix, mayBeSingle) = ("(", ")", true)
+      layout = .parenthesized
     case .tuple?:
-      (prefix, suffix, mayBeSingle) = ("(", ")", true)
+      layout = .parenthesized
     case .collection?:
-      (prefix, suffix, isCollection) = ("[", "]", true)
+      layout = .collection
     case .dictionary?:
       try parser.expect(UInt8(ascii: ","))
       parser.skipSpace()
       guard parser.index < parser.bytes.count else { throw parser.failure() }
       try parser.literal(parser.bytes[parser.index] == UInt8(ascii: "t") ? "true" : "false")
-      (prefix, suffix, isDictionary) = ("[", "]", true)
+      layout = .dictionary
     case .set?:
-      (prefix, suffix) = ("Set([", "])")
+      layout = .set
     case .enumeration?:
       try parser.expect(UInt8(ascii: ","))
       try self.writeJSONString(&parser, indent: indent, writes: isRoot)
       try parser.expect(UInt8(ascii: ","))
       self.bytes.append(UInt8(ascii: "."))
       try self.writeJSONString(&parser, indent: indent)
-      (prefix, suffix, mayBeSingle) = ("(", ")", true)
+      layout = .parenthesized
     case nil:
       throw parser.failure()
     }
     try parser.expect(UInt8(ascii: "]"))
     try parser.expect(UInt8(ascii: ","))
     try parser.expect(UInt8(ascii: "["))
-    self.append(prefix)
-    parser.skipSpace()
-    if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
-      parser.index += 1
-      if isDictionary {
-        self.bytes += ":]".utf8
-      } else {
-        self.append(suffix)
-      }
-      return true
-    }
-    // NB: Each child is written on a line of its own; a single child printed on the
-    // container's line is then moved up to it.
-    var count = 0
-    var lineStart = 0
-    var childStart = 0
-    var childJSON = 0
-    var inline = false
-    while true {
-      if count > 0 { self.bytes.append(UInt8(ascii: ",")) }
-      lineStart = self.bytes.count
-      self.newline(indent: indent + 2)
-      childStart = self.bytes.count
-      childJSON = parser.index
-      inline = try self.writeJSONChild(&parser, offset: isCollection ? count : nil, indent: indent + 2, depth: depth)
-      count += 1
-      parser.skipSpace()
-      guard parser.index < parser.bytes.count else { throw parser.failure() }
-      let byte = parser.bytes[parser.index]
-      parser.index += 1
-      if byte == UInt8(ascii: "]") { break }
-      guard byte == UInt8(ascii: ",") else { throw parser.failure() }
-    }
-    if count == 1 && mayBeSingle && inline {
-      if !self.bytes[childStart...].contains(UInt8(ascii: "\n")) {
-        self.bytes.removeSubrange(lineStart..<childStart)
-      } else {
-        // A label or a type of several lines, indented as deep as the container.
-        self.bytes.removeSubrange(lineStart...)
-        var again = parser
-        again.index = childJSON
-        _ = try self.writeJSONChild(&again, offset: nil, indent: indent, depth: depth)
-      }
-    } else {
-      self.newline(indent: indent)
-    }
-    self.append(suffix)
-    return false
+    var children = JSONChildren(parser: parser, depth: depth)
+    try self.children(&children, layout: layout, indent: indent)
+    parser = children.parser
+    return children.first == nil
   }
 
-  /// Writes a child, `[label, key, node]`, labelled with its label, or with `offset` when it is
-  /// a collection's; returns what ``writeJSON(_:named:indent:isRoot:depth:)`` returns.
-  private mutating func writeJSONChild(
-    _ parser: inout JSONParser, offset: Int?, indent: Int, depth: Int
+  /// Writes a child, `[label, key, node]`, with its label when `labelled`; returns what
+  /// ``writeJSON(_:named:indent:isRoot:depth:)`` returns.
+  fileprivate mutating func writeJSONChild(
+    _ parser: inout JSONParser, labelled: Bool, indent: Int, depth: Int
   ) throws(StateJSONError) -> Bool {
     try parser.expect(UInt8(ascii: "["))
     parser.skipSpace()
     var named = false
-    if let offset {
-      self.bytes.append(UInt8(ascii: "["))
-      self.decimal(offset)
-      self.bytes += "]: ".utf8
-    }
     if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "n") {
       try parser.literal("null")
     } else {
-      named = offset == nil
+      named = labelled
       try self.writeJSONString(&parser, indent: indent, writes: named)
       if named { self.bytes += ": ".utf8 }
     }
@@ -339,22 +286,6 @@ extension StateRenderer {
     let inline = try self.writeJSON(&parser, named: named, indent: indent, isRoot: false, depth: depth + 1)
     try parser.expect(UInt8(ascii: "]"))
     return inline
-  }
-
-  /// Writes `number`, which is not negative, in decimal.
-  private mutating func decimal(_ number: Int) {
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    var rest = number
-    withUnsafeMutableBytes(of: &digits) { digits in
-      repeat {
-        digits[digits.count - 1 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        count += 1
-      } while rest > 0
-      self.bytes += digits[(digits.count - count)...]
-    }
   }
 
   /// Reads a JSON string at `parser`'s index, as ``JSONParser/string()`` does, and writes it
@@ -384,5 +315,49 @@ extension StateRenderer {
       }
     )
     return hasNewline
+  }
+}
+
+/// The children of a container in a kept state's JSON, `[[label, key, node], …]`, from after
+/// their opening bracket.
+struct JSONChildren: RenderedChildren {
+  var parser: JSONParser
+  /// The container's depth in the tree.
+  let depth: Int
+  /// Where the first child starts; `nil` until it is moved to, and when there is none.
+  private(set) var first: Int?
+  private var isStarted = false
+
+  init(parser: JSONParser, depth: Int) {
+    self.parser = parser
+    self.depth = depth
+  }
+
+  mutating func next() throws(StateJSONError) -> Bool {
+    self.parser.skipSpace()
+    guard self.parser.index < self.parser.bytes.count else { throw self.parser.failure() }
+    let byte = self.parser.bytes[self.parser.index]
+    if byte == UInt8(ascii: "]") {
+      self.parser.index += 1
+      return false
+    }
+    if self.isStarted {
+      guard byte == UInt8(ascii: ",") else { throw self.parser.failure() }
+      self.parser.index += 1
+    } else {
+      self.isStarted = true
+      self.first = self.parser.index
+    }
+    return true
+  }
+
+  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int) throws(StateJSONError) -> Bool {
+    try renderer.writeJSONChild(&self.parser, labelled: labelled, indent: indent, depth: self.depth)
+  }
+
+  func writeFirstAgain(into renderer: inout StateRenderer, indent: Int) throws(StateJSONError) {
+    var again = self.parser
+    again.index = self.first ?? again.index
+    _ = try renderer.writeJSONChild(&again, labelled: true, indent: indent, depth: self.depth)
   }
 }
