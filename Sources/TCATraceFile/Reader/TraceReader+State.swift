@@ -34,7 +34,9 @@ extension TraceReader {
   public func forEachState(
     session: Int64, from: Int, through: Int, _ body: (Int, StateNode) throws -> Void
   ) throws {
-    guard let kept = try self.keptState(session: session, from: from, through: through) else { return }
+    try self.checkHasSteps(session: session, from, through)
+    guard from <= through else { return }
+    let kept = try self.keptState(session: session, from: from, through: through)
     var state: StateNode
     let tree = try kept.keyframe.string(1)
     do throws(StateJSONError) {
@@ -93,24 +95,28 @@ extension TraceReader {
     try finishAction()
   }
 
-  /// The state kept nearest before action `from` of `session`, to rebuild the states after its
-  /// actions `from` through `through` from, after checking that those actions are in the file
-  /// with every action between; `nil` when `from` is after `through`. `keyframe`: the
-  /// statement that read it, its tree in column 1. `idOffset`: what the actions' row ids are
-  /// their seqs plus, up to `from`, when it is one number.
-  private func keptState(
-    session: Int64, from: Int, through: Int
-  ) throws(TraceFileError) -> (seq: Int64, keyframe: SQLiteStatement, idOffset: Int64?)? {
+  /// Checks that `session` has a state after each of `seqs`: an action with that seq, or 0,
+  /// the state before the first.
+  private func checkHasSteps(session: Int64, _ seqs: Int...) throws(TraceFileError) {
     let actions = try self.connection.integer(
       "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
     ) ?? 0
-    for seq in [from, through] where seq < 0 || Int64(seq) > actions {
+    for seq in seqs where seq < 0 || Int64(seq) > actions {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
         message: "has no action #\(seq) in session \(session), which has \(actions) action\(actions == 1 ? "" : "s"): ask for 0 (the state before the first) to \(actions)"
       )
     }
-    guard from <= through else { return nil }
+  }
+
+  /// The state kept nearest before action `from` of `session`, to rebuild the states after its
+  /// actions `from` through `through` from (steps of the session, ``checkHasSteps(session:_:)``,
+  /// `from` not after `through`), after checking that those actions are in the file with every
+  /// action between. `keyframe`: the statement that read it, its tree in column 1. `idOffset`:
+  /// what the actions' row ids are their seqs plus, up to `from`, when it is one number.
+  private func keptState(
+    session: Int64, from: Int, through: Int
+  ) throws(TraceFileError) -> (seq: Int64, keyframe: SQLiteStatement, idOffset: Int64?) {
     guard try self.holdsStates(session: session) else {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
@@ -240,9 +246,8 @@ extension TraceReader {
   /// ``renderedState(session:after:)``'s UTF-8, not made into a `String`: a state of a
   /// megabyte is printed without checking and copying it once more.
   package func renderedStateBytes(session: Int64, after seq: Int) throws(TraceFileError) -> [UInt8] {
-    guard let kept = try self.keptState(session: session, from: seq, through: seq) else {
-      return Array(try self.state(session: session, after: seq).rendered().utf8)
-    }
+    try self.checkHasSteps(session: session, seq)
+    let kept = try self.keptState(session: session, from: seq, through: seq)
     let actions = Int64(seq) > kept.seq
       ? try self.changesTogether(session: session, after: kept.seq, through: Int64(seq), idOffset: kept.idOffset)
       : []
