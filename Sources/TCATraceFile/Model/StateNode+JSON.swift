@@ -357,30 +357,22 @@ struct JSONParser {
   mutating func containerKind() throws(StateJSONError) -> StateContainer.Kind {
     try self.expect(UInt8(ascii: "["))
     let kind: StateContainer.Kind
-    switch try self.quoted() {
-    case "struct":
+    switch try self.containerKindName() {
+    case .structure?:
       try self.expect(UInt8(ascii: ","))
       kind = .structure(type: try self.quoted())
-    case "tuple": kind = .tuple
-    case "collection": kind = .collection
-    case "dictionary":
+    case .tuple?: kind = .tuple
+    case .collection?: kind = .collection
+    case .dictionary?:
       try self.expect(UInt8(ascii: ","))
-      self.skipSpace()
-      guard self.index < self.bytes.count else { throw self.failure() }
-      if self.bytes[self.index] == UInt8(ascii: "t") {
-        try self.literal("true")
-        kind = .dictionary(sorted: true)
-      } else {
-        try self.literal("false")
-        kind = .dictionary(sorted: false)
-      }
-    case "set": kind = .set
-    case "enum":
+      kind = .dictionary(sorted: try self.boolean())
+    case .set?: kind = .set
+    case .enumeration?:
       try self.expect(UInt8(ascii: ","))
       let type = try self.quoted()
       try self.expect(UInt8(ascii: ","))
       kind = .enumCase(type: type, name: try self.quoted())
-    default:
+    case nil:
       throw self.failure()
     }
     try self.expect(UInt8(ascii: "]"))
@@ -472,6 +464,15 @@ struct JSONParser {
       if byte == closing { return }
       guard byte == UInt8(ascii: ",") else { throw self.failure() }
     }
+  }
+
+  /// Skips space, then reads `true` or `false`.
+  mutating func boolean() throws(StateJSONError) -> Bool {
+    self.skipSpace()
+    guard self.index < self.bytes.count else { throw self.failure() }
+    let value = self.bytes[self.index] == UInt8(ascii: "t")
+    try self.literal(value ? "true" : "false")
+    return value
   }
 
   mutating func literal(_ word: StaticString) throws(StateJSONError) {

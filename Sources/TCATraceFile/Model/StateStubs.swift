@@ -240,9 +240,7 @@ extension StateRenderer {
       layout = .collection
     case .dictionary?:
       try parser.expect(UInt8(ascii: ","))
-      parser.skipSpace()
-      guard parser.index < parser.bytes.count else { throw parser.failure() }
-      try parser.literal(parser.bytes[parser.index] == UInt8(ascii: "t") ? "true" : "false")
+      _ = try parser.boolean()
       layout = .dictionary
     case .set?:
       layout = .set
