@@ -348,7 +348,16 @@ package final class SQLiteStatement {
       let text = sqlite3_column_text(self.handle, Int32(index))
     else { return try self.string(index) }
     let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
-    return previous.utf8.elementsEqual(bytes) ? previous : try self.string(index)
+    return previous.hasUTF8(bytes) ? previous : try self.string(index)
+  }
+
+  /// The bytes of the text in column `index`, where SQLite holds them, as ``textBytes(_:)``
+  /// reads them; `nil` when it is not text.
+  package func textBytesIfText(_ index: Int) -> UnsafeRawBufferPointer? {
+    guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
+      let text = sqlite3_column_text(self.handle, Int32(index))
+    else { return nil }
+    return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
   }
 
   /// The bytes of the text in column `index`, where SQLite holds them: valid until the
@@ -438,5 +447,15 @@ extension Double {
   /// `10`, `0.5`: a number of seconds as a person writes it.
   fileprivate var formatted: String {
     self == self.rounded() ? String(Int64(self)) : String(self)
+  }
+}
+
+extension String {
+  /// Whether this string's UTF-8 is `bytes`: compared as memory, when the string's are.
+  func hasUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let same = self.utf8.withContiguousStorageIfAvailable { utf8 in
+      utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+    }
+    return same ?? self.utf8.elementsEqual(bytes)
   }
 }

@@ -271,6 +271,16 @@ struct OverwrittenChanges {
     return false
   }
 
+  /// Whether a change that replaces the value at its path whole, whose path's UTF-8 is
+  /// `path`, is overwritten because the change met just before it has the same path: what
+  /// ``isOverwritten(by:)`` returns for it then, found without making the change.
+  ///
+  /// NB: Most changes of a long session are to a few paths, one after another: each of them
+  /// was a string made, its kind and what it holds for rebuilding read, to be dropped.
+  func repeatsLastPath(_ path: UnsafeRawBufferPointer) -> Bool {
+    self.lastPath?.hasUTF8(path) ?? false
+  }
+
   /// Call after the changes of an action, before those of the action before it.
   mutating func actionEnded() {
     if self.actionReshapes {

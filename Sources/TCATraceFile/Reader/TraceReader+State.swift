@@ -174,7 +174,8 @@ extension TraceReader {
     if let offset {
       statement = try self.connection.prepare(
         """
-        SELECT action_id, path, kind, new_value, rebuild FROM state_changes
+        SELECT action_id, path, kind, new_value, rebuild, kind = 'changed' AND rebuild IS NULL
+        FROM state_changes
         WHERE action_id > ?1 AND action_id <= ?2
         ORDER BY action_id DESC, position DESC
         """
@@ -183,7 +184,7 @@ extension TraceReader {
     } else {
       statement = try self.connection.prepare(
         """
-        SELECT a.seq, c.path, c.kind, c.new_value, c.rebuild
+        SELECT a.seq, c.path, c.kind, c.new_value, c.rebuild, c.kind = 'changed' AND c.rebuild IS NULL
         FROM actions a JOIN state_changes c ON c.action_id = a.id
         WHERE a.session_id = ?1 AND a.seq > ?2 AND a.seq <= ?3
         ORDER BY a.seq DESC, c.position DESC
@@ -200,6 +201,11 @@ extension TraceReader {
       if actions.last?.seq != seq {
         overwritten.actionEnded()
         actions.append((seq, []))
+      }
+      // NB: A change that replaces its value whole (column 5), to the path of the change met
+      // just before it, is overwritten: it is dropped unread.
+      if statement.int64(5) == 1, let bytes = statement.textBytesIfText(1), overwritten.repeatsLastPath(bytes) {
+        continue
       }
       // NB: Most changes of a long session are to a few paths, read again and again.
       path = try statement.string(1, sameAs: path)
