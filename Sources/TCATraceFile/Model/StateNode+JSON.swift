@@ -380,7 +380,17 @@ struct JSONParser {
   }
 
   /// Skips space, then `byte`.
+  @inline(__always)
   mutating func expect(_ byte: UInt8) throws(StateJSONError) {
+    // NB: The recorder writes no space: the byte is most often next.
+    if self.index < self.bytes.count, self.bytes[self.index] == byte {
+      self.index += 1
+      return
+    }
+    try self.expectAfterSpace(byte)
+  }
+
+  private mutating func expectAfterSpace(_ byte: UInt8) throws(StateJSONError) {
     self.skipSpace()
     guard self.index < self.bytes.count, self.bytes[self.index] == byte else { throw self.failure() }
     self.index += 1

@@ -114,21 +114,21 @@ public struct StateChild: Hashable, Sendable {
 /// NB: CustomDump renders a child, then indents each of its lines for its parent, and again for
 /// each level above: a state of many levels was copied once per level. Here each line is
 /// written once, indented as deep as it ends up.
-struct StateRenderer {
-  var bytes: [UInt8] = []
+struct StateRenderer: ~Copyable {
+  var bytes = RenderedBytes()
   /// Where the parts of a kept state that were left in its JSON lie (see ``StateStubs``).
   var stubs: StateStubs?
   /// Whether a part left in its JSON could not be written: the JSON is not a tree's.
   var failed = false
 
-  var string: String { String(decoding: self.bytes, as: UTF8.self) }
+  var string: String { self.bytes.string }
 
   /// Writes `node`, labelled `name`, its first line where the buffer ends and the others
   /// `indent` spaces in; `isRoot`: an enum case prints its type.
   mutating func write(_ node: StateNode, name: String?, indent: Int, isRoot: Bool) {
     if let name {
       self.text(name, indent: indent)
-      self.bytes += ": ".utf8
+      self.bytes.append(": ")
     }
     switch node {
     case let .text(text):
@@ -147,7 +147,7 @@ struct StateRenderer {
       // The lines of a labelled string are two spaces further in than its label.
       let inner = name != nil ? indent + 2 : indent
       self.marks(hashes)
-      self.bytes += #"""""#.utf8
+      self.bytes.append(#"""""#)
       self.newline(indent: inner)
       self.text(string, indent: inner)
       self.newline(indent: inner)
@@ -225,25 +225,25 @@ struct StateRenderer {
       if layout.isCollection {
         self.bytes.append(UInt8(ascii: "["))
         self.decimal(count)
-        self.bytes += "]: ".utf8
+        self.bytes.append("]: ")
       }
       inline = try children.write(into: &self, labelled: !layout.isCollection, indent: indent + 2)
       count += 1
     }
     if count == 0 {
       if layout.isDictionary {
-        self.bytes += ":]".utf8
+        self.bytes.append(":]")
       } else {
         self.append(layout.suffix)
       }
       return
     }
     if count == 1 && layout.mayBeSingle && inline {
-      if !self.bytes[childStart...].contains(UInt8(ascii: "\n")) {
+      if !self.bytes.contains(UInt8(ascii: "\n"), from: childStart) {
         self.bytes.removeSubrange(lineStart..<childStart)
       } else {
         // A label or a type of several lines, indented as deep as the container.
-        self.bytes.removeSubrange(lineStart...)
+        self.bytes.removeLast(from: lineStart)
         try children.writeFirstAgain(into: &self, indent: indent)
       }
     } else {
@@ -263,13 +263,13 @@ struct StateRenderer {
         rest /= 10
         count += 1
       } while rest > 0
-      self.bytes += digits[(digits.count - count)...]
+      self.bytes.append(UnsafeRawBufferPointer(rebasing: digits[(digits.count - count)...]))
     }
   }
 
   mutating func newline(indent: Int) {
     self.bytes.append(UInt8(ascii: "\n"))
-    self.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+    self.bytes.append(UInt8(ascii: " "), count: indent)
   }
 
   /// `text`, each of its lines after the first `indent` spaces in.
@@ -278,21 +278,21 @@ struct StateRenderer {
     text.withUTF8 { utf8 in
       var start = 0
       for index in utf8.indices where utf8[index] == UInt8(ascii: "\n") {
-        self.bytes += UnsafeBufferPointer(rebasing: utf8[start..<index])
+        self.bytes.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
         self.newline(indent: indent)
         start = index + 1
       }
-      self.bytes += UnsafeBufferPointer(rebasing: utf8[start...])
+      self.bytes.append(UnsafeBufferPointer(rebasing: utf8[start...]))
     }
   }
 
-  mutating func marks(_ hashes: Int, after delimiter: String = "") {
-    self.bytes += delimiter.utf8
-    self.bytes.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: hashes))
+  mutating func marks(_ hashes: Int, after delimiter: StaticString = "") {
+    self.bytes.append(delimiter)
+    self.bytes.append(UInt8(ascii: "#"), count: hashes)
   }
 
   mutating func append(_ string: StaticString) {
-    self.bytes += UnsafeBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount)
+    self.bytes.append(string)
   }
 }
 

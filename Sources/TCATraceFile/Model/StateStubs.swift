@@ -197,7 +197,7 @@ extension StateRenderer {
       let end = parser.index
       let inner = named ? indent + 2 : indent
       self.marks(hashes)
-      self.bytes += #"""""#.utf8
+      self.bytes.append(#"""""#)
       self.newline(indent: inner)
       parser.index = string
       try self.writeJSONString(&parser, indent: inner)
@@ -276,7 +276,7 @@ extension StateRenderer {
     } else {
       named = labelled
       try self.writeJSONString(&parser, indent: indent, writes: named)
-      if named { self.bytes += ": ".utf8 }
+      if named { self.bytes.append(": ") }
     }
     try parser.expect(UInt8(ascii: ","))
     try self.writeJSONString(&parser, indent: indent, writes: false)
@@ -302,7 +302,7 @@ extension StateRenderer {
     }
     var hasNewline = false
     try parser.scanString(
-      run: { run in self.bytes += run },
+      run: { run in self.bytes.append(run) },
       escaped: { scalar in
         if scalar == "\n" {
           hasNewline = true

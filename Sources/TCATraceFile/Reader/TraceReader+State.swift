@@ -284,7 +284,7 @@ extension TraceReader {
         // NB: A state renders to about as many bytes as its JSON has, most of them stubs'.
         renderer.bytes.reserveCapacity(bytes.count)
         renderer.write(state, name: nil, indent: 0, isRoot: true)
-        return renderer.failed ? nil : renderer.bytes
+        return renderer.failed ? nil : renderer.bytes.array
       } catch {
         return nil
       }
