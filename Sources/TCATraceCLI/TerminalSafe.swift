@@ -13,8 +13,20 @@ extension String {
 
   /// Whether UTF-8 `bytes` show as they are on a terminal, line by line, when they are ASCII;
   /// `nil` when they are not, and their scalars decide (``isTerminalSafeLineByLine``).
+  ///
+  /// NB: Sixteen bytes at a time. Where a chunk holds both a byte that is not ASCII and a
+  /// control, either answer comes to the same: an ASCII control is a terminal control.
   package static func isTerminalSafeLineByLine(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-    for byte in bytes {
+    var index = 0
+    if let base = UnsafeRawPointer(bytes.baseAddress) {
+      while bytes.count - index >= 16 {
+        let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+        if any(chunk .>= 0x80) { return nil }
+        if any((chunk .< 0x20) .& (chunk .!= 0x0A) .| (chunk .== 0x7F)) { return false }
+        index += 16
+      }
+    }
+    for byte in bytes[index...] {
       if byte >= 0x80 { return nil }
       if (byte < 0x20 && byte != UInt8(ascii: "\n")) || byte == 0x7F { return false }
     }

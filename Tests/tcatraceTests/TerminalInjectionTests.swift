@@ -89,6 +89,34 @@ struct TerminalInjectionTests {
     #expect(sessions.stdout.contains(#""root_feature":"AppFeature\u202eevil""#))
   }
 
+  /// A state's text is checked sixteen bytes at a time: a control is found at any place in a
+  /// chunk, and beside a character that is not ASCII.
+  @Test func aControlAnywhereInAStatesTextIsShownAsAnEscape() async throws {
+    let cases: [(before: String, control: Int, escaped: String)] =
+      (0..<17).flatMap { count in
+        let before = String(repeating: "a", count: count)
+        return [(before, 27, #"\u{1B}"#), (before, 127, #"\u{7F}"#), (before, 13, #"\r"#)]
+      } + [("é", 27, #"\u{1B}"#), ("aaaaaaaaaaaaaé", 7, #"\u{7}"#)]
+    for (index, (before, control, escaped)) in cases.enumerated() {
+      let path = self.trace.directory.path("control-\(index).db")
+      try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+      var db: OpaquePointer?
+      guard sqlite3_open(path, &db) == SQLITE_OK else { throw Failed() }
+      let update = """
+        UPDATE state_changes SET new_value = '"' || '\(before)' || char(\(control)) || '"' WHERE rebuild IS NULL AND action_id = (
+          SELECT max(action_id) FROM state_changes WHERE rebuild IS NULL
+            AND action_id IN (SELECT id FROM actions WHERE session_id = 1));
+        """
+      let status = sqlite3_exec(db, update, nil, nil, nil)
+      sqlite3_close(db)
+      guard status == SQLITE_OK else { throw Failed() }
+      let result = try await Product.tcatrace.run(["state", path, "--session", "1"], in: self.trace.directory.url)
+      #expect(result.status == 0, "\(index)")
+      #expect(!result.stdout.unicodeScalars.contains { $0.value == control }, "\(index)")
+      #expect(result.stdout.contains("\"\(before)\(escaped)\""), "\(index)")
+    }
+  }
+
   @Test func errorsShowThemAsEscapes() async throws {
     let name = "no\u{1B}[2Jsuch.db"
     let result = try await Product.tcatrace.run(["replay", name], in: self.trace.directory.url)
