@@ -14,16 +14,24 @@ extension String {
   /// Whether UTF-8 `bytes` show as they are on a terminal, line by line, when they are ASCII;
   /// `nil` when they are not, and their scalars decide (``isTerminalSafeLineByLine``).
   ///
-  /// NB: Sixteen bytes at a time. Where a chunk holds both a byte that is not ASCII and a
-  /// control, either answer comes to the same: an ASCII control is a terminal control.
+  /// NB: Eight bytes at a time, each word's bytes compared at once. Where a word holds both a
+  /// byte that is not ASCII and a control, either answer comes to the same: an ASCII control
+  /// is a terminal control.
   package static func isTerminalSafeLineByLine(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    /// The high bit of each byte of `word` (all below 0x80) that is zero.
+    func zeros(_ word: UInt64) -> UInt64 { ~((word &+ 0x7F &* ones) & highs) & highs }
     var index = 0
     if let base = UnsafeRawPointer(bytes.baseAddress) {
-      while bytes.count - index >= 16 {
-        let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-        if any(chunk .>= 0x80) { return nil }
-        if any((chunk .< 0x20) .& (chunk .!= 0x0A) .| (chunk .== 0x7F)) { return false }
-        index += 16
+      while bytes.count - index >= 8 {
+        let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        if word & highs != 0 { return nil }
+        let controls = ~((word &+ 0x60 &* ones) & highs) & highs  // below 0x20
+        let newlines = zeros(word ^ (0x0A &* ones))
+        let deletes = zeros(word ^ (0x7F &* ones))
+        if (controls & ~newlines) | deletes != 0 { return false }
+        index += 8
       }
     }
     for byte in bytes[index...] {
