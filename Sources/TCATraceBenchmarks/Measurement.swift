@@ -81,17 +81,3 @@ func nanosecondsPerOperation(
   }
   return samples
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// The processor time the calling thread has used, in nanoseconds: what a loop costs the thread
-/// it runs on, without the time the thread waited while others ran.
-func threadCPUNanoseconds() -> UInt64 {
-  var time = timespec()
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-}

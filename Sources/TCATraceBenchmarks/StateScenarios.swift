@@ -3,12 +3,10 @@ import TCATrace
 
 extension Scenarios {
   /// Scenario 6, issue #18: what keeping whole states costs and buys. Recording one scalar
-  /// change per action with keyframes and without, at each state size (the send loop, by the
-  /// clock and by the store's thread's processor time, which leaves out the time the thread
-  /// waited while others ran; and the whole recording until the file is closed), for a state
-  /// that is not `Encodable` and one that is (whose JSON the writer follows too); the file's
-  /// bytes per action either way; and `tcatrace state` early and late in a long session,
-  /// against `sqlite3` reading one keyframe.
+  /// change per action with keyframes and without, at each state size (the send loop, and the
+  /// whole recording until the file is closed), for a state that is not `Encodable` and one
+  /// that is (whose JSON the writer follows too); the file's bytes per action either way; and
+  /// `tcatrace state` early and late in a long session, against `sqlite3` reading one keyframe.
   @MainActor
   public static func keyframes(_ size: BenchmarkSize, tools: BenchTools) async throws -> ScenarioResult {
     let scratch = try Scratch()
@@ -92,7 +90,6 @@ extension Scenarios {
     makeSendLoop: (TraceRecorder) -> () -> Void
   ) async throws -> (withSend: Figure, result: (figures: [Figure], ratios: [Ratio])) {
     var sends: [Bool: [Double]] = [true: [], false: []]
-    var sendCPU: [Bool: [Double]] = [true: [], false: []]
     var totals: [Bool: [Double]] = [true: [], false: []]
     var bytes: [Bool: Double] = [:]
     for repetition in 0..<repetitions {
@@ -102,14 +99,11 @@ extension Scenarios {
         let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
         let sendLoop = makeSendLoop(recorder)
         let start = DispatchTime.now().uptimeNanoseconds
-        let startCPU = threadCPUNanoseconds()
         sendLoop()
-        let sentCPU = threadCPUNanoseconds()
         let sent = DispatchTime.now().uptimeNanoseconds
         try await recorder.close()
         let closed = DispatchTime.now().uptimeNanoseconds
         sends[keepsStates, default: []].append(Double(sent - start) / Double(count))
-        sendCPU[keepsStates, default: []].append(Double(sentCPU - startCPU) / Double(count))
         totals[keepsStates, default: []].append(Double(closed - start) / Double(count))
         let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         bytes[keepsStates] = Double(fileSize) / Double(count)
@@ -117,21 +111,15 @@ extension Scenarios {
     }
     let withSend = Figure(name: "\(label): recording with keyframes", unit: "ns/action", samples: sends[true]!)
     let withoutSend = Figure(name: "\(label): recording without", unit: "ns/action", samples: sends[false]!)
-    let withCPU = Figure(name: "\(label): recording with keyframes, the store's thread's processor time", unit: "ns/action", samples: sendCPU[true]!)
-    let withoutCPU = Figure(name: "\(label): recording without, the store's thread's processor time", unit: "ns/action", samples: sendCPU[false]!)
     let withTotal = Figure(name: "\(label): with keyframes, until closed", unit: "ns/action", samples: totals[true]!)
     let withoutTotal = Figure(name: "\(label): without, until closed", unit: "ns/action", samples: totals[false]!)
     let figures = [
-      withSend, withoutSend, withCPU, withoutCPU, withTotal, withoutTotal,
+      withSend, withoutSend, withTotal, withoutTotal,
       Figure(name: "\(label): file, with keyframes", unit: "bytes/action", samples: [bytes[true] ?? 0]),
       Figure(name: "\(label): file, without", unit: "bytes/action", samples: [bytes[false] ?? 0]),
     ]
     let ratios = [
       Ratio(name: "\(name): recording with / without keyframes", value: withSend.median / withoutSend.median, target: .atMost(1.1)),
-      Ratio(
-        name: "\(name): recording with / without keyframes, the store's thread's processor time",
-        value: withCPU.median / withoutCPU.median, target: .atMost(1.1)
-      ),
       Ratio(name: "\(name): until closed, with / without keyframes", value: withTotal.median / withoutTotal.median),
     ]
     return (withSend, (figures, ratios))
