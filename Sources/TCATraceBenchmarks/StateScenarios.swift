@@ -124,7 +124,7 @@ extension Scenarios {
       // NB: Work elsewhere on the host only ever adds time to a repetition: the least of each
       // is the estimate it disturbs least (Chen and Revels, "Robust benchmarking in noisy
       // environments", 2016). On a host of two cores, the medians of 15 repetitions moved by
-      // a fifth from one run to the next, both ways; the least, by a twentieth.
+      // a fifth from one run to the next, both ways; the least, by a tenth at most.
       Ratio(
         name: "\(name): recording with / without keyframes, the least of each",
         value: withSend.min / withoutSend.min, target: .atMost(1.1)
