@@ -64,12 +64,6 @@ struct RenderedBytes: ~Copyable {
     self.count += count
   }
 
-  /// Appends `string`'s UTF-8.
-  mutating func append(utf8 string: String) {
-    var string = string
-    string.withUTF8 { self.append($0) }
-  }
-
   /// Whether `byte` is among the bytes from `index` on.
   func contains(_ byte: UInt8, from index: Int) -> Bool {
     index < self.count && memchr(self.start + index, Int32(byte), self.count - index) != nil

@@ -212,7 +212,7 @@ struct StateRenderer: ~Copyable {
   mutating func children<Children: RenderedChildren>(
     _ children: inout Children, layout: ContainerLayout, indent: Int
   ) throws(Children.Failure) {
-    self.append(layout.prefix)
+    self.bytes.append(layout.prefix)
     var count = 0
     var lineStart = 0
     var childStart = 0
@@ -234,7 +234,7 @@ struct StateRenderer: ~Copyable {
       if layout.isDictionary {
         self.bytes.append(":]")
       } else {
-        self.append(layout.suffix)
+        self.bytes.append(layout.suffix)
       }
       return
     }
@@ -249,7 +249,7 @@ struct StateRenderer: ~Copyable {
     } else {
       self.newline(indent: indent)
     }
-    self.append(layout.suffix)
+    self.bytes.append(layout.suffix)
   }
 
   /// Writes `number`, which is not negative, in decimal.
@@ -289,10 +289,6 @@ struct StateRenderer: ~Copyable {
   mutating func marks(_ hashes: Int, after delimiter: StaticString = "") {
     self.bytes.append(delimiter)
     self.bytes.append(UInt8(ascii: "#"), count: hashes)
-  }
-
-  mutating func append(_ string: StaticString) {
-    self.bytes.append(string)
   }
 }
 
