@@ -344,10 +344,7 @@ package final class SQLiteStatement {
   /// same, compared byte for byte: a column that repeats itself row after row is made into a
   /// `String` once.
   package func string(_ index: Int, sameAs previous: String?) throws(TraceFileError) -> String {
-    guard let previous, sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
-      let text = sqlite3_column_text(self.handle, Int32(index))
-    else { return try self.string(index) }
-    let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
+    guard let previous, let bytes = self.textBytesIfText(index) else { return try self.string(index) }
     return previous.hasUTF8(bytes) ? previous : try self.string(index)
   }
 
@@ -364,10 +361,8 @@ package final class SQLiteStatement {
   /// statement steps again, is reset or is finalized. Not checked to be UTF-8. Anything but
   /// text is a damaged or foreign file.
   package func textBytes(_ index: Int) throws(TraceFileError) -> UnsafeBufferPointer<UInt8> {
-    guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
-      let text = sqlite3_column_text(self.handle, Int32(index))
-    else { throw self.wrongType(index, expected: "text") }
-    return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
+    guard let bytes = self.textBytesIfText(index) else { throw self.wrongType(index, expected: "text") }
+    return bytes.assumingMemoryBound(to: UInt8.self)
   }
 
   /// The text in column `index`, or `nil` for NULL; see ``string(_:)``.
@@ -384,10 +379,7 @@ package final class SQLiteStatement {
   /// Which of `names` the text in column `index` is, compared byte for byte without making a
   /// `String` of it; `nil` when it is none of them, or not text.
   package func match(_ index: Int, _ names: [[UInt8]]) -> Int? {
-    guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
-      let text = sqlite3_column_text(self.handle, Int32(index))
-    else { return nil }
-    let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
+    guard let bytes = self.textBytesIfText(index) else { return nil }
     return names.firstIndex { $0.elementsEqual(bytes) }
   }
 
