@@ -24,6 +24,7 @@ final class Debugger {
   private(set) var quits = false
   private var consequencesOfCurrent: (seq: Int, lastSeq: Int, seqs: [Int])?
   private var stateAtCurrent: (seq: Int, state: Result<StateNode, TraceFileError>)?
+  private var renderedStateAtCurrent: (seq: Int, state: Result<String, TraceFileError>)?
 
   /// How many actions after an action its consequences are looked for in.
   static let consequenceWindow = 10_000
@@ -302,6 +303,18 @@ final class Debugger {
     if let cached = self.stateAtCurrent, cached.seq == seq { return cached.state }
     let state = Result { () throws(TraceFileError) in try self.reader.state(session: self.sessionID, after: seq) }
     self.stateAtCurrent = (seq, state)
+    return state
+  }
+
+  /// The whole state after the current action, rendered, or why it cannot be shown.
+  ///
+  /// NB: Read with `renderedState`, which prints the parts no change since the keyframe
+  /// reaches straight from its JSON: the tree is built only for a path.
+  var renderedState: Result<String, TraceFileError> {
+    let seq = self.current?.seq ?? 0
+    if let cached = self.renderedStateAtCurrent, cached.seq == seq { return cached.state }
+    let state = Result { () throws(TraceFileError) in try self.reader.renderedState(session: self.sessionID, after: seq) }
+    self.renderedStateAtCurrent = (seq, state)
     return state
   }
 

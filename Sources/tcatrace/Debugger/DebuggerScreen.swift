@@ -228,24 +228,29 @@ struct DebuggerScreen {
   }
 
   private func state(at path: String?) -> [ScreenLine] {
-    let node: StateNode
-    switch self.debugger.state {
-    case let .failure(error):
-      return ScreenLine.wrapped(error.description, width: self.columns)
-    case let .success(state):
-      guard let path else {
-        node = state
-        break
+    let rendered: String
+    if let path {
+      switch self.debugger.state {
+      case let .failure(error):
+        return ScreenLine.wrapped(error.description, width: self.columns)
+      case let .success(state):
+        guard let found = state.node(at: path) else {
+          return ScreenLine.wrapped(
+            "'\(path)' is not a path in this state: paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'.",
+            width: self.columns
+          )
+        }
+        rendered = found.rendered()
       }
-      guard let found = state.node(at: path) else {
-        return ScreenLine.wrapped(
-          "'\(path)' is not a path in this state: paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'.",
-          width: self.columns
-        )
+    } else {
+      switch self.debugger.renderedState {
+      case let .failure(error):
+        return ScreenLine.wrapped(error.description, width: self.columns)
+      case let .success(whole):
+        rendered = whole
       }
-      node = found
     }
-    return node.rendered().split(separator: "\n", omittingEmptySubsequences: false).map { ScreenLine(String($0)) }
+    return rendered.split(separator: "\n", omittingEmptySubsequences: false).map { ScreenLine(String($0)) }
   }
 
   // MARK: - The status line
