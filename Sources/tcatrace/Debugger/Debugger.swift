@@ -23,8 +23,8 @@ final class Debugger {
   private(set) var showsHelp = false
   private(set) var quits = false
   private var consequencesOfCurrent: (seq: Int, lastSeq: Int, seqs: [Int])?
-  private var stateAtCurrent: (seq: Int, state: Result<StateNode, TraceFileError>)?
-  private var renderedStateAtCurrent: (seq: Int, state: Result<String, TraceFileError>)?
+  private var stateAtCurrent: KeptAtStep<StateNode>?
+  private var renderedStateAtCurrent: KeptAtStep<String>?
 
   /// How many actions after an action its consequences are looked for in.
   static let consequenceWindow = 10_000
@@ -299,11 +299,9 @@ final class Debugger {
 
   /// The state after the current action, or why it cannot be shown.
   var state: Result<StateNode, TraceFileError> {
-    let seq = self.current?.seq ?? 0
-    if let cached = self.stateAtCurrent, cached.seq == seq { return cached.state }
-    let state = Result { () throws(TraceFileError) in try self.reader.state(session: self.sessionID, after: seq) }
-    self.stateAtCurrent = (seq, state)
-    return state
+    self.atCurrent(&self.stateAtCurrent) { seq throws(TraceFileError) in
+      try self.reader.state(session: self.sessionID, after: seq)
+    }
   }
 
   /// The whole state after the current action, rendered, or why it cannot be shown.
@@ -311,11 +309,24 @@ final class Debugger {
   /// NB: Read with `renderedState`, which prints the parts no change since the keyframe
   /// reaches straight from its JSON: the tree is built only for a path.
   var renderedState: Result<String, TraceFileError> {
+    self.atCurrent(&self.renderedStateAtCurrent) { seq throws(TraceFileError) in
+      try self.reader.renderedState(session: self.sessionID, after: seq)
+    }
+  }
+
+  /// What was read for a step, kept while it is the current one.
+  private typealias KeptAtStep<Value> = (seq: Int, value: Result<Value, TraceFileError>)
+
+  /// What `read` returns for the current action's seq, read again only once the current
+  /// action changes.
+  private func atCurrent<Value>(
+    _ kept: inout KeptAtStep<Value>?, _ read: (Int) throws(TraceFileError) -> Value
+  ) -> Result<Value, TraceFileError> {
     let seq = self.current?.seq ?? 0
-    if let cached = self.renderedStateAtCurrent, cached.seq == seq { return cached.state }
-    let state = Result { () throws(TraceFileError) in try self.reader.renderedState(session: self.sessionID, after: seq) }
-    self.renderedStateAtCurrent = (seq, state)
-    return state
+    if let kept, kept.seq == seq { return kept.value }
+    let value = Result { () throws(TraceFileError) in try read(seq) }
+    kept = (seq, value)
+    return value
   }
 
   // MARK: - A file being recorded
