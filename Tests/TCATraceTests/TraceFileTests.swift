@@ -26,6 +26,18 @@ private func recordShortSession(_ path: String) async throws {
   try await recorder.close()
 }
 
+/// The path of a file named `name` in `directory`, holding a short session, then changed by
+/// `sql`: as an older or a newer TCATrace would have left it.
+@MainActor
+private func recordedFile(
+  in directory: TemporaryDirectory, named name: String = "old.db", changedBy sql: String
+) async throws -> String {
+  let path = directory.path(name)
+  try await recordShortSession(path)
+  try makeSQLiteFile(path, sql: sql)
+  return path
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct TraceFileTests {
@@ -93,11 +105,9 @@ struct TraceFileTests {
   /// older sessions have no states, the new one has.
   @Test func recordingIntoAVersion1FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("old.db")
-    try await recordShortSession(path)
-    try makeSQLiteFile(
-      path,
-      sql: """
+    let path = try await recordedFile(
+      in: directory,
+      changedBy: """
         DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild;
         ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 1;
         """
@@ -116,10 +126,9 @@ struct TraceFileTests {
   /// appending to it adds the states' JSON column, which the older sessions leave empty.
   @Test func recordingIntoAVersion2FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("old.db")
-    try await recordShortSession(path)
-    try makeSQLiteFile(
-      path, sql: "ALTER TABLE states DROP COLUMN json; ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 2;"
+    let path = try await recordedFile(
+      in: directory,
+      changedBy: "ALTER TABLE states DROP COLUMN json; ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 2;"
     )
     var reader = try TraceReader(path: path)
     #expect(try reader.state(session: 1, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
@@ -136,9 +145,9 @@ struct TraceFileTests {
   /// adds the actions' `json_changes`, with which the new session's JSON is known at every step.
   @Test func recordingIntoAVersion3FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("old.db")
-    try await recordShortSession(path)
-    try makeSQLiteFile(path, sql: "ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 3;")
+    let path = try await recordedFile(
+      in: directory, changedBy: "ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 3;"
+    )
     var reader = try TraceReader(path: path)
     #expect(try reader.stateJSON(session: 1, after: 0) != nil)
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
@@ -154,11 +163,9 @@ struct TraceFileTests {
   /// before, is read and appended to as one written now.
   @Test func statesKeptWithoutRowIDAreReadAndAppendedTo() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("old.db")
-    try await recordShortSession(path)
-    try makeSQLiteFile(
-      path,
-      sql: """
+    let path = try await recordedFile(
+      in: directory,
+      changedBy: """
         CREATE TABLE old_states (
           session_id INTEGER NOT NULL REFERENCES sessions (id), seq INTEGER NOT NULL,
           tree TEXT NOT NULL, json TEXT, PRIMARY KEY (session_id, seq)
@@ -180,9 +187,7 @@ struct TraceFileTests {
 
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("future.db")
-    try await recordShortSession(path)
-    try makeSQLiteFile(path, sql: "PRAGMA user_version = 5;")
+    let path = try await recordedFile(in: directory, named: "future.db", changedBy: "PRAGMA user_version = 5;")
     let before = try bytes(path)
     let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(5) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
