@@ -203,8 +203,10 @@ extension TraceReader {
         overwritten.actionEnded()
         actions.append((seq, []))
       }
-      // NB: A change that replaces its value whole (column 5), to the path of the change met
-      // just before it, is overwritten: it is dropped unread.
+      // NB: A change with nothing for rebuilding but its new value (column 5) replaces its
+      // value whole; to the path of the change met just before it, it is overwritten, and is
+      // dropped unread. (Column 5 says so of some of the changes `isOverwritten(by:)` takes
+      // to replace their values whole, never of others: the rest are read and asked.)
       if statement.int64(5) == 1, let bytes = statement.textBytesIfText(1), overwritten.repeatsLastPath(bytes) {
         continue
       }
