@@ -1,7 +1,5 @@
 // NB: `@preconcurrency` for C's `stdout` (see `standardOutput()`), a global Swift 6 cannot
 // otherwise read.
-@preconcurrency import Foundation
-
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +12,7 @@ package struct Terminal {
   package let isColored: Bool
 
   package static let standard = Terminal(
-    isColored: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    isColored: isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
   )
 
   package enum Style: String {

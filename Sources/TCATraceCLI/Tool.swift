@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A problem with what the user asked for, reported on one line with exit code 2.
 package struct CLIError: Error {
@@ -15,8 +20,14 @@ package struct CLIError: Error {
   /// is shown with `\n`.
   package func reportAndExit() -> Never {
     printError("Error: \(self.message)".terminalSafe)
-    Foundation.exit(2)
+    exitProcess(2)
   }
+}
+
+/// Ends the process with `code`, flushing C's output buffers: `exit`, under a name that
+/// `ParsableCommand.exit(withError:)` does not hide.
+package func exitProcess(_ code: Int32) -> Never {
+  exit(code)
 }
 
 package enum TCATraceVersion {
@@ -52,7 +63,7 @@ extension ParsableCommand {
       // NB: Findings (exit 1) carry no message; asking argument-parser for one builds the
       // command's help, ~0.4 ms.
       finishOutput()
-      Foundation.exit(code.rawValue)
+      exitProcess(code.rawValue)
     } catch {
       if let message = describe(error) {
         CLIError(message: message).reportAndExit()
@@ -63,11 +74,11 @@ extension ParsableCommand {
         // --help and --version.
         if !message.isEmpty { print(message) }
         finishOutput()
-        Foundation.exit(0)
+        exitProcess(0)
       }
       guard code == .validationFailure else {
         if !message.isEmpty { printError(message) }
-        Foundation.exit(code.rawValue)
+        exitProcess(code.rawValue)
       }
       // NB: Usage errors get one line, not argument-parser's usage block, and exit 2 rather
       // than 64 (EX_USAGE), as every tcatrace error does.

@@ -11,6 +11,33 @@ struct CommandTests {
     #expect(result.stderr.isEmpty)
   }
 
+  #if os(Linux)
+    /// `tcatrace` loads Foundation's essentials and not the rest: Foundation's
+    /// internationalization holds a third of the protocol conformances Swift's runtime scans
+    /// while argument-parser parses, and a `state` run took 0.8 ms less without it (README,
+    /// "Performance").
+    @Test func loadsFoundationsEssentialsOnly() throws {
+      let ldd = Process()
+      ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+      ldd.arguments = [Product.tcatrace.executableURL.path]
+      let output = Pipe()
+      ldd.standardOutput = output
+      try ldd.run()
+      let libraries = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self
+      )
+      ldd.waitUntilExit()
+      #expect(ldd.terminationStatus == 0)
+      #expect(libraries.contains("libsqlite3"))
+      let foundations = libraries.split(separator: "\n").compactMap { line in
+        line.split(whereSeparator: \.isWhitespace)
+          .first { $0.hasPrefix("libFoundation") || $0.hasPrefix("lib_FoundationICU") }
+      }
+      // NB: A release build has Foundation inside the binary (`Package.swift`), and none here.
+      #expect(foundations.allSatisfy { $0.hasPrefix("libFoundationEssentials.") })
+    }
+  #endif
+
   @Test func helpListsTheCommands() async throws {
     let result = try await Product.tcatrace.run(["--help"])
     #expect(result.status == 0)

@@ -1,5 +1,13 @@
 internal import CSQLite
-import Foundation
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A connection to one SQLite file; used from one thread at a time.
 package final class SQLiteConnection {
@@ -104,12 +112,20 @@ package final class SQLiteConnection {
   /// Whether the last step was stopped by ``stepTimeLimit``.
   fileprivate(set) var stepTimedOut = false
 
+  /// The process's working directory; `.` when it cannot be read (it was removed), which
+  /// makes a relative path's URI one SQLite refuses rather than another file's.
+  private static func currentDirectory() -> String {
+    guard let path = getcwd(nil, 0) else { return "." }
+    defer { free(path) }
+    return String(cString: path)
+  }
+
   /// `path` as a `file://` URI of its absolute path, with every byte but ASCII letters,
   /// digits and `/-._~` escaped: `//server/x.db`, `:memory:`, `a?b#c%d.db` and names that are
   /// not UTF-8 (see ``FileName``) are files like any other.
   package static func uri(_ path: String) -> String {
     let absolute =
-      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+      path.hasPrefix("/") ? path : Self.currentDirectory() + "/" + path
     var uri = "file://"
     for byte in FileName.bytes(absolute) {
       switch byte {
@@ -173,7 +189,7 @@ package final class SQLiteConnection {
     }
     guard tailStatement == nil, tailCode == SQLITE_OK else {
       sqlite3_finalize(tailStatement)
-      let trimmed = rest.trimmingCharacters(in: .whitespacesAndNewlines)
+      let trimmed = rest.trimmed
       throw TraceFileError(
         kind: .sqlite, path: self.path, sqliteCode: SQLITE_MISUSE,
         message: "the query is more than one statement ('\(trimmed.prefix(60))' follows the first); run one at a time",
@@ -449,5 +465,14 @@ extension String {
       utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
     }
     return same ?? self.utf8.elementsEqual(bytes)
+  }
+}
+
+extension StringProtocol {
+  /// The text without the white space and line breaks at its start and end.
+  package var trimmed: SubSequence {
+    let start = self.firstIndex { !$0.isWhitespace } ?? self.endIndex
+    let end = self[start...].lastIndex { !$0.isWhitespace }.map(self.index(after:)) ?? start
+    return self[start..<end]
   }
 }

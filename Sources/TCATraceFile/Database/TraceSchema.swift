@@ -1,5 +1,3 @@
-import Foundation
-
 /// The trace file's format: the SQL that creates it, and its version.
 ///
 /// NB: `Schema/tcatrace.sql` at the top of the repository is the canonical copy, for people
@@ -14,8 +12,8 @@ package enum TraceSchema {
 
   /// The `CREATE TABLE` of `states`, as the schema has it: what upgrading a version-1 file adds.
   package static var statesTableSQL: String {
-    let start = Self.sql.range(of: "CREATE TABLE states (")!.lowerBound
-    let end = Self.sql.range(of: "\n);", range: start..<Self.sql.endIndex)!.upperBound
+    let start = Self.sql.firstRange(of: "CREATE TABLE states (")!.lowerBound
+    let end = Self.sql[start...].firstRange(of: "\n);")!.upperBound
     return String(Self.sql[start..<end])
   }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A change that does not fit the state it is applied to: the trace's changes and its state
 /// disagree (a damaged or edited file).
 public struct StateRebuildError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -215,7 +213,7 @@ extension StateNode {
     func scrub(_ text: String) -> String {
       var text = text
       for secret in secrets where text.contains(secret) {
-        text = text.replacingOccurrences(of: secret, with: marker)
+        text.replace(secret, with: marker)
       }
       return text
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A state tree's JSON, as `states.tree` and `state_changes.rebuild` hold it (the schema
 /// documents the format): written by the recorder, read back by the reader, which trusts none of
 /// it.

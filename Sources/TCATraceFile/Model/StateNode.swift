@@ -1,5 +1,3 @@
-import Foundation
-
 /// A feature's whole state as CustomDump renders it, as a tree: what a trace keeps to rebuild the
 /// state at any step, and what `tcatrace state` prints.
 ///

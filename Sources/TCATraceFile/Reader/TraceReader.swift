@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 /// Reads a trace file, read-only: its sessions, and its actions with their state changes and
 /// leaks. The file is never changed, and may be read while a recorder writes it.
@@ -419,9 +419,10 @@ public final class TraceReader {
   }
 }
 
-/// SQLite's check of some of a trace's tables, run on a thread of its own, with a connection
-/// of its own, while a reader reads them: a damaged file gives its damage, not a part of its
-/// rows presented as the whole, at about no cost in time on a machine with a core to spare.
+/// SQLite's check of some of a trace's tables, run on a thread of Dispatch's pool, with a
+/// connection of its own, while a reader reads them: a damaged file gives its damage, not a part
+/// of its rows presented as the whole, at about no cost in time on a machine with a core to
+/// spare.
 ///
 /// NB: SQLite notices damage only in the pages a query reads, and a damaged page can make a
 /// query miss rows (the rest of a session, every change of an action) without an error.
@@ -434,7 +435,7 @@ package final class IntegrityCheck: @unchecked Sendable {
 
   /// Starts checking `tables` (and their indexes) of the trace at `path`.
   package init(path: String, tables: [String]) {
-    Thread.detachNewThread { [self] in
+    DispatchQueue.global().async { [self] in
       do throws(TraceFileError) {
         let connection = try TraceFile.openForReading(path: path, live: false).connection
         try Self.check(tables, of: connection, path: path)

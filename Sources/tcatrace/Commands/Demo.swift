@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -42,11 +46,10 @@ extension TCATraceCommand {
     func checkOutput() throws {
       let url = URL(fileURLWithPath: self.out)
       let folder = url.deletingLastPathComponent().path
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: self.out, isDirectory: &isDirectory), isDirectory.boolValue {
+      if isDirectory(self.out) {
         throw CLIError(message: "'\(self.out)' is a directory: give --out a file name")
       }
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+      guard isDirectory(folder) else {
         throw CLIError(message: "cannot write '\(self.out)': the folder '\(folder)' does not exist; create it or choose another --out")
       }
       guard access(folder, W_OK) == 0 else {
@@ -81,6 +84,12 @@ extension TCATraceCommand {
       )
     }
   }
+}
+
+/// Whether `path` names a directory, or a symbolic link to one.
+private func isDirectory(_ path: String) -> Bool {
+  var info = stat()
+  return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
 }
 
 extension TCATraceCommand.Demo {

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import TCATraceCLI
 
 #if canImport(Glibc)
@@ -56,12 +60,22 @@ extension TCATraceCommand {
   /// `swift build` names it, then as the `BuildCompanions` plugin names it when `swift run
   /// tcatrace` builds it (`NAME-tool`); and the directory, `nil` when it cannot be known.
   static func companionPaths(_ name: String) -> (directory: URL?, paths: [String]) {
-    let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+    let directory = executableURL?.deletingLastPathComponent()
     let paths = directory.map {
       [$0.appendingPathComponent(name).path, $0.appendingPathComponent("\(name)-tool").path]
     } ?? []
     return (directory, paths)
   }
+}
+
+/// This program's file, its symbolic links resolved; `nil` when it cannot be known.
+private var executableURL: URL? {
+  #if os(Linux)
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      .map(URL.init(fileURLWithPath:))
+  #else
+    Bundle.main.executableURL?.resolvingSymlinksInPath()
+  #endif
 }
 
 extension CLIError {

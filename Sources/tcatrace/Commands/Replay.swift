@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TCATraceFile
 import TCATraceCLI
 
@@ -66,7 +65,7 @@ extension TCATraceCommand {
         guard let category = self.category else { return nil }
         var categories = Set<ActionCategory>()
         for name in category.split(separator: ",", omittingEmptySubsequences: false) {
-          let name = name.trimmingCharacters(in: .whitespaces)
+          let name = String(name.trimmed)
           guard let category = ActionCategory(rawValue: name) else {
             throw ValidationError(
               "unknown category '\(name)': use view, internal, delegate or unclassified, comma-separated"
@@ -208,7 +207,7 @@ struct ReplayPrinter {
     let feature = (action.feature.isEmpty ? session.rootFeature : action.feature).terminalSafe
     var line = [
       "#\(action.seq)".rightPadded(to: 6),
-      String(format: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11),
+      String(cFormat: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11),
       paint(action.category.rawValue.rightPadded(to: 12), action.category.style),
       paint(feature.rightPadded(to: 20), .cyan),
       paint(action.caseName.terminalSafe, .bold),

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TCATraceFile
 import TCATraceCLI
 
@@ -113,7 +112,7 @@ extension TCATraceCommand {
       guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
         return text
       }
-      return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
   }
 }
@@ -126,7 +125,7 @@ extension TraceValue {
     case let .integer(integer): String(integer)
     case let .real(real): String(real)
     case let .text(text): text
-    case let .blob(bytes): "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
+    case let .blob(bytes): "x'" + bytes.map { String(cFormat: "%02x", $0) }.joined() + "'"
     }
   }
 

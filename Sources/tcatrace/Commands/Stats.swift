@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TCATraceFile
 
 extension TCATraceCommand {
@@ -40,7 +39,7 @@ extension TCATraceCommand {
             group.feature,
             group.category.rawValue,
             String(group.count),
-            String(format: "%.1f%%", group.share * 100),
+            String(cFormat: "%.1f%%", group.share * 100),
             formatDuration(group.meanDurationNs),
             formatDuration(Double(group.p95DurationNs)),
             group.topCases.map { "\($0.name) ×\($0.count)" }.joined(separator: ", "),

@@ -1,4 +1,3 @@
-import Foundation
 import TCATraceCLI
 import TCATraceFile
 
@@ -134,7 +133,7 @@ struct DebuggerScreen {
 
   private func describe(_ action: TracedAction, into line: inout ScreenLine) {
     let session = self.debugger.session
-    line.add(String(format: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11) + " ")
+    line.add(String(cFormat: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11) + " ")
     line.add(action.category.rawValue.rightPadded(to: 12) + " ", action.category.style)
     line.add((action.feature.isEmpty ? session.rootFeature : action.feature).rightPadded(to: 20) + " ", .cyan)
     line.add(action.caseName, .bold)
@@ -162,7 +161,7 @@ struct DebuggerScreen {
     var lines: [ScreenLine] = []
     var heading = ScreenLine("#\(action.seq)", .bold)
     heading.add(" · \(action.path)")
-    heading.add(String(format: " · at +%.3fms", Double(action.timeNs) / 1_000_000), .dim)
+    heading.add(String(cFormat: " · at +%.3fms", Double(action.timeNs) / 1_000_000), .dim)
     lines.append(heading)
     if let payload = action.payload {
       let payloadLines = payload.split(separator: "\n", omittingEmptySubsequences: false)
@@ -187,7 +186,7 @@ struct DebuggerScreen {
         ScreenLine(
           "its effects sent no action"
             + (self.debugger.lastSeq > action.seq + Debugger.consequenceWindow
-              ? " in the next \(Debugger.consequenceWindow.formatted()) actions" : "")
+              ? " in the next \(Debugger.consequenceWindow.grouped) actions" : "")
         )
       )
     } else {

@@ -1,5 +1,10 @@
-import Foundation
 import TCATraceCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Text in aligned columns: a header row and data rows.
 struct Table {
@@ -53,12 +58,40 @@ struct Table {
   static let maximumCellWidth = 200
 }
 
+extension String {
+  /// `arguments` written as C's `printf` writes them with `format`: `String(format:)` without
+  /// Foundation, whose internationalization a `tcatrace` without it does not load (see README,
+  /// "Performance").
+  init(cFormat format: String, _ arguments: any CVarArg...) {
+    var buffer = [CChar](repeating: 0, count: 32)
+    while true {
+      let count = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+      guard count >= buffer.count else { break }
+      buffer = [CChar](repeating: 0, count: Int(count) + 1)
+    }
+    self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+extension Int {
+  /// The number with its thousands apart: `10,000`.
+  var grouped: String {
+    var digits = String(self.magnitude)
+    var end = digits.count - 3
+    while end > 0 {
+      digits.insert(",", at: digits.index(digits.startIndex, offsetBy: end))
+      end -= 3
+    }
+    return self < 0 ? "-" + digits : digits
+  }
+}
+
 /// A duration in nanoseconds, readable: `850ns`, `12.3µs`, `4.500ms`, `1.234s`.
 func formatDuration(_ nanoseconds: Double) -> String {
   switch nanoseconds {
-  case ..<1_000: String(format: "%.0fns", nanoseconds)
-  case ..<1_000_000: String(format: "%.1fµs", nanoseconds / 1_000)
-  case ..<1_000_000_000: String(format: "%.3fms", nanoseconds / 1_000_000)
-  default: String(format: "%.3fs", nanoseconds / 1_000_000_000)
+  case ..<1_000: String(cFormat: "%.0fns", nanoseconds)
+  case ..<1_000_000: String(cFormat: "%.1fµs", nanoseconds / 1_000)
+  case ..<1_000_000_000: String(cFormat: "%.3fms", nanoseconds / 1_000_000)
+  default: String(cFormat: "%.3fs", nanoseconds / 1_000_000_000)
   }
 }

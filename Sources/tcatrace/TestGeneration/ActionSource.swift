@@ -1,4 +1,3 @@
-import Foundation
 import TCATraceFile
 
 /// Swift source for a recorded action, for the tests `tcatrace test` writes.
@@ -109,7 +108,7 @@ enum ActionSource {
     guard let json else { return nil }
     let needle = "\"\(caseName)\":{\""
     var rest = Substring(json)
-    while let range = rest.range(of: needle) {
+    while let range = rest.firstRange(of: needle) {
       rest = rest[range.upperBound...]
       guard let quote = rest.firstIndex(of: "\"") else { return nil }
       let key = rest[..<quote]

@@ -1,4 +1,3 @@
-import Foundation
 import TCATraceFile
 
 /// The body of a `TestStore` assertion for one action: the assignments that turn the state

@@ -1,4 +1,3 @@
-import Foundation
 import TCATraceCLI
 import TCATraceFile
 
@@ -37,9 +36,11 @@ struct TestStoreTest {
 
     private static func shellQuoted(_ argument: String) -> String {
       let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy {
-        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-./:@%+=,".unicodeScalars.contains($0))
+        $0.isASCII
+          && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+            || "_-./:@%+=,".unicodeScalars.contains($0))
       }
-      return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+      return plain ? argument : "'" + argument.replacing("'", with: #"'\''"#) + "'"
     }
   }
 
@@ -166,7 +167,7 @@ struct TestStoreTest {
         lines.append("  // #\(action.seq): not asserted, as tcatrace cannot write it in Swift: \(paths).")
         lines.append("  await store.withExhaustivity(.off) {")
         prefix = "    await "
-        body = body.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+        body = body.map { "  " + $0.replacing("\n", with: "\n  ") }
       }
       let indent = String(prefix.prefix { $0 == " " })
       let callLines = call.split(separator: "\n", omittingEmptySubsequences: false)
