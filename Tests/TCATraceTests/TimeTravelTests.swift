@@ -43,12 +43,18 @@ private struct Capturing<Base: Reducer>: Reducer {
 private struct Shuffler: Reducer {
   enum Action: Equatable {
     case shuffle(seed: UInt64)
+    case edit(seed: UInt64)
   }
 
   func reduce(into state: inout RandomState, action: Action) -> Effect<Action> {
-    guard case let .shuffle(seed) = action else { return .none }
-    var random = SeededGenerator(seed: seed)
-    state.mutate(&random)
+    switch action {
+    case let .shuffle(seed):
+      var random = SeededGenerator(seed: seed)
+      state.mutate(&random)
+    case let .edit(seed):
+      var random = SeededGenerator(seed: seed)
+      state.edit(&random)
+    }
     return .none
   }
 }
@@ -217,21 +223,22 @@ struct TimeTravelTests {
 
   /// Every state a session went through, rebuilt from the trace, against its rendering then.
   private func expectEveryStateRebuilt(
-    _ path: String, log: StateLog, initial: String, initialJSON: String? = nil
+    _ path: String, log: StateLog, initial: String, initialJSON: String? = nil, everyStep: Bool = false
   ) async throws {
     let renderings = [initial] + log.renderings.withLock { $0 }
     let jsons = initialJSON.map { [$0] + log.jsons.withLock { $0 } }
     // NB: Seconds of rebuilding, on a thread of their own: what differs is recorded after.
     let differences = try await onThreadOfItsOwn {
-      try Self.differencesFromRebuilt(path, renderings: renderings, jsons: jsons)
+      try Self.differencesFromRebuilt(path, renderings: renderings, jsons: jsons, everyStep: everyStep)
     }
     for difference in differences { Issue.record(Comment(rawValue: difference)) }
   }
 
   /// What differs between the states rebuilt from the trace at `path` and `renderings`, the
-  /// states after each action (and `jsons`, their JSON, when given).
+  /// states after each action (and `jsons`, their JSON, when given); `everyStep`: each step is
+  /// rebuilt on its own too, however long the session.
   private nonisolated static func differencesFromRebuilt(
-    _ path: String, renderings: [String], jsons: [String]?
+    _ path: String, renderings: [String], jsons: [String]?, everyStep: Bool
   ) throws -> [String] {
     let reader = try TraceReader(path: path)
     var differences: [String] = []
@@ -253,7 +260,7 @@ struct TimeTravelTests {
     // Steps on their own, each rebuilt from the kept state before it, with the changes up to
     // it applied together (those a later one overwrites left out): every step of a short
     // session, one in seven of a long one.
-    let stride = renderings.count > 100 ? 7 : 1
+    let stride = renderings.count > 100 && !everyStep ? 7 : 1
     for seq in Array(Swift.stride(from: 0, to: renderings.count, by: stride)) + [renderings.count - 1] {
       let rebuilt = try reader.state(session: session.id, after: seq).rendered()
       if rebuilt != renderings[seq] {
@@ -437,6 +444,36 @@ struct TimeTravelTests {
     #expect(kept != [[.integer(1)]])
     try await self.expectEveryStateRebuilt(
       path, log: log, initial: String(customDumping: RandomState()), initialJSON: traceJSON(RandomState())
+    )
+  }
+
+  /// A random session whose changes only edit what the state holds, every step rendered on its
+  /// own: each change's path is in the state kept before it, so reading the kept state stops
+  /// after the last of them, and the rest of each container it stopped in is printed from the
+  /// kept JSON (`renderedState`), nested, after removals, in collections, enums, optionals.
+  @Test func aRandomSessionOfEditsIsRenderedExactlyAtEveryStep() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("edits.db")
+    var initial = RandomState()
+    var random = SeededGenerator(seed: 11)
+    for _ in 0..<400 { initial.mutate(&random) }
+    let recorder = try TraceRecorder(path: path)
+    let log = StateLog()
+    let store = RecordingStore(initialState: initial, recorder: recorder) {
+      Capturing(base: Shuffler(), log: log)
+    }
+    var seeds = SeededGenerator(seed: 12)
+    for index in 0..<2_000 {
+      store.send(.edit(seed: seeds.next()))
+      await letOtherTestsRun(after: index)
+    }
+    await store.finish()
+    try await recorder.close()
+    // Kept again on the way: reading stops early after it, as it does after the first.
+    let kept = try TraceReader(path: path).query("SELECT count(*) FROM states").rows
+    #expect(kept != [[.integer(1)]])
+    try await self.expectEveryStateRebuilt(
+      path, log: log, initial: String(customDumping: initial), initialJSON: traceJSON(initial), everyStep: true
     )
   }
 }

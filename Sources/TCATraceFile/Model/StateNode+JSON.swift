@@ -329,26 +329,39 @@ struct JSONParser {
       return children
     }
     while true {
-      try self.expect(UInt8(ascii: "["))
-      self.skipSpace()
-      var label: String?
-      if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "n") {
-        try self.literal("null")
-      } else {
-        label = try self.quoted()
-      }
-      try self.expect(UInt8(ascii: ","))
-      let key = try self.quoted()
-      try self.expect(UInt8(ascii: ","))
+      let (label, key) = try self.childStart()
       children.append(StateChild(label: label, key: key, node: try node(&self, key)))
-      try self.expect(UInt8(ascii: "]"))
-      self.skipSpace()
-      guard self.index < self.bytes.count else { throw self.failure() }
-      let byte = self.bytes[self.index]
-      self.index += 1
-      if byte == UInt8(ascii: "]") { return children }
-      guard byte == UInt8(ascii: ",") else { throw self.failure() }
+      guard try self.childEnd() else { return children }
     }
+  }
+
+  /// Reads the start of a child, `[label, key,`, up to its node.
+  mutating func childStart() throws(StateJSONError) -> (label: String?, key: String) {
+    try self.expect(UInt8(ascii: "["))
+    self.skipSpace()
+    var label: String?
+    if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "n") {
+      try self.literal("null")
+    } else {
+      label = try self.quoted()
+    }
+    try self.expect(UInt8(ascii: ","))
+    let key = try self.quoted()
+    try self.expect(UInt8(ascii: ","))
+    return (label, key)
+  }
+
+  /// Reads the end of a child, after its node: its `]`, then the `,` before another (`true`)
+  /// or the `]` that ends the children (`false`).
+  mutating func childEnd() throws(StateJSONError) -> Bool {
+    try self.expect(UInt8(ascii: "]"))
+    self.skipSpace()
+    guard self.index < self.bytes.count else { throw self.failure() }
+    let byte = self.bytes[self.index]
+    self.index += 1
+    if byte == UInt8(ascii: "]") { return false }
+    guard byte == UInt8(ascii: ",") else { throw self.failure() }
+    return true
   }
 
   /// A container's kind, read straight from its JSON.

@@ -177,6 +177,20 @@ struct StateRenderer: ~Copyable {
       self.text(name, indent: indent)
       layout = .parenthesized
     }
+    if let stubs = self.stubs, let last = container.children.last, let (number, rest) = stubs.rest(last) {
+      var children = ChildrenWithRest(
+        read: Array(container.children.dropLast()), stubs: stubs, number: number, rest: rest
+      )
+      do throws(StateJSONError) {
+        try self.children(&children, layout: layout, indent: indent)
+      } catch {
+        self.failed = true
+      }
+      // NB: Its parent took it for a container with children (``StateNode/isAtomic``): one
+      // whose every child was removed since is printed from a whole read instead.
+      if children.count == 0 { self.failed = true }
+      return
+    }
     var children = NodeChildren(children: container.children)
     self.children(&children, layout: layout, indent: indent)
   }

@@ -11,6 +11,28 @@ struct StateStubs {
   private let marker: [UInt8]
   /// Where each stub's node starts in `bytes`, and how deep in the tree it is.
   private var nodes: [(offset: Int, depth: Int)] = []
+  /// The rests (see ``rest(depth:closers:)``), in the order they are printed: innermost first.
+  private(set) var rests: [Rest] = []
+  /// Where the JSON not read yet goes on: where reading stopped, then after each rest printed.
+  let cursor = Cursor()
+
+  /// The children of a container that were not read, from after the child within which reading
+  /// stopped to the container's end.
+  struct Rest {
+    /// The container's depth in the tree.
+    var depth: Int
+    /// The `]`s that end the child within which reading stopped (and the containers within it
+    /// that reading stopped in), before the rest's first `,`.
+    var closers: Int
+  }
+
+  /// Where printing the JSON not read yet has got to.
+  final class Cursor {
+    /// The byte.
+    var offset = 0
+    /// How many rests have been printed.
+    var printed = 0
+  }
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -28,26 +50,69 @@ struct StateStubs {
     return .text(text)
   }
 
+  /// The last child of a container `depth` levels down the tree in which reading stopped: it
+  /// stands for the children not read, printed from where ``cursor`` is when it is reached.
+  mutating func rest(depth: Int, closers: Int) -> StateChild {
+    let text = String(decoding: self.marker, as: UTF8.self) + "r" + String(self.rests.count) + "\n"
+    self.rests.append(Rest(depth: depth, closers: closers))
+    return StateChild(label: nil, key: text, node: .text(text))
+  }
+
   /// Where the node that `text` stands for starts, and its depth; `nil` when `text` is not a
   /// stub.
   func node(of text: String) -> (offset: Int, depth: Int)? {
+    self.number(in: text).flatMap { self.nodes.indices.contains($0) ? self.nodes[$0] : nil }
+  }
+
+  /// The rest that `child` is, and its number; `nil` when it is not one.
+  func rest(_ child: StateChild) -> (number: Int, rest: Rest)? {
+    guard case let .text(text) = child.node, let number = self.number(in: text, after: UInt8(ascii: "r")),
+      self.rests.indices.contains(number)
+    else { return nil }
+    return (number, self.rests[number])
+  }
+
+  /// The number of a stub's (`prefix`: a rest's) text; `nil` when `text` is not one.
+  private func number(in text: String, after prefix: UInt8? = nil) -> Int? {
     let utf8 = text.utf8
     guard utf8.first == 0x01, utf8.starts(with: self.marker) else { return nil }
-    var index = 0
-    for byte in utf8.dropFirst(self.marker.count) {
+    var digits = utf8.dropFirst(self.marker.count)
+    if let prefix {
+      guard digits.first == prefix else { return nil }
+      digits = digits.dropFirst()
+    }
+    var number = 0
+    for byte in digits {
       if byte == 0x0A { break }
       guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-      index = index &* 10 &+ Int(byte - UInt8(ascii: "0"))
+      number = number &* 10 &+ Int(byte - UInt8(ascii: "0"))
     }
-    return self.nodes.indices.contains(index) ? self.nodes[index] : nil
+    return number
   }
 }
 
 /// Reads a kept state's JSON into nodes where a change may reach (`wanted`: the changes' paths
 /// and the paths that hold them), and leaves each container elsewhere in the JSON, a stub.
+///
+/// Reading stops once the last of the changes' paths is read: each container it is in then
+/// ends with a rest (``StateStubs/rest(depth:closers:)``), and what follows is printed from the
+/// JSON without being read twice. A change whose path is not in the JSON (an element to add)
+/// lets reading go to the end.
 struct PartialStateReader {
   var stubs: StateStubs
   let wanted: Set<String>
+  /// The changes' paths not read yet.
+  private var targets: Set<String>
+  /// Whether reading stopped: every change's path was read.
+  private(set) var stopped = false
+  /// Once stopped, the `]`s left to read to the end of the node being read.
+  private(set) var closers = 0
+
+  init(stubs: StateStubs, wanted: Set<String>, targets: Set<String>) {
+    self.stubs = stubs
+    self.wanted = wanted
+    self.targets = targets
+  }
 
   /// The node whose JSON starts at `parser`'s index, whose path is `path`.
   mutating func node(_ parser: inout JSONParser, path: String, depth: Int) throws(StateJSONError) -> StateNode {
@@ -60,18 +125,23 @@ struct PartialStateReader {
       // NB: Paths look through an optional.
       try parser.expect(UInt8(ascii: ","))
       let wrapped = try self.node(&parser, path: path, depth: depth + 1)
-      try parser.expect(UInt8(ascii: "]"))
+      if self.stopped {
+        self.closers += 1
+      } else {
+        try parser.expect(UInt8(ascii: "]"))
+      }
       return .some(wrapped)
     }
     guard tag == "c" else {
       parser.index = start
-      return try parser.node(depth: depth)
+      let node = try parser.node(depth: depth)
+      self.read(path)
+      return node
     }
     try parser.expect(UInt8(ascii: ","))
     let kind = try parser.containerKind()
     try parser.expect(UInt8(ascii: ","))
     parser.skipSpace()
-    let childrenStart = parser.index
     try parser.expect(UInt8(ascii: "["))
     parser.skipSpace()
     let isEmpty = parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "]")
@@ -80,15 +150,38 @@ struct PartialStateReader {
       try parser.skipBrackets()
       return self.stubs.stub(at: start, depth: depth)
     }
-    parser.index = childrenStart
-    let children = try parser.children { (parser, key) throws(StateJSONError) in
-      // NB: An element added to a set goes where its rendering sorts among the others': a
-      // set's elements are read whole.
-      if kind == .set { return try parser.node(depth: depth + 1) }
-      return try self.node(&parser, path: StateContainer.join(path, key), depth: depth + 1)
+    var children: [StateChild] = []
+    if isEmpty {
+      parser.index += 1
+    } else {
+      repeat {
+        let (label, key) = try parser.childStart()
+        // NB: An element added to a set goes where its rendering sorts among the others': a
+        // set's elements are read whole.
+        let node = kind == .set
+          ? try parser.node(depth: depth + 1)
+          : try self.node(&parser, path: StateContainer.join(path, key), depth: depth + 1)
+        children.append(StateChild(label: label, key: key, node: node))
+        if self.stopped {
+          // NB: The child's `]` too.
+          children.append(self.stubs.rest(depth: depth, closers: self.closers + 1))
+          // The container's `]`, read once its rest is.
+          self.closers = 1
+          return .container(StateContainer(kind: kind, children: children))
+        }
+      } while try parser.childEnd()
     }
     try parser.expect(UInt8(ascii: "]"))
+    self.read(path)
     return .container(StateContainer(kind: kind, children: children))
+  }
+
+  /// Notes that the node at `path` was read whole; stops reading when it was the last of the
+  /// changes' paths.
+  private mutating func read(_ path: String) {
+    guard self.targets.remove(path) != nil, self.targets.isEmpty else { return }
+    self.stopped = true
+    self.closers = 0
   }
 }
 
@@ -355,9 +448,12 @@ struct JSONChildren: RenderedChildren {
   private(set) var first: Int?
   private var isStarted = false
 
-  init(parser: JSONParser, depth: Int) {
+  /// - Parameter continuing: Whether children were read before the parser's index: the next
+  ///   is after a `,`.
+  init(parser: JSONParser, depth: Int, continuing: Bool = false) {
     self.parser = parser
     self.depth = depth
+    self.isStarted = continuing
   }
 
   mutating func next() throws(StateJSONError) -> Bool {
@@ -373,8 +469,8 @@ struct JSONChildren: RenderedChildren {
       self.parser.index += 1
     } else {
       self.isStarted = true
-      self.first = self.parser.index
     }
+    if self.first == nil { self.first = self.parser.index }
     return true
   }
 
@@ -386,5 +482,63 @@ struct JSONChildren: RenderedChildren {
     var again = self.parser
     again.index = self.first ?? again.index
     _ = try renderer.writeJSONChild(&again, labelled: true, indent: indent, depth: self.depth)
+  }
+}
+
+/// The children of a container in which reading its kept state stopped: those read, then its
+/// rest, printed from the JSON where ``StateStubs/cursor`` is when the rest is reached.
+struct ChildrenWithRest: RenderedChildren {
+  private var read: NodeChildren
+  private let stubs: StateStubs
+  private let number: Int
+  private let rest: StateStubs.Rest
+  private var json: JSONChildren?
+  private var readCount = 0
+  /// How many children there were; known once ``next()`` returns `false`.
+  private(set) var count = 0
+
+  init(read: [StateChild], stubs: StateStubs, number: Int, rest: StateStubs.Rest) {
+    self.read = NodeChildren(children: read)
+    self.readCount = read.count
+    self.stubs = stubs
+    self.number = number
+    self.rest = rest
+  }
+
+  mutating func next() throws(StateJSONError) -> Bool {
+    if self.json == nil {
+      if self.read.next() {
+        self.count += 1
+        return true
+      }
+      // NB: Rests are reached in the order they were made, innermost first, each where the
+      // one before it ended: a rest reached otherwise is the JSON's structure misread.
+      let cursor = self.stubs.cursor
+      var parser = JSONParser(bytes: self.stubs.bytes)
+      parser.index = cursor.offset
+      guard cursor.printed == self.number else { throw parser.failure() }
+      for _ in 0..<self.rest.closers { try parser.expect(UInt8(ascii: "]")) }
+      self.json = JSONChildren(parser: parser, depth: self.rest.depth, continuing: true)
+    }
+    guard try self.json!.next() else {
+      self.stubs.cursor.offset = self.json!.parser.index
+      self.stubs.cursor.printed += 1
+      return false
+    }
+    self.count += 1
+    return true
+  }
+
+  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int) throws(StateJSONError) -> Bool {
+    if self.json == nil { return self.read.write(into: &renderer, labelled: labelled, indent: indent) }
+    return try self.json!.write(into: &renderer, labelled: labelled, indent: indent)
+  }
+
+  func writeFirstAgain(into renderer: inout StateRenderer, indent: Int) throws(StateJSONError) {
+    if self.readCount > 0 {
+      self.read.writeFirstAgain(into: &renderer, indent: indent)
+    } else {
+      try self.json?.writeFirstAgain(into: &renderer, indent: indent)
+    }
   }
 }

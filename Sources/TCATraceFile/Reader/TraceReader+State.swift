@@ -261,10 +261,12 @@ extension TraceReader {
       ? try self.changesTogether(session: session, after: kept.seq, through: Int64(seq), idOffset: kept.idOffset)
       : []
     var wanted: Set<String> = []
+    var targets: Set<String> = []
     for action in actions {
       for change in action.changes where wanted.insert(change.path).inserted {
         wanted.formUnion(OverwrittenChanges.ancestors(of: change.path))
       }
+      for change in action.changes { targets.insert(change.path) }
     }
     // NB: Read where SQLite holds it. Not checked to be UTF-8 here: what is not stays so in
     // the bytes written, and is replaced as `String` replaces it when they are made one, as
@@ -273,11 +275,15 @@ extension TraceReader {
     // NB: The statement holds the bytes: it is kept until they are read.
     let rendered: [UInt8]? = withExtendedLifetime(kept.keyframe) {
       var parser = JSONParser(bytes: bytes)
-      var reader = PartialStateReader(stubs: StateStubs(bytes: bytes), wanted: wanted)
+      var reader = PartialStateReader(stubs: StateStubs(bytes: bytes), wanted: wanted, targets: targets)
       do throws(StateJSONError) {
         var state = try reader.node(&parser, path: "", depth: 0)
-        parser.skipSpace()
-        guard parser.index == bytes.count else { return nil }
+        if reader.stopped {
+          reader.stubs.cursor.offset = parser.index
+        } else {
+          parser.skipSpace()
+          guard parser.index == bytes.count else { return nil }
+        }
         for action in actions {
           guard let applied = try? state.applying(action.changes) else { return nil }
           state = applied
@@ -287,7 +293,17 @@ extension TraceReader {
         // NB: A state renders to about as many bytes as its JSON has, most of them stubs'.
         renderer.bytes.reserveCapacity(bytes.count)
         renderer.write(state, name: nil, indent: 0, isRoot: true)
-        return renderer.failed ? nil : renderer.bytes.array
+        guard !renderer.failed else { return nil }
+        if reader.stopped {
+          // NB: Every rest printed, then the `]`s that end the state, then nothing.
+          let cursor = reader.stubs.cursor
+          guard cursor.printed == reader.stubs.rests.count else { return nil }
+          parser.index = cursor.offset
+          for _ in 0..<reader.closers { try parser.expect(UInt8(ascii: "]")) }
+          parser.skipSpace()
+          guard parser.index == bytes.count else { return nil }
+        }
+        return renderer.bytes.array
       } catch {
         return nil
       }

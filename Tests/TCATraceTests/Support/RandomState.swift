@@ -95,4 +95,36 @@ struct RandomState: Codable, Equatable {
       self.nested = [nil, Outer(inner: nil), Outer(inner: Child(count: 7))].randomElement(using: &random)!
     }
   }
+
+  /// Changes a value the state has already, at random: nothing is added, so that every
+  /// change's path is in the states kept before it.
+  mutating func edit(_ random: inout SeededGenerator) {
+    let words = ["a", "b\nc", #"q"uote"#, "", "tab\there", "multi\nline\n\"\"\"#"]
+    func word() -> String { words.randomElement(using: &random)! }
+    func editItems(_ items: inout IdentifiedArrayOf<Item>) {
+      guard let id = items.ids.randomElement(using: &random) else { return }
+      switch Int.random(in: 0..<4, using: &random) {
+      case 0: items[id: id]?.title = word()
+      case 1: items[id: id]?.isDone.toggle()
+      case 2: if items[id: id]?.note != nil { items[id: id]?.note = word() }
+      default: if items.count > 2 { items.remove(id: id) }
+      }
+    }
+    switch Int.random(in: 0..<9, using: &random) {
+    case 0: self.count += 1
+    case 1: self.name = word()
+    case 2: self.child.count -= 1
+    case 3: editItems(&self.child.items)
+    case 4:
+      self.optionalChild?.text = word()
+      if var items = self.optionalChild?.items {
+        editItems(&items)
+        self.optionalChild?.items = items
+      }
+    case 5: editItems(&self.items)
+    case 6: if let key = self.scores.keys.randomElement(using: &random) { self.scores[key] = Int.random(in: 0..<3, using: &random) }
+    case 7: if !self.plainItems.isEmpty { self.plainItems[Int.random(in: 0..<self.plainItems.count, using: &random)].title = word() }
+    default: if !self.stack.isEmpty { self.stack[id: self.stack.ids.last!]?.count += 1 }
+    }
+  }
 }
