@@ -423,21 +423,33 @@ struct TimeTravelTests {
     #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
   }
 
-  @Test func aLongRandomSessionIsRebuiltExactlyAtEveryStep() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("random.db")
+  /// Records at `path` a session of `actions` actions of ``Shuffler`` from `initial`, each made
+  /// by `action` from a seed drawn from `seed`; returns the log of its states.
+  private func recordRandomSession(
+    at path: String, from initial: RandomState, actions: Int, seed: UInt64,
+    _ action: (UInt64) -> Shuffler.Action
+  ) async throws -> StateLog {
     let recorder = try TraceRecorder(path: path)
     let log = StateLog()
-    let store = RecordingStore(initialState: RandomState(), recorder: recorder) {
+    let store = RecordingStore(initialState: initial, recorder: recorder) {
       Capturing(base: Shuffler(), log: log)
     }
-    var seeds = SeededGenerator(seed: 7)
-    for index in 0..<2_500 {
-      store.send(.shuffle(seed: seeds.next()))
+    var seeds = SeededGenerator(seed: seed)
+    for index in 0..<actions {
+      store.send(action(seeds.next()))
       await letOtherTestsRun(after: index)
     }
     await store.finish()
     try await recorder.close()
+    return log
+  }
+
+  @Test func aLongRandomSessionIsRebuiltExactlyAtEveryStep() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("random.db")
+    let log = try await self.recordRandomSession(at: path, from: RandomState(), actions: 2_500, seed: 7) {
+      .shuffle(seed: $0)
+    }
     // More changes than one keyframe's interval: states come from several kept ones.
     let reader = try TraceReader(path: path)
     let kept = try reader.query("SELECT count(*) FROM states").rows
@@ -457,18 +469,9 @@ struct TimeTravelTests {
     var initial = RandomState()
     var random = SeededGenerator(seed: 11)
     for _ in 0..<400 { initial.mutate(&random) }
-    let recorder = try TraceRecorder(path: path)
-    let log = StateLog()
-    let store = RecordingStore(initialState: initial, recorder: recorder) {
-      Capturing(base: Shuffler(), log: log)
+    let log = try await self.recordRandomSession(at: path, from: initial, actions: 2_000, seed: 12) {
+      .edit(seed: $0)
     }
-    var seeds = SeededGenerator(seed: 12)
-    for index in 0..<2_000 {
-      store.send(.edit(seed: seeds.next()))
-      await letOtherTestsRun(after: index)
-    }
-    await store.finish()
-    try await recorder.close()
     // Kept again on the way: reading stops early after it, as it does after the first.
     let kept = try TraceReader(path: path).query("SELECT count(*) FROM states").rows
     #expect(kept != [[.integer(1)]])
