@@ -493,7 +493,7 @@ struct ChildrenWithRest: RenderedChildren {
   private let number: Int
   private let rest: StateStubs.Rest
   private var json: JSONChildren?
-  private var readCount = 0
+  private let readCount: Int
   /// How many children there were; known once ``next()`` returns `false`.
   private(set) var count = 0
 
