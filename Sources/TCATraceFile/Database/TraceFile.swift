@@ -282,7 +282,7 @@ package struct FileSnapshot: Equatable, Sendable {
 /// NB: One system call, where `FileManager`'s attributes built a dictionary of bridged values:
 /// ~0.3 ms of every `tcatrace` command that opens a trace, most of it the runtime's first
 /// lookups of their types.
-private struct FileStatus {
+package struct FileStatus {
   package var isDirectory: Bool
   package var size: Int64
 

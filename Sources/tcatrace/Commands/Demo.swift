@@ -46,10 +46,10 @@ extension TCATraceCommand {
     func checkOutput() throws {
       let url = URL(fileURLWithPath: self.out)
       let folder = url.deletingLastPathComponent().path
-      if isDirectory(self.out) {
+      if FileStatus(self.out)?.isDirectory == true {
         throw CLIError(message: "'\(self.out)' is a directory: give --out a file name")
       }
-      guard isDirectory(folder) else {
+      guard FileStatus(folder)?.isDirectory == true else {
         throw CLIError(message: "cannot write '\(self.out)': the folder '\(folder)' does not exist; create it or choose another --out")
       }
       guard access(folder, W_OK) == 0 else {
@@ -84,12 +84,6 @@ extension TCATraceCommand {
       )
     }
   }
-}
-
-/// Whether `path` names a directory, or a symbolic link to one.
-private func isDirectory(_ path: String) -> Bool {
-  var info = stat()
-  return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
 }
 
 extension TCATraceCommand.Demo {
