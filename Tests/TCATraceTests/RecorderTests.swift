@@ -256,6 +256,43 @@ struct RecorderTests {
     expectNoDifference(second.map(\.payload), [#""second@example.com""#])
   }
 
+  #if os(Linux)
+    /// The writer's thread runs below the app's threads, so that where the two share a core
+    /// the store goes first: as the kernel sees it, in `/proc`.
+    @Test func theWriterThreadGivesWayToTheApp() async throws {
+      let directory = try TemporaryDirectory()
+      let recorder = try TraceRecorder(path: directory.path("nice.db"), policy: .recordOnly)
+      var writers: [(name: String, nice: Int)] = []
+      for _ in 0..<500 where writers.isEmpty {
+        writers = Self.threads().filter { $0.name == TraceWriter.threadName }
+        if writers.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+      }
+      try await recorder.close()
+      #expect(!writers.isEmpty)
+      for writer in writers {
+        #expect(writer.nice == Int(TraceWriter.niceValue))
+      }
+      // NB: The app's threads keep the nice value they had: the test's own is one of them.
+      let others = Self.threads().filter { $0.name != TraceWriter.threadName }
+      #expect(others.contains { $0.nice == 0 })
+    }
+
+    /// This process's threads: each one's name and nice value, from `/proc/self/task`.
+    private static func threads() -> [(name: String, nice: Int)] {
+      let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+      return tasks.compactMap { task in
+        // NB: The name is in parentheses and may hold spaces: the fields after it are counted
+        // from its closing parenthesis. The nice value is the stat's 19th field.
+        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+          let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
+        return (String(stat[stat.index(after: open)..<close]), nice)
+      }
+    }
+  #endif
+
   @Test func aBurstOfManyBatchesIsWrittenWholeAndInOrder() async throws {
     // NB: The store sends far faster than the writer writes, so the records wait in several
     // of the writer's chunks (512 each), and chunks emptied by the writer are filled again.

@@ -80,11 +80,43 @@ package final class TraceWriter: @unchecked Sendable {
     // WAL folded into the file and deleted — before the process ends.
     self.connection = connection
     let thread = Thread { [self] in
+      Self.yieldToTheApp()
       self.open()
       self.run()
     }
-    thread.name = "TCATrace writer"
+    thread.name = Self.threadName
+    thread.qualityOfService = .utility
     thread.start()
+  }
+
+  /// The name of the writer's thread.
+  package static let threadName = "TCATrace writer"
+
+  /// The nice value of the writer's thread on Linux: where the thread shares a core with the
+  /// app's, the app's runs first.
+  package static let niceValue: Int32 = 10
+
+  /// Lowers the calling thread's priority below the app's threads.
+  ///
+  /// NB: The writer is behind the store whenever actions come fast, busy all the while. On a
+  /// host whose other core was taken, it shared the store's core as an equal: the store's send
+  /// loop then spent a quarter of its time off the core in some runs, where its CPU time had
+  /// not grown. Apple's threads take a quality of service (above); on Linux, a nice value is
+  /// a thread's own, and `setpriority` with `who` 0 sets the calling thread's (Foundation's
+  /// `Thread` keeps a quality of service there, and does nothing with it). Foundation does
+  /// not give the kernel the thread's name on Linux either; it is given here, so that `top -H`
+  /// and `/proc` show it.
+  private static func yieldToTheApp() {
+    #if os(Linux)
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceValue)
+      // NB: `pthread_setname_np` is a GNU extension Swift's Glibc leaves out; the kernel
+      // takes the name the calling thread writes to its `comm`.
+      let comm = Glibc.open("/proc/thread-self/comm", O_WRONLY)
+      if comm >= 0 {
+        _ = Self.threadName.utf8CString.withUnsafeBufferPointer { Glibc.write(comm, $0.baseAddress, $0.count - 1) }
+        Glibc.close(comm)
+      }
+    #endif
   }
 
   private let path: String
