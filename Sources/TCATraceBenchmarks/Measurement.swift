@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One figure of a benchmark: the median of several repetitions, with their spread.
 public struct Figure: Equatable, Sendable {
   /// What was measured: `send, small state: RecordingStore`.
@@ -80,4 +86,54 @@ func nanosecondsPerOperation(
     samples.append(Double(end - start) / Double(max(count, 1)))
   }
   return samples
+}
+
+/// The CPU time the calling thread has used, in nanoseconds: time it spent off its core (the
+/// host's other work, another thread on the same core) does not count.
+func threadCPUNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Keeps the calling thread, and the threads it starts (which inherit its affinity), on one
+/// core, for measuring what threads that share a core cost each other.
+///
+/// NB: `sched_setaffinity` is a GNU extension that Swift's Glibc does not import; it is looked
+/// up by name. On Linux its pid 0 is the calling thread, not the process.
+struct CoreAffinity {
+  private typealias SetAffinity = @convention(c) (Int32, Int, UnsafeRawPointer) -> Int32
+  private typealias GetAffinity = @convention(c) (Int32, Int, UnsafeMutableRawPointer) -> Int32
+  private let set: SetAffinity
+  private let original: [UInt64]
+
+  /// The calling thread's affinity, or `nil` where it cannot be set, or where the thread may
+  /// use one core only.
+  init?() {
+    #if os(Linux)
+      guard let process = dlopen(nil, RTLD_NOW),
+        let set = dlsym(process, "sched_setaffinity"), let get = dlsym(process, "sched_getaffinity")
+      else { return nil }
+      self.set = unsafeBitCast(set, to: SetAffinity.self)
+      var mask = [UInt64](repeating: 0, count: 16)
+      let got = mask.withUnsafeMutableBytes { unsafeBitCast(get, to: GetAffinity.self)(0, $0.count, $0.baseAddress!) }
+      guard got == 0, mask.reduce(0, { $0 + $1.nonzeroBitCount }) > 1 else { return nil }
+      self.original = mask
+    #else
+      return nil
+    #endif
+  }
+
+  /// Runs `body` with the calling thread on the first core it may use, then gives it back
+  /// every core it had.
+  @MainActor
+  func onOneCore<T>(_ body: () async throws -> T) async rethrows -> T {
+    var one = [UInt64](repeating: 0, count: self.original.count)
+    if let word = self.original.firstIndex(where: { $0 != 0 }) {
+      one[word] = 1 << UInt64(self.original[word].trailingZeroBitCount)
+    }
+    _ = one.withUnsafeBytes { self.set(0, $0.count, $0.baseAddress!) }
+    defer { _ = self.original.withUnsafeBytes { self.set(0, $0.count, $0.baseAddress!) } }
+    return try await body()
+  }
 }
