@@ -13,9 +13,10 @@ public struct BenchmarkSize: Sendable {
   public var memoryActions: Int
   /// Launches of each program whose time is mostly its start-up (`tcatrace leaks`).
   public var launches: Int
-  /// Repetitions of recording with keyframes and without: a repetition is tens of
-  /// milliseconds, which a busy host's scheduler spreads by a third.
-  public var keyframeRepetitions: Int = 15
+  /// Repetitions of recording with keyframes and without, in pairs: a repetition is tens of
+  /// milliseconds, which a busy host spreads by a third; 41 pairs put the median's 95% interval
+  /// between the 14th and the 28th ratio.
+  public var keyframeRepetitions: Int = 41
   /// The long session `tcatrace state` reads: its actions, and its state's rows.
   public var stateActions: Int = 1_000_000
   public var stateRows: Int = 10_000
