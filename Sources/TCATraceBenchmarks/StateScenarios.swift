@@ -141,8 +141,8 @@ extension Scenarios {
       Ratio(name: "\(name): recording with / without keyframes, the least of each", value: withSend.min / withoutSend.min),
       // NB: The target is on the median of the pairs' ratios, which neither a slow stretch of
       // the host (it slows both sides of a pair) nor a few slow pairs move. Its interval says
-      // how sure one run is: on a busy host of two cores, 41 pairs put its upper end 0.06 to
-      // 0.19 above the median.
+      // how sure one run is: on a busy host of two cores, 41 pairs put its upper end 0.02 to
+      // 0.33 above the median (five runs).
       Ratio(name: "\(name): recording with / without keyframes, paired, median", value: paired.median, target: .atMost(1.1)),
       Ratio(name: "\(name): recording with / without keyframes, paired, 95% interval from", value: paired.lower),
       Ratio(name: "\(name): recording with / without keyframes, paired, 95% interval to", value: paired.upper),
