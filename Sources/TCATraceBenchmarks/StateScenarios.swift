@@ -107,18 +107,10 @@ extension Scenarios {
       // NB: With and without take turns, so that a busy host weighs on each alike.
       for keepsStates in [true, false] {
         let path = path(keepsStates, repetition)
-        let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
-        let sendLoop = makeSendLoop(recorder)
-        let start = DispatchTime.now().uptimeNanoseconds
-        let startCPU = threadCPUNanoseconds()
-        sendLoop()
-        let sentCPU = threadCPUNanoseconds()
-        let sent = DispatchTime.now().uptimeNanoseconds
-        try await recorder.close()
-        let closed = DispatchTime.now().uptimeNanoseconds
-        sends[keepsStates, default: []].append(Double(sent - start) / Double(count))
-        sendCPU[keepsStates, default: []].append(Double(sentCPU - startCPU) / Double(count))
-        totals[keepsStates, default: []].append(Double(closed - start) / Double(count))
+        let timed = try await Self.timedRecording(path: path, keepsStates: keepsStates, count: count, makeSendLoop: makeSendLoop)
+        sends[keepsStates, default: []].append(timed.send)
+        sendCPU[keepsStates, default: []].append(timed.sendCPU)
+        totals[keepsStates, default: []].append(timed.untilClosed)
         let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         bytes[keepsStates] = Double(fileSize) / Double(count)
       }
@@ -155,6 +147,28 @@ extension Scenarios {
     return (withSend, (figures, ratios))
   }
 
+  /// One recording of `count` actions to `path`: the send loop `makeSendLoop` returns for a
+  /// store it makes with the recorder, in wall time and in the store thread's CPU time, and the
+  /// whole recording until the file is closed, each in nanoseconds an action.
+  @MainActor
+  private static func timedRecording(
+    path: String, keepsStates: Bool, count: Int, makeSendLoop: (TraceRecorder) -> () -> Void
+  ) async throws -> (send: Double, sendCPU: Double, untilClosed: Double) {
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
+    let sendLoop = makeSendLoop(recorder)
+    let start = DispatchTime.now().uptimeNanoseconds
+    let startCPU = threadCPUNanoseconds()
+    sendLoop()
+    let sentCPU = threadCPUNanoseconds()
+    let sent = DispatchTime.now().uptimeNanoseconds
+    try await recorder.close()
+    let closed = DispatchTime.now().uptimeNanoseconds
+    return (
+      Double(sent - start) / Double(count), Double(sentCPU - startCPU) / Double(count),
+      Double(closed - start) / Double(count)
+    )
+  }
+
   /// The send loop with keyframes, its store and the recorder's writer on one core, against the
   /// same on every core the process may use, taking turns: what the writer, busy behind a
   /// store that sends fast, takes from the store when they share a core.
@@ -168,17 +182,14 @@ extension Scenarios {
         // NB: The writer's thread starts with the recorder, on the cores its creator may use.
         let file = path(oneCore, repetition)
         let send = {
-          let recorder = try TraceRecorder(path: file, policy: .recordOnly, timing: .measured)
-          let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
-            BenchFeature.Feature()
+          try await Self.timedRecording(path: file, keepsStates: true, count: count) { recorder in
+            let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
+              BenchFeature.Feature()
+            }
+            return { for _ in 0..<count { store.send(.view(.incrementTapped)) } }
           }
-          let start = DispatchTime.now().uptimeNanoseconds
-          for _ in 0..<count { store.send(.view(.incrementTapped)) }
-          let sent = DispatchTime.now().uptimeNanoseconds
-          try await recorder.close()
-          return Double(sent - start) / Double(count)
         }
-        sends[oneCore, default: []].append(oneCore ? try await affinity.onOneCore(send) : try await send())
+        sends[oneCore, default: []].append(oneCore ? try await affinity.onOneCore(send).send : try await send().send)
       }
     }
     let shared = Figure(name: "\(rows) rows, store and writer on one core: recording", unit: "ns/action", samples: sends[true]!)
