@@ -18,13 +18,9 @@ extension Scenarios {
       let count = size.sends
       let (withSend, measured) = try await Self.recordingCost(
         label: "\(rows) rows, one scalar changed", name: "\(rows) rows", path: { scratch.path("keyframes-\(rows)-\($0)-\($1).db") },
-        count: count, repetitions: size.keyframeRepetitions
-      ) { recorder in
-        let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
-          BenchFeature.Feature()
-        }
-        return { for _ in 0..<count { store.send(.view(.incrementTapped)) } }
-      }
+        count: count, repetitions: size.keyframeRepetitions,
+        makeSendLoop: Self.scalarSendLoop(rows: rows, count: count)
+      )
       figures += measured.figures
       ratios += measured.ratios
       sendBySize[rows] = withSend
@@ -147,6 +143,18 @@ extension Scenarios {
     return (withSend, (figures, ratios))
   }
 
+  /// A send loop of `count` actions, each changing one scalar, to a store of a `rows`-row state
+  /// that `recorder` records.
+  @MainActor
+  private static func scalarSendLoop(rows: Int, count: Int) -> (TraceRecorder) -> () -> Void {
+    { recorder in
+      let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
+        BenchFeature.Feature()
+      }
+      return { for _ in 0..<count { store.send(.view(.incrementTapped)) } }
+    }
+  }
+
   /// One recording of `count` actions to `path`: the send loop `makeSendLoop` returns for a
   /// store it makes with the recorder, in wall time and in the store thread's CPU time, and the
   /// whole recording until the file is closed, each in nanoseconds an action.
@@ -182,12 +190,9 @@ extension Scenarios {
         // NB: The writer's thread starts with the recorder, on the cores its creator may use.
         let file = path(oneCore, repetition)
         let send = {
-          try await Self.timedRecording(path: file, keepsStates: true, count: count) { recorder in
-            let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
-              BenchFeature.Feature()
-            }
-            return { for _ in 0..<count { store.send(.view(.incrementTapped)) } }
-          }
+          try await Self.timedRecording(
+            path: file, keepsStates: true, count: count, makeSendLoop: Self.scalarSendLoop(rows: rows, count: count)
+          )
         }
         sends[oneCore, default: []].append(oneCore ? try await affinity.onOneCore(send).send : try await send().send)
       }
