@@ -13,10 +13,19 @@ public struct BenchmarkSize: Sendable {
   public var memoryActions: Int
   /// Launches of each program whose time is mostly its start-up (`tcatrace leaks`).
   public var launches: Int
-  /// Repetitions of recording with keyframes and without, in pairs: a repetition is tens of
-  /// milliseconds, which a busy host spreads by a third; 41 pairs put the median's 95% interval
-  /// between the 14th and the 28th ratio.
+  /// Repetitions of the recording on one core and on every core, in pairs.
   public var keyframeRepetitions: Int = 41
+  /// Recording with keyframes and without, in pairs: the actions of each recording, and the
+  /// pairs. A pair's two recordings take a few milliseconds each, so the host's slow stretches,
+  /// which last longer, mostly slow both: on this host, the same recording on both sides gave
+  /// pairs whose median was 0.99–1.07 with 41 pairs of 20,000 actions, and 1.00–1.01 with 201
+  /// pairs of 2,000 (three runs each).
+  public var keyframeSends: Int = 2_000
+  public var keyframePairs: Int = 201
+  /// The pairs at `largeStateRows` rows and more, where each recording with keyframes lasts
+  /// until the writer has built the first one: about 1.5 seconds at 100,000 rows.
+  public var keyframePairsOfLargeStates: Int = 61
+  public var largeStateRows: Int = 100_000
   /// The long session `tcatrace state` reads: its actions, and its state's rows.
   public var stateActions: Int = 1_000_000
   public var stateRows: Int = 10_000
@@ -29,9 +38,15 @@ public struct BenchmarkSize: Sendable {
   )
   public static let tiny = BenchmarkSize(
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
-    memoryActions: 100, launches: 1, keyframeRepetitions: 1, stateActions: 2_000, stateRows: 100,
+    memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 5, keyframePairs: 1,
+    keyframePairsOfLargeStates: 1, stateActions: 2_000, stateRows: 100,
     replayActions: 200
   )
+
+  /// The pairs of recordings, with keyframes and without, at a state of `rows` rows.
+  func keyframePairs(rows: Int) -> Int {
+    rows >= self.largeStateRows ? self.keyframePairsOfLargeStates : self.keyframePairs
+  }
 }
 
 /// What a scenario measured: figures, and the ratios between them.
