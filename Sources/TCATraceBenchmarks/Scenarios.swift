@@ -18,13 +18,17 @@ public struct BenchmarkSize: Sendable {
   /// Recording with keyframes and without, in pairs: the actions of each recording, and the
   /// pairs. A pair's two recordings take a few milliseconds each, so the host's slow stretches,
   /// which last longer, mostly slow both: on this host, the same recording on both sides gave
-  /// pairs whose median was 0.99–1.07 with 41 pairs of 20,000 actions, and 1.00–1.01 with 201
-  /// pairs of 2,000 (three runs each).
+  /// pairs whose median was 0.99–1.07 with 41 pairs of 20,000 actions (four runs), and
+  /// 1.00–1.01 with 201 pairs of 2,000 (three runs).
   public var keyframeSends: Int = 2_000
   public var keyframePairs: Int = 201
-  /// The pairs at `largeStateRows` rows and more, where each recording with keyframes lasts
-  /// until the writer has built the first one: about 1.5 seconds at 100,000 rows.
-  public var keyframePairsOfLargeStates: Int = 61
+  /// The same at `largeStateRows` rows and more, where each recording with keyframes lasts
+  /// until the writer has built the first one, about 1.5 seconds at 100,000 rows, and the
+  /// send loop runs while it does: 20,000 actions, so that the first milliseconds of the
+  /// build, when the writer grows its heap fastest, are not all the loop measures (2,000
+  /// actions put the store's cost at about 1.07×, 20,000 at 1.01×, in one probe each).
+  public var keyframeSendsOfLargeStates: Int = 20_000
+  public var keyframePairsOfLargeStates: Int = 41
   public var largeStateRows: Int = 100_000
   /// The long session `tcatrace state` reads: its actions, and its state's rows.
   public var stateActions: Int = 1_000_000
@@ -39,13 +43,15 @@ public struct BenchmarkSize: Sendable {
   public static let tiny = BenchmarkSize(
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
     memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 5, keyframePairs: 1,
-    keyframePairsOfLargeStates: 1, stateActions: 2_000, stateRows: 100,
+    keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, stateActions: 2_000, stateRows: 100,
     replayActions: 200
   )
 
-  /// The pairs of recordings, with keyframes and without, at a state of `rows` rows.
-  func keyframePairs(rows: Int) -> Int {
-    rows >= self.largeStateRows ? self.keyframePairsOfLargeStates : self.keyframePairs
+  /// The actions of each recording, with keyframes and without, and the pairs of them, at a
+  /// state of `rows` rows.
+  func keyframeRecordings(rows: Int) -> (sends: Int, pairs: Int) {
+    rows >= self.largeStateRows
+      ? (self.keyframeSendsOfLargeStates, self.keyframePairsOfLargeStates) : (self.keyframeSends, self.keyframePairs)
   }
 }
 
