@@ -41,8 +41,14 @@ extension Scenarios {
     if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,
       let small = sendBySize[smallest], let large = sendBySize[largest]
     {
+      // NB: By the least of each: the sizes' recordings differ in length (see
+      // `BenchmarkSize.keyframeSendsOfLargeStates`), and the median of the short ones was
+      // 2.0–2.5× their least, of the long ones 1.1–1.7× (five runs).
       ratios.append(
-        Ratio(name: "recording with keyframes: \(largest) rows / \(smallest) rows", value: large.median / small.median, target: .atMost(2))
+        Ratio(
+          name: "recording with keyframes: \(largest) rows / \(smallest) rows, the least of each", value: large.min / small.min,
+          target: .atMost(2)
+        )
       )
     }
 
