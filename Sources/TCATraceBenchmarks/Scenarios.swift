@@ -42,8 +42,8 @@ public struct BenchmarkSize: Sendable {
   )
   public static let tiny = BenchmarkSize(
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
-    memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 5, keyframePairs: 1,
-    keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, stateActions: 2_000, stateRows: 100,
+    memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 3, keyframePairs: 1,
+    keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100, stateActions: 2_000, stateRows: 100,
     replayActions: 200
   )
 
