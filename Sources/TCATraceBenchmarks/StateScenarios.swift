@@ -42,8 +42,9 @@ extension Scenarios {
       let small = sendBySize[smallest], let large = sendBySize[largest]
     {
       // NB: By the least of each: the sizes' recordings differ in length (see
-      // `BenchmarkSize.keyframeSendsOfLargeStates`), and the median of the short ones was
-      // 2.0–2.5× their least, of the long ones 1.1–1.7× (five runs).
+      // `BenchmarkSize.keyframeSendsOfLargeStates`): with keyframes, the median of the 2,000-action
+      // recordings at 10 rows was 2.0–2.5× their least, of the 20,000-action ones at 100,000
+      // rows 1.1–1.7× (five runs).
       ratios.append(
         Ratio(
           name: "recording with keyframes: \(largest) rows / \(smallest) rows, the least of each", value: large.min / small.min,
@@ -86,7 +87,9 @@ extension Scenarios {
       let timed = zip(launches, milliseconds).map { Figure(name: $0.name, unit: "ms", samples: $1) }
       figures += timed
       // NB: Judged by the median of the ratios within each turn, as recording is: on this host
-      // a launch took one of two times, about 1.3× apart, for stretches longer than a turn.
+      // a launch took one of two times about 1.3× apart (15 launches of each, by hand), and in
+      // two runs of twelve every launch of the late state was slow (the least 18.7 and 17.0 ms,
+      // 12.3–13.5 in the others): a turn's launches share the host's state of the moment.
       let lateEarly = PairedRatios(milliseconds[1], milliseconds[0])
       ratios += [
         Ratio(name: "state late / early in the session, paired, median", value: lateEarly.median, target: .atMost(2)),
