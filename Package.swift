@@ -261,6 +261,7 @@ let package = Package(
       dependencies: [
         "CSQLite",
         "TCATraceFile",
+        "TCATraceLint",
         "tcatrace",
         "tcatrace-demo",
         "tcatrace-lint",

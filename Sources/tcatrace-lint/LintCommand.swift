@@ -37,12 +37,31 @@ struct LintCommand: ParsableCommand {
   )
   var rules: [String] = []
 
+  @Flag(
+    name: .customLong("generated-test"),
+    help: ArgumentHelp(
+      "Check the test 'tcatrace test' wrote, on the standard input, against the grammar it writes.",
+      visibility: .private
+    )
+  )
+  var generatedTest = false
+
   /// Runs the linter, with `tcatrace`'s exit codes: 0 clean, 1 findings, 2 usage or bad input.
   static func main() async {
     await runAsTool()
   }
 
   func run() throws {
+    if self.generatedTest {
+      // NB: `tcatrace test` runs this on what it is about to print: see `GeneratedTestGrammar`.
+      let input = FileHandle.standardInput.readDataToEndOfFile()
+      if let violation = GeneratedTestGrammar.violation(in: String(decoding: input, as: UTF8.self)) {
+        throw CLIError(
+          message: "tcatrace test wrote Swift outside the grammar it writes, so it printed nothing (\(violation)); please report the trace that did this"
+        )
+      }
+      return
+    }
     var chosen: Set<LintRule> = []
     for name in self.rules {
       guard let rule = LintRule(rawValue: name) else {

@@ -90,7 +90,7 @@ extension StateNode {
     out.append(UInt8(ascii: "]"))
   }
 
-  static func parse(_ json: String) throws(StateJSONError) -> Any {
+  package static func parse(_ json: String) throws(StateJSONError) -> Any {
     var json = json
     let result: Result<Any, StateJSONError> = json.withUTF8 { bytes in
       do throws(StateJSONError) {

@@ -94,13 +94,7 @@ extension TCATraceCommand.Demo {
   static func record(out: String, seed: Int) throws {
     let name = "tcatrace-demo"
     let arguments = [name, "--out", out, "--seed", String(seed)]
-    let (directory, beside) = TCATraceCommand.companionPaths(name)
-    let candidates = beside + (ProcessInfo.processInfo.environment["PATH"] ?? "")
-      .split(separator: ":").map { "\($0)/\(name)" }
-    guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
-      throw CLIError.missingProgram(name, runBy: "demo", searched: directory)
-    }
+    let program = try TCATraceCommand.companion(name, runBy: "demo")
     let status = try spawnAndWait(program, arguments)
     guard status == 0 else {
       if status > 128 {
@@ -113,12 +107,43 @@ extension TCATraceCommand.Demo {
 
 /// Runs `path` with `arguments` (the first is the program's name), sharing this process's
 /// standard streams and environment, and waits for it: its exit status, or 128 + the signal
-/// that stopped it.
-private func spawnAndWait(_ path: String, _ arguments: [String]) throws -> Int32 {
+/// that stopped it. With `input`, its standard input is a pipe that is given `input` and then
+/// closed.
+func spawnAndWait(_ path: String, _ arguments: [String], input: [UInt8]? = nil) throws -> Int32 {
   let argv = arguments.map { strdup($0) } + [nil]
   defer { argv.forEach { free($0) } }
+  var pipeEnds: [Int32] = [-1, -1]
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  if input != nil {
+    guard pipe(&pipeEnds) == 0 else {
+      throw CLIError(message: "could not run \(path): \(String(cString: strerror(errno)))")
+    }
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+  }
   var pid = pid_t()
-  let result = posix_spawn(&pid, path, nil, nil, argv, environ)
+  let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
+  if let input {
+    close(pipeEnds[0])
+    // NB: A program that stops reading early must not stop this one with SIGPIPE.
+    let previous = signal(SIGPIPE, SIG_IGN)
+    if result == 0 {
+      input.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let written = write(pipeEnds[1], buffer.baseAddress! + offset, buffer.count - offset)
+          if written < 0, errno == EINTR { continue }
+          guard written > 0 else { break }
+          offset += written
+        }
+      }
+    }
+    close(pipeEnds[1])
+    signal(SIGPIPE, previous)
+  }
   guard result == 0 else {
     throw CLIError(message: "could not run \(path): \(String(cString: strerror(result)))")
   }

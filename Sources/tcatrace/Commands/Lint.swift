@@ -68,6 +68,21 @@ extension TCATraceCommand {
   }
 }
 
+extension TCATraceCommand {
+  /// The companion program `name` that `tcatrace COMMAND` runs: the one beside this program,
+  /// or else the first on `PATH`.
+  static func companion(_ name: String, runBy command: String) throws(CLIError) -> String {
+    let (directory, beside) = TCATraceCommand.companionPaths(name)
+    let candidates = beside + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+      .split(separator: ":").map { "\($0)/\(name)" }
+    guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      throw CLIError.missingProgram(name, runBy: command, searched: directory)
+    }
+    return program
+  }
+}
+
 /// This program's file, its symbolic links resolved; `nil` when it cannot be known.
 private var executableURL: URL? {
   #if os(Linux)

@@ -63,16 +63,16 @@ extension TCATraceCommand {
     var reducer: String?
 
     func validate() throws {
-      if let name = self.name, !SwiftValue.isIdentifier(name) {
+      if let name = self.name, !SwiftLiteral.isIdentifier(name) {
         throw ValidationError("--name is a Swift function name: letters, digits and '_', not starting with a digit")
       }
-      for module in self.imports where !SwiftValue.isIdentifier(module) {
+      for module in self.imports where !SwiftLiteral.isIdentifier(module) {
         throw ValidationError("--import takes a module's name, as in 'MyApp': '\(module.terminalSafe)' is not one")
       }
     }
 
     func run() throws {
-      let test = try self.trace.read(checking: ["sessions", "actions", "state_changes"]) { reader in
+      let (test, twin) = try self.trace.read(checking: ["sessions", "actions", "state_changes"]) { reader in
         let session = try self.session.session(in: reader)
         let actions = try reader.actions(matching: TraceFilter(session: session.id))
         guard !actions.isEmpty else {
@@ -88,25 +88,53 @@ extension TCATraceCommand {
         try reader.forEachState(session: session.id, from: 0, through: actions.count) { _, state in
           states.append(state)
         }
-        return try TestStoreTest(
-          file: String(self.trace.file.split(separator: "/").last ?? ""),
-          session: session,
-          actions: actions,
-          states: states,
-          initialJSON: self.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil,
-          options: TestStoreTest.Options(
-            name: self.name ?? "session\(session.id)",
-            imports: self.imports,
-            dependencies: self.dependencies,
-            initialState: self.initialState,
-            reducer: self.reducer
-          )
+        let initialJSON = self.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil
+        let options = TestStoreTest.Options(
+          name: self.name ?? "session\(session.id)",
+          imports: self.imports,
+          dependencies: self.dependencies,
+          initialState: self.initialState,
+          reducer: self.reducer
         )
+        func test(_ options: TestStoreTest.Options) throws(CLIError) -> TestStoreTest {
+          try TestStoreTest(
+            file: String(self.trace.file.split(separator: "/").last ?? ""),
+            session: session, actions: actions, states: states, initialJSON: initialJSON, options: options
+          )
+        }
+        // NB: The code the user gave is theirs, not the trace's: the grammar is checked on the
+        // same test with placeholders in its place.
+        return (try test(options), try test(options.withPlaceholdersForCode))
       }
+      try Self.check(twin.source)
       print(test.source, terminator: "")
       for note in test.notes {
         printError("note: \(note).")
       }
     }
+
+    /// Refuses to print `source` unless it is in the grammar `tcatrace test` writes: checked by
+    /// `tcatrace-lint`, which holds Swift's parser (see `GeneratedTestGrammar`). It says what is
+    /// wrong itself.
+    static func check(_ source: String) throws {
+      let name = "tcatrace-lint"
+      let program = try TCATraceCommand.companion(name, runBy: "test")
+      let status = try spawnAndWait(program, [name, "--generated-test"], input: Array(source.utf8))
+      guard status == 0 else {
+        if status == 2 { throw ExitCode(2) }
+        throw CLIError(message: "\(name) could not check the test (exit status \(status)), so it is not printed: check that \(program) runs")
+      }
+    }
+  }
+}
+
+extension TestStoreTest.Options {
+  /// The options with an Xcode placeholder for each piece of code the user gave.
+  var withPlaceholdersForCode: Self {
+    var options = self
+    if options.dependencies != nil { options.dependencies = "<#dependencies#>" }
+    if options.initialState != nil { options.initialState = "<#initial state#>" }
+    if options.reducer != nil { options.reducer = "<#reducer#>" }
+    return options
   }
 }

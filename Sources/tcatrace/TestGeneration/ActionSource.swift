@@ -11,8 +11,8 @@ enum ActionSource {
   /// the value there is the one rendered.
   static func literal(_ action: TracedAction) -> String? {
     let components = StatePath.keys(action.path)
-    guard components.last == action.caseName, self.isCasePath(components) else { return nil }
-    var inner = "." + action.caseName
+    guard components.last == action.caseName, let keys = self.casePathKeys(components) else { return nil }
+    var inner = "." + keys[keys.count - 1]
     if let payload = action.payload {
       guard let arguments = self.arguments(payload, caseName: action.caseName, json: action.payloadJSON)
       else { return nil }
@@ -20,17 +20,16 @@ enum ActionSource {
     }
     var index = components.count - 2
     while index >= 0 {
-      let component = components[index]
-      if component.hasPrefix("[") {
+      if components[index].hasPrefix("[") {
         // NB: `rows[id: 3]` is `.rows(.element(id: 3, action: …))`.
-        guard component.hasPrefix("[id: "), index > 0, !components[index - 1].hasPrefix("[") else {
+        guard components[index].hasPrefix("[id: "), index > 0, !components[index - 1].hasPrefix("[") else {
           return nil
         }
-        // NB: `isCasePath` checked that the id is a literal.
-        let id = component.dropFirst("[id: ".count).dropLast()
+        // NB: `casePathKeys` wrote the id anew: `[id: 3]`.
+        let id = keys[index].dropFirst("[id: ".count).dropLast()
         inner = ".element(id: \(id), action: \(inner))"
       } else {
-        inner = "." + component + "(" + inner + ")"
+        inner = "." + keys[index] + "(" + inner + ")"
       }
       index -= 1
     }
@@ -40,18 +39,24 @@ enum ActionSource {
   /// The case key path to the action: `\._internal.todos._internal.rows[id: 3].delegate.done`;
   /// `nil` when its path is not one.
   static func casePath(_ action: TracedAction) -> String? {
-    self.isCasePath(StatePath.keys(action.path)) ? "\\." + action.path : nil
+    self.casePathKeys(StatePath.keys(action.path)).map { "\\." + StatePath.path($0) }
   }
 
-  /// Whether `components` are a case key path's: names, and elements' ids as literals.
-  private static func isCasePath(_ components: [String]) -> Bool {
-    !components.isEmpty && components.allSatisfy { component in
+  /// `components` as a case key path's, written anew: names, and elements' ids as literals;
+  /// `nil` when they are not those.
+  private static func casePathKeys(_ components: [String]) -> [String]? {
+    guard !components.isEmpty else { return nil }
+    var keys: [String] = []
+    for component in components {
       // NB: A state's keys also name elements by index (`[3]`); an action's name them by id.
-      (!component.hasPrefix("[") || component.hasPrefix("[id: ")) && StatePath.isSwiftKey(component)
+      guard !component.hasPrefix("[") || component.hasPrefix("[id: "), let key = StatePath.swiftKey(component)
+      else { return nil }
+      keys.append(key)
     }
+    return keys
   }
 
-  /// The arguments of the innermost case, from its payload's rendering.
+  /// The arguments of the innermost case, written anew from its payload's rendering.
   private static func arguments(_ payload: String, caseName: String, json: String?) -> String? {
     // NB: A value redacted when recorded is a placeholder the user fills in.
     if payload == "<redacted>" { return SwiftValue.redactedPlaceholder }
@@ -61,16 +66,15 @@ enum ActionSource {
     if let dot = self.typePrefixEnd(source) {
       source = String(source[dot...])
     }
-    guard self.isBuiltByItself(source) else { return nil }
-    // NB: Several associated values print as a tuple of them, labels and all; a payload that
-    // passed as one expression and opens with a parenthesis is that tuple and nothing more.
-    if source.hasPrefix("(") {
-      return String(source.dropFirst().dropLast())
+    guard let (written, isTuple) = self.builtByItself(source) else { return nil }
+    // NB: Several associated values print as a tuple of them, labels and all.
+    if isTuple {
+      return String(written.dropFirst().dropLast())
     }
-    if let label = self.label(of: caseName, rendered: source, json: json) {
-      return label + ": " + source
+    if let label = self.label(of: caseName, written: written, json: json) {
+      return label + ": " + written
     }
-    return source
+    return written
   }
 
   /// The end of a leading type name, `Feature.Action.` in `Feature.Action.tapped(…)`: where the
@@ -91,165 +95,171 @@ enum ActionSource {
     return nil
   }
 
-  /// Whether `source` is Swift that builds the value it prints, in the few forms an action's
-  /// payload takes that say so: literals, enum cases (`.set(\\.name, "Blob")`), key paths,
-  /// tuples and arrays of them. A type's initializer (`User(…)`) may not take what its
-  /// rendering shows, and a collection prints its indices (`[0]: …`); and a trace is untrusted:
-  /// nothing else from it may become code in a test.
-  static func isBuiltByItself(_ source: String) -> Bool {
-    var parser = PayloadParser(source)
-    return parser.expression() && parser.isAtEnd
+  /// `source` written anew as Swift that builds the value it prints, in the few forms an
+  /// action's payload takes that say so: literals, enum cases (`.set(\\.name, "Blob")`), key
+  /// paths, tuples and arrays of them; and whether it is a tuple. `nil` for anything else: a
+  /// type's initializer (`User(…)`) may not take what its rendering shows, a collection prints
+  /// its indices (`[0]: …`), and a trace is untrusted: nothing else from it may become code in a
+  /// test.
+  static func builtByItself(_ source: String) -> (source: String, isTuple: Bool)? {
+    var writer = PayloadWriter(source)
+    let isTuple = writer.peek() == "("
+    guard let written = writer.expression(), writer.isAtEnd else { return nil }
+    return (written, isTuple)
   }
 
   /// The label of `caseName`'s single associated value, from the action's JSON: the one key of
-  /// the object under `caseName` (`{"addTodo":{"title":"Milk"}}`), when its value there reads
-  /// as `rendered` does (a hand-written encoding may use other keys).
-  private static func label(of caseName: String, rendered: String, json: String?) -> String? {
-    guard let json else { return nil }
-    let needle = "\"\(caseName)\":{\""
-    var rest = Substring(json)
-    while let range = rest.firstRange(of: needle) {
-      rest = rest[range.upperBound...]
-      guard let quote = rest.firstIndex(of: "\"") else { return nil }
-      let key = rest[..<quote]
-      let value = rest[rest.index(after: quote)...]
-      if key != "_0", SwiftValue.isIdentifier(key), value.hasPrefix(":" + rendered + "}") {
-        return String(key)
+  /// the object under `caseName` (`{"addTodo":{"title":"Milk"}}`), when its value there is the
+  /// one `written` builds (a hand-written encoding may use other keys).
+  private static func label(of caseName: String, written: String, json: String?) -> String? {
+    guard let json, let decoded = try? StateNode.parse(json) else { return nil }
+    var found: String?
+    func search(_ value: Any) {
+      if let object = value as? [String: Any] {
+        if let inner = object[caseName] as? [String: Any], inner.count == 1, let (key, argument) = inner.first,
+          key != "_0", SwiftLiteral.isLabel(key), self.literal(argument) == written
+        {
+          found = key
+        }
+        object.values.forEach(search)
+      } else if let array = value as? [Any] {
+        array.forEach(search)
       }
     }
-    return nil
+    search(decoded)
+    return found
+  }
+
+  /// A string, an integer or a flag the JSON held, as a literal.
+  private static func literal(_ value: Any) -> String? {
+    switch value {
+    case let string as String: SwiftLiteral.string(string)
+    case let integer as Int: String(integer)
+    case let flag as Bool: String(flag)
+    default: nil
+    }
   }
 }
 
-/// Checks a payload's rendering against the forms ``ActionSource/isBuiltByItself(_:)`` takes:
+/// Reads a payload's rendering, scalar by scalar, in the forms ``ActionSource/builtByItself(_:)``
+/// takes, and writes it anew: names checked, literals rewritten (``SwiftLiteral``), spacing its
+/// own.
 ///
 ///     expression := literal | "." name ["(" arguments ")"] | "\\" ("." name)+
 ///                 | "(" arguments ")" | "[" [expression ("," expression)*] "]"
 ///     arguments  := [name ":"] expression ("," [name ":"] expression)*
-private struct PayloadParser {
-  let text: String
-  var index: String.Index
+private struct PayloadWriter {
+  let scalars: [Unicode.Scalar]
+  var index = 0
 
   init(_ text: String) {
-    self.text = text
-    self.index = text.startIndex
+    self.scalars = Array(text.unicodeScalars)
   }
 
   var isAtEnd: Bool {
     mutating get {
       self.skipSpaces()
-      return self.index == self.text.endIndex
+      return self.index == self.scalars.count
     }
   }
 
-  mutating func expression() -> Bool {
-    self.skipSpaces()
-    guard self.index < self.text.endIndex else { return false }
-    let character = self.text[self.index]
-    switch character {
+  mutating func expression() -> String? {
+    guard let scalar = self.peek() else { return nil }
+    switch scalar {
     case ".":
-      self.advance()
-      guard self.name() != nil else { return false }
+      self.index += 1
+      guard let name = self.name(), SwiftLiteral.isMemberName(name) else { return nil }
       if self.peek() == "(" {
-        self.advance()
-        return self.arguments(closing: ")")
+        self.index += 1
+        return self.arguments().map { "." + name + "(" + $0 + ")" }
       }
-      return true
+      return "." + name
     case "\\":
-      self.advance()
-      var components = 0
+      self.index += 1
+      var out = "\\"
       while self.peek() == "." {
-        self.advance()
-        guard self.name() != nil else { return false }
-        components += 1
+        self.index += 1
+        guard let name = self.name(), SwiftLiteral.isMemberName(name) else { return nil }
+        out += "." + name
       }
-      return components > 0
+      return out.count > 1 ? out : nil
     case "(":
-      self.advance()
-      return self.arguments(closing: ")")
+      self.index += 1
+      return self.arguments().map { "(" + $0 + ")" }
     case "[":
-      self.advance()
+      self.index += 1
+      var elements: [String] = []
       if self.peek() == "]" {
-        self.advance()
-        return true
+        self.index += 1
+        return "[]"
       }
       while true {
-        guard self.expression() else { return false }
-        self.skipSpaces()
+        guard let element = self.expression() else { return nil }
+        elements.append(element)
         if self.peek() == "]" {
-          self.advance()
-          return true
+          self.index += 1
+          return "[" + elements.joined(separator: ", ") + "]"
         }
-        guard self.peek() == "," else { return false }
-        self.advance()
+        guard self.peek() == "," else { return nil }
+        self.index += 1
       }
-    case "\"", "#":
-      guard let end = SwiftValue.stringLiteralEnd(self.text, from: self.index) else { return false }
-      self.index = end
-      return true
     default:
-      var end = self.index
-      while end < self.text.endIndex, !" ,)]:".contains(self.text[end]) {
-        end = self.text.index(after: end)
-      }
-      guard SwiftValue.isLiteral(String(self.text[self.index..<end])) else { return false }
-      self.index = end
-      return true
+      return SwiftLiteral.literal(in: self.scalars, at: &self.index)
     }
   }
 
-  /// Arguments up to `closing`, which it reads too.
-  private mutating func arguments(closing: Character) -> Bool {
-    self.skipSpaces()
-    if self.peek() == closing {
-      self.advance()
-      return true
+  /// Arguments up to a closing parenthesis, which it reads too.
+  private mutating func arguments() -> String? {
+    var arguments: [String] = []
+    if self.peek() == ")" {
+      self.index += 1
+      return ""
     }
     while true {
       // NB: A label is a name followed by a colon; otherwise the name was not read.
       let start = self.index
-      if self.name() != nil, self.peek() == ":" {
-        self.advance()
+      var label = ""
+      if let name = self.name(), self.peek() == ":" {
+        guard SwiftLiteral.isLabel(name) else { return nil }
+        self.index += 1
+        label = name + ": "
       } else {
         self.index = start
       }
-      guard self.expression() else { return false }
-      self.skipSpaces()
-      if self.peek() == closing {
-        self.advance()
-        return true
+      guard let expression = self.expression() else { return nil }
+      arguments.append(label + expression)
+      if self.peek() == ")" {
+        self.index += 1
+        return arguments.joined(separator: ", ")
       }
-      guard self.peek() == "," else { return false }
-      self.advance()
+      guard self.peek() == "," else { return nil }
+      self.index += 1
     }
   }
 
-  private mutating func name() -> Substring? {
+  /// The name at the reading position, checked; `nil`, the position unmoved, when there is none.
+  private mutating func name() -> String? {
     self.skipSpaces()
-    let start = self.index
-    while self.index < self.text.endIndex {
-      let character = self.text[self.index]
-      guard character.isASCII, character.isLetter || character.isNumber || character == "_" else { break }
-      self.advance()
+    var name = ""
+    var end = self.index
+    while end < self.scalars.count {
+      let scalar = self.scalars[end]
+      guard scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+      else { break }
+      name.unicodeScalars.append(scalar)
+      end += 1
     }
-    let name = self.text[start..<self.index]
-    guard SwiftValue.isIdentifier(name) else {
-      self.index = start
-      return nil
-    }
+    guard SwiftLiteral.isIdentifier(name) else { return nil }
+    self.index = end
     return name
   }
 
-  private mutating func peek() -> Character? {
+  mutating func peek() -> Unicode.Scalar? {
     self.skipSpaces()
-    return self.index < self.text.endIndex ? self.text[self.index] : nil
-  }
-
-  private mutating func advance() {
-    self.index = self.text.index(after: self.index)
+    return self.index < self.scalars.count ? self.scalars[self.index] : nil
   }
 
   private mutating func skipSpaces() {
-    while self.index < self.text.endIndex, self.text[self.index] == " " { self.advance() }
+    while self.index < self.scalars.count, self.scalars[self.index] == " " { self.index += 1 }
   }
 }

@@ -126,10 +126,12 @@ private struct Target {
   var lvalue: String {
     var out = "$0"
     for (index, step) in self.steps.enumerated() {
+      // NB: `init` checked every key: each is one.
+      let key = StatePath.swiftKey(step.key) ?? "<#key#>"
       if self.cases.contains(index) {
-        out = String(out.dropLast()) + ", case: \\.\(step.key)]"
+        out = String(out.dropLast()) + ", case: \\.\(key)]"
       } else {
-        out += step.key.hasPrefix("[") ? step.key : "." + step.key
+        out += key.hasPrefix("[") ? key : "." + key
       }
       let isLast = index == self.steps.count - 1
       if !isLast, !self.cases.contains(index + 1), step.isOptional || self.cases.contains(index) {
@@ -155,7 +157,7 @@ private struct Target {
       counts[self.parentPath] = count + 1
       if index != count {
         // NB: `$0.list?[id: 3]` inserts with `$0.list?.insert(…)`.
-        let parentLvalue = String(lvalue.dropLast(last.key.count))
+        let parentLvalue = String(lvalue.dropLast(StatePath.swiftKey(last.key)?.count ?? 0))
         let insertion = SwiftFragment.group(
           open: parentLvalue + ".insert(",
           items: [try SwiftValue.fragment(value), .text("at: \(index)")],
@@ -247,13 +249,24 @@ enum StatePath {
     return keys
   }
 
-  /// Whether Swift code can name the value at `key` as it is: a property's name, an element
-  /// by its id or index, a value by its key, all literals.
+  /// Whether Swift code can name the value at `key`: a property's name, an element by its id
+  /// or index, a value by its key, all literals.
   static func isSwiftKey(_ key: String) -> Bool {
-    guard key.hasPrefix("["), key.hasSuffix("]") else { return SwiftValue.isIdentifier(key) }
-    var inside = String(key.dropFirst().dropLast())
-    if inside.hasPrefix("id: ") { inside.removeFirst("id: ".count) }
-    return SwiftValue.isLiteral(inside)
+    self.swiftKey(key) != nil
+  }
+
+  /// `key` written anew for Swift code (``SwiftLiteral``): `title`, `[id: 1]`, `["a"]`; `nil`
+  /// when Swift cannot name the value there.
+  static func swiftKey(_ key: String) -> String? {
+    let scalars = key.unicodeScalars
+    guard scalars.first == "[", scalars.last == "]" else { return SwiftLiteral.isMemberName(key) ? key : nil }
+    var inside = String(String.UnicodeScalarView(scalars.dropFirst().dropLast()))
+    var prefix = "["
+    if inside.hasPrefix("id: ") {
+      inside.removeFirst("id: ".count)
+      prefix = "[id: "
+    }
+    return SwiftLiteral.rewritten(inside).map { prefix + $0 + "]" }
   }
 
   /// `keys` joined back into a path.

@@ -4,8 +4,12 @@ import TCATraceFile
 /// Swift source for values a trace recorded, for the tests `tcatrace test` writes.
 ///
 /// A value is written from the tree CustomDump's rendering of it left (``StateNode``), and only
-/// as Swift that builds the same value: a literal, an array, an enum case, a struct through
-/// its memberwise initializer (`Todo(id: 1, title: "Milk")`), an alert through its builders.
+/// as Swift that builds the same value: a literal written anew (``SwiftLiteral``), an array, an
+/// enum case, a struct through its memberwise initializer, an alert through its builders.
+///
+/// A struct is written `.init(id: 1, title: "Milk")`, never `Todo(id: 1, title: "Milk")`: the
+/// type is the one the test's own context gives (the property assigned, the case's value), so
+/// no name from the trace can make the test call a function of another type.
 /// What the rendering cannot say how to build (a `Date`, a `UUID`, a navigation stack) is
 /// ``SwiftValue/Unwritable``; a value redacted when it was recorded is an Xcode placeholder,
 /// `<#redacted#>`, for the user to fill in.
@@ -24,118 +28,16 @@ enum SwiftValue {
     try self.fragment(node).laidOut(indent: indent, column: column)
   }
 
-  /// Whether `text`, a value CustomDump printed as it is, is a Swift literal that builds it: a
-  /// string (CustomDump prints Swift's own literals), a number, a flag, `nil`. Nothing else
-  /// passes: a trace is untrusted, and what it holds must not become code in a test.
-  static func isLiteral(_ text: String) -> Bool {
-    if text == "true" || text == "false" || text == "nil" { return true }
-    return self.isNumber(text) || self.stringLiteralEnd(text, from: text.startIndex) == text.endIndex
-  }
-
-  /// Whether `text` is a name Swift code can use as it is: `email`, `_internal`.
-  static func isIdentifier(_ text: some StringProtocol) -> Bool {
-    guard let first = text.first, first.isLetter || first == "_" else { return false }
-    return text.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII }
-  }
-
-  /// Whether `text` is a type's name as CustomDump prints it without generic parameters:
-  /// `TodosFeature.State`.
-  static func isTypeName(_ text: String) -> Bool {
-    text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(self.isIdentifier)
-  }
-
-  /// Where the one-line string literal starting at `start` ends (after its closing quote and
-  /// number signs); `nil` when there is none there, or it interpolates.
-  static func stringLiteralEnd(_ text: String, from start: String.Index) -> String.Index? {
-    var index = start
-    var hashes = 0
-    while index < text.endIndex, text[index] == "#" {
-      hashes += 1
-      index = text.index(after: index)
-    }
-    guard index < text.endIndex, text[index] == "\"" else { return nil }
-    index = text.index(after: index)
-    while index < text.endIndex {
-      let character = text[index]
-      // NB: CustomDump escapes controls in a string, but not in a raw one; a control from a
-      // trace must reach neither the terminal nor the test.
-      if character.unicodeScalars.contains(where: \.isTerminalControl) { return nil }
-      if character == "\\" {
-        var next = text.index(after: index)
-        var marks = 0
-        while marks < hashes, next < text.endIndex, text[next] == "#" {
-          marks += 1
-          next = text.index(after: next)
-        }
-        if marks == hashes {
-          // NB: An escape: `(` would interpolate, which a literal from a trace must not.
-          guard next < text.endIndex, text[next] != "(" else { return nil }
-          index = text.index(after: next)
-          continue
-        }
-      } else if character == "\"" {
-        var next = text.index(after: index)
-        var marks = 0
-        while marks < hashes, next < text.endIndex, text[next] == "#" {
-          marks += 1
-          next = text.index(after: next)
-        }
-        if marks == hashes { return next }
-      }
-      index = text.index(after: index)
-    }
-    return nil
-  }
-
-  private static func isNumber(_ text: String) -> Bool {
-    var rest = Substring(text)
-    if rest.first == "-" { rest = rest.dropFirst() }
-    guard let first = rest.first, first.isASCII, first.isNumber else { return false }
-    var seenPoint = false
-    var seenExponent = false
-    var previous: Character = " "
-    for character in rest {
-      switch character {
-      case "0"..."9": break
-      case "." where !seenPoint && !seenExponent: seenPoint = true
-      case "e" where !seenExponent, "E" where !seenExponent: seenExponent = true
-      case "-" where previous == "e" || previous == "E", "+" where previous == "e" || previous == "E": break
-      default: return false
-      }
-      previous = character
-    }
-    return previous.isASCII && previous.isNumber
-  }
-
-  /// `string` as a one-line Swift string literal.
-  static func stringLiteral(_ string: String) -> String {
-    var out = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\\": out += "\\\\"
-      case "\"": out += "\\\""
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\0": out += "\\0"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\u{\(String(scalar.value, radix: 16))}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
   static func fragment(_ node: StateNode) throws(Unwritable) -> SwiftFragment {
     switch node {
     case let .text(text):
       if text == "<redacted>" { return .text(self.redactedPlaceholder) }
-      guard self.isLiteral(text) else { throw Unwritable(rendering: text) }
-      return .text(text)
+      guard let literal = SwiftLiteral.rewritten(text) else { throw Unwritable(rendering: text.terminalSafe) }
+      return .text(literal)
     case let .multilineString(string, _):
-      return .text(self.stringLiteral(string))
+      return .text(SwiftLiteral.string(string))
     case let .enumCase(_, description):
-      guard self.isIdentifier(description) else { throw Unwritable(rendering: description) }
+      guard SwiftLiteral.isMemberName(description) else { throw Unwritable(rendering: description.terminalSafe) }
       return .text("." + description)
     case let .some(wrapped):
       return try self.fragment(wrapped)
@@ -152,7 +54,7 @@ enum SwiftValue {
       var items: [SwiftFragment] = []
       for child in container.children {
         let value = try self.fragment(child.node)
-        if let label = child.label, !self.isIdentifier(label) { throw unwritable() }
+        if let label = child.label, !SwiftLiteral.isLabel(label) { throw unwritable() }
         items.append(child.label.map { value.prefixed("\($0): ") } ?? value)
       }
       return items
@@ -162,10 +64,10 @@ enum SwiftValue {
       if let alert = try self.alert(type: type, container) { return alert }
       // NB: A generic type's rendering does not say its parameters, and a child without a
       // label is not an initializer's argument.
-      guard self.isTypeName(type), !self.builtOtherwise.contains(type),
+      guard SwiftLiteral.isTypeName(type), !self.builtOtherwise.contains(type),
         container.children.allSatisfy({ $0.label != nil })
       else { throw unwritable() }
-      return .group(open: type + "(", items: try arguments(), close: ")")
+      return .group(open: ".init(", items: try arguments(), close: ")")
     case .tuple:
       return .group(open: "(", items: try arguments(), close: ")")
     case .collection, .set:
@@ -179,12 +81,12 @@ enum SwiftValue {
       guard !container.children.isEmpty else { return .text("[:]") }
       var items: [SwiftFragment] = []
       for child in container.children {
-        guard let key = child.label, self.isLiteral(key) else { throw unwritable() }
+        guard let label = child.label, let key = SwiftLiteral.rewritten(label) else { throw unwritable() }
         items.append(try self.fragment(child.node).prefixed("\(key): "))
       }
       return .group(open: "[", items: items, close: "]")
     case let .enumCase(_, name):
-      guard self.isIdentifier(name) else { throw unwritable() }
+      guard SwiftLiteral.isMemberName(name) else { throw unwritable() }
       return .group(open: "." + name + "(", items: try arguments(), close: ")")
     }
   }
@@ -252,6 +154,10 @@ indirect enum SwiftFragment {
   /// The longest line a laid-out fragment may write.
   static let width = 100
 
+  /// The indentation past which a value is written on one line: a state nested thousands of
+  /// levels deep would otherwise be written in space that grows with the square of its depth.
+  static let deepestIndent = 64
+
   /// The fragment with `prefix` before it: an argument's label.
   func prefixed(_ prefix: String) -> SwiftFragment {
     switch self {
@@ -282,7 +188,7 @@ indirect enum SwiftFragment {
   /// The fragment laid out from `column` in a line indented by `indent` spaces; lines after the
   /// first are indented.
   func laidOut(indent: Int, column: Int) -> String {
-    if let flat = self.flat, column + flat.count <= Self.width { return flat }
+    if let flat = self.flat, column + flat.count <= Self.width || indent >= Self.deepestIndent { return flat }
     let pad = String(repeating: " ", count: indent)
     let inner = String(repeating: " ", count: indent + 2)
     switch self {

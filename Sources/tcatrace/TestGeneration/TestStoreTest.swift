@@ -61,9 +61,9 @@ struct TestStoreTest {
     initialJSON: String?, options: Options
   ) throws(CLIError) {
     // NB: Names from the trace go into the source only when they are names.
-    let feature = SwiftValue.isTypeName(session.rootFeature) ? session.rootFeature : "<#root feature#>"
+    let feature = SwiftLiteral.isTypeName(session.rootFeature) ? session.rootFeature : "<#root feature#>"
     let stateType: String
-    if case let .container(root) = states[0], case let .structure(type) = root.kind, SwiftValue.isTypeName(type) {
+    if case let .container(root) = states[0], case let .structure(type) = root.kind, SwiftLiteral.isTypeName(type) {
       stateType = type
     } else {
       stateType = feature + ".State"
@@ -72,8 +72,8 @@ struct TestStoreTest {
     var decodedInitialState: String?
     if let expression = options.initialState {
       initialState = expression
-    } else if let initialJSON, Self.isPrintable(initialJSON) {
-      decodedInitialState = "try decoded(\n    \(stateType).self,\n" + Self.rawString(Self.indentedJSON(initialJSON), indent: 4) + "\n  )"
+    } else if let initialJSON, let json = Self.indentedJSON(initialJSON) {
+      decodedInitialState = "try decoded(\n    \(stateType).self,\n" + Self.rawString(json, indent: 4) + "\n  )"
       initialState = "initialState"
       if initialJSON.contains("\"<redacted>\"") {
         self.notes.append(
@@ -107,16 +107,19 @@ struct TestStoreTest {
     lines += [
       "  let store = TestStore(initialState: \(initialState)) {",
       "    \(options.reducer ?? feature + "()")",
-      "  } withDependencies: {",
     ]
     if let dependencies = options.dependencies {
+      lines.append("  } withDependencies: {")
       lines += dependencies.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
     } else {
       let causes = Array(Set(actions.compactMap { action -> Int? in
         if case let .effect(cause) = action.origin { return cause }
         return nil
       })).sorted()
-      lines.append("    // The trace does not know the dependencies the effects used: set them here.")
+      // NB: A closure that ignores its argument must say so: `{ // … }` does not compile.
+      lines.append("  } withDependencies: { dependencies in")
+      lines.append("    // The trace does not know the dependencies the effects used: set them here, as in")
+      lines.append("    // `dependencies.continuousClock = ImmediateClock()`.")
       if !causes.isEmpty {
         let list = causes.map { "#\($0)" }.joined(separator: ", ")
         lines.append("    // Effects of \(list) sent actions.")
@@ -137,12 +140,12 @@ struct TestStoreTest {
       case .send:
         if let literal = ActionSource.literal(action) {
           call = "store.send(\(literal))"
-        } else if let json = action.payloadJSON, Self.isPrintable(json) {
+        } else if let payloadJSON = action.payloadJSON, let json = Self.indentedJSON(payloadJSON) {
           jsonActions += 1
           if json.contains("\"<redacted>\"") {
             self.notes.append("action #\(action.seq) holds values redacted when it was recorded: they decode as \"<redacted>\"")
           }
-          call = "store.send(\n  try decoded(\n    \(feature).Action.self,\n" + Self.rawString(Self.indentedJSON(json), indent: 4) + "\n  )\n)"
+          call = "store.send(\n  try decoded(\n    \(feature).Action.self,\n" + Self.rawString(json, indent: 4) + "\n  )\n)"
         } else {
           unwritten = action
           call = "store.send(<#action #\(action.seq)#>)"
@@ -165,7 +168,8 @@ struct TestStoreTest {
         unasserted += assertion.unasserted
         let paths = assertion.unasserted.map(Self.comment).joined(separator: ", ")
         lines.append("  // #\(action.seq): not asserted, as tcatrace cannot write it in Swift: \(paths).")
-        lines.append("  await store.withExhaustivity(.off) {")
+        // NB: `withExhaustivity` rethrows what its operation throws: a decoding.
+        lines.append("  \(call.contains("try decoded(") ? "try " : "")await store.withExhaustivity(.off) {")
         prefix = "    await "
         body = body.map { "  " + $0.replacing("\n", with: "\n  ") }
       }
@@ -208,24 +212,22 @@ struct TestStoreTest {
     self.source = source
   }
 
-  /// `text` for a line comment: on one line, its controls escaped (`\u{1B}`).
+  /// `text` for a line comment: on one line, its controls escaped (`\u{1B}`), and the line and
+  /// paragraph separators too, which an editor shows as line breaks.
   static func comment(_ text: String) -> String {
-    text.terminalSafe
-  }
-
-  /// Whether `json` can go into the test as it is: JSON escapes controls in its strings, so a
-  /// control is a damaged or hostile trace, and must not reach the terminal or the source.
-  static func isPrintable(_ json: String) -> Bool {
-    !json.unicodeScalars.contains { $0.isTerminalControl && $0 != "\n" }
+    let safe = text.terminalSafe
+    guard safe.unicodeScalars.contains(where: { $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return safe }
+    return safe.replacing("\u{2028}", with: "\\u{2028}").replacing("\u{2029}", with: "\\u{2029}")
   }
 
   /// `text` in a multi-line raw string literal whose lines are indented by `indent` spaces,
-  /// with enough number signs that nothing in it ends the literal or interpolates.
+  /// with enough number signs that nothing in it ends the literal or interpolates: one more
+  /// than the longest run of them in it, counted on scalars, as the compiler reads them.
   static func rawString(_ text: String, indent: Int) -> String {
     var longest = 0
     var run = 0
-    for character in text {
-      if character == "#" {
+    for scalar in text.unicodeScalars {
+      if scalar == "#" {
         run += 1
         longest = max(longest, run)
       } else {
@@ -238,51 +240,90 @@ struct TestStoreTest {
     return ([pad + hashes + "\"\"\""] + body + [pad + "\"\"\"" + hashes]).joined(separator: "\n")
   }
 
-  /// `json` (one line, as the trace keeps it) laid out two spaces per level, each value on a
-  /// line of its own, its text untouched.
-  static func indentedJSON(_ json: String) -> String {
+  /// The levels of JSON laid out on lines of their own; deeper ones are written on one line, so
+  /// that the test grows with the JSON, not with the square of its depth.
+  static let deepestJSONLevel = 32
+
+  /// `json` (one line, as the trace keeps it) written anew in printable ASCII, two spaces per
+  /// level, each value on a line of its own: a scalar outside ASCII in a string as JSON's
+  /// `\uXXXX` escape, which the decoder reads back as it was. `nil` when it is not JSON's text:
+  /// a control in a string, or outside strings anything but JSON's punctuation, numbers and
+  /// words; a damaged or hostile trace.
+  static func indentedJSON(_ json: String) -> String? {
     var out = ""
     var depth = 0
-    var inString = false
-    var escaped = false
-    let characters = Array(json)
+    let scalars = Array(json.unicodeScalars)
     var index = 0
-    func newline() { out += "\n" + String(repeating: "  ", count: depth) }
-    while index < characters.count {
-      let character = characters[index]
-      if inString {
-        out.append(character)
-        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
-        index += 1
-        continue
-      }
-      switch character {
+    func newline() {
+      guard depth <= Self.deepestJSONLevel else { return }
+      out += "\n" + String(repeating: "  ", count: depth)
+    }
+    func escaped(_ value: UInt32) -> String {
+      let hex = String(value, radix: 16)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+    while index < scalars.count {
+      let scalar = scalars[index]
+      switch scalar {
       case "\"":
-        inString = true
-        out.append(character)
+        out += "\""
+        index += 1
+        while true {
+          guard index < scalars.count else { return nil }
+          let inner = scalars[index]
+          index += 1
+          switch inner {
+          case "\"":
+            out += "\""
+          case "\\":
+            guard index < scalars.count, scalars[index].isASCII, scalars[index].value >= 0x20 else { return nil }
+            out += "\\"
+            out.unicodeScalars.append(scalars[index])
+            index += 1
+            continue
+          case " "..."~":
+            out.unicodeScalars.append(inner)
+            continue
+          case _ where inner.value < 0x80:
+            return nil
+          case _ where inner.value > 0xFFFF:
+            let value = inner.value - 0x10000
+            out += escaped(0xD800 + (value >> 10)) + escaped(0xDC00 + (value & 0x3FF))
+            continue
+          default:
+            out += escaped(inner.value)
+            continue
+          }
+          break
+        }
+        continue
       case "{", "[":
-        let closing: Character = character == "{" ? "}" : "]"
-        if index + 1 < characters.count, characters[index + 1] == closing {
-          out += String([character, closing])
+        let closing: Unicode.Scalar = scalar == "{" ? "}" : "]"
+        if index + 1 < scalars.count, scalars[index + 1] == closing {
+          out.unicodeScalars.append(scalar)
+          out.unicodeScalars.append(closing)
           index += 1
         } else {
-          out.append(character)
+          out.unicodeScalars.append(scalar)
           depth += 1
           newline()
         }
       case "}", "]":
+        guard depth > 0 else { return nil }
         depth -= 1
         newline()
-        out.append(character)
+        out.unicodeScalars.append(scalar)
       case ",":
-        out.append(character)
+        out += ","
         newline()
       case ":":
         out += ": "
       case " ", "\n", "\r", "\t":
         break
+      case "0"..."9", "-", "+", ".", "e", "E", "t", "r", "u", "f", "a", "l", "s", "n":
+        out.unicodeScalars.append(scalar)
       default:
-        out.append(character)
+        return nil
       }
       index += 1
     }

@@ -10,6 +10,10 @@
 //   tcatrace-fixture record-demo-unredacted FILE
 //                                           (the same, nothing redacted: a session whose
 //                                           password a generated test can send)
+//   tcatrace-fixture record-texts FILE TEXT…
+//                                           (a session "texts" of the app, nothing redacted:
+//                                           each TEXT typed as the login's email, then added as
+//                                           a todo's title)
 //   tcatrace-fixture append FILE COUNT [PAUSE_AFTER]
 //                                           (a session of COUNT actions, one every 50 ms;
 //                                           `refused: …` if the recorder throws; with
@@ -56,6 +60,8 @@ struct TraceFixture {
       try await recordDemo(path: arguments[1])
     case "record-demo-unredacted" where arguments.count == 2:
       try await recordDemo(path: arguments[1], redacting: [])
+    case "record-texts" where arguments.count >= 2:
+      try await recordTexts(path: arguments[1], Array(arguments.dropFirst(2)))
     case "append" where arguments.count == 3 || arguments.count == 4:
       guard let count = Int(arguments[2]), let pause = Int(arguments.count == 4 ? arguments[3] : "0")
       else { fallthrough }
@@ -128,6 +134,23 @@ struct TraceFixture {
     await DemoScript.runLeaky { leakyStore.send($0) }
     await leakyStore.finish()
     try await leaky.close()
+    emit("recorded")
+  }
+
+  /// Records each of `texts` as the login's email and as a new todo's title, nothing redacted:
+  /// a session whose strings a generated test must write back exactly.
+  @MainActor
+  static func recordTexts(path: String, _ texts: [String]) async throws {
+    let recorder = try TraceRecorder(
+      path: path, session: "texts", policy: .recordOnly, redacting: [], timing: .fixed
+    )
+    let store = makeStore(recorder)
+    for text in texts {
+      store.send(._internal(.login(.view(.emailChanged(text)))))
+      store.send(._internal(.todos(.view(.addTodoButtonTapped(title: text)))))
+    }
+    await store.finish()
+    try await recorder.close()
     emit("recorded")
   }
 

@@ -52,7 +52,7 @@ func replaysDemoAppSession() async throws {
 
   await store.receive(\._internal.login._internal.loginResponse) {
     $0.login.isLoading = false
-    $0.login.twoFactor = TwoFactorFeature.State(
+    $0.login.twoFactor = .init(
       token: "token-blob@example.com",
       code: "",
       isVerifying: false,
@@ -78,7 +78,7 @@ func replaysDemoAppSession() async throws {
   }
 
   await store.receive(\._internal.login.delegate.didLogin) {
-    $0.user = User(id: 1, name: "blob")
+    $0.user = .init(id: 1, name: "blob")
   }
 
   await store.send(._internal(.todos(.view(.onAppear)))) {
@@ -86,12 +86,8 @@ func replaysDemoAppSession() async throws {
   }
 
   await store.receive(\._internal.todos._internal.todosLoaded) {
-    $0.todos.todos[id: 1] = TodoRowFeature.State(id: 1, title: "Buy milk", isComplete: false)
-    $0.todos.todos[id: 2] = TodoRowFeature.State(
-      id: 2,
-      title: "Write the trace reader",
-      isComplete: true
-    )
+    $0.todos.todos[id: 1] = .init(id: 1, title: "Buy milk", isComplete: false)
+    $0.todos.todos[id: 2] = .init(id: 2, title: "Write the trace reader", isComplete: true)
     $0.todos.isLoading = false
   }
 
@@ -104,10 +100,7 @@ func replaysDemoAppSession() async throws {
   }
 
   await store.send(._internal(.todos(.view(.addTodoButtonTapped(title: "Record a trace"))))) {
-    $0.todos.todos.insert(
-      TodoRowFeature.State(id: 100, title: "Record a trace", isComplete: false),
-      at: 0
-    )
+    $0.todos.todos.insert(.init(id: 100, title: "Record a trace", isComplete: false), at: 0)
     $0.todos.nextID = 101
   }
 
@@ -117,9 +110,9 @@ func replaysDemoAppSession() async throws {
 
   await store.receive(\._internal.todos._internal.rows[id: 100].delegate.completionChanged) {
     $0.todos.todos = [
-      TodoRowFeature.State(id: 1, title: "Buy milk", isComplete: false),
-      TodoRowFeature.State(id: 100, title: "Record a trace", isComplete: true),
-      TodoRowFeature.State(id: 2, title: "Write the trace reader", isComplete: true)
+      .init(id: 1, title: "Buy milk", isComplete: false),
+      .init(id: 100, title: "Record a trace", isComplete: true),
+      .init(id: 2, title: "Write the trace reader", isComplete: true)
     ]
   }
 
@@ -149,9 +142,7 @@ func replaysDemoAppSession() async throws {
   await store.send(._internal(.todos(.view(.onDisappear))))
 
   await store.send(.view(.settingsButtonTapped)) {
-    $0.path[id: 0] = .settings(
-      SettingsFeature.State(displayName: "blob", notificationsEnabled: false)
-    )
+    $0.path[id: 0] = .settings(.init(displayName: "blob", notificationsEnabled: false))
   }
 
   await store.send(._internal(.path(.element(id: 0, action: .settings(.view(.binding(.set(\.displayName, "Blob")))))))) {

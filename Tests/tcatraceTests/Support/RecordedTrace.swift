@@ -12,11 +12,14 @@ struct RecordedTrace {
   /// - Parameter redacted: Whether the app's session is recorded with the redactions the
   ///   demo uses (the password and the code). Default: `true`.
   init(redacted: Bool = true) async throws {
+    try await self.init(fixture: redacted ? "record-demo" : "record-demo-unredacted")
+  }
+
+  /// A trace `tcatrace-fixture COMMAND FILE ARGUMENTS…` records, in `name`.
+  init(fixture command: String, _ arguments: [String] = [], name: String = "demo.db") async throws {
     self.directory = try TemporaryDirectory()
-    self.path = self.directory.path("demo.db")
-    let result = try await Product("tcatrace-fixture").run(
-      [redacted ? "record-demo" : "record-demo-unredacted", self.path]
-    )
+    self.path = self.directory.path(name)
+    let result = try await Product("tcatrace-fixture").run([command, self.path] + arguments)
     guard result.status == 0 else {
       throw RecordingFailed(output: result.stdout + result.stderr)
     }
