@@ -63,6 +63,22 @@ struct BadInputTests {
     )
   }
 
+  /// Issue #40: a pipe or a device is not called empty, and reading it does not wait on it.
+  @Test func aPipeOrADevice() async throws {
+    let name = try self.make("pipe.db") { path in
+      #expect(FileName.withCString(path) { mkfifo($0, 0o600) } == 0)
+    }
+    try await self.expectError(
+      name, "'pipe.db' is not a regular file (a pipe, a device or a socket), so it is not a trace: give the path of a trace file"
+    )
+    let result = try await Product.tcatrace.run(["replay", "/dev/zero"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr
+        == "Error: '/dev/zero' is not a regular file (a pipe, a device or a socket), so it is not a trace: give the path of a trace file\n"
+    )
+  }
+
   @Test func aFileThatIsNotSQLite() async throws {
     let name = try self.make("notes.db") { try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: $0)) }
     try await self.expectError(name, "'notes.db' is not a SQLite database, so it cannot be a TCATrace file")
@@ -124,6 +140,15 @@ struct BadInputTests {
     let malformed = try await self.trace.run(["replay", "FILE", "--session", "first"])
     #expect(malformed.status == 2)
     #expect(malformed.stderr.hasPrefix("Error: The value 'first' is invalid for '--session <id|latest|all>'"))
+    // Issue #40: a negative id or step is a wrong value, not a missing one.
+    let negative = try await self.trace.run(["replay", "FILE", "--session", "-1"])
+    #expect(negative.status == 2)
+    #expect(negative.stderr.hasPrefix("Error: The value '-1' is invalid for '--session <id|latest|all>'"))
+    let oneSession = try await self.trace.run(["state", "FILE", "--session", "-1"])
+    #expect(oneSession.stderr.hasPrefix("Error: The value '-1' is invalid for '--session <id|latest>'"))
+    let step = try await self.trace.run(["state", "FILE", "--at", "-1"])
+    #expect(step.status == 2)
+    #expect(step.stderr.hasPrefix("Error: --at is a seq, 0 or more (0: the state before the first action)"))
   }
 
   @Test func anUnknownCategory() async throws {

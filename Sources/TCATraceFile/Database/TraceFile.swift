@@ -175,6 +175,12 @@ package enum TraceFile {
       )
     }
     try self.checkNotDirectory(path, status)
+    if !status.isRegularFile {
+      throw TraceFileError(
+        kind: .notATrace, path: path,
+        message: "is not a regular file (a pipe, a device or a socket), so it is not a trace: give the path of a trace file"
+      )
+    }
     if status.size == 0 {
       throw TraceFileError(
         kind: .notATrace, path: path,
@@ -284,12 +290,15 @@ package struct FileSnapshot: Equatable, Sendable {
 /// lookups of their types.
 package struct FileStatus {
   package var isDirectory: Bool
+  /// Whether it is a file of its own: not a directory, a pipe, a device or a socket.
+  package var isRegularFile: Bool
   package var size: Int64
 
   package init?(_ path: String) {
     var info = stat()
     guard FileName.withCString(path, { stat($0, &info) }) == 0 else { return nil }
     self.isDirectory = info.st_mode & S_IFMT == S_IFDIR
+    self.isRegularFile = info.st_mode & S_IFMT == S_IFREG
     self.size = Int64(info.st_size)
   }
 }

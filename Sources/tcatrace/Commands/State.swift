@@ -19,8 +19,9 @@ extension TCATraceCommand {
 
     @OptionGroup var session: OneSessionArguments
 
+    // NB: `.unconditional`: `--at -1` is a wrong step, not a missing one.
     @Option(
-      name: .long,
+      name: .long, parsing: .unconditional,
       help: ArgumentHelp(
         "The action after which to show the state: its seq, or 0 for the state before the first action. Default: the last action.",
         valueName: "seq"

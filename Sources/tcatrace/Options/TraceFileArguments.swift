@@ -146,8 +146,9 @@ enum SessionSelector: ExpressibleByArgument, Equatable {
 
 /// `--session`, shared by the commands that read actions.
 struct SessionOptions: ParsableArguments {
+  // NB: `.unconditional`: `--session -1` is a wrong id, not a missing one.
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: ArgumentHelp(
       "The session to read: its id, 'latest', or 'all'.",
       discussion: "'tcatrace sessions FILE' lists the ids.",
@@ -169,8 +170,9 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// `--session id|latest`, for a command that reads one session.
 struct OneSessionArguments: ParsableArguments {
+  // NB: `.unconditional`: `--session -1` is a wrong id, not a missing one.
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: ArgumentHelp("The session: its id or 'latest'.", valueName: "id|latest")
   )
   var session: SessionSelector = .latest
