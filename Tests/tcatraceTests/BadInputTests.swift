@@ -151,6 +151,29 @@ struct BadInputTests {
     #expect(step.stderr.hasPrefix("Error: --at is a seq, 0 or more (0: the state before the first action)"))
   }
 
+  /// Issue #40: an effect's action caused by something other than an earlier action of its
+  /// session (a negative seq, one past any session, itself, a loop) is a damaged file.
+  @Test func aCauseThatIsNotAnEarlierAction() async throws {
+    for (index, (cause, shown)) in [("-3", "-3"), ("9223372036854775807", "9223372036854775807"), ("seq", "4"), ("5", "5")].enumerated() {
+      let path = try self.trace.copy(
+        named: "cause\(index).db",
+        changedBy: """
+          UPDATE actions SET cause_seq = \(cause) WHERE session_id = 1 AND seq = 4;
+          UPDATE actions SET cause_seq = 4 WHERE session_id = 1 AND seq = 5 AND origin = 'effect';
+          """
+      )
+      for command in ["replay", "test"] {
+        let result = try await self.trace.run([command, path, "--session", "1"])
+        #expect(result.status == 2, "\(cause) \(command)")
+        #expect(
+          result.stderr
+            == "Error: '\(path)' holds action #4 caused by #\(shown), which is not an earlier action: the file is damaged (truncated or overwritten); record it again\n",
+          "\(cause) \(command)"
+        )
+      }
+    }
+  }
+
   @Test func anUnknownCategory() async throws {
     let result = try await self.trace.run(["replay", "FILE", "--category", "view,views"])
     #expect(result.status == 2)

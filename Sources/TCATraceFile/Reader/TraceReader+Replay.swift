@@ -56,7 +56,7 @@ extension TraceReader {
           id,
           ReplayedAction(
             seq: seq,
-            origin: try self.origin(statement, 2, cause: try statement.optionalInteger(3).map { Int(clamping: $0) }),
+            origin: try self.origin(statement, 2, cause: try statement.optionalInteger(3), of: seq),
             path: try statement.string(4),
             payloadJSON: try statement.optionalString(5),
             changes: []

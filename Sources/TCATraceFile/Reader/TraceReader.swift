@@ -224,7 +224,7 @@ public final class TraceReader {
         seq: seq,
         timeNs: try statement.integer(3),
         durationNs: try statement.integer(4),
-        origin: try self.origin(statement, 5, cause: try statement.optionalInteger(6).map { Int(clamping: $0) }),
+        origin: try self.origin(statement, 5, cause: try statement.optionalInteger(6), of: seq),
         path: try statement.string(7),
         rootCategory: try self.category(statement, 8),
         feature: try statement.string(9),
@@ -390,10 +390,20 @@ public final class TraceReader {
     return rule
   }
 
-  /// The origin in column `index` of `statement`, of an action whose cause is `cause`.
+  /// The origin in column `index` of `statement`, of action `seq` whose cause is `cause`.
+  ///
+  /// An effect's action is caused by an earlier action of its session: a cause that is not one
+  /// (negative, itself, later, a loop) is a damaged or edited file.
   func origin(
-    _ statement: SQLiteStatement, _ index: Int, cause: Int?
+    _ statement: SQLiteStatement, _ index: Int, cause rawCause: Int64?, of seq: Int
   ) throws(TraceFileError) -> TracedAction.Origin {
+    let cause = rawCause.map { Int(clamping: $0) }
+    if let cause, statement.match(index, Self.originNames) != 0, !(1..<seq).contains(cause) {
+      throw TraceFileError(
+        kind: .corrupt, path: self.path,
+        message: "holds action #\(seq) caused by #\(rawCause!), which is not an earlier action"
+      )
+    }
     switch (statement.match(index, Self.originNames), cause) {
     case (0?, _): return .send
     case let (1?, cause?): return .effect(cause: cause)
