@@ -116,6 +116,7 @@ let package = Package(
         "CSQLite",
         "TCABoundaries",
         "TCATraceFile",
+        "TCATraceText",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -134,8 +135,10 @@ let package = Package(
     ),
     .target(
       name: "TCATraceCLI",
-      dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["TCATraceText", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
+    // NB: What a terminal shows of a trace's text, for the programs and the libraries alike.
+    .target(name: "TCATraceText"),
     .executableTarget(
       name: "tcatrace",
       dependencies: [

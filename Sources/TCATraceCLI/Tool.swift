@@ -1,4 +1,6 @@
 import ArgumentParser
+// NB: Every program that prints a trace's text shows it through `terminalSafe`.
+@_exported import TCATraceText
 
 #if canImport(Glibc)
   import Glibc

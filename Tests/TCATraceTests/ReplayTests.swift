@@ -219,6 +219,31 @@ struct ReplayTests {
     )
   }
 
+  /// Issue #40: what the trace holds (a path, a case name, a recorded value) reaches the report
+  /// with its controls escaped, as the CLI shows them, and its lines as they are.
+  @Test func theReportEscapesTheTracesControls() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    try SQLiteConnection(path: path, mode: .readWrite).execute(
+      """
+      UPDATE actions SET path = 'increment' || char(27) || '[2JTapped' WHERE seq = 1;
+      UPDATE state_changes SET new_value = '1' || char(155) || char(8238)
+      WHERE action_id = (SELECT id FROM actions WHERE seq = 1);
+      """
+    )
+    let report = try await TraceReplayer(path: path, session: 1).run(Counter(bug: .incrementsTwice))
+    expectNoDifference(
+      report.description,
+      """
+      Replayed 0 of 6 actions of session 1 of '\(path)' against Counter: it diverges at action #1 increment\\u{1B}[2JTapped.
+      After it, the state at count differs (− recorded, + replayed):
+      − 1\\u{9B}\\u{202E}
+      + 2
+      """
+    )
+    #expect(report.divergence?.description.unicodeScalars.contains { $0.value == 0x1B } == false)
+  }
+
   @Test func anActionThatNoLongerHasAnEffectDiverges() async throws {
     let directory = try TemporaryDirectory()
     let path = try await self.record(into: directory)

@@ -2,6 +2,7 @@ import Composable
 import CustomDump
 import Foundation
 import IssueReporting
+import TCATraceText
 
 /// Re-runs a recorded session against a reducer — today's code — and says where its behaviour
 /// differs from the recording's.
@@ -280,12 +281,18 @@ public struct TraceReplayReport: Sendable, Equatable, CustomStringConvertible {
   /// The first divergence; `nil` when the replay matched the recording throughout.
   public var divergence: TraceDivergence?
 
+  /// The report, its lines as they are and every other control from the trace escaped
+  /// (`\u{1B}`): a case name or a value in a trace must not act on the terminal that shows it.
   public var description: String {
+    self.text.terminalSafeLineByLine
+  }
+
+  private var text: String {
     let head = "Replayed \(self.replayed) of \(self.total) actions of session \(self.session) of '\(self.path)' against \(self.reducer)"
     guard let divergence = self.divergence else {
       return head + ": every state is the recorded one."
     }
-    return head + ": it diverges at " + divergence.description
+    return head + ": it diverges at " + divergence.text
   }
 }
 
@@ -314,7 +321,12 @@ public struct TraceDivergence: Sendable, Equatable, CustomStringConvertible {
     self.kind = kind
   }
 
+  /// Where and how, its lines as they are and every other control from the trace escaped.
   public var description: String {
+    self.text.terminalSafeLineByLine
+  }
+
+  fileprivate var text: String {
     let action = self.seq == 0 ? "the initial state" : "action #\(self.seq) \(self.actionPath)"
     switch self.kind {
     case let .state(path, recorded, replayed):

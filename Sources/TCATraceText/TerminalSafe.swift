@@ -41,6 +41,14 @@ extension String {
     return true
   }
 
+  /// The string with its lines kept and every other character a terminal acts on escaped, as
+  /// ``terminalSafe`` escapes it: for text of several lines made of a trace's values.
+  package var terminalSafeLineByLine: String {
+    guard !self.isTerminalSafeLineByLine else { return self }
+    return self.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { String($0).terminalSafe }.joined(separator: "\n")
+  }
+
   /// The string with every character a terminal acts on shown as an escape, as CustomDump
   /// writes them: `\n`, `\r`, `\t`, and `\u{1B}` for the other C0 controls, DEL, the C1
   /// controls (U+0080–U+009F) and the bidirectional overrides and isolates; and each byte of a
