@@ -327,6 +327,33 @@ struct DebugCommandTests {
     #expect(last.contains(#"  + "live40@example.com""#))
   }
 
+  /// Issue #40: a file replaced in place by another trace while it is shown is not shown as if
+  /// it were the first: the debugger says it was written while it was read, and exits with 2.
+  @Test(arguments: [false, true])
+  func aFileReplacedWhileItIsShown(inPlace: Bool) async throws {
+    let other = try await RecordedTrace(fixture: "record-texts", ["a", "b"], name: "texts.db")
+    let path = self.trace.directory.path("shown.db")
+    try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+    let screen = try self.debug(["--session", "1"], file: path)
+    try await screen.waitForStatus("#1/25")
+    let replacement = try Data(contentsOf: URL(fileURLWithPath: other.path))
+    if inPlace {
+      // As `cp` replaces a file: the same file, its bytes written over.
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      try handle.truncate(atOffset: 0)
+      try handle.write(contentsOf: replacement)
+      try handle.close()
+    } else {
+      // As `mv` replaces it: another file under the same name.
+      try replacement.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+    let lines = try await screen.waitUntil("the error and the shell again") {
+      $0.contains { $0.hasPrefix("exit ") }
+    }
+    #expect(lines.contains("exit 2"))
+    #expect(lines.contains { $0.contains("was written while it was read") })
+  }
+
   /// A file whose text holds terminal controls shows them as escapes.
   @Test func hostileTextIsShownAsEscapes() async throws {
     let hostile = try self.trace.copy(

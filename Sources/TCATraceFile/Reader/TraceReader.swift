@@ -49,7 +49,12 @@ public final class TraceReader {
   /// - Throws: `TraceFileError` of kind `.changedWhileReading`.
   public func checkUnchanged() throws(TraceFileError) {
     guard let snapshot = self.snapshot, snapshot.hasChanged(path: self.path) else { return }
-    throw TraceFileError(
+    throw self.changedWhileReading
+  }
+
+  /// The error of a file written while it was read.
+  package var changedWhileReading: TraceFileError {
+    TraceFileError(
       kind: .changedWhileReading, path: self.path,
       message: "was written while it was read (a recorder began appending to it), so what was read may be torn: read it again"
     )
@@ -82,10 +87,13 @@ public final class TraceReader {
   /// For following a file: when it was opened as a file no recorder was writing, and a
   /// recorder has begun to since (a `-wal` with something in it lies beside it, or the file
   /// changed), opens it again to read what the recorder commits. Call it between reads.
-  package func reopenIfWritten() throws(TraceFileError) {
+  ///
+  /// - Returns: Whether it opened the file again.
+  @discardableResult
+  package func reopenIfWritten() throws(TraceFileError) -> Bool {
     guard let snapshot = self.snapshot,
       TraceFile.hasWAL(self.path) || snapshot.hasChanged(path: self.path)
-    else { return }
+    else { return false }
     // NB: Statements go before their connection.
     self.changesStatement = nil
     self.leaksStatement = nil
@@ -93,6 +101,7 @@ public final class TraceReader {
     (self.connection, self.snapshot) = try TraceFile.openForReading(path: self.path, live: false)
     self.connection.stepTimeLimit = limit
     if self.keepsTemporaryDataInMemory { try self.connection.keepTemporaryDataInMemory() }
+    return true
   }
 
   /// The longest reading one row may take before the read stops with a `TraceFileError`:

@@ -333,7 +333,17 @@ final class Debugger {
 
   /// Reads what a recorder appended since; whether anything changed.
   func refresh() throws -> Bool {
-    try self.reader.reopenIfWritten()
+    if try self.reader.reopenIfWritten() {
+      // NB: A recorder only appends: the session and the action shown are still there as they
+      // were. Where they are not, the file was replaced, and what is shown is not in it.
+      let session = try? self.reader.session(id: self.sessionID)
+      var shown: TracedAction?
+      if let current = self.current { shown = try? self.reader.action(session: self.sessionID, seq: current.seq) }
+      guard let session, session.name == self.session.name, session.rootFeature == self.session.rootFeature,
+        session.startedAt == self.session.startedAt, session.actionCount >= self.lastSeq,
+        shown?.path == self.current?.path, shown?.timeNs == self.current?.timeNs
+      else { throw self.reader.changedWhileReading }
+    }
     let lastSeq = try self.reader.lastSeq(session: self.sessionID)
     let endedAt = self.session.endedAt == nil ? try self.reader.endedAt(session: self.sessionID) : self.session.endedAt
     guard lastSeq != self.lastSeq || endedAt != self.session.endedAt else { return false }
