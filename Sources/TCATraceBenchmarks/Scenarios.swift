@@ -35,6 +35,8 @@ public struct BenchmarkSize: Sendable {
   public var stateRows: Int = 10_000
   /// The session a replay re-runs: its actions.
   public var replayActions: Int = 100_000
+  /// Each of the two sessions `tcatrace diff` aligns: its actions.
+  public var diffActions: Int = 100_000
 
   public static let full = BenchmarkSize(
     repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
@@ -44,7 +46,7 @@ public struct BenchmarkSize: Sendable {
     repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
     memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 3, keyframePairs: 1,
     keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100, stateActions: 2_000, stateRows: 100,
-    replayActions: 200
+    replayActions: 200, diffActions: 1_000
   )
 
   /// The actions of each recording, with keyframes and without, and the pairs of them, at a

@@ -6,7 +6,7 @@ import TCATraceBenchmarks
 /// ratio with its target.
 @main
 struct Bench {
-  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|memory]\n"
+  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|memory]\n"
 
   @MainActor
   static func main() async throws {
@@ -14,7 +14,7 @@ struct Bench {
     var jsonPath: String?
     var size = BenchmarkSize.full
     var only: String?
-    let scenarios = ["send", "scaling", "writer", "reader", "states", "replay", "memory"]
+    let scenarios = ["send", "scaling", "writer", "reader", "states", "replay", "diff", "memory"]
     while let argument = arguments.first {
       arguments.removeFirst()
       switch argument {
@@ -41,6 +41,7 @@ struct Bench {
     }
     if runs("states") { results.append(try await Scenarios.keyframes(size, tools: tools)) }
     if runs("replay") { results.append(try await Scenarios.replay(size)) }
+    if runs("diff") { results.append(try Scenarios.diffAlignment(size)) }
     // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
     if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
     print(BenchReport.text(results))

@@ -105,6 +105,18 @@ struct BenchmarkTests {
     #expect(result.figures.allSatisfy { $0.median > 0 })
   }
 
+  /// Issue #40: the diff's alignment of three pairs of sessions, against numbering them.
+  @Test func diffAlignmentComparesThreePairsWithNumberingThem() throws {
+    let result = try Scenarios.diffAlignment(.tiny)
+    #expect(result.ratios.map(\.name) == [
+      "diff, alike: aligning / numbering", "diff, 4 edits: aligning / numbering",
+      "diff, nothing in common: aligning / numbering",
+      "diff, 1000 with nothing in common: difference(from:) / Alignment",
+    ])
+    #expect(result.figures.count == 6)
+    #expect(result.figures.allSatisfy { $0.median > 0 })
+  }
+
   @Test func readerThroughputComparesEachReadWithTheSQLiteShell() async throws {
     let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3)
     let result = try await Scenarios.readerThroughput(.tiny, tools: tools)
@@ -139,7 +151,8 @@ struct BenchmarkTests {
     #expect(result.stdout.contains("ratio writer / raw inserts"))
     let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]]
     #expect(decoded?.map { $0["scenario"] as? String } == [
-      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "keyframes", "replay", "memory",
+      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "keyframes", "replay",
+      "diff alignment", "memory",
     ])
   }
 }

@@ -73,6 +73,26 @@ struct DiffCommandTests {
     )
   }
 
+  /// Issue #40: two sessions of 40,000 actions with no case path in common align in about the
+  /// time reading them takes, where `difference(from:)` ran past 400 s.
+  @Test func longSessionsWithNothingInCommon() async throws {
+    let trace = try await RecordedTrace()
+    let path = try trace.copy(
+      named: "long.db",
+      changedBy: """
+        DELETE FROM leaks; DELETE FROM state_changes; DELETE FROM actions;
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40000)
+        INSERT INTO actions (session_id, seq, time_ns, duration_ns, origin, path, root_category,
+          feature, category, case_name, state_path)
+        SELECT s, i, i, 0, 'send', 'view.tapped' || (i % 7 + 7 * s), 'view', '', 'view', 'tapped', ''
+        FROM n, (SELECT 1 AS s UNION ALL SELECT 2);
+        """
+    )
+    let result = try await trace.run(["diff", path, path, "--session", "1", "--other-session", "2"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stdout.contains("0 actions aligned: 0 alike, 0 that did something else; 40000 only in "))
+  }
+
   @Test func badInputIsOneLineAndExit2() async throws {
     let trace = try await RecordedTrace()
     for (arguments, message) in [

@@ -9,9 +9,12 @@ extension TCATraceCommand {
       commandName: "diff",
       abstract: "Compare two recordings of the same flow: the first action or state change where they differ, then a summary.",
       discussion: """
-        The sessions' actions are aligned by their case paths (as a text diff aligns lines); \
-        two aligned actions are alike when their payloads and the state changes they caused \
-        are. Times are not compared. Exit code 1 when the sessions differ.
+        The sessions' actions are aligned by their case paths (as a text diff aligns lines: \
+        the common start and end, actions that occur once in each as anchors, and at most \
+        1,000 edits between two anchors; a stretch that needs more counts as only in one and \
+        only in the other). Two aligned actions are alike when their payloads and the state \
+        changes they caused are. Times are not compared. --time-limit also bounds the \
+        alignment. Exit code 1 when the sessions differ.
         """
     )
 
@@ -21,13 +24,13 @@ extension TCATraceCommand {
     var other: String
 
     @Option(
-      name: .long,
+      name: .long, parsing: .unconditional,
       help: ArgumentHelp("The session of the first file (and of the other, without --other-session): its id or 'latest'.", valueName: "id|latest")
     )
     var session: SessionSelector = .latest
 
     @Option(
-      name: .customLong("other-session"),
+      name: .customLong("other-session"), parsing: .unconditional,
       help: ArgumentHelp("The session of the other file: its id or 'latest'. Default: as --session.", valueName: "id|latest")
     )
     var otherSession: SessionSelector?
@@ -49,7 +52,7 @@ extension TCATraceCommand {
         }
         return (first, second)
       }
-      let comparison = Comparison(first, second)
+      let comparison = try Comparison(first, second, timeLimit: self.trace.timeLimit)
       let terminal = Terminal.standard
       let title = "\(first.title) and \(second.title)"
       guard let difference = comparison.entries.first(where: { !$0.isAlike }) else {
@@ -109,35 +112,36 @@ private struct Comparison {
   let second: Side
   let entries: [Entry]
 
-  init(_ first: Side, _ second: Side) {
+  /// - Parameter timeLimit: Seconds the alignment may take; 0: no limit.
+  init(_ first: Side, _ second: Side, timeLimit: Double) throws(CLIError) {
     self.first = first
     self.second = second
     let (firstActions, secondActions) = (first.actions, second.actions)
-    let difference = secondActions.map(\.path).difference(from: firstActions.map(\.path))
-    var removed = Set<Int>()
-    var inserted = Set<Int>()
-    for change in difference {
-      switch change {
-      case let .remove(offset, _, _): removed.insert(offset)
-      case let .insert(offset, _, _): inserted.insert(offset)
+    // NB: Each case path as a number, the same in both sessions.
+    var numbers: [String: Int] = [:]
+    func number(_ action: TracedAction) -> Int {
+      if let number = numbers[action.path] { return number }
+      numbers[action.path] = numbers.count
+      return numbers.count - 1
+    }
+    let (a, b) = (firstActions.map(number), secondActions.map(number))
+    let clock = ContinuousClock()
+    let deadline = clock.now + .nanoseconds(Int64(min(timeLimit * 1e9, 1e18)))
+    let steps: [Alignment.Step]
+    do {
+      steps = try Alignment.steps(a, b) { timeLimit > 0 && clock.now > deadline }
+    } catch {
+      throw CLIError(
+        message: "aligning the two sessions' \(a.count) and \(b.count) actions took longer than --time-limit (\(timeLimit) s): give a larger --time-limit, or 0 for none"
+      )
+    }
+    self.entries = steps.map { step in
+      switch step {
+      case let .both(i, j): .both(i, j, isAlike: Self.alike(firstActions[i], secondActions[j]))
+      case let .onlyFirst(i): .onlyFirst(i)
+      case let .onlySecond(j): .onlySecond(j)
       }
     }
-    var entries: [Entry] = []
-    var (i, j) = (0, 0)
-    while i < firstActions.count || j < secondActions.count {
-      if i < firstActions.count, removed.contains(i) {
-        entries.append(.onlyFirst(i))
-        i += 1
-      } else if j < secondActions.count, inserted.contains(j) {
-        entries.append(.onlySecond(j))
-        j += 1
-      } else {
-        entries.append(.both(i, j, isAlike: Self.alike(firstActions[i], secondActions[j])))
-        i += 1
-        j += 1
-      }
-    }
-    self.entries = entries
   }
 
   /// Whether two actions of the same case path did the same: the same payload, origin and
