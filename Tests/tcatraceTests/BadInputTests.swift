@@ -174,6 +174,26 @@ struct BadInputTests {
     }
   }
 
+  /// Issue #40: a trace's table made a view of an endless recursive CTE gives rows forever,
+  /// each in no time, which the time limit on a row does not stop: the file is refused.
+  @Test func aTableMadeAnEndlessView() async throws {
+    _ = try self.trace.copy(
+      named: "endless.db",
+      changedBy: """
+        PRAGMA foreign_keys = OFF;
+        DROP VIEW IF EXISTS timeline; DROP VIEW IF EXISTS leak_report; DROP TABLE sessions;
+        CREATE VIEW sessions AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r)
+          SELECT i AS id, 'n' AS name, 'R' AS root_feature, '' AS started_at, NULL AS ended_at,
+            0 AS dropped_actions, '' AS recorder_version FROM r;
+        """
+    )
+    try await self.expectError(
+      "endless.db",
+      "'endless.db' holds 'sessions' as a view where a trace has a table: the file is damaged (truncated or overwritten); record it again",
+      commands: [["sessions"], ["replay"], ["leaks"], ["stats"], ["sql", "SELECT 1"]]
+    )
+  }
+
   @Test func anUnknownCategory() async throws {
     let result = try await self.trace.run(["replay", "FILE", "--category", "view,views"])
     #expect(result.status == 2)

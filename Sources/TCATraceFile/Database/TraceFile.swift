@@ -192,8 +192,17 @@ package enum TraceFile {
       path: path, mode: immutable ? .readOnlyImmutable : .readOnly
     )
     try connection.execute("PRAGMA query_only = ON")
-    let (applicationID, version, _) = try self.header(connection)
+    let ((applicationID, version, _), notATable) = try self.headerAndViews(connection)
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
+    // NB: A trace's tables are tables: one made a view (of an endless recursive CTE, say) could
+    // give rows forever, each in no time, which no limit on a row's time stops.
+    if let notATable {
+      let parts = notATable.split(separator: " ", maxSplits: 1)
+      throw TraceFileError(
+        kind: .corrupt, path: path,
+        message: "holds '\(parts.first ?? "")' as a \(parts.last ?? "") where a trace has a table"
+      )
+    }
     return (connection, immutable ? snapshot : nil)
   }
 
@@ -215,16 +224,27 @@ package enum TraceFile {
   private static func header(
     _ connection: SQLiteConnection
   ) throws(TraceFileError) -> (applicationID: Int64, version: Int64, tableCount: Int64) {
+    try self.headerAndViews(connection).header
+  }
+
+  /// The file's header, and the first of a trace's tables that is not a table in it (`nil`:
+  /// none), as `name type`.
+  private static func headerAndViews(
+    _ connection: SQLiteConnection
+  ) throws(TraceFileError) -> (header: (applicationID: Int64, version: Int64, tableCount: Int64), notATable: String?) {
     // NB: One statement, so one snapshot: read as three, a recorder creating the file between
     // them showed an empty header over a file with tables, which is "not a trace".
     let statement = try connection.prepare(
       """
-      SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master)
+      SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master),
+        (SELECT name || ' ' || type FROM sqlite_master
+         WHERE name IN ('sessions', 'actions', 'state_changes', 'leaks', 'states') AND type != 'table'
+         LIMIT 1)
       FROM pragma_application_id() AS a, pragma_user_version() AS v
       """
     )
-    guard try statement.step() else { return (0, 0, 0) }
-    return (statement.int64(0), statement.int64(1), statement.int64(2))
+    guard try statement.step() else { return ((0, 0, 0), nil) }
+    return ((statement.int64(0), statement.int64(1), statement.int64(2)), try statement.optionalString(3))
   }
 
   private static func checkIsTrace(
