@@ -53,6 +53,28 @@ private let loginRows = [
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct RecorderTests {
+  /// Issue #44: `flush()` waits, suspended, until a reader sees every action sent before it,
+  /// while the recorder stays open; after `close()` it returns at once.
+  @Test func flushWaitsUntilAReaderSeesEveryActionSent() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("flushed.db")
+    let recorder = try TraceRecorder(path: path, session: "flushed")
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature()
+    } withDependencies: {
+      exampleDependencies(&$0)
+    }
+    for round in 1...3 {
+      for index in 0..<7 { store.send(._internal(.login(.view(.emailChanged("\(round)-\(index)@example.com"))))) }
+      await recorder.flush()
+      let reader = try TraceReader(path: path, live: true)
+      #expect(try reader.actions().count == 7 * round)
+    }
+    try await recorder.close()
+    await recorder.flush()
+    #expect(try TraceReader(path: path).actions().count == 21)
+  }
+
   @Test func recordsTheExampleAppAndReadsBackExactRows() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("session.db")

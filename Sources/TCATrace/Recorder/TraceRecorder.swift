@@ -165,6 +165,19 @@ public final class TraceRecorder: Sendable {
     self.writer?.requestClose(endedAt: self.timing.now())
   }
 
+  /// Waits until everything recorded so far is in the file: a reader that opens it then sees
+  /// every action sent before this call. The app is not blocked; the writer's thread writes
+  /// what is pending at once rather than when its batch fills.
+  ///
+  /// ```swift
+  /// store.send(.view(.onAppear))
+  /// await recorder.flush()
+  /// let reader = try TraceReader(path: path, live: true)  // sees `onAppear`
+  /// ```
+  public func flush() async {
+    await self.writer?.flushed()
+  }
+
   /// Writes everything recorded, ends the session and closes the file. After this the file is
   /// complete and self-contained (no `-wal` beside it).
   ///

@@ -44,6 +44,8 @@ package final class TraceWriter: @unchecked Sendable {
   private var failureIsReported = false
   private var dropped = 0
   private var finishContinuations: [CheckedContinuation<Void, Never>] = []
+  /// Who waits for a flush, with the flush request that answers them.
+  private var flushWaiters: [(generation: Int, continuation: CheckedContinuation<Void, Never>)] = []
   private var isFinished = false
   let capacity: Int
 
@@ -220,6 +222,22 @@ package final class TraceWriter: @unchecked Sendable {
     self.condition.unlock()
   }
 
+  /// Waits, suspended, until everything submitted before this call is written.
+  package func flushed() async {
+    await withCheckedContinuation { continuation in
+      self.condition.lock()
+      if self.isFinished {
+        self.condition.unlock()
+        continuation.resume()
+        return
+      }
+      self.flushRequests += 1
+      self.flushWaiters.append((self.flushRequests, continuation))
+      self.condition.broadcast()
+      self.condition.unlock()
+    }
+  }
+
   /// Writes what is pending, ends the session, closes the file, and stops the thread.
   package func close(endedAt: String) async {
     await withCheckedContinuation { continuation in
@@ -322,6 +340,8 @@ package final class TraceWriter: @unchecked Sendable {
         reportFailure = self.fail(Failure(error: writeError, firstLostSeq: firstLostSeq, whileOpening: false))
       }
       self.flushedGeneration = flushGeneration
+      let flushed = self.flushWaiters.filter { $0.generation <= flushGeneration }.map(\.continuation)
+      self.flushWaiters.removeAll { $0.generation <= flushGeneration }
       let done = closing && self.pending.isEmpty && self.pendingSession == nil
       if done {
         let (dropped, endedAt) = (self.dropped, self.endedAt)
@@ -330,15 +350,17 @@ package final class TraceWriter: @unchecked Sendable {
         self.finishSession(endedAt: endedAt, dropped: dropped)
         self.condition.lock()
         self.isFinished = true
-        let continuations = self.finishContinuations
+        let continuations = self.finishContinuations + self.flushWaiters.map(\.continuation)
         self.finishContinuations = []
+        self.flushWaiters = []
         self.condition.broadcast()
         self.condition.unlock()
-        for continuation in continuations { continuation.resume() }
+        for continuation in flushed + continuations { continuation.resume() }
         return
       }
       self.condition.broadcast()
       self.condition.unlock()
+      for continuation in flushed { continuation.resume() }
       reportFailure?()
     }
   }
