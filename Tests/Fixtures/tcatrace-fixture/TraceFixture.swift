@@ -17,7 +17,7 @@
 //   tcatrace-fixture append FILE COUNT [PAUSE_AFTER]
 //                                           (a session of COUNT actions, one every 50 ms;
 //                                           `refused: …` if the recorder throws; with
-//                                           PAUSE_AFTER, prints `paused` after that many and
+//                                           PAUSE_AFTER, writes that many, prints `paused` and
 //                                           goes on when a line comes on its input)
 //
 // It prints one line per 100 actions sent (`sent 100`), each issue reported (`issue: …`), and
@@ -170,6 +170,9 @@ struct TraceFixture {
       store.send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
       emit("sent \(index)")
       if index == pauseAfter {
+        // NB: What was sent is in the file when the test reads `paused`, however busy the
+        // machine: the test waits on the recorder, not on the clock.
+        await recorder.flush()
         emit("paused")
         _ = readLine()
       }
