@@ -224,22 +224,24 @@ package final class TraceWriter: @unchecked Sendable {
 
   /// Waits, suspended, until everything submitted before this call is written.
   package func flushed() async {
-    await withCheckedContinuation { continuation in
-      self.condition.lock()
-      if self.isFinished {
-        self.condition.unlock()
-        continuation.resume()
-        return
-      }
+    await self.suspend { continuation in
       self.flushRequests += 1
       self.flushWaiters.append((self.flushRequests, continuation))
-      self.condition.broadcast()
-      self.condition.unlock()
     }
   }
 
   /// Writes what is pending, ends the session, closes the file, and stops the thread.
   package func close(endedAt: String) async {
+    await self.suspend { continuation in
+      self.finishContinuations.append(continuation)
+      self.endedAt = endedAt
+      self.isClosing = true
+    }
+  }
+
+  /// Suspends until the writer's thread resumes the continuation `register` hands it (with
+  /// the lock held), or at once when the thread has finished.
+  private func suspend(_ register: (CheckedContinuation<Void, Never>) -> Void) async {
     await withCheckedContinuation { continuation in
       self.condition.lock()
       if self.isFinished {
@@ -247,9 +249,7 @@ package final class TraceWriter: @unchecked Sendable {
         continuation.resume()
         return
       }
-      self.finishContinuations.append(continuation)
-      self.endedAt = endedAt
-      self.isClosing = true
+      register(continuation)
       self.condition.broadcast()
       self.condition.unlock()
     }
