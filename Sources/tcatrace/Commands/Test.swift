@@ -13,8 +13,11 @@ extension TCATraceCommand {
         an effect sent is a 'receive' of its case key path, with its changes. The store starts \
         from the recorded initial state, decoded from the JSON the trace kept of it (or \
         --initial-state). Values are written as Swift literals, enum cases, and structs through \
-        their memberwise initializers; an action whose payload has no such literal is decoded \
-        from the trace's JSON. Values redacted when recorded are placeholders to fill in \
+        their memberwise initializers (.init(…)); an action whose payload has no such literal is \
+        decoded from the trace's JSON. A trace is untrusted: its strings, numbers and ids are \
+        written anew from their values (every character outside printable ASCII as \\u{…}), its \
+        names only where a member goes, and the test is checked by tcatrace-lint against the \
+        grammar tcatrace test writes before it is printed. Values redacted when recorded are placeholders to fill in \
         (<#redacted#>); a change that cannot be written is left out, its action asserted \
         non-exhaustively, and a comment names it. The trace does not know the dependencies \
         effects used: give them with --dependencies. Notes on what to fill in go to the \
