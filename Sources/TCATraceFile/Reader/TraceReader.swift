@@ -407,13 +407,15 @@ public final class TraceReader {
     _ statement: SQLiteStatement, _ index: Int, cause rawCause: Int64?, of seq: Int
   ) throws(TraceFileError) -> TracedAction.Origin {
     let cause = rawCause.map { Int(clamping: $0) }
-    if let cause, statement.match(index, Self.originNames) != 0, !(1..<seq).contains(cause) {
+    // NB: Matched once: this runs for every action a reader reads.
+    let match = statement.match(index, Self.originNames)
+    if let cause, match != 0, !(1..<seq).contains(cause) {
       throw TraceFileError(
         kind: .corrupt, path: self.path,
-        message: "holds action #\(seq) caused by #\(rawCause!), which is not an earlier action"
+        message: "holds action #\(seq) caused by #\(cause), which is not an earlier action"
       )
     }
-    switch (statement.match(index, Self.originNames), cause) {
+    switch (match, cause) {
     case (0?, _): return .send
     case let (1?, cause?): return .effect(cause: cause)
     default: return try self.origin(statement.optionalString(index), cause: cause)
