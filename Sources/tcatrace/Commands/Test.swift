@@ -106,8 +106,10 @@ extension TCATraceCommand {
           )
         }
         // NB: The code the user gave is theirs, not the trace's: the grammar is checked on the
-        // same test with placeholders in its place.
-        return (try test(options), try test(options.withPlaceholdersForCode))
+        // same test with placeholders in its place. Without any, the test is checked itself.
+        let written = try test(options)
+        let hasCode = options.dependencies != nil || options.initialState != nil || options.reducer != nil
+        return (written, hasCode ? try test(options.withPlaceholdersForCode) : written)
       }
       try Self.check(twin.source)
       print(test.source, terminator: "")
