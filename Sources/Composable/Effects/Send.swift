@@ -12,7 +12,10 @@ public struct Send<Action>: Sendable {
   let send: @MainActor @Sendable (Action) -> Void
 
   /// Creates a `Send` that hands each action to `send`.
-  public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
+  ///
+  /// NB: Nonisolated, as it only keeps `send`: an effect that wraps the `Send` it was given
+  /// (`Effect.map`, a scoped child's effect) makes its own without a hop to the main actor.
+  public nonisolated init(send: @escaping @MainActor @Sendable (Action) -> Void) {
     self.send = send
   }
 

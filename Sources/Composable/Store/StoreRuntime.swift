@@ -25,6 +25,9 @@ final class StoreRuntime<State, Action> {
   /// Whether the runtime keeps, for ``inFlightEffects``, the action each running effect was
   /// returned for. Only a `TestStore` asks.
   package var tracksEffects = false
+  /// Where effects run, when a `TestStore` needs to know whether they are all waiting;
+  /// otherwise, the global executor.
+  package var effectExecutor: EffectExecutor?
   /// The action whose effect is being started, while `tracksEffects`.
   private var startingAction: Action?
   /// The tasks started for the effect of an action, by task, with that action; a task leaves
@@ -233,14 +236,49 @@ final class StoreRuntime<State, Action> {
   ) -> Int {
     let id = self.nextTaskID
     self.nextTaskID += 1
-    let task = Task(name: name, priority: priority) { @MainActor [weak self] in
-      await operation()
-      self?.taskDidFinish(id)
+    let task: Task<Void, Never>
+    if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *),
+      let executor = self.effectExecutor
+    {
+      task = Self.spawn(on: executor, name: name, priority: priority, operation: operation) {
+        [weak self] in
+        self?.taskDidFinish(id)
+      }
+    } else {
+      task = Task(name: name, priority: priority) { @MainActor [weak self] in
+        await operation()
+        self?.taskDidFinish(id)
+      }
     }
     self.runningTasks[id] = task
     if let action = self.startingAction { self.trackedEffects[id] = action }
     tasks.append(task)
     return id
+  }
+
+  /// Starts an effect's task on `executor`.
+  ///
+  /// The executor counts the effect from now until it first waits.
+  ///
+  /// NB: Nonisolated, so that the task does not inherit the main actor. Its first job may still
+  /// run elsewhere (the global executor) before the operation, which runs on the executor.
+  @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+  private nonisolated static func spawn(
+    on executor: EffectExecutor,
+    name: String?,
+    priority: TaskPriority?,
+    operation: @escaping @Sendable () async -> Void,
+    didFinish: @escaping @MainActor @Sendable () -> Void
+  ) -> Task<Void, Never> {
+    executor.effectWillStart()
+    let operation: @Sendable () async -> Void = {
+      executor.effectDidStart()
+      await operation()
+    }
+    return Task(name: name, executorPreference: executor, priority: priority) {
+      await operation()
+      await didFinish()
+    }
   }
 
   private func waitForTask(_ id: Int) async {

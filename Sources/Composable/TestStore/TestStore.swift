@@ -102,6 +102,7 @@ public final class TestStore<State: Equatable, Action> {
     self.reducer = testReducer
     self.runtime = StoreRuntime(initialState: initialState, reducer: testReducer, observer: nil)
     self.runtime.tracksEffects = true
+    self.runtime.effectExecutor = EffectExecutor()
     self.timeout = 1_000_000_000
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   }
@@ -314,7 +315,7 @@ extension TestStore {
       at: location
     )
     self.reducer.state = currentState
-    await settle { !self.runtime.inFlightEffects.isEmpty }
+    await self.settle()
     return TestStoreTask(rawValue: task.rawValue, timeout: self.timeout)
   }
 
@@ -707,7 +708,7 @@ extension TestStore {
       update: update,
       at: location
     )
-    await settle { !self.runtime.inFlightEffects.isEmpty }
+    await self.settle()
   }
 
   private func receiveAction(
@@ -953,25 +954,45 @@ public enum Exhaustivity: Equatable, Sendable {
   public static let off = Self.off(showSkippedAssertions: false)
 }
 
-/// Lets the effects just started, or just woken, run to where they wait: a test can then move a
-/// test clock, or assert on what they did first, without yielding itself.
-///
-/// NB: TCA yields the main actor; here effects also hop to the thread pool (a `TestClock`'s
-/// `sleep` runs there), so a few turns go through it too, behind what is queued there, and
-/// while effects run a moment passes too, for the system to run the threads they are on when
-/// more threads want to run than there are cores. This narrows, and cannot close, the window
-/// in which a test moves a test clock before an effect sleeps on it; TCA closes it with the
-/// main serial executor (`withMainSerialExecutor`).
-@MainActor
-func settle(effectsInFlight: () -> Bool) async {
-  await Task.megaYield(count: 20)
-  for _ in 0..<10 {
-    await Task.detached(priority: .background) { await Task.yield() }.value
-  }
-  guard effectsInFlight() else { return }
-  try? await Task.sleep(for: .milliseconds(1))
-  for _ in 0..<10 {
-    await Task.detached(priority: .background) { await Task.yield() }.value
+extension TestStore {
+  /// Lets the effects just started, or just woken, run to where they wait: a test can then move
+  /// a test clock, or assert on what they did first, without yielding itself.
+  ///
+  /// Effects run on the store's ``EffectExecutor``, which knows whether any of their work is
+  /// queued or running there: this waits until it has been idle on two turns in a row, or the
+  /// store's ``timeout`` has passed, for an effect that never waits. An effect waiting for the
+  /// main actor is not on the executor, and the main actor need not run it before this task's
+  /// next turn (in XCTest on Linux it did not): while effects are in flight, a moment with the
+  /// main actor free lets it, and the wait goes on if it came back to the executor.
+  ///
+  /// Where task executors are not available, it gives the effects a few turns, which narrows,
+  /// and cannot close, the window in which a test moves a test clock before an effect sleeps on
+  /// it.
+  fileprivate func settle() async {
+    guard
+      #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *),
+      let executor = self.runtime.effectExecutor
+    else {
+      await Task.megaYield(count: 20)
+      for _ in 0..<10 {
+        await Task.detached(priority: .background) { await Task.yield() }.value
+      }
+      return
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    repeat {
+      var idleTurns = 0
+      _ = await waitForTurns(timeout: self.timeout) {
+        guard executor.isIdle else {
+          idleTurns = 0
+          return false
+        }
+        idleTurns += 1
+        return idleTurns >= 2
+      }
+      guard !self.runtime.inFlightEffects.isEmpty, !Task.isCancelled else { return }
+      try? await Task.sleep(for: .milliseconds(1))
+    } while !executor.isIdle && DispatchTime.now().uptimeNanoseconds &- start < self.timeout
   }
 }
 
