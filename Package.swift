@@ -227,6 +227,7 @@ let package = Package(
       name: "TCABoundariesTests",
       dependencies: [
         "TCABoundaries",
+        "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
@@ -251,6 +252,7 @@ let package = Package(
       name: "TCATraceExamplesTests",
       dependencies: [
         "TCATraceExamples",
+        "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

@@ -1,6 +1,7 @@
 import Composable
 import CustomDump
 import Testing
+import TestSupport
 
 /// A child whose effect runs until cancelled, and records when it was cancelled.
 private struct Sleeper: Reducer {
@@ -57,7 +58,7 @@ private struct Host: Reducer {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ChildEffectCancellationTests {
   @Test func settingOptionalChildStateToNilCancelsItsEffects() async {
     let store = Store(initialState: Host.State(sheet: Sleeper.State())) { Host() }

@@ -86,7 +86,7 @@ private struct OverridingParent: Reducer {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct DependencyTests {
   @Test func theReducerAndItsEffectsRunWithTheStoresDependencies() async {
     let store = Store(initialState: Greeting.State()) {

@@ -101,7 +101,7 @@ private struct Host {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct DismissTests {
   private func makeStore(
     initialState: Host.State = Host.State(),
@@ -258,7 +258,7 @@ struct DismissTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct StoreLifetimeTests {
   @Test func aStoreThatGoesAwayCancelsItsEffects() async {
     let clock = TestClock()

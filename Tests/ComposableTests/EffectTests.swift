@@ -1,6 +1,7 @@
 import Composable
 import CustomDump
 import Testing
+import TestSupport
 
 /// A feature whose actions start each kind of effect; `log` records what arrived, in order.
 private struct Effects: Reducer {
@@ -81,7 +82,7 @@ private struct TestError: Error, CustomStringConvertible {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct EffectTests {
   @Test func runSendsActionsInOrder() async {
     let store = Store(initialState: Effects.State()) { Effects() }

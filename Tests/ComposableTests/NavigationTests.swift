@@ -93,7 +93,7 @@ private struct Navigator {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct NavigationTests {
   /// As TCA's: `PresentationAction` is `Codable` when its child's action is, as Swift would
   /// synthesize it; a recording keeps such actions' JSON, and a replay decodes them.
@@ -258,7 +258,7 @@ private struct Session {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct IfCaseLetTests {
   @Test func theCasesFeatureRunsWhileTheStateIsInThatCase() async {
     let clock = TestClock()

@@ -1,6 +1,7 @@
 import Composable
 import CustomDump
 import Testing
+import TestSupport
 
 /// Three levels: `Root` scopes to `Middle`, which presents an optional `Leaf` and a list of
 /// `Leaf` rows.
@@ -85,7 +86,7 @@ private struct Seen: Equatable {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ObserverTests {
   @Test func observerSeesOriginCauseAndRoutingForEveryAction() async {
     var seen: [Seen] = []

@@ -16,6 +16,7 @@
 import Composable
 import Foundation
 import Testing
+import TestSupport
 
 struct EquatableError: Swift.Error, Equatable {}
 
@@ -590,7 +591,7 @@ enum Block19_DocumentComplexActions {
 // MARK: - The guide's features at work
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SeedGuideTests {
   @Test func bindableActionSetsTheSettings() {
     let store = Store(initialState: Block12_BindableAction.SettingsFeature.State()) {

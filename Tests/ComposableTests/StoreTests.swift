@@ -1,9 +1,10 @@
 import Composable
 import CustomDump
 import Testing
+import TestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct StoreTests {
   @Test func scopedStoreReadsTheChildStateAndSendsThroughTheParent() {
     var received: [Parent.Action] = []

@@ -136,7 +136,7 @@ private struct IDs {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct TestStoreTests {
   // MARK: - Passing tests
 

@@ -1,6 +1,7 @@
 import CustomDump
 import TCABoundaries
 import Testing
+import TestSupport
 
 /// The seed's todo list, written as a restricted reducer: its effects can only send internal
 /// and delegate actions.
@@ -56,7 +57,7 @@ private struct TodoListFeature: Reducer {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct AllowedActionsTests {
   @Test func effectsSendInternalAndDelegateActions() async {
     var actions: [TodoListFeature.Action] = []

@@ -7,7 +7,7 @@ import TestSupport
 /// the figures of a tiny run mean nothing; what is checked is that every scenario runs and
 /// reports what it promises.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct BenchmarkTests {
   @Test func sendOverheadReportsThreeVariantsAndItsTargets() async throws {
     let result = try await Scenarios.sendOverhead(.tiny)

@@ -1,9 +1,10 @@
 import CustomDump
 import TCATraceExamples
 import Testing
+import TestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct DemoScriptTests {
   @Test func appSessionEndsLoggedInWithTheTodosAndSettingsItChanged() async {
     var count = 0

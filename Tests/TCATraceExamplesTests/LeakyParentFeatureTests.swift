@@ -1,10 +1,11 @@
 import CustomDump
 import TCATraceExamples
 import Testing
+import TestSupport
 
 /// The bad example does what its documentation says: each boundary rule is broken once.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct LeakyParentFeatureTests {
   @Test func parentReactsToTheChildsViewAction() {
     let store = Store(initialState: LeakyParentFeature.State()) { LeakyParentFeature() }

@@ -1,9 +1,10 @@
 import CustomDump
 import TCATraceExamples
 import Testing
+import TestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct TodosTests {
   let todos = [
     Todo(id: 1, title: "Buy milk"),

@@ -43,7 +43,7 @@ private enum MixedAction: Sendable {
 /// The recorder classifies an action it has seen the cases of before from what it kept; these
 /// tests check, through the trace file, that it always says what reflection says.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ClassificationCacheTests {
   /// Records `actions` twice over and reads them back.
   private func recorded<Action: Sendable>(_ actions: [Action]) async throws -> [TracedAction] {

@@ -4,7 +4,7 @@ import TCATrace
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct CrashSafetyTests {
   @Test func aRecorderKilledMidSessionLeavesAFileThatOpensWithItsFlushedActions() async throws {
     let directory = try TemporaryDirectory()

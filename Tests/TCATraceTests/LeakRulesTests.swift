@@ -2,6 +2,7 @@ import CustomDump
 import TCATrace
 import TCATraceExamples
 import Testing
+import TestSupport
 
 /// Runs a store with an observer that analyses every action, and collects the leaks.
 @MainActor
@@ -33,7 +34,7 @@ private struct TapParent: Reducer {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct LeakRulesTests {
   @Test func leakyExampleBreaksEachRuleExactlyOnce() async {
     let collector = LeakCollector<LeakyParentFeature.State, LeakyParentFeature.Action>()

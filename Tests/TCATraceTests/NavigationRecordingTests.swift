@@ -102,7 +102,7 @@ private struct Library {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct NavigationRecordingTests {
   @Test func destinationsAndStackElementsAreRecordedAsTheirFeatures() async throws {
     let directory = try TemporaryDirectory()

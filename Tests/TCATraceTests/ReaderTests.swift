@@ -40,7 +40,7 @@ private func recordDemoFile(_ path: String) async throws {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ReaderTests {
   private func seqs(_ reader: TraceReader, _ filter: TraceFilter) throws -> [Int] {
     try reader.actions(matching: filter, includeChanges: false).map(\.seq)

@@ -51,7 +51,7 @@ private let loginRows = [
 ]
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct RecorderTests {
   /// Issue #44: `flush()` waits, suspended, until a reader sees every action sent before it,
   /// while the recorder stays open; after `close()` it returns at once.

@@ -57,7 +57,7 @@ private func occurrences(of secret: String, in directory: TemporaryDirectory) th
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct RedactionTests {
   /// Records the demo's app session, which types the password and the two-factor code.
   private func recordApp(into directory: TemporaryDirectory, redacting: [TraceRedaction]) async throws -> TraceRecorder {

@@ -128,7 +128,7 @@ private struct AppWithABuggyTodoRow: Reducer {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ReplayTests {
   /// Records the demo's app session as `tcatrace demo` does, its secrets redacted.
   private func recordDemo(into directory: TemporaryDirectory) async throws -> String {

@@ -154,7 +154,7 @@ private struct Scoreboard {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SharedRecordingTests {
   @Test func aChildChangingAValueItSharesWithItsParentIsNotTheParentReacting() async throws {
     let directory = try TemporaryDirectory()

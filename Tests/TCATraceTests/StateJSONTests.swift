@@ -152,7 +152,7 @@ private struct Shapes: Reducer {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct StateJSONTests {
   /// Issue #18: the JSON of an `Encodable` state is rebuilt exactly after every action, whatever
   /// its `encode(to:)` does: members renamed, derived, written through a super encoder or as

@@ -158,7 +158,7 @@ private func letOtherTestsRun(after index: Int) async {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct TimeTravelTests {
   /// Issue #18: where the recorder keeps a whole state and the state is `Encodable`, it keeps its
   /// JSON too, as `JSONEncoder` wrote it then, which decodes to the state it was; and after

@@ -39,7 +39,7 @@ private func recordedFile(
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct TraceFileTests {
   @Test func schemaFileAndEmbeddedSchemaAgree() throws {
     let schemaFile = URL(fileURLWithPath: #filePath)

@@ -7,7 +7,7 @@ import Testing
 
 /// Every way a file can be wrong: each command says what is wrong on one line, exits with 2,
 /// and leaves the file as it was, with nothing beside it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct BadInputTests {
   let trace: RecordedTrace
 

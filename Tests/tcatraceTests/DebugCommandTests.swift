@@ -5,7 +5,7 @@ import Testing
 
 /// Issue #18, item 4: `tcatrace debug`, driven through a real pseudo-terminal (tmux) as a user
 /// drives it.
-@Suite(.enabled(if: TerminalScreen.tmux != nil, "needs tmux"), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: TerminalScreen.tmux != nil, "needs tmux"), .hangGuard)
 struct DebugCommandTests {
   let trace: RecordedTrace
 

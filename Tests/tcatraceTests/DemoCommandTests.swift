@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct DemoCommandTests {
   /// `output` with the measured times and dates replaced, which differ from run to run.
   private func masked(_ output: String) -> String {

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue #19: `tcatrace diff` aligns two recordings of the same flow and says where they first
 /// differ.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct DiffCommandTests {
   /// Two runs of the demo with different seeds: another user logs in.
   @Test func twoDemoRunsWithDifferentSeeds() async throws {

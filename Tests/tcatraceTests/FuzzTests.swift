@@ -11,7 +11,7 @@ import Testing
 ///
 /// The mutations come from fixed seeds (`FuzzTests.seeds`), so a failure is reproduced by
 /// running the test again; a new finding's seed can be added to the list.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct FuzzTests {
   /// The corpus: seeds of the mutations run in CI, each a few bytes, kept here. Run more with
   /// `TCATRACE_FUZZ_SEEDS=1000 swift test --filter FuzzTests` (seeds 1 to 1000).

@@ -5,7 +5,7 @@ import Testing
 
 /// Values in a trace that no recorder writes but a file may hold: every command reads them
 /// without trapping.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct HostileValueTests {
   let trace: RecordedTrace
 

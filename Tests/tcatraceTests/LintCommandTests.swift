@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `tcatrace lint`, run as a user runs it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct LintCommandTests {
   /// The package's root directory.
   static let root = URL(fileURLWithPath: #filePath)

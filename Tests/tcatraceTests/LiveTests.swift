@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct LiveTests {
   @Test func followPrintsWhatAnotherProcessAppends() async throws {
     let trace = try await RecordedTrace()

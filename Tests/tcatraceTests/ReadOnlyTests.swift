@@ -5,7 +5,7 @@ import Testing
 
 /// Issue #20, items 7 and 8: reading a trace leaves nothing beside it, and a recorder that
 /// starts appending to a trace while it is read does not make it look damaged.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ReadOnlyTests {
   private func entries(_ directory: TemporaryDirectory) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()

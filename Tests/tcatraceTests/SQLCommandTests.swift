@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `tcatrace` on a trace recorded with fixed times: whole outputs, and the file unchanged.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SQLCommandTests {
   let trace: RecordedTrace
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue #18: `tcatrace state` prints the whole state after any action, or a value in it; bad
 /// input gets one line and exit 2.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct StateCommandTests {
   let trace: RecordedTrace
 

@@ -7,7 +7,7 @@ import Testing
 /// Issue #20, item 4: a trace's text reaches the terminal with the characters a terminal acts
 /// on shown as escapes: it cannot clear the screen, retitle the window, forge lines or reorder
 /// what follows.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct TerminalInjectionTests {
   let trace: RecordedTrace
   let hostile: String

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Issue #19: `tcatrace test` turns a recorded session into a `TestStore` test.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct TestCommandTests {
   /// The test generated from the demo's app session is kept in the suite, where it compiles and
   /// passes (`TCATraceExamplesTests/Generated`): generating it again gives the same file.

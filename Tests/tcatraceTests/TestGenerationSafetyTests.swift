@@ -8,7 +8,7 @@ import Testing
 /// Issue #40: a trace stays data. Whatever a trace holds, `tcatrace test` writes only the
 /// store's sends, receives and assignments of literals it writes itself; what the trace's
 /// strings hold comes back exactly, as data.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct TestGenerationSafetyTests {
   /// Strings a real app holds, which a generated test must give back as they were.
   static let texts = [

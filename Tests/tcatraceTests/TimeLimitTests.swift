@@ -7,7 +7,7 @@ import Testing
 /// Issue #20, item 3: a file whose views never end, or a query that never ends, stops with an
 /// error after the time limit instead of running (and filling the disk with temp files)
 /// forever.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct TimeLimitTests {
   let trace: RecordedTrace
   let endless: String
@@ -112,7 +112,7 @@ struct TimeLimitTests {
 
 /// Issue #20, items 3 and 12: `sql` writes rows as it reads them, and a table does not pad
 /// every row to one huge cell.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SQLStreamingTests {
   let trace: RecordedTrace
 

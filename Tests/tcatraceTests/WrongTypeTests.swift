@@ -7,7 +7,7 @@ import Testing
 /// Issue #20, item 6: a value of the wrong type where a trace holds an integer or text is a
 /// damaged or foreign file (exit 2), not a zero; text is read whole; actions out of order or a
 /// leak of a missing action are damage, not output.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct WrongTypeTests {
   let trace: RecordedTrace
 
