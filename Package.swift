@@ -273,7 +273,8 @@ let package = Package(
         "tcatrace-fixture",
         "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
-      ]
+      ],
+      exclude: ["Expected"]
     ),
   ],
   swiftLanguageModes: [.v6]
