@@ -14,7 +14,7 @@ struct CrashSafetyTests {
     process.standardOutput = output
     try process.run()
     let lines = LineReader(output.fileHandleForReading)
-    while let line = lines.next(), line != "sent 1000" {}
+    while let line = try await lines.next(), line != "sent 1000" {}
 
     // The file can be read while the recorder writes it, and it fills in without a close:
     // the writer flushes by time.
@@ -169,7 +169,7 @@ struct CrashSafetyTests {
     var printed: [String] = []
     // The recorder opened and the store sent its actions while the lock is held: had opening
     // waited for the lock (5 s), it would have given up and reported an issue first.
-    while let line = lines.next() {
+    while let line = try await lines.next() {
       printed.append(line)
       if line == "sent 5" { break }
     }
@@ -177,8 +177,8 @@ struct CrashSafetyTests {
     try holder?.execute("COMMIT")
     holder = nil
 
-    while let line = lines.next() { printed.append(line) }
-    process.waitUntilExit()
+    while let line = try await lines.next() { printed.append(line) }
+    #expect(try await process.end(within: 60))
     #expect(process.terminationStatus == 0)
     #expect(printed.last == "closed")
     #expect(!printed.contains { $0.hasPrefix("issue:") }, "\(printed)")

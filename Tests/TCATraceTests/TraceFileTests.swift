@@ -41,14 +41,13 @@ private func recordedFile(
 @MainActor
 @Suite(.hangGuard)
 struct TraceFileTests {
-  @Test func schemaFileAndEmbeddedSchemaAgree() throws {
+  @Test func schemaFileAndEmbeddedSchemaAgree() async throws {
     let schemaFile = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Schema/tcatrace.sql")
     let directory = try TemporaryDirectory()
     let path = directory.path("schema.db")
-    let recorder = try TraceRecorder(path: path)
-    _ = recorder
+    try await TraceRecorder(path: path).close()
     let stored = try TraceReader(path: path).query(
       "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid"
     )
@@ -300,14 +299,11 @@ struct TraceFileTests {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
     process.arguments = [path, "SELECT seq, category, feature, case_name FROM timeline"]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    process.standardInput = FileHandle.nullDevice
+    let result = try await process.runToEnd(timeLimit: 60)
+    #expect(result.status == 0)
     expectNoDifference(
-      String(decoding: data, as: UTF8.self),
+      result.stdout,
       """
       1|view|login|emailChanged
       2|view|AppFeature|settingsButtonTapped

@@ -69,45 +69,50 @@ public struct Product: Sendable {
   /// Runs the product with `arguments` to the end; `executableURL`, if given, is a copy of the
   /// product elsewhere.
   ///
-  /// NB: The process is run and waited for on a thread of its own (see ``onThreadOfItsOwn(_:)``).
+  /// NB: The process is run and waited for on a thread of its own (see ``onThreadOfItsOwn(_:)``),
+  /// and killed past ``runTimeLimit``.
   public func run(
     _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
     executableURL: URL? = nil
   ) async throws -> Result {
-    try await onThreadOfItsOwn {
-      try self.runBlocking(arguments, in: directory, environment: environment, executableURL: executableURL)
-    }
+    let process = self.process(arguments, in: directory, environment: environment)
+    if let executableURL { process.executableURL = executableURL }
+    return try await process.runToEnd()
   }
 
   /// How long ``run(_:in:environment:executableURL:)`` lets a program run before it kills it.
   public static let runTimeLimit: Double = 180
+}
 
-  private func runBlocking(
-    _ arguments: [String], in directory: URL?, environment: [String: String],
-    executableURL: URL?
-  ) throws -> Result {
-    let process = self.process(arguments, in: directory, environment: environment)
-    if let executableURL { process.executableURL = executableURL }
+extension Process {
+  /// Runs the process to its end, on a thread of its own (see ``onThreadOfItsOwn(_:)``): what
+  /// it printed, and how it ended. A process still running after `timeLimit` seconds is
+  /// killed.
+  public func runToEnd(timeLimit: Double = Product.runTimeLimit) async throws -> Product.Result {
+    try await onThreadOfItsOwn { [self] in try self.runToEndBlocking(timeLimit: timeLimit) }
+  }
+
+  private func runToEndBlocking(timeLimit: Double) throws -> Product.Result {
     let stdout = Pipe()
     let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try launchLock.withLock { try process.run() }
+    self.standardOutput = stdout
+    self.standardError = stderr
+    try launchLock.withLock { try self.run() }
     // NB: A program that never ends (a regression that follows a file it should refuse, say)
     // is killed, so that it fails its test rather than holding the suite until CI's limit.
-    let pid = process.processIdentifier
+    let pid = self.processIdentifier
     let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + Self.runTimeLimit, execute: watchdog)
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
     // NB: Both pipes are drained before waiting, so that a full pipe cannot block the child.
     let errors = ReadToEnd(stderr.fileHandleForReading)
     let out = readToEnd(stdout.fileHandleForReading)
-    process.waitUntilExit()
+    self.waitUntilExit()
     watchdog.cancel()
-    return Result(
-      status: process.terminationStatus,
+    return Product.Result(
+      status: self.terminationStatus,
       stdout: String(decoding: out, as: UTF8.self),
       stderr: String(decoding: errors.wait(), as: UTF8.self),
-      wasSignalled: process.terminationReason == .uncaughtSignal
+      wasSignalled: self.terminationReason == .uncaughtSignal
     )
   }
 }

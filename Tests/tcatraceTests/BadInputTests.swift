@@ -330,28 +330,22 @@ struct BadInputTests {
   /// with its bytes escaped. (The names are made by the shell: a `String` cannot hold them.)
   @Test func aFileNameThatIsNotUTF8() async throws {
     let tcatrace = Product.tcatrace.executableURL.path
-    func shell(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    func shell(_ script: String) async throws -> Product.Result {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       process.arguments = ["-c", script, "sh", tcatrace, self.trace.path]
       process.currentDirectoryURL = self.trace.directory.url
       process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-      let (output, errors) = (Pipe(), Pipe())
-      process.standardOutput = output
-      process.standardError = errors
-      try process.run()
-      let stdout = output.fileHandleForReading.readDataToEndOfFile()
-      let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+      process.standardInput = FileHandle.nullDevice
+      return try await process.runToEnd(timeLimit: 60)
     }
-    let copied = try shell(#"cp "$2" "$(printf 'x\377y.db')" && "$1" sessions "$(printf 'x\377y.db')""#)
+    let copied = try await shell(#"cp "$2" "$(printf 'x\377y.db')" && "$1" sessions "$(printf 'x\377y.db')""#)
     #expect(copied.status == 0, "\(copied.stderr)")
     #expect(copied.stdout.contains("AppFeature"))
-    let replayed = try shell(#""$1" replay "$(printf 'x\377y.db')" --session 2 --format jsonl"#)
+    let replayed = try await shell(#""$1" replay "$(printf 'x\377y.db')" --session 2 --format jsonl"#)
     #expect(replayed.status == 0, "\(replayed.stderr)")
     #expect(replayed.stdout.split(separator: "\n").count == 7)
-    let missing = try shell(#""$1" sessions "$(printf 'm\377\033.db')""#)
+    let missing = try await shell(#""$1" sessions "$(printf 'm\377\033.db')""#)
     #expect(missing.status == 2)
     expectNoDifference(missing.stderr, #"Error: 'm\xFF\u{1B}.db' does not exist: check the path"# + "\n")
   }

@@ -16,18 +16,14 @@ struct CommandTests {
     /// internationalization holds a third of the protocol conformances Swift's runtime scans
     /// while argument-parser parses, and a `state` run took 0.8 ms less without it (README,
     /// "Performance").
-    @Test func loadsFoundationsEssentialsOnly() throws {
+    @Test func loadsFoundationsEssentialsOnly() async throws {
       let ldd = Process()
       ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
       ldd.arguments = [Product.tcatrace.executableURL.path]
-      let output = Pipe()
-      ldd.standardOutput = output
-      try ldd.run()
-      let libraries = String(
-        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self
-      )
-      ldd.waitUntilExit()
-      #expect(ldd.terminationStatus == 0)
+      ldd.standardInput = FileHandle.nullDevice
+      let result = try await ldd.runToEnd(timeLimit: 60)
+      let libraries = result.stdout
+      #expect(result.status == 0)
       #expect(libraries.contains("libsqlite3"))
       let foundations = libraries.split(separator: "\n").compactMap { line in
         line.split(whereSeparator: \.isWhitespace)

@@ -299,11 +299,12 @@ struct DebugCommandTests {
     append.standardInput = input
     try append.run()
     defer {
-      append.terminate()
+      // NB: Killed, so that the wait for it is bounded.
+      kill(append.processIdentifier, SIGKILL)
       append.waitUntilExit()
     }
     let lines = LineReader(output.fileHandleForReading)
-    #expect(lines.next(21).last == "paused")
+    #expect(try await lines.next(21).last == "paused")
     // The fixture flushed its recorder before it said `paused`: the session is in the file.
     // The deadline only keeps a broken fixture from hanging the test.
     let deadline = ContinuousClock.now + .seconds(30)

@@ -12,19 +12,21 @@ struct LiveTests {
     follow.standardOutput = output
     try follow.run()
     defer {
-      follow.terminate()
+      // NB: Killed, so that the wait for it is bounded.
+      kill(follow.processIdentifier, SIGKILL)
       follow.waitUntilExit()
     }
     let lines = LineReader(output.fileHandleForReading)
     // Session 1's header and 25 actions, a blank line, session 2's header, 7 actions and 4 leaks.
-    let existing = lines.next(39)
+    let existing = try await lines.next(39)
     #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
     #expect(existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
 
     let append = try await Product("tcatrace-fixture").run(["append", trace.path, "3"])
     #expect(append.status == 0)
+    let appended = try await lines.next(5)
     expectNoDifference(
-      lines.next(5),
+      appended,
       [
         "",
         "Session 3 · appended · AppFeature · 2026-01-01T00:00:00.000Z",
@@ -43,13 +45,14 @@ struct LiveTests {
     follow.standardOutput = output
     try follow.run()
     defer {
-      follow.terminate()
+      // NB: Killed, so that the wait for it is bounded.
+      kill(follow.processIdentifier, SIGKILL)
       follow.waitUntilExit()
     }
     let lines = LineReader(output.fileHandleForReading)
-    #expect(lines.next(9).count == 9)
+    #expect(try await lines.next(9).count == 9)
     _ = try await Product("tcatrace-fixture").run(["append", trace.path, "2"])
-    let appended = lines.next(2)
+    let appended = try await lines.next(2)
     #expect(appended.count == 2)
     #expect(appended.allSatisfy { $0.hasPrefix(#"{"session":3,"#) && $0.hasSuffix(#""leaks":[]}"#) })
   }
@@ -67,24 +70,19 @@ struct LiveTests {
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
   func colourOnlyOnATerminalWithoutNoColor() async throws {
     let trace = try await RecordedTrace()
-    func runInTerminal(_ environment: String) throws -> String {
+    func runInTerminal(_ environment: String) async throws -> String {
       // `script` runs the command on a pseudo-terminal, as a user's shell would.
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
       process.arguments = [
         "-qec", "\(environment) '\(Product.tcatrace.executableURL.path)' leaks '\(trace.path)'", "/dev/null",
       ]
-      let output = Pipe()
-      process.standardOutput = output
       process.standardInput = FileHandle.nullDevice
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return String(decoding: data, as: UTF8.self)
+      return try await process.runToEnd(timeLimit: 60).stdout
     }
-    let colored = try runInTerminal("env -u NO_COLOR")
+    let colored = try await runInTerminal("env -u NO_COLOR")
     #expect(colored.contains("\u{1B}[31m4 leaks in 1 session.\u{1B}[0m"))
-    let plain = try runInTerminal("env NO_COLOR=1")
+    let plain = try await runInTerminal("env NO_COLOR=1")
     #expect(plain.contains("4 leaks in 1 session."))
     #expect(!plain.contains("\u{1B}["))
     // Not a terminal: no colour, whatever NO_COLOR says.

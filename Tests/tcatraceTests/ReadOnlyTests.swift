@@ -22,7 +22,7 @@ struct ReadOnlyTests {
     follow.standardOutput = output
     try follow.run()
     let lines = LineReader(output.fileHandleForReading)
-    #expect(lines.next(39).count == 39)
+    #expect(try await lines.next(39).count == 39)
     // A few polls, then interrupted, as a user stops it.
     try await Task.sleep(for: .milliseconds(500))
     #expect(try self.entries(directory) == ["finished.db"])
@@ -111,7 +111,7 @@ struct ReadOnlyTests {
       let output = Pipe()
       follow.standardOutput = output
       try follow.run()
-      #expect(LineReader(output.fileHandleForReading).next(39).count == 39, "wal: \(leftoverWAL)")
+      #expect(try await LineReader(output.fileHandleForReading).next(39).count == 39, "wal: \(leftoverWAL)")
       kill(follow.processIdentifier, SIGINT)
       #expect(try await follow.end(), "an interrupt ends it")
       #expect(try FileManager.default.contentsOfDirectory(atPath: locked).sorted() == files)
@@ -134,16 +134,16 @@ struct ReadOnlyTests {
     try replay.run()
     // The replay has started, and stops once the pipe is full (its output is ~1 MB).
     let lines = LineReader(output.fileHandleForReading)
-    #expect(lines.next()?.hasPrefix("Session 1 · full") == true)
+    #expect(try await lines.next()?.hasPrefix("Session 1 · full") == true)
 
     let append = try await Product("tcatrace-fixture").run(["append", path, "2"])
     #expect(append.status == 0)
     #expect(append.stdout.hasSuffix("closed\n"), "\(append.stdout)")
 
     var count = 1
-    while lines.next() != nil { count += 1 }
+    while try await lines.next() != nil { count += 1 }
+    #expect(try await replay.end(within: 60))
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    replay.waitUntilExit()
     #expect(count > 3000)
     #expect(replay.terminationStatus == 2)
     expectNoDifference(
