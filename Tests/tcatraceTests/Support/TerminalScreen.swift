@@ -76,14 +76,15 @@ final class TerminalScreen {
     return lines
   }
 
-  /// Waits until the screen satisfies `condition` (5 s at most), and returns its lines; records
-  /// an issue with the screen when it never does.
+  /// Waits until the screen satisfies `condition` (30 s at most: a loaded machine starts a
+  /// program slowly), and returns its lines; records an issue with the screen when it never
+  /// does.
   @discardableResult
   func waitUntil(
     _ description: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: ([String]) -> Bool
   ) async throws -> [String] {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(30)
     var lines = try self.lines()
     while !condition(lines) {
       guard ContinuousClock.now < deadline else {
