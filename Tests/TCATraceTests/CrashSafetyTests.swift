@@ -161,7 +161,10 @@ struct CrashSafetyTests {
     var holder: SQLiteConnection? = try SQLiteConnection(path: path, mode: .readWrite)
     try holder?.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE sessions SET name = name")
 
-    let process = Product("tcatrace-fixture").process(["append", path, "5"])
+    // NB: It pauses after the fifth, once the recorder has written it: the lock is released
+    // before it closes, however long the release takes on a busy machine (a recorder closed
+    // while the lock is held gives up, as it should).
+    let process = Product("tcatrace-fixture").process(["append", path, "5", "5"])
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -180,8 +183,7 @@ struct CrashSafetyTests {
     while let line = try await lines.next() { printed.append(line) }
     #expect(try await process.end(within: 60))
     #expect(process.terminationStatus == 0)
-    #expect(printed.last == "closed")
-    #expect(!printed.contains { $0.hasPrefix("issue:") }, "\(printed)")
+    #expect(printed.suffix(2) == ["paused", "closed"], "\(printed)")
     let reader = try TraceReader(path: path)
     let appended = try #require(reader.sessions().last)
     #expect(appended.name == "appended")
