@@ -111,9 +111,21 @@ struct CrashSafetyTests {
     #expect(try await Product("tcatrace-fixture").run(["record-demo", good]).status == 0)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
     let pageSize = 4096
+    // The same trace with a rollback journal, as a copy made with `sqlite3` may have: putting
+    // it in WAL mode rewrites its header, so a damaged one must be refused before that (issue
+    // #40: `tcatrace demo` refused three such files and changed them).
+    let rollbackPath = directory.path("rollback-journal.db")
+    try bytes.write(to: URL(fileURLWithPath: rollbackPath))
+    try SQLiteConnection(path: rollbackPath, mode: .readWrite).execute("PRAGMA journal_mode = DELETE")
+    let rollback = try Data(contentsOf: URL(fileURLWithPath: rollbackPath))
+    #expect(rollback[18] == 1 && rollback[19] == 1, "a rollback journal's header")
     let damages: [(String, Data)] = [
       ("truncated", bytes.prefix(bytes.count * 3 / 4)),
       ("zeroed-page", bytes.prefix(pageSize * 3) + Data(count: pageSize) + bytes.dropFirst(pageSize * 4)),
+      (
+        "zeroed-page-rollback-journal",
+        rollback.prefix(pageSize * 3) + Data(count: pageSize) + rollback.dropFirst(pageSize * 4)
+      ),
     ]
     for (name, damaged) in damages {
       let path = directory.path("\(name).db")
@@ -146,6 +158,12 @@ struct CrashSafetyTests {
       #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged, "\(name): the file is untouched")
       #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "\(name)")
       #expect(!FileManager.default.fileExists(atPath: path + "-shm"), "\(name)")
+
+      // `tcatrace demo` refuses it the same way, with exit code 2, and leaves it as it was.
+      let demo = try await Product("tcatrace").run(["demo", "--out", path])
+      #expect(demo.status == 2, "\(name): \(demo.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged, "\(name): the demo left it untouched")
+      #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "\(name)")
     }
   }
 

@@ -72,8 +72,8 @@ package final class TraceWriter: @unchecked Sendable {
   /// - Parameter connection: The trace, opened. When `nil`, the writer's thread opens it,
   ///   waiting as long as another connection holds a lock the opening needs, while the
   ///   records submitted wait (up to `capacity`). Either way the thread checks the file with
-  ///   ``TraceFile/checkBeforeAppending(_:)`` before writing to it, and writes nothing to a
-  ///   damaged file.
+  ///   ``TraceFile/prepareForAppending(_:)`` before writing to it, and writes nothing to a
+  ///   damaged file, nor changes it.
   init(path: String, connection: SQLiteConnection?, capacity: Int = 65_536) {
     self.path = path
     self.capacity = capacity
@@ -274,9 +274,11 @@ package final class TraceWriter: @unchecked Sendable {
     var connection = self.connection
     self.connection = nil
     do throws(TraceFileError) {
-      while connection == nil {
+      while true {
         do throws(TraceFileError) {
-          connection = try TraceFile.openForWriting(path: self.path)
+          if connection == nil { connection = try TraceFile.openForWriting(path: self.path) }
+          try TraceFile.prepareForAppending(connection!)
+          break
         } catch where error.isBusy {
           // NB: Each try waits for the lock up to the busy timeout; a writer asked to close
           // stops trying.
@@ -286,7 +288,6 @@ package final class TraceWriter: @unchecked Sendable {
           if closing { throw error }
         }
       }
-      try TraceFile.checkBeforeAppending(connection!)
       self.connection = connection
     } catch {
       self.condition.lock()

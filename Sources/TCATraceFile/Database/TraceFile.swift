@@ -11,7 +11,9 @@ import Dispatch
 
 /// Opening trace files: creating them, checking they are ours, refusing what is not.
 package enum TraceFile {
-  /// Opens `path` to append sessions, creating the file and its schema if needed.
+  /// Opens `path` to append sessions, creating the file and its schema if needed. An existing
+  /// trace is not changed: ``prepareForAppending(_:)`` checks it, then upgrades it and puts it
+  /// in WAL mode, before anything is appended.
   ///
   /// - Throws: `TraceFileError` when the path is a directory, or the file is not SQLite, not a
   ///   trace, damaged, or from a newer TCATrace — such a file is left untouched — or when it
@@ -53,11 +55,25 @@ package enum TraceFile {
       }
     }
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
-    if version < Int64(TraceSchema.version) { try self.upgrade(connection) }
-    try self.useWAL(connection, waiting: waiting)
-    try connection.execute("PRAGMA synchronous = NORMAL")
     if !waiting { connection.setBusyTimeout(milliseconds: 5_000) }
     return connection
+  }
+
+  /// Readies the trace `connection` opened (``openForWriting(path:waiting:)``) for appending:
+  /// checks that the file is whole (``checkBeforeAppending(_:)``), and only then brings an
+  /// older trace to this version and puts the file in WAL mode. A damaged file is refused as
+  /// it was, byte for byte: switching its journal alone rewrites its header.
+  ///
+  /// It reads every page, so it runs where waiting does not matter (the recorder's writer
+  /// thread).
+  ///
+  /// - Throws: `TraceFileError` of kind `.corrupt` when the file is damaged; a busy error
+  ///   (``TraceFileError/isBusy``) while another connection holds a lock for longer than 5 s.
+  package static func prepareForAppending(_ connection: SQLiteConnection) throws(TraceFileError) {
+    try self.checkBeforeAppending(connection)
+    if try self.header(connection).version < Int64(TraceSchema.version) { try self.upgrade(connection) }
+    try self.useWAL(connection, waiting: true)
+    try connection.execute("PRAGMA synchronous = NORMAL")
   }
 
   /// Brings an older trace to this version before a recorder appends to it: to a version-1
@@ -104,13 +120,15 @@ package enum TraceFile {
   package static func checkBeforeAppending(_ connection: SQLiteConnection) throws(TraceFileError) {
     let path = connection.path
     do throws(TraceFileError) {
+      // NB: A version-1 trace has no `states` table yet: upgrading adds it.
+      let version = try self.header(connection).version
       let tables = try connection.integer(
         """
         SELECT count(*) FROM sqlite_master
         WHERE type = 'table' AND name IN ('sessions', 'actions', 'state_changes', 'leaks', 'states')
         """
       )
-      guard tables == 5 else {
+      guard tables == (version < 2 ? 4 : 5) else {
         throw TraceFileError(
           kind: .corrupt, path: path,
           message: "is damaged: it has a trace's header but not all of a trace's tables"
