@@ -9,7 +9,7 @@ import TCATraceExamples
 /// A program of its own, which `tcatrace demo` runs and whose trace it then prints: the example
 /// app is built on `Composable` and swift-dependencies, whose conformances and libraries
 /// (FoundationNetworking and libcurl on Linux, through CustomDump and OpenCombine) would
-/// otherwise be in `tcatrace` and slow every command's start-up (README, "Performance").
+/// otherwise be in `tcatrace` and slow every command's start-up (Documentation/Performance.md).
 @main
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

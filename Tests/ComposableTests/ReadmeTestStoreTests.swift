@@ -1,5 +1,6 @@
-// The README's TestStore example, as TCA's documentation writes a feature and its test: the
-// README shows this file from its first import; `ReadmeExampleTests` checks that it does.
+// The TestStore example of Documentation/Composable.md, as TCA's documentation writes a feature
+// and its test: it shows this file from its first import; `ReadmeExampleTests` checks that it
+// does.
 import Composable  // was: import ComposableArchitecture
 import Testing
 

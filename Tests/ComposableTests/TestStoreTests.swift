@@ -347,7 +347,7 @@ struct TestStoreTests {
     await store.skipInFlightEffects()
   }
 
-  /// A gap the README names: TCA tracks shared values' changes for its assertions; this
+  /// A gap Documentation/Composable.md names: TCA tracks shared values' changes for its assertions; this
   /// `TestStore` compares the state before and after, which hold the same shared reference.
   @Test func aSharedValuesChangeIsNotAssertedYet() async {
     let store = TestStore(initialState: SharedCounter.State()) {

@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func aSendUnderAnotherTypeIsNotFollowed() {
-    // The limit the README names: a send handed on under a type of the app's own is not
+    // The limit Documentation/CLI.md names: a send handed on under a type of the app's own is not
     // known to be an effect's.
     let source = """
       func load(output: Output<Action>) async {
@@ -62,7 +62,7 @@ import Testing
       """
     // `didFinishLaunching` is not a category: `appDelegate` routes to a plain child. A Result's
     // or an Optional's case (`.success`, `.none`) is a value, not a child's action. Line 10 is
-    // the limit the README names: the syntax cannot tell `.completed` from a plain child's
+    // the limit Documentation/CLI.md names: the syntax cannot tell `.completed` from a plain child's
     // action, so it is taken for a route and missed.
     #expect(findings(source) == [
       "7:17 private-action-sent-from-view",

@@ -14,8 +14,8 @@ struct CommandTests {
   #if os(Linux)
     /// `tcatrace` loads Foundation's essentials and not the rest: Foundation's
     /// internationalization holds a third of the protocol conformances Swift's runtime scans
-    /// while argument-parser parses, and a `state` run took 0.8 ms less without it (README,
-    /// "Performance").
+    /// while argument-parser parses, and a `state` run took 0.8 ms less without it (see
+    /// Documentation/Performance.md).
     @Test func loadsFoundationsEssentialsOnly() async throws {
       let ldd = Process()
       ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")

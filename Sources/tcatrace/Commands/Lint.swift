@@ -19,7 +19,7 @@ extension TCATraceCommand {
   /// The linter is swift-syntax's parser, whose ~5,100 protocol conformances would otherwise
   /// be in `tcatrace` too: the Swift runtime scans every conformance in a binary the first time
   /// it is asked about a type, and argument-parser asks about ~50 types before a command
-  /// runs. Out of `tcatrace`, they cost the other commands nothing (README, "Performance").
+  /// runs. Out of `tcatrace`, they cost the other commands nothing (Documentation/Performance.md).
   struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "lint",

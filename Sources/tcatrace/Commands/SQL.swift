@@ -11,9 +11,9 @@ extension TCATraceCommand {
       discussion: """
         The connection cannot write, attach other databases or load extensions; a query may \
         call SQLite's built-in functions that compute values and run read-only pragmas. The \
-        README documents the tables (sessions, actions, state_changes, leaks) and the views \
-        (timeline, leak_report). The table format shows multi-line values on one line; csv \
-        and json keep every value exact.
+        tables (sessions, actions, state_changes, leaks) and the views (timeline, \
+        leak_report) are documented in the package's Documentation/Recording.md. The table \
+        format shows multi-line values on one line; csv and json keep every value exact.
         """
     )
 

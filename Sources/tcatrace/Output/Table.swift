@@ -60,8 +60,8 @@ struct Table {
 
 extension String {
   /// `arguments` written as C's `printf` writes them with `format`: `String(format:)` without
-  /// Foundation, whose internationalization a `tcatrace` without it does not load (see README,
-  /// "Performance").
+  /// Foundation, whose internationalization a `tcatrace` without it does not load (see
+  /// Documentation/Performance.md).
   init(cFormat format: String, _ arguments: any CVarArg...) {
     var buffer = [CChar](repeating: 0, count: 32)
     while true {
