@@ -350,6 +350,48 @@ struct BadInputTests {
     expectNoDifference(missing.stderr, #"Error: 'm\xFF\u{1B}.db' does not exist: check the path"# + "\n")
   }
 
+  /// Issue #40: a page overwritten in the kept states, which a replay does not read, is damage
+  /// to the session's record all the same: exit 2 and the "damaged" line, the file untouched.
+  /// A trace from before kept states (version 1) has no such table, and replays.
+  @Test func damageToTheKeptStatesIsFound() async throws {
+    let name = try self.make("states-overwritten.db") { path in
+      try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+      let root = try #require(
+        try TraceReader(path: path).query("SELECT rootpage FROM sqlite_master WHERE name = 'states'").rows.first?.first
+      )
+      guard case let .integer(page) = root else { Issue.record("\(root)"); return }
+      var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      let start = Int(page - 1) * 4096
+      bytes.replaceSubrange(start..<(start + 4096), with: repeatElement(0x41, count: 4096))
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+    let path = self.trace.directory.path(name)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    for command in [["replay"], ["replay", "--format", "jsonl"], ["replay", "--no-diff"]] {
+      let result = try await Product.tcatrace.run([command[0], name] + command.dropFirst(), in: self.trace.directory.url)
+      #expect(result.status == 2, "\(command)")
+      #expect(
+        result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's quick_check of its 'states' table ("),
+        "\(command): \(result.stderr)"
+      )
+      #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+    let version1 = try self.make("version-1.db") { path in
+      try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+      try SQLiteConnection(path: path, mode: .readWrite).execute(
+        """
+        DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild;
+        ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 1;
+        """
+      )
+    }
+    let replayed = try await Product.tcatrace.run(["replay", version1], in: self.trace.directory.url)
+    #expect(replayed.status == 0, "\(replayed.stderr)")
+    #expect(replayed.stdout.contains("Session 1"))
+  }
+
   /// Issue #20, item 5: damage SQLite does not notice as it reads — here, the last page of a
   /// table that says it holds half the rows it does, so that a scan stops short — gives exit 2
   /// and the "damaged" line, never the rows that could be read, as if they were all. Damage to
