@@ -17,39 +17,6 @@ private struct CountingClock: Clock {
   }
 }
 
-@Reducer
-private struct Ticker {
-  @ObservableState
-  struct State: Equatable {
-    var ticks = 0
-  }
-
-  enum Action {
-    case startButtonTapped
-    case tick
-  }
-
-  @Dependency(\.continuousClock) var clock
-  private enum CancelID { case timer }
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      switch action {
-      case .startButtonTapped:
-        return .run { send in
-          for await _ in self.clock.timer(interval: .seconds(1)) {
-            await send(.tick)
-          }
-        }
-        .cancellable(id: CancelID.timer)
-      case .tick:
-        state.ticks += 1
-        return .none
-      }
-    }
-  }
-}
-
 /// When `send` or `receive` returns, the effects they started or woke have run to where they
 /// wait: a test moves a test clock right after, as TCA's documentation does, and the effect sees
 /// it, however busy the machine.
@@ -62,16 +29,20 @@ private func sendAdvanceAndReceive(iterations: Int) async -> [String] {
   var failures: [String] = []
   for iteration in 0..<iterations {
     let clock = CountingClock()
-    let store = TestStore(initialState: Ticker.State()) {
-      Ticker()
+    // NB: The stopwatch of Documentation/Composable.md: a timer effect, as TCA's
+    // documentation tests it.
+    let store = TestStore(initialState: Stopwatch.State()) {
+      Stopwatch()
     } withDependencies: {
       $0.continuousClock = clock
     }
-    let task = await store.send(.startButtonTapped)
+    let task = await store.send(.startButtonTapped) {
+      $0.isRunning = true
+    }
     let sleptAfterSend = clock.sleeps.value
     await clock.base.advance(by: .seconds(1))
     await store.receive(\.tick) {
-      $0.ticks = 1
+      $0.secondsElapsed = 1
     }
     let sleptAfterReceive = clock.sleeps.value
     await task.cancel()
