@@ -21,6 +21,21 @@ struct BadInputTests {
     return name
   }
 
+  /// Copies the trace to `path`: the copy's bytes, and where the root page of `object` (a
+  /// table or an index) starts in them.
+  private func copyOfTheTrace(at path: String, rootOf object: String) throws -> (bytes: [UInt8], root: Int) {
+    try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
+    let root = try #require(
+      try TraceReader(path: path).query("SELECT rootpage FROM sqlite_master WHERE name = '\(object)'").rows.first?.first
+    )
+    guard case let .integer(page) = root else { throw NotAPage(value: "\(root)") }
+    return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), Int(page - 1) * 4096)
+  }
+
+  private struct NotAPage: Error {
+    let value: String
+  }
+
   /// Runs each reading command on `file` and checks the error.
   private func expectError(
     _ file: String, _ message: String, commands: [[String]] = [["sessions"], ["replay"], ["state"], ["debug"], ["leaks"], ["stats"], ["sql", "SELECT 1"]],
@@ -355,13 +370,7 @@ struct BadInputTests {
   /// A trace from before kept states (version 1) has no such table, and replays.
   @Test func damageToTheKeptStatesIsFound() async throws {
     let name = try self.make("states-overwritten.db") { path in
-      try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
-      let root = try #require(
-        try TraceReader(path: path).query("SELECT rootpage FROM sqlite_master WHERE name = 'states'").rows.first?.first
-      )
-      guard case let .integer(page) = root else { Issue.record("\(root)"); return }
-      var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-      let start = Int(page - 1) * 4096
+      var (bytes, start) = try self.copyOfTheTrace(at: path, rootOf: "states")
       bytes.replaceSubrange(start..<(start + 4096), with: repeatElement(0x41, count: 4096))
       try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
@@ -405,16 +414,10 @@ struct BadInputTests {
     ]
     for (table, object, commands) in objects {
       let name = try self.make("\(object)-hidden.db") { path in
-        try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
-        let root = try #require(
-          try TraceReader(path: path).query("SELECT rootpage FROM sqlite_master WHERE name = '\(object)'").rows.first?.first
-        )
-        guard case let .integer(page) = root else { Issue.record("\(root)"); return }
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var (bytes, header) = try self.copyOfTheTrace(at: path, rootOf: object)
         // From the root, down the right-most pointers (bytes 8–11 of an interior page: table
         // 5, index 2) to the last leaf, whose cell count (bytes 3–4) is halved: the last
         // rows of the table are no longer read.
-        var header = Int(page - 1) * 4096
         while [2, 5].contains(bytes[header]) {
           let child = bytes[(header + 8)..<(header + 12)].reduce(0) { $0 << 8 | Int($1) }
           header = (child - 1) * 4096
