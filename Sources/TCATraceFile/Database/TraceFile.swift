@@ -60,7 +60,7 @@ package enum TraceFile {
   }
 
   /// Readies the trace `connection` opened (``openForWriting(path:waiting:)``) for appending:
-  /// checks that the file is whole (``checkBeforeAppending(_:)``), and only then brings an
+  /// checks that the file is whole (``checkBeforeAppending(_:version:)``), and only then brings an
   /// older trace to this version and puts the file in WAL mode. A damaged file is refused as
   /// it was, byte for byte: switching its journal alone rewrites its header.
   ///
@@ -70,8 +70,9 @@ package enum TraceFile {
   /// - Throws: `TraceFileError` of kind `.corrupt` when the file is damaged; a busy error
   ///   (``TraceFileError/isBusy``) while another connection holds a lock for longer than 5 s.
   package static func prepareForAppending(_ connection: SQLiteConnection) throws(TraceFileError) {
-    try self.checkBeforeAppending(connection)
-    if try self.header(connection).version < Int64(TraceSchema.version) { try self.upgrade(connection) }
+    let version = try self.header(connection).version
+    try self.checkBeforeAppending(connection, version: version)
+    if version < Int64(TraceSchema.version) { try self.upgrade(connection) }
     try self.useWAL(connection, waiting: true)
     try connection.execute("PRAGMA synchronous = NORMAL")
   }
@@ -117,11 +118,12 @@ package enum TraceFile {
   /// page, so it runs where waiting does not matter (the recorder's writer thread).
   ///
   /// - Throws: `TraceFileError` of kind `.corrupt` when the file is damaged.
-  package static func checkBeforeAppending(_ connection: SQLiteConnection) throws(TraceFileError) {
+  private static func checkBeforeAppending(
+    _ connection: SQLiteConnection, version: Int64
+  ) throws(TraceFileError) {
     let path = connection.path
     do throws(TraceFileError) {
       // NB: A version-1 trace has no `states` table yet: upgrading adds it.
-      let version = try self.header(connection).version
       let tables = try connection.integer(
         """
         SELECT count(*) FROM sqlite_master
