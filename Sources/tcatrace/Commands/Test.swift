@@ -108,8 +108,7 @@ extension TCATraceCommand {
         // NB: The code the user gave is theirs, not the trace's: the grammar is checked on the
         // same test with placeholders in its place. Without any, the test is checked itself.
         let written = try test(options)
-        let hasCode = options.dependencies != nil || options.initialState != nil || options.reducer != nil
-        return (written, hasCode ? try test(options.withPlaceholdersForCode) : written)
+        return (written, try options.withPlaceholdersForCode.map { try test($0) } ?? written)
       }
       try Self.check(twin.source)
       print(test.source, terminator: "")
@@ -134,12 +133,14 @@ extension TCATraceCommand {
 }
 
 extension TestStoreTest.Options {
-  /// The options with an Xcode placeholder for each piece of code the user gave.
-  var withPlaceholdersForCode: Self {
+  /// The options with an Xcode placeholder for each piece of code the user gave; `nil` when
+  /// they gave none.
+  var withPlaceholdersForCode: Self? {
     var options = self
-    if options.dependencies != nil { options.dependencies = "<#dependencies#>" }
-    if options.initialState != nil { options.initialState = "<#initial state#>" }
-    if options.reducer != nil { options.reducer = "<#reducer#>" }
-    return options
+    var gaveCode = false
+    if options.dependencies != nil { options.dependencies = "<#dependencies#>"; gaveCode = true }
+    if options.initialState != nil { options.initialState = "<#initial state#>"; gaveCode = true }
+    if options.reducer != nil { options.reducer = "<#reducer#>"; gaveCode = true }
+    return gaveCode ? options : nil
   }
 }
