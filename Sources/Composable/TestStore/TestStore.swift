@@ -965,15 +965,20 @@ extension TestStore {
   /// next turn (in XCTest on Linux it did not): while effects are in flight, a moment with the
   /// main actor free lets it, and the wait goes on if it came back to the executor.
   ///
-  /// Where task executors are not available, it gives the effects a few turns, which narrows,
-  /// and cannot close, the window in which a test moves a test clock before an effect sleeps on
-  /// it.
+  /// Where task executors are not available, it gives the effects a few turns and, while they
+  /// run, a millisecond, as it did before: that narrows, and cannot close, the window in which
+  /// a test moves a test clock before an effect sleeps on it.
   fileprivate func settle() async {
     guard
       #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *),
       let executor = self.runtime.effectExecutor
     else {
       await Task.megaYield(count: 20)
+      for _ in 0..<10 {
+        await Task.detached(priority: .background) { await Task.yield() }.value
+      }
+      guard !self.runtime.inFlightEffects.isEmpty else { return }
+      try? await Task.sleep(for: .milliseconds(1))
       for _ in 0..<10 {
         await Task.detached(priority: .background) { await Task.yield() }.value
       }
