@@ -31,6 +31,24 @@ struct DemoCommandTests {
 
     let sessions = try await Product.tcatrace.run(["sessions", "demo.db", "--format", "jsonl"], in: directory.url)
     #expect(sessions.stdout.split(separator: "\n").count == 2)
+
+    // The README's example of reading a state.
+    let state = try await Product.tcatrace.run(
+      ["state", "demo.db", "--session", "1", "--at", "5", "--path", "login.twoFactor"], in: directory.url
+    )
+    #expect(state.status == 0)
+    expectNoDifference(
+      state.stdout,
+      """
+      TwoFactorFeature.State(
+        token: "token-blob@example.com",
+        code: <redacted>,
+        isVerifying: false,
+        errorMessage: nil
+      )
+
+      """
+    )
   }
 
   /// Issue #44: the demo records the same session however busy the machine: each step that
