@@ -146,13 +146,10 @@ let package = Package(
         "TCATraceFile",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      linkerSettings: staticExecutableOnLinux,
-      plugins: ["BuildCompanions"]
-    ),
-    .plugin(
-      name: "BuildCompanions",
-      capability: .buildTool(),
-      dependencies: ["tcatrace-demo", "tcatrace-lint"]
+      // NB: Neither `tcatrace-demo` nor `tcatrace-lint`, which `tcatrace demo` and `tcatrace
+      // lint` run: `tcatrace` finds them beside itself, or builds them in a checkout of this
+      // package (Sources/tcatrace/Commands/Companions.swift).
+      linkerSettings: staticExecutableOnLinux
     ),
     .executableTarget(
       name: "tcatrace-demo",
@@ -280,7 +277,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system && target.type != .plugin {
+for target in package.targets where target.type != .system {
   target.swiftSettings = (target.swiftSettings ?? []) + [
     .enableUpcomingFeature("ExistentialAny")
   ]

@@ -192,17 +192,73 @@ struct LintCommandTests {
     )
     #expect(onPath.status == 1)
     #expect(onPath.stdout.hasSuffix("3 findings in 1 of 1 file.\n"))
+  }
 
-    // NB: Beside it as the plugin names it when `swift run tcatrace` builds it.
-    try FileManager.default.copyItem(
-      at: Product.tcatraceLint.executableURL, to: directory.url.appendingPathComponent("tcatrace-lint-tool")
+  /// `tcatrace` run from a build folder of a checkout of this package (as `swift run tcatrace
+  /// lint` runs it) where `tcatrace-lint` is not built yet builds it there with `swift build`,
+  /// once, and runs it; `swift build`'s output goes to standard error.
+  @Test func inACheckoutAMissingLinterIsBuiltFirst() async throws {
+    let directory = try TemporaryDirectory()
+    let package = directory.url.appendingPathComponent("TCATrace")
+    let products = Product.tcatrace.executableURL.deletingLastPathComponent()
+    let buildFolder = package.appendingPathComponent(".build")
+      .appendingPathComponent(products.deletingLastPathComponent().lastPathComponent)
+      .appendingPathComponent(products.lastPathComponent)
+    try FileManager.default.createDirectory(at: buildFolder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent("Sources/tcatrace-lint"), withIntermediateDirectories: true
     )
-    let asTool = try await Product.tcatrace.run(
-      ["lint", "Sources/TCATraceExamples/Leaky"], in: Self.root, environment: ["PATH": "/usr/bin:/bin"],
-      executableURL: copy
+    try Self.write("// swift-tools-version: 6.1\n", to: package.appendingPathComponent("Package.swift").path)
+    let copy = try Product.tcatrace.copy(into: buildFolder)
+
+    // NB: A `swift` that notes its arguments and "builds" a linter that echoes its own.
+    let bin = directory.url.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    let calls = directory.url.appendingPathComponent("swift-calls").path
+    try Self.write(
+      """
+      #!/bin/sh
+      echo "$*" >> '\(calls)'
+      echo "Compiling tcatrace-lint"
+      [ -n "$SWIFT_FAILS" ] && exit 1
+      printf '#!/bin/sh\\necho "linted $*"\\n' > "$5/\(buildFolder.deletingLastPathComponent().lastPathComponent)/$7/$9"
+      chmod +x "$5/\(buildFolder.deletingLastPathComponent().lastPathComponent)/$7/$9"
+
+      """,
+      to: bin.appendingPathComponent("swift").path
     )
-    #expect(asTool.status == 1)
-    #expect(asTool.stdout.hasSuffix("3 findings in 1 of 1 file.\n"))
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("swift").path)
+    let path = "\(bin.path):/usr/bin:/bin"
+
+    let failing = try await Product.tcatrace.run(
+      ["lint", "Sources"], environment: ["PATH": path, "SWIFT_FAILS": "1"], executableURL: copy
+    )
+    #expect(failing.status == 2)
+    #expect(failing.stdout.isEmpty)
+    #expect(
+      failing.stderr.hasSuffix(
+        "Compiling tcatrace-lint\nError: could not build tcatrace-lint, which tcatrace lint runs ('swift build' exited with status 1); its output is above\n"
+      )
+    )
+
+    let first = try await Product.tcatrace.run(["lint", "Sources"], environment: ["PATH": path], executableURL: copy)
+    #expect(first.status == 0)
+    #expect(first.stdout == "linted Sources\n")
+    let build = "build --package-path \(package.path) --scratch-path \(package.path)/.build"
+      + " --configuration \(products.lastPathComponent) --product tcatrace-lint"
+    expectNoDifference(
+      first.stderr,
+      """
+      tcatrace lint runs tcatrace-lint, which is not built yet; building it: swift \(build)
+      Compiling tcatrace-lint
+
+      """
+    )
+
+    let second = try await Product.tcatrace.run(["lint", "Sources"], environment: ["PATH": path], executableURL: copy)
+    #expect(second.stdout == "linted Sources\n")
+    #expect(second.stderr.isEmpty)
+    expectNoDifference(try String(contentsOfFile: calls, encoding: .utf8), "\(build)\n\(build)\n")
   }
 
   static func write(_ text: String, to path: String) throws {

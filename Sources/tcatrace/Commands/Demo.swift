@@ -87,10 +87,9 @@ extension TCATraceCommand {
 }
 
 extension TCATraceCommand.Demo {
-  /// Runs `tcatrace-demo --out out --seed seed`: the one beside this program (as `swift build`
-  /// names it, or as the `BuildCompanions` plugin has `swift run tcatrace` build it), or
-  /// else the first on `PATH`. Throws `ExitCode` with its status when it fails (it has said why
-  /// on standard error), or a `CLIError` when it cannot be run.
+  /// Runs `tcatrace-demo --out out --seed seed` (see ``TCATraceCommand/companion(_:runBy:)``).
+  /// Throws `ExitCode` with its status when it fails (it has said why on standard error), or a
+  /// `CLIError` when it cannot be run.
   static func record(out: String, seed: Int) throws {
     let name = "tcatrace-demo"
     let arguments = [name, "--out", out, "--seed", String(seed)]
@@ -108,14 +107,20 @@ extension TCATraceCommand.Demo {
 /// Runs `path` with `arguments` (the first is the program's name), sharing this process's
 /// standard streams and environment, and waits for it: its exit status, or 128 + the signal
 /// that stopped it. With `input`, its standard input is a pipe that is given `input` and then
-/// closed.
-func spawnAndWait(_ path: String, _ arguments: [String], input: [UInt8]? = nil) throws -> Int32 {
+/// closed; with `outputToStandardError`, what it writes on standard output goes to standard
+/// error.
+func spawnAndWait(
+  _ path: String, _ arguments: [String], input: [UInt8]? = nil, outputToStandardError: Bool = false
+) throws(CLIError) -> Int32 {
   let argv = arguments.map { strdup($0) } + [nil]
   defer { argv.forEach { free($0) } }
   var pipeEnds: [Int32] = [-1, -1]
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
+  if outputToStandardError {
+    posix_spawn_file_actions_adddup2(&actions, 2, 1)
+  }
   if input != nil {
     guard pipe(&pipeEnds) == 0 else {
       throw CLIError(message: "could not run \(path): \(String(cString: strerror(errno)))")

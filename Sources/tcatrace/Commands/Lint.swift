@@ -40,67 +40,20 @@ extension TCATraceCommand {
       throw Self.forward(self.arguments)
     }
 
-    /// Replaces this process with `tcatrace-lint` and `arguments`: the one beside this
-    /// program (as `swift build` names it, or `tcatrace-lint-tool`, as the `BuildCompanions`
-    /// plugin has `swift run tcatrace` build it), or else the first on `PATH`. Returns only if
-    /// none can be run, with what to do about it.
+    /// Replaces this process with `tcatrace-lint` and `arguments` (see
+    /// ``TCATraceCommand/companion(_:runBy:)``). Returns only if it cannot be run, with what to
+    /// do about it.
     static func forward(_ arguments: [String]) -> CLIError {
       let name = "tcatrace-lint"
+      let program: String
+      do {
+        program = try TCATraceCommand.companion(name, runBy: "lint")
+      } catch {
+        return error
+      }
       let argv = ([name] + arguments).map { strdup($0) } + [nil]
-      let (directory, beside) = TCATraceCommand.companionPaths(name)
-      for path in beside { execv(path, argv) }
-      execvp(name, argv)
-      return .missingProgram(name, runBy: "lint", searched: directory)
+      execv(program, argv)
+      return CLIError(message: "could not run \(program): \(String(cString: strerror(errno)))")
     }
-  }
-}
-
-extension TCATraceCommand {
-  /// Where a companion program (`tcatrace-demo`, `tcatrace-lint`) lies beside this one: as
-  /// `swift build` names it, then as the `BuildCompanions` plugin names it when `swift run
-  /// tcatrace` builds it (`NAME-tool`); and the directory, `nil` when it cannot be known.
-  static func companionPaths(_ name: String) -> (directory: URL?, paths: [String]) {
-    let directory = executableURL?.deletingLastPathComponent()
-    let paths = directory.map {
-      [$0.appendingPathComponent(name).path, $0.appendingPathComponent("\(name)-tool").path]
-    } ?? []
-    return (directory, paths)
-  }
-}
-
-extension TCATraceCommand {
-  /// The companion program `name` that `tcatrace COMMAND` runs: the one beside this program,
-  /// or else the first on `PATH`.
-  static func companion(_ name: String, runBy command: String) throws(CLIError) -> String {
-    let (directory, beside) = TCATraceCommand.companionPaths(name)
-    let candidates = beside + (ProcessInfo.processInfo.environment["PATH"] ?? "")
-      .split(separator: ":").map { "\($0)/\(name)" }
-    guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
-      throw CLIError.missingProgram(name, runBy: command, searched: directory)
-    }
-    return program
-  }
-}
-
-/// This program's file, its symbolic links resolved; `nil` when it cannot be known.
-private var executableURL: URL? {
-  #if os(Linux)
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      .map(URL.init(fileURLWithPath:))
-  #else
-    Bundle.main.executableURL?.resolvingSymlinksInPath()
-  #endif
-}
-
-extension CLIError {
-  /// `tcatrace COMMAND` runs `name`, which is neither in `directory` (beside `tcatrace`) nor on
-  /// `PATH`.
-  static func missingProgram(_ name: String, runBy command: String, searched directory: URL?) -> Self {
-    let beside = directory.map { " beside tcatrace (in \($0.path))" } ?? ""
-    return CLIError(
-      message: "tcatrace \(command) runs \(name), which is neither\(beside) nor on PATH; "
-        + "install it beside tcatrace ('swift build -c release' builds both)"
-    )
   }
 }
