@@ -51,6 +51,21 @@ let package = Package(
     .executable(name: "tcatrace-demo", targets: ["tcatrace-demo"]),
     .executable(name: "tcatrace-lint", targets: ["tcatrace-lint"]),
   ],
+  traits: [
+    // NB: One source, two hosts. `TCABoundaries` and `TCATrace` compile against this package's
+    // `Composable` by default, and with this trait against pointfreeco's TCA instead, which
+    // they then re-export: an app on TCA adds this package with `traits:
+    // ["ComposableArchitecture"]`. TCA is only resolved when the trait is on.
+    .trait(
+      name: "ComposableArchitecture",
+      description: "Record apps built on pointfreeco's swift-composable-architecture: TCABoundaries and TCATrace compile against its ComposableArchitecture and re-export it instead of Composable."
+    ),
+    .trait(
+      name: "Composable",
+      description: "TCABoundaries and TCATrace compile against this package's Composable (the default)."
+    ),
+    .default(enabledTraits: ["Composable"]),
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     // NB: On Linux, `CombineSchedulers` has schedulers (and so `DependencyValues.mainQueue`)
@@ -68,7 +83,9 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
-    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+    // NB: TCA's graph caps swift-syntax below 603 (swift-perception), so 602 is admitted too.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
+    .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
   ],
   targets: [
     .systemLibrary(
@@ -104,7 +121,14 @@ let package = Package(
     ),
     .target(
       name: "TCABoundaries",
-      dependencies: ["Composable"]
+      dependencies: [
+        .target(name: "Composable", condition: .when(traits: ["Composable"])),
+        .product(
+          name: "ComposableArchitecture", package: "swift-composable-architecture",
+          condition: .when(traits: ["ComposableArchitecture"])
+        ),
+        .product(name: "CasePaths", package: "swift-case-paths"),
+      ]
     ),
     .target(
       name: "TCATraceFile",
@@ -113,6 +137,11 @@ let package = Package(
     .target(
       name: "TCATrace",
       dependencies: [
+        .target(name: "Composable", condition: .when(traits: ["Composable"])),
+        .product(
+          name: "ComposableArchitecture", package: "swift-composable-architecture",
+          condition: .when(traits: ["ComposableArchitecture"])
+        ),
         "CSQLite",
         "TCABoundaries",
         "TCATraceFile",

@@ -13,11 +13,7 @@ extension Scope where ParentAction: TCAFeatureAction {
     action toChildAction: CaseKeyPath<ParentAction.InternalAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.init(
-      state: toChildState,
-      action: ParentAction.internalCasePath(appending: toChildAction),
-      child: child()
-    )
+    self.init(state: toChildState, action: ParentAction.internalCase.appending(path: toChildAction), child: child)
   }
 }
 
@@ -32,35 +28,34 @@ extension Reducer where Action: TCAFeatureAction {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _IfLetReducer<Self, Child>
+  ) -> some Reducer<State, Action>
   where ChildState == Child.State, ChildAction == Child.Action {
     self.ifLet(
-      toChildState,
-      toChildAction: Action.internalCasePath(appending: toChildAction),
-      child: child(),
+      toChildState, action: Action.internalCase.appending(path: toChildAction), then: child,
       fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
 
-  /// The presentation form of ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``
-  /// for a child embedded in `InternalAction` as a ``PresentationAction``.
-  public func ifLet<ChildState, ChildAction, Child: Reducer>(
-    _ toChildState: WritableKeyPath<State, ChildState?>,
-    action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<ChildAction>>,
-    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) -> _IfLetReducer<Self, Child>
-  where ChildState == Child.State, ChildAction == Child.Action {
-    self.ifLet(
-      toChildState,
-      toPresentationAction: Action.internalCasePath(appending: toPresentationAction),
-      child: child(),
-      fileID: fileID, filePath: filePath, line: line, column: column
-    )
-  }
+  // NB: `Composable` has this form of `ifLet`; TCA has not.
+  #if !ComposableArchitecture
+    /// The presentation form of ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``
+    /// for a child embedded in `InternalAction` as a ``PresentationAction``.
+    public func ifLet<ChildState, ChildAction, Child: Reducer>(
+      _ toChildState: WritableKeyPath<State, ChildState?>,
+      action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<ChildAction>>,
+      @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+      fileID: StaticString = #fileID,
+      filePath: StaticString = #filePath,
+      line: UInt = #line,
+      column: UInt = #column
+    ) -> some Reducer<State, Action>
+    where ChildState == Child.State, ChildAction == Child.Action {
+      self.ifLet(
+        toChildState, action: Action.internalCase.appending(path: toPresentationAction), then: child,
+        fileID: fileID, filePath: filePath, line: line, column: column
+      )
+    }
+  #endif
 
   /// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)`` for elements embedded
   /// in `InternalAction`: `action: \.rows` instead of `action: \._internal.rows`.
@@ -72,12 +67,10 @@ extension Reducer where Action: TCAFeatureAction {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _ForEachReducer<Self, ID, Element>
+  ) -> some Reducer<State, Action>
   where ElementState == Element.State, ElementAction == Element.Action {
     self.forEach(
-      toElementsState,
-      toElementAction: Action.internalCasePath(appending: toElementAction),
-      element: element(),
+      toElementsState, action: Action.internalCase.appending(path: toElementAction), element: element,
       fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
@@ -94,12 +87,11 @@ extension Reducer where Action: TCAFeatureAction {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _IfLetReducer<Self, Destination>
+  ) -> some Reducer<State, Action>
   where DestinationState == Destination.State, DestinationAction == Destination.Action {
     self.ifLet(
-      presentation: toPresentationState,
-      toPresentationAction: Action.internalCasePath(appending: toPresentationAction),
-      destination: destination(),
+      toPresentationState, action: Action.internalCase.appending(path: toPresentationAction),
+      destination: destination,
       fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
@@ -112,7 +104,7 @@ extension Reducer where Action: TCAFeatureAction {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _IfLetReducer<Self, DestinationState.StateReducer.Body>
+  ) -> some Reducer<State, Action>
   where DestinationState.StateReducer.Action == DestinationAction {
     self.ifLet(
       toPresentationState, action: toPresentationAction,
@@ -130,7 +122,7 @@ extension Reducer where Action: TCAFeatureAction {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _IfLetReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+  ) -> some Reducer<State, Action> {
     self.ifLet(
       toPresentationState, action: toPresentationAction,
       destination: { EmptyReducer<DestinationState, DestinationAction>() },
@@ -148,11 +140,10 @@ extension Reducer where Action: TCAFeatureAction {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _StackReducer<Self, Destination>
+  ) -> some Reducer<State, Action>
   where DestinationState == Destination.State, DestinationAction == Destination.Action {
     self.forEach(
-      stack: toStackState, toStackAction: Action.internalCasePath(appending: toStackAction),
-      destination: destination(),
+      toStackState, action: Action.internalCase.appending(path: toStackAction), destination: destination,
       fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
@@ -165,7 +156,7 @@ extension Reducer where Action: TCAFeatureAction {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _StackReducer<Self, DestinationState.StateReducer.Body>
+  ) -> some Reducer<State, Action>
   where DestinationState.StateReducer.Action == DestinationAction {
     self.forEach(
       toStackState, action: toStackAction,
@@ -175,17 +166,38 @@ extension Reducer where Action: TCAFeatureAction {
   }
 }
 
-extension Store where Action: TCAFeatureAction {
-  /// ``Store/scope(state:action:)`` for an optional child embedded in `InternalAction`, or
-  /// `nil` when the child's state is `nil`.
-  public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState?>,
-    action toChildAction: CaseKeyPath<Action.InternalAction, ChildAction>
-  ) -> Store<ChildState, ChildAction>? {
-    let casePath = Action.internalCasePath(appending: toChildAction)
-    return self.scope(state: toChildState, embed: { casePath.embed($0) })
+#if ComposableArchitecture
+  extension Store where Action: TCAFeatureAction, State: ObservableState {
+    /// `Store.scope(_:action:)` for an optional child embedded in `InternalAction`, or `nil`
+    /// when the child's state is `nil`.
+    public func scope<ChildState, ChildAction>(
+      _ toChildState: KeyPath<State, ChildState?>,
+      action toChildAction: CaseKeyPath<Action.InternalAction, ChildAction>,
+      fileID: StaticString = #fileID,
+      filePath: StaticString = #filePath,
+      line: UInt = #line,
+      column: UInt = #column
+    ) -> Store<ChildState, ChildAction>? {
+      self.scope(
+        toChildState, action: Action.internalCase.appending(path: toChildAction),
+        fileID: fileID, filePath: filePath, line: line, column: column
+      )
+    }
   }
+#else
+  extension Store where Action: TCAFeatureAction {
+    /// ``Store/scope(state:action:)`` for an optional child embedded in `InternalAction`, or
+    /// `nil` when the child's state is `nil`.
+    public func scope<ChildState, ChildAction>(
+      state toChildState: KeyPath<State, ChildState?>,
+      action toChildAction: CaseKeyPath<Action.InternalAction, ChildAction>
+    ) -> Store<ChildState, ChildAction>? {
+      self.scope(state: toChildState, action: Action.internalCase.appending(path: toChildAction))
+    }
+  }
+#endif
 
+extension Store where Action: TCAFeatureAction {
   /// ``Store/scope(state:action:)`` for a child embedded in `InternalAction`:
   ///
   /// ```swift
@@ -195,23 +207,27 @@ extension Store where Action: TCAFeatureAction {
     state toChildState: KeyPath<State, ChildState>,
     action toChildAction: CaseKeyPath<Action.InternalAction, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let casePath = Action.internalCasePath(appending: toChildAction)
-    return self.scope(state: toChildState, embed: { casePath.embed($0) })
+    self.scope(state: toChildState, action: Action.internalCase.appending(path: toChildAction))
   }
 }
 
 extension TCAFeatureAction {
-  /// The case path to a child's action inside this action's `InternalAction`:
-  /// `_internal` followed by `toChildAction`.
+  /// The case key path to this action's `InternalAction`, `_internal`, to which a child's case
+  /// key path is appended: `internalCase.appending(path: \.login)` is `\._internal.login`.
   @usableFromInline
-  static func internalCasePath<ChildAction>(
-    appending toChildAction: CaseKeyPath<InternalAction, ChildAction>
-  ) -> AnyCasePath<Self, ChildAction> {
-    let toInternal = self.internalCasePath
-    let toChild = AnyCasePath(toChildAction)
-    return AnyCasePath(
-      embed: { toInternal.embed(toChild.embed($0)) },
-      extract: { toInternal.extract(from: $0).flatMap(toChild.extract(from:)) }
+  static var internalCase: CaseKeyPath<Self, InternalAction> {
+    \Case<Self>._internalBoundary
+  }
+}
+
+extension Case where Value: TCAFeatureAction {
+  /// The `_internal` case of a ``TCAFeatureAction``, for ``TCAFeatureAction/internalCase``: a
+  /// property key path, which a generic action's `\.Cases._internal` cannot be.
+  public var _internalBoundary: Case<Value.InternalAction> {
+    let toInternal = BoundaryCasePaths<Value>.shared.internal
+    return Case<Value.InternalAction>(
+      embed: { self._embed(Value._internal($0)) },
+      extract: { (root: Any) in self._extract(from: root).flatMap(toInternal.extract(from:)) }
     )
   }
 }

@@ -67,11 +67,6 @@ extension TCAFeatureAction {
       """
     )
   }
-
-  /// The case path from this action to its ``InternalAction``.
-  static var internalCasePath: AnyCasePath<Self, InternalAction> {
-    BoundaryCasePaths<Self>.shared.internal
-  }
 }
 
 #if compiler(>=6.2)

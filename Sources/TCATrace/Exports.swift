@@ -1,3 +1,7 @@
-@_exported import Composable
+#if ComposableArchitecture
+  @_exported import ComposableArchitecture
+#else
+  @_exported import Composable
+#endif
 @_exported import TCABoundaries
 @_exported import TCATraceFile

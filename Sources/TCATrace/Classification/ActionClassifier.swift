@@ -1,4 +1,8 @@
-import Composable
+#if ComposableArchitecture
+  import ComposableArchitecture
+#else
+  import Composable
+#endif
 import Foundation
 
 /// Classifies the actions of one enum type, keeping each classification per chain of cases:

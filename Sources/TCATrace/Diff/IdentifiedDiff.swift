@@ -1,5 +1,9 @@
 import Foundation
-import Composable
+#if ComposableArchitecture
+  import ComposableArchitecture
+#else
+  import Composable
+#endif
 import IdentifiedCollections
 
 /// What differs between two identified collections, in the order the diff reports it.

@@ -1,6 +1,10 @@
 import Foundation
 import IdentifiedCollections
-import Composable
+#if ComposableArchitecture
+  import ComposableArchitecture
+#else
+  import Composable
+#endif
 
 /// Finds how a state's JSON changed from one value to the next, without encoding the whole
 /// state: the changes that, applied to the JSON of `old`, give the JSON of `new` (see

@@ -1,4 +1,8 @@
-import Composable
+#if ComposableArchitecture
+  import ComposableArchitecture
+#else
+  import Composable
+#endif
 import CustomDump
 import Foundation
 

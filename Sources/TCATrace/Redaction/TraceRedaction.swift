@@ -1,4 +1,8 @@
-import Composable
+#if ComposableArchitecture
+  import ComposableArchitecture
+#else
+  import Composable
+#endif
 
 /// A value to keep out of traces, named by where it lives: a field of the state, or the
 /// associated value of an action case.

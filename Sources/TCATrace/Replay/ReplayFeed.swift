@@ -1,4 +1,8 @@
-import Composable
+#if ComposableArchitecture
+  import ComposableArchitecture
+#else
+  import Composable
+#endif
 import Foundation
 
 /// A session's actions, read from its trace on a thread of their own a batch at a time, a few
