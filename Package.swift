@@ -103,9 +103,14 @@ let package = Package(
         .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
       ]
     ),
+    // NB: What a store's observer sees of an action (`ActionEvent`, its origin and route),
+    // and the collection of routes: `Composable`'s observation seam, which `TCATrace` records
+    // through on either host.
+    .target(name: "ActionObservation"),
     .target(
       name: "Composable",
       dependencies: [
+        "ActionObservation",
         "ComposableMacros",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
@@ -142,6 +147,7 @@ let package = Package(
           name: "ComposableArchitecture", package: "swift-composable-architecture",
           condition: .when(traits: ["ComposableArchitecture"])
         ),
+        "ActionObservation",
         "CSQLite",
         "TCABoundaries",
         "TCATraceFile",

@@ -11,3 +11,6 @@
 @_exported import IdentifiedCollections
 @_exported import IssueReporting
 @_exported import Observation
+// NB: The seam a store's observer sees (`ActionEvent`, `ActionOrigin`, `ActionRoute`), shared
+// with `TCATrace`, which records through it on either host.
+@_exported import ActionObservation

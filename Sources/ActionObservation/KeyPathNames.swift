@@ -1,0 +1,37 @@
+import Foundation
+
+/// Names key paths the way a state path reads: `\AppFeature.State.login` → `login`.
+package enum KeyPathNames {
+  private static let cache = Locked<[AnyKeyPath: String]>([:])
+
+  package static func name(of keyPath: AnyKeyPath) -> String {
+    if let name = self.cache.withLock({ $0[keyPath] }) { return name }
+    let name = self.computeName(of: keyPath)
+    self.cache.withLock { $0[keyPath] = name }
+    return name
+  }
+
+  package static func computeName(of keyPath: AnyKeyPath) -> String {
+    // NB: The standard library describes a key path as `\Root.property.path`, with the root
+    // named by `String(describing:)`. Computed components read `<computed …>`; those keep the
+    // description whole, which is still unique if not pretty.
+    let description = keyPath.debugDescription
+    let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
+    guard description.hasPrefix(prefix) else { return description }
+    return self.unwrapped(description.dropFirst(prefix.count))
+  }
+
+  /// A property wrapper's projection reads as the property it wraps: `$destination` and
+  /// `$destination.wrappedValue` as `destination`.
+  private static func unwrapped(_ path: Substring) -> String {
+    guard path.contains("$") else { return String(path) }
+    var components: [Substring] = []
+    for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+      if component == "wrappedValue", components.last?.hasPrefix("$") == true {
+        continue
+      }
+      components.append(component)
+    }
+    return components.map { $0.hasPrefix("$") ? $0.dropFirst() : $0 }.joined(separator: ".")
+  }
+}
