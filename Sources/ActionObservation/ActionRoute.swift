@@ -29,9 +29,16 @@ public struct ActionRoute: Hashable, CustomStringConvertible, @unchecked Sendabl
     }
 
     /// How an element id reads in a path: `3`, `"a"` (strings are quoted).
+    ///
+    /// A stack element's id reads as its generation, `0`, on either host (TCA prints it `#0`).
     public static func describe(_ id: Any) -> String {
       if let string = id as? String {
         return String(reflecting: string)
+      }
+      if String(describing: type(of: id)) == "StackElementID",
+        let generation = Mirror(reflecting: id).children.first(where: { $0.label == "generation" })?.value as? Int
+      {
+        return String(generation)
       }
       return String(describing: id)
     }

@@ -5,3 +5,4 @@
 #endif
 @_exported import TCABoundaries
 @_exported import TCATraceFile
+@_exported import ActionObservation

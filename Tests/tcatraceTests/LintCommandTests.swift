@@ -17,7 +17,7 @@ struct LintCommandTests {
     expectNoDifference(
       result.stdout,
       """
-      Sources/TCATraceExamples/Demo/DemoScript.swift:124:15: error: '._internal(.refreshed)' sends a feature's internal action from outside its reducer and effects; send a view action instead [private-action-sent-from-view]
+      Sources/TCATraceExamples/Demo/DemoScript.swift:129:15: error: '._internal(.refreshed)' sends a feature's internal action from outside its reducer and effects; send a view action instead [private-action-sent-from-view]
       Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:71:21: error: an effect sends '.view(.refreshButtonTapped)'; view actions come from the view: send an internal action instead [view-action-from-effect]
       Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:88:18: error: '.child(.view)' matches a view action of the child 'child'; a parent reacts only to its children's delegate actions [child-private-action-access]
       Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:93:41: error: '.child(._internal(.grandchild(.delegate)))' matches the delegate action of 'grandchild', 2 embeddings down (through 'child'); react to the delegate actions of your direct children only [grandchild-delegate-access]

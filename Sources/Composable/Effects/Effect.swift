@@ -211,6 +211,12 @@ extension Effect.Operation {
 }
 
 extension Effect {
+  /// How many operations the effect holds that do something (see `Operation.count`): a route
+  /// step's effect count, for recorders outside this module.
+  package var operationCount: Int {
+    self.operation.count
+  }
+
   /// Whether the effect can send no action at all: `.none`, a cancellation, or a merge or a
   /// concatenation of those. A replay of a recording asks it (not TCA API).
   package var cannotSendActions: Bool {

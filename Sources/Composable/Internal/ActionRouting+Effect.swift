@@ -10,15 +10,3 @@ extension ActionRouting {
     self.route(route(), effectCount: { $0.operation.count }, body)
   }
 }
-
-/// Runs `body`, a reducer call, while collecting the route `Scope`, `ifLet` and `forEach` take;
-/// for reducer modifiers that observe actions themselves.
-///
-/// - Returns: The effect `body` returned, the route from the root down, and the effects each
-///   reducer along the route returned itself (see ``ActionEvent/ownEffectCounts``).
-package func collectingActionRoute<Action>(
-  _ body: () -> Effect<Action>
-) -> (effect: Effect<Action>, route: [ActionRoute], ownEffectCounts: [Int]) {
-  let (effect, route, counts) = collectingActionRoute(body, effectCount: { $0.operation.count })
-  return (effect, route, counts)
-}

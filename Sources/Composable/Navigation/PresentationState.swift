@@ -1,3 +1,4 @@
+import ActionObservation
 /// The state of an optional child feature that its parent presents: a sheet, a pushed screen, an
 /// alert. `@Presents var destination: Destination.State?` keeps it.
 ///
@@ -56,13 +57,6 @@ extension PresentationState: CustomReflectable {
   public var customMirror: Mirror {
     Mirror(reflecting: self.wrappedValue as Any)
   }
-}
-
-/// A wrapper whose single stored value is the state: readers of state (the recorder's diff)
-/// look through it, so that `@Presents var destination` reads as `destination`.
-package protocol _TransparentStateWrapper {
-  /// The state it wraps.
-  var wrappedState: Any { get }
 }
 
 extension PresentationState: _TransparentStateWrapper {

@@ -1,3 +1,4 @@
+import ActionObservation
 import Foundation
 
 /// A value shared by the features that hold it, and, with a key, kept in memory or in a file
@@ -165,14 +166,6 @@ extension Shared: CustomReflectable {
   public var customMirror: Mirror {
     Mirror(reflecting: self.wrappedValue as Any)
   }
-}
-
-/// A shared value as the readers of state see it: its value before the action being recorded
-/// and its value now.
-package protocol _SharedStateValue {
-  /// The value before the action being recorded (the value now when it did not change), and
-  /// the value now.
-  var sharedValues: (before: Any, after: Any) { get }
 }
 
 extension Shared: _SharedStateValue {

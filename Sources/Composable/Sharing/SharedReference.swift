@@ -1,9 +1,6 @@
+import ActionObservation
 import Foundation
 import Synchronization
-
-/// Whether any ``Shared`` value was ever made: until one is, readers of state (the recorder's
-/// diff) need not look for them.
-package let sharedValuesExist = Atomic<Bool>(false)
 
 /// Where a ``Shared`` value lives: a root that holds it (and saves it under its key), or a part
 /// of another shared value.

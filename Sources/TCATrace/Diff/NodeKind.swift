@@ -1,3 +1,4 @@
+import ActionObservation
 @_spi(Reflection) import Swift
 
 #if canImport(Glibc)

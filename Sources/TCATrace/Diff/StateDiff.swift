@@ -1,3 +1,4 @@
+import ActionObservation
 import CustomDump
 
 /// Finds what changed between two values of a state, leaf by leaf.

@@ -153,7 +153,12 @@ enum StateTree {
       StateContainer(
         kind: .structure(type: type),
         children: children.enumerated().map { offset, child in
-          StateChild(label: child.label, key: self.key(child.label, offset), node: self.build(child.value))
+          // NB: A property reads as its name, also where it is a property wrapper's storage
+          // (`_destination`) or, on TCA, `@ObservableState`'s (`_email`).
+          StateChild(
+            label: child.label.map { self.key($0, offset) }, key: self.key(child.label, offset),
+            node: self.build(child.value)
+          )
         }
       )
     )

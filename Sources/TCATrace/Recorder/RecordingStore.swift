@@ -52,31 +52,47 @@ public final class RecordingStore<State, Action> {
         fileID: fileID, filePath: filePath, line: line, column: column
       )
     }
-    self.store = Store(
-      initialState: initialState(),
-      observer: isRecording ? Self.observer(recording: recorder) : { _ in },
-      reducer: reducer,
-      withDependencies: prepareDependencies
-    )
+    #if ComposableArchitecture
+      // NB: TCA's `Store` has no observer: the reducer records itself (`recording(to:)`).
+      let recording = _RecordingReducer(base: reducer(), recorder: isRecording ? recorder : nil)
+      self.store = Store(
+        initialState: initialState(),
+        reducer: { recording },
+        withDependencies: prepareDependencies
+      )
+    #else
+      self.store = Store(
+        initialState: initialState(),
+        observer: isRecording ? Self.observer(recording: recorder) : { _ in },
+        reducer: reducer,
+        withDependencies: prepareDependencies
+      )
+    #endif
   }
 
-  /// The store's observer: it runs on the main actor, but does not check that it does; made
-  /// outside the main actor's isolation, it is not compiled with that check, which cost every
-  /// action ~0.1 µs.
-  private nonisolated static func observer(
-    recording recorder: TraceRecorder
-  ) -> @Sendable (ActionEvent<State, Action>) -> Void {
-    recorder.storeObserver(State.self, Action.self)
-  }
+  #if !ComposableArchitecture
+    /// The store's observer: it runs on the main actor, but does not check that it does; made
+    /// outside the main actor's isolation, it is not compiled with that check, which cost every
+    /// action ~0.1 µs.
+    private nonisolated static func observer(
+      recording recorder: TraceRecorder
+    ) -> @Sendable (ActionEvent<State, Action>) -> Void {
+      recorder.storeObserver(State.self, Action.self)
+    }
+  #endif
 
   /// The current state.
   public var state: State {
-    self.store.state
+    #if ComposableArchitecture
+      self.store.withState { $0 }
+    #else
+      self.store.state
+    #endif
   }
 
   /// Reads a value of the current state.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    self.store.state[keyPath: keyPath]
+    self.state[keyPath: keyPath]
   }
 
   /// Sends an action, as ``Store/send(_:)`` does; it is recorded with its origin.
@@ -85,10 +101,15 @@ public final class RecordingStore<State, Action> {
     self.store.send(action)
   }
 
-  /// Waits until every effect in the store has finished.
-  public func finish() async {
-    await self.store.finish()
-  }
+  #if !ComposableArchitecture
+    /// Waits until every effect in the store has finished.
+    ///
+    /// Not on TCA, whose `Store` cannot say when its effects are done: wait for each send's
+    /// (`await store.send(action).finish()`).
+    public func finish() async {
+      await self.store.finish()
+    }
+  #endif
 
   /// A store for a child feature; its actions are recorded with their whole path.
   public func scope<ChildState, ChildAction>(

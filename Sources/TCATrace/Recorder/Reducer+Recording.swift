@@ -25,14 +25,16 @@ extension Reducer {
 /// A reducer that records the actions of its base; built by ``Reducer/recording(to:)``.
 public struct _RecordingReducer<Base: Reducer>: Reducer {
   let base: Base
-  let recorder: TraceRecorder
+  /// `nil` for a ``RecordingStore`` that is not recorded.
+  let recorder: TraceRecorder?
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    _ = self.recorder.beginSession(rootFeature: String(describing: Base.self))
-    let (id, origin) = self.recorder.nextModifierEvent()
+    guard let recorder = self.recorder else { return self.base.reduce(into: &state, action: action) }
+    _ = recorder.beginSession(rootFeature: String(describing: Base.self))
+    let (id, origin) = recorder.nextModifierEvent()
     let stateBefore = state
     let start = DispatchTime.now().uptimeNanoseconds
-    let (effect, route, ownEffectCounts) = collectingActionRoute {
+    let (effect, route, ownEffectCounts) = collectingRoute(of: action, from: stateBefore) {
       self.base.reduce(into: &state, action: action)
     }
     let end = DispatchTime.now().uptimeNanoseconds
@@ -40,14 +42,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       id: id, action: action, origin: origin, stateBefore: stateBefore, stateAfter: state,
       route: route, ownEffectCounts: ownEffectCounts, timestamp: start, duration: end &- start
     )
-    // NB: Shared values compare their values before the action with now while recorded: the
-    // store's tracker kept the former (see `SharedChangeTracker`).
-    if let sharedChanges = SharedChangeTracker.current {
-      sharedChanges.comparing { self.recorder.record(event) }
-    } else {
-      self.recorder.record(event)
-    }
-    let recorder = self.recorder
+    comparingSharedValues { recorder.record(event) }
     // NB: `map`'s transform runs when the effect sends, right before the store receives the
     // action: that is how the next action is known to come from this one's effect.
     return effect.map { action in

@@ -1,3 +1,8 @@
+// NB: Stack ids are set through a dependency that TCA keeps behind an SPI.
+#if canImport(ComposableArchitecture)
+  @_spi(Internals) import ComposableArchitecture
+#endif
+
 /// The scripted session `tcatrace demo` runs: a user logs in with two-factor, works through
 /// the todo list, edits the settings; then the leaky example breaks each boundary rule once.
 ///
@@ -27,7 +32,7 @@ public enum DemoScript {
     dependencies.apiClient = .fake(latency: latency)
     dependencies.tickClient = .every(.milliseconds(25), count: 3)
     dependencies.continuousClock = ContinuousClock()
-    dependencies.stackElementID = .incrementing
+    dependencies.stackElementID = .countingFromZero
   }
 
   /// The example app's dependencies for a recording whose times do not matter (a test, a
@@ -36,7 +41,7 @@ public enum DemoScript {
   public static func immediateDependencies(_ dependencies: inout DependencyValues) {
     dependencies.apiClient = .fake(latency: .zero)
     dependencies.tickClient = .immediate(count: 2)
-    dependencies.stackElementID = .incrementing
+    dependencies.stackElementID = .countingFromZero
   }
 
   /// What a seed changes in the app's session: who logs in, and the todo they add.
@@ -88,7 +93,7 @@ public enum DemoScript {
     func settings(_ action: SettingsFeature.Action) -> StoreTask {
       // NB: The settings are the first screen pushed on the stack, with the first id of the
       // store's `stackElementID` generator.
-      send(._internal(.path(.element(id: 0, action: .settings(action)))))
+      send(._internal(.path(.element(id: .first, action: .settings(action)))))
     }
 
     login(.view(.emailChanged(variant.email)))
@@ -122,5 +127,28 @@ public enum DemoScript {
     _ = send(._internal(.child(._internal(.grandchild(.view(.finishButtonTapped))))))
     // LEAK view-sends-private-action: a caller outside the feature sends an internal action.
     _ = send(._internal(.refreshed))
+  }
+}
+
+extension StackElementIDGenerator {
+  /// Stack ids counted from 0 for each store: `Composable`'s `.incrementing`; on TCA a new live
+  /// generator, which counts from 0 too (its dependency caches one for the whole process).
+  static var countingFromZero: Self {
+    #if canImport(ComposableArchitecture)
+      .liveValue
+    #else
+      .incrementing
+    #endif
+  }
+}
+
+extension StackElementID {
+  /// The id of the first element a store pushes. TCA allows `0` only in tests.
+  static var first: Self {
+    #if canImport(ComposableArchitecture)
+      Self(generation: 0)
+    #else
+      0
+    #endif
   }
 }

@@ -3,6 +3,11 @@
 // not make `Codable` — `Result`, `BindingAction`, `StackAction`, `AlertState` — is written by
 // hand here, case by case, as an app of your own would.
 
+// NB: A stack element's id is encoded as its generation, which TCA keeps behind an SPI.
+#if canImport(ComposableArchitecture)
+  @_spi(Internals) import ComposableArchitecture
+#endif
+
 /// A `Result` as JSON: `{"success": …}` or `{"failure": …}`.
 struct ResultCoding<Success: Codable, Failure: Error & Codable>: Codable {
   var result: Result<Success, Failure>

@@ -16,7 +16,7 @@ public struct SettingsFeature: ComposedBoundingReducer {
   @CasePathable
   public enum Action: TCAFeatureAction, Codable, Equatable, Sendable {
     @CasePathable
-    public enum ViewAction: Equatable, Sendable {
+    public enum ViewAction: BindableAction, Equatable, Sendable {
       case binding(BindingAction<State>)
       case saveButtonTapped
     }
@@ -36,7 +36,7 @@ public struct SettingsFeature: ComposedBoundingReducer {
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    BindingReducer(action: \.view.binding)
+    BindingReducer(action: \.view)
     coreReducer
   }
 

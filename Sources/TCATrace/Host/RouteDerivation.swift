@@ -1,0 +1,123 @@
+#if ComposableArchitecture
+  import ActionObservation
+
+  /// The route an action takes through the features of a state, read from the action and the
+  /// state themselves: on TCA, whose `Scope`, `ifLet` and `forEach` do not report it as
+  /// `Composable`'s do.
+  ///
+  /// A step is taken where a case's associated value is a child feature's action (`X.Action`,
+  /// or one in a `PresentationAction`, `IdentifiedAction` or `StackAction`) and exactly one
+  /// stored property of the state holds that feature's state (`X.State`, optional, presented,
+  /// or a collection or stack of them): the step is named after that property, as
+  /// `Composable` names it after the scoping key path. Where no property or more than one
+  /// holds it, the route stops there: what it cannot tell is not guessed.
+  enum RouteDerivation {
+    static func route(of action: Any, in state: Any) -> [ActionRoute] {
+      var route: [ActionRoute] = []
+      var action = action
+      var current: Any? = state
+      // NB: Bounded by the action's depth: each turn takes one case apart.
+      while let (_, payload) = EnumReflection.decompose(action), let payload {
+        if let state = current, let step = self.step(payload, in: state) {
+          route.append(step.route)
+          guard let childAction = step.childAction else { break }
+          action = childAction
+          // NB: Deeper steps need the child's state; without it (an element not found),
+          // the route stops at this step.
+          guard let childState = step.childState else { break }
+          current = childState
+          continue
+        }
+        action = payload
+      }
+      return route
+    }
+
+    private struct Step {
+      var route: ActionRoute
+      var childAction: Any?
+      var childState: Any?
+    }
+
+    private static func step(_ payload: Any, in state: Any) -> Step? {
+      let payloadType = String(reflecting: type(of: payload))
+      var childAction: Any? = payload
+      var elementID: Any?
+      if payloadType.hasPrefix("ComposableArchitecture.PresentationAction<") {
+        guard let (name, presented) = EnumReflection.decompose(payload), name == "presented" else {
+          return nil
+        }
+        childAction = presented
+      } else if payloadType.hasPrefix("ComposableArchitecture.IdentifiedAction<")
+        || payloadType.hasPrefix("ComposableArchitecture.StackAction<")
+      {
+        guard let (name, element) = EnumReflection.decompose(payload), name == "element",
+          let element
+        else { return nil }
+        let parts = Mirror(reflecting: element).children.map(\.value)
+        guard parts.count == 2 else { return nil }
+        elementID = parts[0]
+        childAction = parts[1]
+      }
+      guard let childAction else { return nil }
+      let actionType = String(reflecting: type(of: childAction))
+      guard actionType.hasSuffix(".Action") else { return nil }
+      let childStateType = actionType.dropLast("Action".count) + "State"
+
+      let holders = Mirror(reflecting: state).children.compactMap { child -> (String, Any)? in
+        guard let label = child.label, !label.hasPrefix("_$") else { return nil }
+        let type = String(reflecting: Swift.type(of: child.value))
+        guard type == childStateType || type.hasSuffix("<" + childStateType + ">")
+          || type.hasSuffix(", " + childStateType + ">")
+        else { return nil }
+        return (label.hasPrefix("_") ? String(label.dropFirst()) : label, child.value)
+      }
+      guard holders.count == 1 else { return nil }
+      let (name, holder) = holders[0]
+      let keyPath: AnyKeyPath = \Void.self
+
+      if let elementID {
+        guard let id = elementID as? AnyHashable else { return nil }
+        let element = Mirror(reflecting: holder).children.lazy.map(\.value).first { value in
+          identity(of: value) == id || self.stackElement(value, id: id) != nil
+        }
+        return Step(
+          route: ActionRoute(keyPath: keyPath, kind: .element(id: ActionRoute.ElementID(ElementIDValue(id))), name: name),
+          childAction: childAction,
+          childState: element.map { self.stackElement($0, id: id) ?? $0 }
+        )
+      }
+      let unwrapped = self.unwrapped(holder)
+      let isOptional = String(reflecting: type(of: holder)) != String(childStateType)
+      return Step(
+        route: ActionRoute(keyPath: keyPath, kind: isOptional ? .optional : .scope, name: name),
+        childAction: childAction,
+        childState: unwrapped
+      )
+    }
+
+    /// The state inside an optional or a `PresentationState`, `nil` when there is none.
+    private static func unwrapped(_ holder: Any) -> Any? {
+      if let wrapper = holder as? any _TransparentStateWrapper { return self.unwrapped(wrapper.wrappedState) }
+      let mirror = Mirror(reflecting: holder)
+      guard mirror.displayStyle == .optional else { return holder }
+      return mirror.children.first.map { self.unwrapped($0.value) } ?? nil
+    }
+
+    /// The element of a stack's mirror (an `(id, element)` pair) with this id.
+    private static func stackElement(_ value: Any, id: AnyHashable) -> Any? {
+      let parts = Mirror(reflecting: value).children.map(\.value)
+      guard parts.count == 2, (parts[0] as? AnyHashable) == id else { return nil }
+      return parts[1]
+    }
+  }
+
+  /// An element's id for ``ActionRoute/ElementID``, which takes a `Sendable` id; it reads as the
+  /// id does. NB: `@unchecked`: the ids of identified collections and stacks are `Sendable`,
+  /// which a value of type `Any` cannot be cast to.
+  private struct ElementIDValue: Hashable, CustomStringConvertible, @unchecked Sendable {
+    let base: AnyHashable
+    init(_ base: AnyHashable) { self.base = base }
+    var description: String { ActionRoute.ElementID.describe(self.base.base) }
+  }
+#endif

@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+
+// The example app's features, compiled against pointfreeco's swift-composable-architecture
+// through the `ComposableArchitecture` trait of TCATrace: the same files the main package
+// compiles against `Composable`. `check.sh` builds it with the patched TCA (see
+// ../../Documentation/RealTCA.md) and compares the two recordings with `tcatrace diff`.
+
+import PackageDescription
+
+let package = Package(
+  name: "RealTCA",
+  platforms: [.macOS(.v14), .iOS(.v17)],
+  dependencies: [
+    // NB: `TCATrace` is a link to this repository's root, so that the package is named as an
+    // app names it.
+    .package(path: "TCATrace", traits: ["ComposableArchitecture"]),
+    .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
+  ],
+  targets: [
+    .target(
+      name: "RealTCAExamples",
+      dependencies: [.product(name: "TCATrace", package: "TCATrace")],
+      path: "Sources/TCATraceExamples"
+    ),
+    .executableTarget(
+      name: "RealTCADemo",
+      dependencies: ["RealTCAExamples"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

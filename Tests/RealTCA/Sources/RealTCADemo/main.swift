@@ -1,0 +1,66 @@
+// Records the demo's two sessions — the example app through `DemoScript`, then the leaky
+// example — on pointfreeco's TCA, as `tcatrace-fixture record-demo FILE` records them on
+// `Composable`, so that `check.sh` can compare the two files with `tcatrace diff`.
+//
+//   RealTCADemo FILE
+
+import Foundation
+import RealTCAExamples
+import TCATrace
+
+/// Waits for the store's effects. TCA's `Store` cannot say when they are done, so this waits
+/// until the file has gained no action for 200 ms (the example app's dependencies answer at
+/// once), or 10 s have passed.
+@MainActor
+func settle(_ recorder: TraceRecorder) async {
+  var last = -1
+  var quiet = 0
+  let deadline = ContinuousClock.now + .seconds(10)
+  while quiet < 4, ContinuousClock.now < deadline {
+    try? await Task.sleep(for: .milliseconds(50))
+    await recorder.flush()
+    let count = (try? TraceReader(path: recorder.path, live: true).sessions().last?.actionCount) ?? -1
+    quiet = count == last ? quiet + 1 : 0
+    last = count
+  }
+}
+
+@MainActor
+func record(path: String) async throws {
+  let app = try TraceRecorder(
+    path: path, session: "app", policy: .recordOnly, redacting: AppFeature.redactions
+  )
+  let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
+    AppFeature()
+  } withDependencies: {
+    DemoScript.immediateDependencies(&$0)
+  }
+  await DemoScript.runApp(finish: { await settle(app) }) { appStore.send($0) }
+  await settle(app)
+  try await app.close()
+
+  let leaky = try TraceRecorder(path: path, session: "leaky", policy: .recordOnly)
+  let leakyStore = RecordingStore(initialState: LeakyParentFeature.State(), recorder: leaky) {
+    LeakyParentFeature()
+  }
+  await DemoScript.runLeaky { leakyStore.send($0) }
+  await settle(leaky)
+  try await leaky.close()
+}
+
+// NB: On Linux an async top-level `main` runs main-actor jobs off the main thread, where TCA's
+// main-thread checks trap: the main actor is served from the main thread's run loop instead.
+guard CommandLine.arguments.count == 2 else {
+  FileHandle.standardError.write(Data("usage: RealTCADemo FILE\n".utf8))
+  exit(2)
+}
+Task { @MainActor in
+  do {
+    try await record(path: CommandLine.arguments[1])
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("RealTCADemo: \(error)\n".utf8))
+    exit(1)
+  }
+}
+RunLoop.main.run()

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Records the example app on pointfreeco's TCA (this package, through TCATrace's
+# `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture record-demo`), and
+# compares the two recordings with `tcatrace diff`, session by session (issue #41).
+#
+#   REAL_TCA=DIR Tests/RealTCA/check.sh
+#
+# DIR is a folder prepared by ../shared/real-tca/prepare.sh (the patched TCA and its three
+# dependencies, with `set-mirrors.sh`); see Documentation/RealTCA.md. Without it, the check is
+# skipped with a message: CI cannot fetch TCA. Exit 0 when both sessions are alike, 1 when they
+# differ (the differences are printed), 2 when something could not be built or run.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+if [ -z "${REAL_TCA:-}" ] || [ ! -f "${REAL_TCA}/set-mirrors.sh" ]; then
+  echo "Tests/RealTCA/check.sh: skipped: set REAL_TCA to a folder prepared by ../shared/real-tca/prepare.sh (see Documentation/RealTCA.md)"
+  exit 0
+fi
+
+work=$(mktemp -d -t tcatrace-realtca.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+cd "$here"
+bash "$REAL_TCA/set-mirrors.sh" > /dev/null
+swift build --product RealTCADemo 2>&1 | tail -n 1 || exit 2
+.build/debug/RealTCADemo "$work/tca.db" || exit 2
+
+cd "$root"
+swift build --product tcatrace 2>&1 | tail -n 1 || exit 2
+swift build --product tcatrace-fixture 2>&1 | tail -n 1 || exit 2
+.build/debug/tcatrace-fixture record-demo "$work/composable.db" > /dev/null || exit 2
+
+status=0
+for session in 1 2; do
+  .build/debug/tcatrace diff "$work/composable.db" "$work/tca.db" --session "$session" --other-session "$session" || status=1
+done
+# NB: `diff` compares actions and state changes; the leaks are compared as `leaks` prints them.
+.build/debug/tcatrace leaks "$work/composable.db" --session all > "$work/composable-leaks.txt" || true
+.build/debug/tcatrace leaks "$work/tca.db" --session all > "$work/tca-leaks.txt" || true
+if ! diff -u --label Composable --label TCA "$work/composable-leaks.txt" "$work/tca-leaks.txt"; then
+  echo "The leaks differ."
+  status=1
+fi
+exit $status
