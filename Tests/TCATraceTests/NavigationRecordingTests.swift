@@ -101,6 +101,59 @@ private struct Library {
   }
 }
 
+/// Asks before returning every book, in an alert that is a case of its destination enum.
+@Reducer
+private struct Shelf {
+  @ObservableState
+  struct State: Equatable {
+    @Presents var destination: ShelfDestination.State?
+    var books = 3
+  }
+
+  @CasePathable
+  enum Action: TCAFeatureAction, Equatable {
+    @CasePathable enum ViewAction: Equatable { case returnAllTapped }
+    @CasePathable enum InternalAction: Equatable {
+      case destination(PresentationAction<ShelfDestination.Action>)
+    }
+    @CasePathable enum DelegateAction: Equatable {}
+    @CasePathable enum Alert: Equatable { case confirmReturnAll }
+    case view(ViewAction)
+    case _internal(InternalAction)
+    case delegate(DelegateAction)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .view(.returnAllTapped):
+        state.destination = .alert(
+          AlertState {
+            TextState("Return all?")
+          } actions: {
+            ButtonState(action: .confirmReturnAll) { TextState("Return") }
+          }
+        )
+        return .none
+      case ._internal(.destination(.presented(.alert(.confirmReturnAll)))):
+        state.books = 0
+        return .none
+      case ._internal, .delegate:
+        return .none
+      }
+    }
+    .ifLet(\.$destination, action: \._internal.destination)
+  }
+}
+
+@Reducer
+private enum ShelfDestination {
+  case alert(AlertState<Shelf.Action.Alert>)
+}
+
+extension ShelfDestination.State: Equatable {}
+extension ShelfDestination.Action: Equatable {}
+
 @MainActor
 @Suite(.hangGuard)
 struct NavigationRecordingTests {
@@ -241,5 +294,25 @@ struct NavigationRecordingTests {
     // NB: The enum reducers between `Library` and `Book` are not features: `Library` is the
     // book's parent, and may react to its delegate actions.
     #expect(delegates.flatMap(\.leaks) == [])
+  }
+
+  /// The view taps an alert's button: the action goes down to the button's case, through a
+  /// child whose actions have no boundaries, which the rules allow (#41).
+  @Test func anAlertInADestinationEnumIsRecordedDownToItsButton() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("alert.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: Shelf.State(), recorder: recorder) { Shelf() }
+    store.send(.view(.returnAllTapped))
+    store.send(._internal(.destination(.presented(.alert(.confirmReturnAll)))))
+    try await recorder.close()
+    #expect(store.books == 0)
+
+    let tap = try #require(try TraceReader(path: path).actions().last)
+    expectNoDifference(
+      [tap.path, tap.feature, tap.category.rawValue, tap.caseName],
+      ["_internal.destination.presented.alert.confirmReturnAll", "destination", "unclassified", "confirmReturnAll"]
+    )
+    #expect(tap.leaks == [])
   }
 }

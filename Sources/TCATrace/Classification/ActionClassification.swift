@@ -151,6 +151,21 @@ extension ActionClassification {
             caseName: caseName, isDismiss: true, payload: payload.map(Self.render),
             enumReducerDepths: enumReducerDepths
           )
+        case let .plain(step, pathSuffix, names, payload):
+          if pathSuffix.hasPrefix(".") {
+            append(String(pathSuffix.dropFirst()))
+          } else {
+            path += pathSuffix
+            lastName? += pathSuffix
+          }
+          feature.append(step)
+          names.forEach(append)
+          trace.payloadLevel = payload == nil ? nil : trace.levels - 1
+          return Self(
+            path: path, rootCategory: rootCategory!, feature: feature, category: .unclassified,
+            caseName: names.last!, payload: payload.map(Self.render),
+            enumReducerDepths: enumReducerDepths
+          )
         case nil:
           trace.payloadLevel = casePayload == nil ? nil : caseLevel
           return Self(
@@ -186,6 +201,9 @@ extension ActionClassification {
     /// A navigation container's own action: a presented child dismissed, a stack popped or
     /// pushed.
     case navigation(step: String, caseName: String, payload: Any?)
+    /// A child whose action is a plain enum: its feature step, what to add to the path after
+    /// the embedding case, its action's cases from the outside in, and the innermost payload.
+    case plain(step: String, pathSuffix: String, names: [String], payload: Any?)
   }
 
   /// Whether the case `name` with `payload` embeds a child feature's action.
@@ -203,8 +221,10 @@ extension ActionClassification {
     }
     switch inner {
     case "presented":
-      guard let innerPayload, let child = Self.featureAction(innerPayload, trace: &trace)
-      else { return nil }
+      guard let innerPayload else { return nil }
+      guard let child = Self.featureAction(innerPayload, trace: &trace) else {
+        return Self.plainChild(step: name, pathSuffix: ".presented", action: innerPayload, trace: &trace)
+      }
       return .child(
         step: name, pathSuffix: ".presented", caseStep: child.caseStep, action: child.action,
         actionCase: child.actionCase
@@ -219,12 +239,11 @@ extension ActionClassification {
     case "element":
       // NB: The element's id is part of the path: the result depends on more than cases.
       trace.isCacheable = false
-      guard
-        let innerPayload,
-        let (id, action) = Self.element(innerPayload),
-        let child = Self.featureAction(action, trace: &trace)
-      else { return nil }
+      guard let innerPayload, let (id, action) = Self.element(innerPayload) else { return nil }
       let suffix = "[id: \(ActionRoute.ElementID.describe(id))]"
+      guard let child = Self.featureAction(action, trace: &trace) else {
+        return Self.plainChild(step: name + suffix, pathSuffix: suffix, action: action, trace: &trace)
+      }
       return .child(
         step: name + suffix, pathSuffix: suffix, caseStep: child.caseStep, action: child.action,
         actionCase: child.actionCase
@@ -232,6 +251,25 @@ extension ActionClassification {
     default:
       return nil
     }
+  }
+
+  /// A presented or stacked child whose action has no boundary cases (an alert's actions, in
+  /// an enum reducer's `alert` case): the route to it is allowed, and its action is
+  /// unclassified, named down to its innermost case.
+  private static func plainChild(
+    step: String, pathSuffix: String, action: Any, trace: inout ClassificationTrace
+  ) -> Embedding? {
+    // NB: `featureAction` took the first levels apart already: the chain of levels the cache
+    // keys results by is not kept here, and the result is not kept.
+    trace.isCacheable = false
+    var names: [String] = []
+    var payload: Any? = action
+    while let value = payload, let (name, inner) = trace.decompose(value) {
+      names.append(name)
+      payload = inner
+    }
+    guard !names.isEmpty else { return nil }
+    return .plain(step: step, pathSuffix: pathSuffix, names: names, payload: payload)
   }
 
   /// `value` taken apart, when it is a feature's action (its case is a category), or the
