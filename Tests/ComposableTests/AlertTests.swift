@@ -120,6 +120,7 @@ struct AlertTests {
           ),
           [1]: ButtonState(
             role: .cancel,
+            action: .send(nil),
             label: "Cancel"
           )
         ],

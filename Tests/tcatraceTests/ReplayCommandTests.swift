@@ -56,6 +56,7 @@ struct ReplayCommandTests {
              +     ),
              +     [1]: ButtonState(
              +       role: .cancel,
+             +       action: .send(nil),
              +       label: "Cancel"
              +     )
              +   ]

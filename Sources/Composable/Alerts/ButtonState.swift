@@ -115,13 +115,12 @@ extension ButtonState: Hashable where Action: Hashable {
 extension ButtonState: Sendable where Action: Sendable {}
 
 extension ButtonState: CustomDumpReflectable {
-  /// `ButtonState(role: .destructive, action: .send(.confirmDeletion), label: "Delete")`: no id.
+  /// `ButtonState(role: .destructive, action: .send(.confirmDeletion), label: "Delete")`: no id;
+  /// as swift-navigation's, a button without an action reads `action: .send(nil)`.
   public var customDumpMirror: Mirror {
     var children: [(label: String?, value: Any)] = []
     if let role = self.role { children.append(("role", role)) }
-    if self.action.action != nil {
-      children.append(("action", self.action.type))
-    }
+    children.append(("action", self.action.type))
     children.append(("label", self.label))
     return Mirror(self, children: children, displayStyle: .struct)
   }

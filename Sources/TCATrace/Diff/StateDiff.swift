@@ -417,7 +417,14 @@ enum StateDiff {
     case let value as Bool: return value ? "true" : "false"
     case let value as Double: return String(value)
     case let value as String: return self.render(value)
-    default: return String(customDumping: value)
+    default:
+      #if ComposableArchitecture
+        // NB: CustomDump prints TCA's `@ObservableState` structs with their storage's names
+        // (`_title:`); the state's tree reads them as `Composable` prints them (`title:`).
+        return StateTree.node(of: value).rendered()
+      #else
+        return String(customDumping: value)
+      #endif
     }
   }
 

@@ -121,6 +121,8 @@ enum SwiftValue {
         for part in button.children {
           let value = try self.fragment(part.node).laidOut(indent: 0, column: 0)
           switch part.label {
+          // NB: A button without an action reads `action: .send(nil)`: its default.
+          case "action" where value == ".send(nil)": break
           case "role", "action": arguments.append("\(part.label!): \(value)")
           case "label": label = value
           default: return nil
