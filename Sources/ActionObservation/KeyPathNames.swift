@@ -13,9 +13,11 @@ package enum KeyPathNames {
 
   package static func computeName(of keyPath: AnyKeyPath) -> String {
     // NB: The standard library describes a key path as `\Root.property.path`, with the root
-    // named by `String(describing:)`. Computed components read `<computed …>`; those keep the
-    // description whole, which is still unique if not pretty.
-    let description = keyPath.debugDescription
+    // named by `String(describing:)`. On Linux a computed component reads `<computed 0x…
+    // (Type)>`, and its name is looked up in the program's symbols (TCA's `@ObservableState`
+    // makes every property computed); one not found keeps the description whole, which is
+    // still unique if not pretty.
+    let description = ComputedPropertyNames.naming(keyPath.debugDescription)
     let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
     guard description.hasPrefix(prefix) else { return description }
     return self.unwrapped(description.dropFirst(prefix.count))

@@ -421,7 +421,7 @@ enum StateDiff {
       #if ComposableArchitecture
         // NB: CustomDump prints TCA's `@ObservableState` structs with their storage's names
         // (`_title:`); the state's tree reads them as `Composable` prints them (`title:`).
-        return StateTree.node(of: value).rendered()
+        return renderedBindingAction(value) ?? StateTree.node(of: value).rendered()
       #else
         return String(customDumping: value)
       #endif

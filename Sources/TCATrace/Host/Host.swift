@@ -67,6 +67,19 @@ func comparingSharedValues(_ body: () -> Void) {
 }
 
 #if ComposableArchitecture
+  /// A TCA `BindingAction` as `Composable`'s reads, `.set(\.displayName, "Blob")`; `nil` for
+  /// any other value. TCA's prints its key path whole (`\State.displayName`).
+  func renderedBindingAction(_ value: Any) -> String? {
+    guard String(reflecting: type(of: value)).hasPrefix("ComposableArchitecture.BindingAction<")
+    else { return nil }
+    let children = Mirror(reflecting: value).children
+    guard
+      let keyPath = children.first(where: { $0.label == "keyPath" })?.value as? AnyKeyPath,
+      let bound = children.first(where: { $0.label == "value" })?.value
+    else { return nil }
+    return ".set(\\.\(KeyPathNames.name(of: keyPath)), \(StateDiff.render(bound)))"
+  }
+
   extension PresentationState: _TransparentStateWrapper {
     package var wrappedState: Any { self.wrappedValue as Any }
   }
