@@ -76,12 +76,23 @@ extension ActionClassification {
     // classifying an action.
     var path = ""
     var lastName: String?
+    var feature: [String] = []
     func append(_ name: String) {
       if !path.isEmpty { path += "." }
       path += name
       lastName = name
     }
-    var feature: [String] = []
+    /// Adds a child's feature step, and what follows its embedding case in the path: `.presented`
+    /// as a case of its own, `[id: 3]` to the case's name.
+    func enter(_ step: String, pathSuffix: String) {
+      if pathSuffix.hasPrefix(".") {
+        append(String(pathSuffix.dropFirst()))
+      } else {
+        path += pathSuffix
+        lastName? += pathSuffix
+      }
+      feature.append(step)
+    }
     var enumReducerDepths: Set<Int> = []
     var rootCategory: ActionCategory?
     var current: Any = action
@@ -129,13 +140,7 @@ extension ActionClassification {
 
         switch Self.embeddedChild(name: caseName, payload: casePayload, trace: &trace) {
         case let .child(step, pathSuffix, caseStep, child, childCase):
-          if pathSuffix.hasPrefix(".") {
-            append(String(pathSuffix.dropFirst()))
-          } else {
-            path += pathSuffix
-            lastName? += pathSuffix
-          }
-          feature.append(step)
+          enter(step, pathSuffix: pathSuffix)
           if let caseStep {
             append(caseStep)
             enumReducerDepths.insert(feature.count)
@@ -152,13 +157,7 @@ extension ActionClassification {
             enumReducerDepths: enumReducerDepths
           )
         case let .plain(step, pathSuffix, names, payload):
-          if pathSuffix.hasPrefix(".") {
-            append(String(pathSuffix.dropFirst()))
-          } else {
-            path += pathSuffix
-            lastName? += pathSuffix
-          }
-          feature.append(step)
+          enter(step, pathSuffix: pathSuffix)
           names.forEach(append)
           trace.payloadLevel = payload == nil ? nil : trace.levels - 1
           return Self(
