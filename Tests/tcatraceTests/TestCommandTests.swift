@@ -123,6 +123,28 @@ struct TestCommandTests {
 
   /// A trace is untrusted: what it holds is written as literals or kept in a raw string, never
   /// as code, and its controls never reach the output.
+  /// A session recorded on pointfreeco's TCA (its recorder's version says so) gets a test that
+  /// imports TCA; any other, one that imports `Composable` (#41).
+  @Test func aSessionRecordedOnTCAGetsATestThatImportsIt() async throws {
+    let trace = try await RecordedTrace(redacted: false)
+    _ = try trace.copy(
+      named: "tca.db",
+      changedBy: "UPDATE sessions SET recorder_version = '0.1.0+ComposableArchitecture' WHERE id = 1;"
+    )
+    _ = try trace.copy(
+      named: "other.db",
+      changedBy: "UPDATE sessions SET recorder_version = '0.1.0+ComposableArchitecture; x' WHERE id = 1;"
+    )
+    let onTCA = try await trace.run(["test", "tca.db", "--session", "1"])
+    #expect(onTCA.status == 0)
+    #expect(onTCA.stdout.contains("\nimport ComposableArchitecture\nimport Foundation\n"))
+    #expect(!onTCA.stdout.contains("\nimport Composable\n"))
+    for file in ["demo.db", "other.db"] {
+      let onComposable = try await trace.run(["test", file, "--session", "1"])
+      #expect(onComposable.stdout.contains("\nimport Composable\nimport Foundation\n"), "\(file)")
+    }
+  }
+
   @Test func aHostileTraceStaysData() async throws {
     let trace = try await RecordedTrace(redacted: false)
     _ = try trace.copy(

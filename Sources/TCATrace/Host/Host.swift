@@ -10,6 +10,19 @@
 #endif
 import ActionObservation
 
+/// The runtime the recorder is built against, as a session's `recorder_version` says it:
+/// `0.1.0` on `Composable`, `0.1.0+ComposableArchitecture` on pointfreeco's TCA (semantic
+/// versioning's build metadata). `tcatrace test` imports the module it names.
+enum RecordingHost {
+  static var versionSuffix: String {
+    #if ComposableArchitecture
+      "+ComposableArchitecture"
+    #else
+      ""
+    #endif
+  }
+}
+
 extension Effect {
   /// How many effects this is, as a route step counts them: `Composable` counts each merged
   /// effect; on TCA, which merges effects into one, it is 0 for `.none` and 1 otherwise.

@@ -213,7 +213,7 @@ public final class TraceRecorder: Sendable {
         name: self.sessionName ?? "\(rootFeature) \(startedAt)",
         rootFeature: rootFeature,
         startedAt: startedAt,
-        recorderVersion: Self.version
+        recorderVersion: Self.version + RecordingHost.versionSuffix
       )
     )
     return true

@@ -90,7 +90,8 @@ struct TestStoreTest {
       "// Generated from session \(session.id) (\(Self.comment(session.name))) of \(Self.comment(file)) by:",
       "//   " + Self.comment(options.command(file: file, session: session.id)),
       "",
-      "import Composable",
+      // NB: The runtime the session was recorded on: TCA's when its recorder says so.
+      session.recorderVersion.hasSuffix("+ComposableArchitecture") ? "import ComposableArchitecture" : "import Composable",
       "import Foundation",
       "import Testing",
     ]
