@@ -15,6 +15,7 @@ let package = Package(
     // app names it.
     .package(path: "TCATrace", traits: ["ComposableArchitecture"]),
     .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
   targets: [
     .target(
@@ -25,6 +26,15 @@ let package = Package(
     .executableTarget(
       name: "RealTCADemo",
       dependencies: ["RealTCAExamples"]
+    ),
+    // NB: The test `tcatrace test` writes from the app's session recorded on TCA, kept here and
+    // run against TCA's `TestStore` (check.sh writes it again and compares).
+    .testTarget(
+      name: "RealTCATests",
+      dependencies: [
+        "RealTCAExamples",
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Records the example app on pointfreeco's TCA (this package, through TCATrace's
 # `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture record-demo`), and
-# compares the two recordings with `tcatrace diff`, session by session (issue #41).
+# compares the two recordings with `tcatrace diff` and `tcatrace leaks`; then writes the test
+# `tcatrace test` makes of the app's session on TCA, compares it with the one kept in
+# Tests/RealTCATests, and runs that against TCA's `TestStore` (issue #41).
 #
 #   REAL_TCA=DIR Tests/RealTCA/check.sh
 #
@@ -40,6 +42,27 @@ done
 .build/debug/tcatrace leaks "$work/tca.db" --session all > "$work/tca-leaks.txt" || true
 if ! diff -u --label Composable --label TCA "$work/composable-leaks.txt" "$work/tca-leaks.txt"; then
   echo "The leaks differ."
+  status=1
+fi
+
+# The test of the app's session on TCA, nothing redacted, as the main suite keeps the one of
+# its session on Composable (TCATraceExamplesTests/Generated).
+mkdir -p "$work/unredacted"
+"$here/.build/debug/RealTCADemo" "$work/unredacted/demo.db" --unredacted || exit 2
+kept="$here/Tests/RealTCATests/DemoAppSessionTest.swift"
+(cd "$work/unredacted" && "$root/.build/debug/tcatrace" test demo.db --session 1 \
+  --name replaysDemoAppSession --import RealTCAExamples \
+  --dependencies 'DemoScript.immediateDependencies(&$0)' > test.swift 2> /dev/null) || exit 2
+if ! diff -u --label kept --label written "$kept" "$work/unredacted/test.swift"; then
+  echo "The test tcatrace test writes differs from the one kept in Tests/RealTCATests."
+  status=1
+fi
+cd "$here"
+if swift test > "$work/test.log" 2>&1; then
+  grep -E '^✔ Test run' "$work/test.log"
+else
+  grep -E '✘|error:' "$work/test.log"
+  echo "The kept test fails against TCA's TestStore."
   status=1
 fi
 exit $status

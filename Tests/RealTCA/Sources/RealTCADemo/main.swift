@@ -2,7 +2,10 @@
 // example — on pointfreeco's TCA, as `tcatrace-fixture record-demo FILE` records them on
 // `Composable`, so that `check.sh` can compare the two files with `tcatrace diff`.
 //
-//   RealTCADemo FILE
+//   RealTCADemo FILE [--unredacted]
+//
+// With --unredacted, the app's session keeps the password and the code: a session whose test
+// `tcatrace test` can write whole.
 
 import Foundation
 import RealTCAExamples
@@ -26,10 +29,8 @@ func settle(_ recorder: TraceRecorder) async {
 }
 
 @MainActor
-func record(path: String) async throws {
-  let app = try TraceRecorder(
-    path: path, session: "app", policy: .recordOnly, redacting: AppFeature.redactions
-  )
+func record(path: String, redacting redactions: [TraceRedaction]) async throws {
+  let app = try TraceRecorder(path: path, session: "app", policy: .recordOnly, redacting: redactions)
   let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
     AppFeature()
   } withDependencies: {
@@ -50,13 +51,16 @@ func record(path: String) async throws {
 
 // NB: On Linux an async top-level `main` runs main-actor jobs off the main thread, where TCA's
 // main-thread checks trap: the main actor is served from the main thread's run loop instead.
-guard CommandLine.arguments.count == 2 else {
-  FileHandle.standardError.write(Data("usage: RealTCADemo FILE\n".utf8))
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 1 || arguments.count == 2 && arguments.last == "--unredacted" else {
+  FileHandle.standardError.write(Data("usage: RealTCADemo FILE [--unredacted]\n".utf8))
   exit(2)
 }
 Task { @MainActor in
   do {
-    try await record(path: CommandLine.arguments[1])
+    try await record(
+      path: arguments.first!, redacting: arguments.count == 2 ? [] : AppFeature.redactions
+    )
     exit(0)
   } catch {
     FileHandle.standardError.write(Data("RealTCADemo: \(error)\n".utf8))
