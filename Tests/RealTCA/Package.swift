@@ -33,6 +33,7 @@ let package = Package(
       name: "RealTCATests",
       dependencies: [
         "RealTCAExamples",
+        .product(name: "TCATrace", package: "TCATrace"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),

@@ -1,0 +1,59 @@
+import Foundation
+import TCATrace
+import Testing
+@testable import RealTCAExamples
+
+/// `TraceReplayer` re-runs a session recorded on TCA against TCA's reducers (#41).
+@MainActor
+@Suite(.timeLimit(.minutes(10)))
+struct ReplayOnTCATests {
+  @Test func theAppsSessionReplaysAgainstItsReducerAndABrokenOneDiverges() async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tcatrace-replay-\(UUID().uuidString).db").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let recorder = try TraceRecorder(path: path, session: "app", policy: .recordOnly)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature()
+    } withDependencies: {
+      DemoScript.immediateDependencies(&$0)
+    }
+    await DemoScript.runApp(finish: { await settle(recorder) }) { store.send($0) }
+    await settle(recorder)
+    try await recorder.close()
+
+    let replayer = try TraceReplayer(path: path, session: 1)
+    let report = try await replayer.run(AppFeature(), withDependencies: DemoScript.immediateDependencies)
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.replayed == 25)
+
+    let broken = try await replayer.run(Broken(), withDependencies: DemoScript.immediateDependencies)
+    #expect(broken.divergence?.seq == 1, "\(broken)")
+  }
+}
+
+/// The app, but every action also flips a setting.
+private struct Broken: Reducer {
+  var body: some ReducerOf<AppFeature> {
+    AppFeature()
+    Reduce { state, _ in
+      state.notificationsEnabled.toggle()
+      return .none
+    }
+  }
+}
+
+/// Waits until the file has gained no action for 200 ms, or 10 s have passed: TCA's `Store`
+/// cannot say when its effects are done.
+@MainActor
+private func settle(_ recorder: TraceRecorder) async {
+  var last = -1
+  var quiet = 0
+  let deadline = ContinuousClock.now + .seconds(10)
+  while quiet < 4, ContinuousClock.now < deadline {
+    try? await Task.sleep(for: .milliseconds(50))
+    await recorder.flush()
+    let count = (try? TraceReader(path: recorder.path, live: true).sessions().last?.actionCount) ?? -1
+    quiet = count == last ? quiet + 1 : 0
+    last = count
+  }
+}
