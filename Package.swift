@@ -221,9 +221,16 @@ let package = Package(
         "tcatrace",
       ]
     ),
+    // NB: A second app, which Tests/RealTCA compiles against pointfreeco's TCA too.
+    .target(
+      name: "LibraryExample",
+      dependencies: ["TCATrace"],
+      path: "Tests/Fixtures/Library"
+    ),
     .executableTarget(
       name: "tcatrace-fixture",
       dependencies: [
+        "LibraryExample",
         "TCATrace",
         "TCATraceExamples",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 
-// The example app's features, compiled against pointfreeco's swift-composable-architecture
+// The example app's features and the library example (Tests/Fixtures/Library), compiled against pointfreeco's swift-composable-architecture
 // through the `ComposableArchitecture` trait of TCATrace: the same files the main package
 // compiles against `Composable`. `check.sh` builds it with the patched TCA (see
 // ../../Documentation/RealTCA.md) and compares the two recordings with `tcatrace diff`.
@@ -23,9 +23,14 @@ let package = Package(
       dependencies: [.product(name: "TCATrace", package: "TCATrace")],
       path: "Sources/TCATraceExamples"
     ),
+    .target(
+      name: "LibraryExample",
+      dependencies: [.product(name: "TCATrace", package: "TCATrace")],
+      path: "Sources/LibraryExample"
+    ),
     .executableTarget(
       name: "RealTCADemo",
-      dependencies: ["RealTCAExamples"]
+      dependencies: ["LibraryExample", "RealTCAExamples"]
     ),
     // NB: The test `tcatrace test` writes from the app's session recorded on TCA, kept here and
     // run against TCA's `TestStore` (check.sh writes it again and compares).

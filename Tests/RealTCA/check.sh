@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Records the example app on pointfreeco's TCA (this package, through TCATrace's
-# `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture record-demo`), and
+# Records the example app and the library example on pointfreeco's TCA (this package, through
+# TCATrace's `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture`), and
 # compares the two recordings with `tcatrace diff` and `tcatrace leaks`; then writes the test
 # `tcatrace test` makes of the app's session on TCA, compares it with the one kept in
 # Tests/RealTCATests, and runs that against TCA's `TestStore` (issue #41).
@@ -37,6 +37,12 @@ status=0
 for session in 1 2; do
   .build/debug/tcatrace diff "$work/composable.db" "$work/tca.db" --session "$session" --other-session "$session" || status=1
 done
+# The library example (Tests/Fixtures/Library): an enum destination with a feature and an
+# alert, a stack, bindings, a cancelled effect, a dependency and a leak.
+"$here/.build/debug/RealTCADemo" --library "$work/tca.db" || exit 2
+.build/debug/tcatrace-fixture record-library "$work/composable.db" > /dev/null || exit 2
+.build/debug/tcatrace diff "$work/composable.db" "$work/tca.db" --session 3 --other-session 3 || status=1
+
 # NB: `diff` compares actions and state changes; the leaks are compared as `leaks` prints them.
 .build/debug/tcatrace leaks "$work/composable.db" --session all > "$work/composable-leaks.txt" || true
 .build/debug/tcatrace leaks "$work/tca.db" --session all > "$work/tca-leaks.txt" || true

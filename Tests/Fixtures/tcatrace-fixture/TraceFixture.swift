@@ -7,6 +7,8 @@
 //                                           (ACTIONS sent at once, then closed: the last writes fail)
 //   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
 //   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
+//   tcatrace-fixture record-library FILE    (the library example's session, fixed times: what
+//                                           Tests/RealTCA records on TCA too)
 //   tcatrace-fixture record-demo-unredacted FILE
 //                                           (the same, nothing redacted: a session whose
 //                                           password a generated test can send)
@@ -26,6 +28,7 @@
 import Foundation
 import IssueReporting
 import TCATrace
+import LibraryExample
 import TCATraceExamples
 
 #if canImport(Glibc)
@@ -58,6 +61,8 @@ struct TraceFixture {
       try await recordUntilKilled(path: arguments[1])
     case "record-demo" where arguments.count == 2:
       try await recordDemo(path: arguments[1])
+    case "record-library" where arguments.count == 2:
+      try await recordLibrary(path: arguments[1])
     case "record-demo-unredacted" where arguments.count == 2:
       try await recordDemo(path: arguments[1], redacting: [])
     case "record-texts" where arguments.count >= 2:
@@ -134,6 +139,23 @@ struct TraceFixture {
     await DemoScript.runLeaky { leakyStore.send($0) }
     await leakyStore.finish()
     try await leaky.close()
+    emit("recorded")
+  }
+
+  /// Records the library example's session.
+  @MainActor
+  static func recordLibrary(path: String) async throws {
+    let recorder = try TraceRecorder(path: path, session: "library", policy: .recordOnly, timing: .fixed)
+    let store = RecordingStore(initialState: Library.State(), recorder: recorder) {
+      Library()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+    await LibraryScript.run(
+      settle: store.finish, pause: { try? await Task.sleep(for: .milliseconds(100)) }
+    ) { store.send($0) }
+    await store.finish()
+    try await recorder.close()
     emit("recorded")
   }
 

@@ -3,11 +3,13 @@
 // `Composable`, so that `check.sh` can compare the two files with `tcatrace diff`.
 //
 //   RealTCADemo FILE [--unredacted]
+//   RealTCADemo --library FILE
 //
 // With --unredacted, the app's session keeps the password and the code: a session whose test
 // `tcatrace test` can write whole.
 
 import Foundation
+import LibraryExample
 import RealTCAExamples
 import TCATrace
 
@@ -51,9 +53,37 @@ func record(path: String, redacting redactions: [TraceRedaction]) async throws {
 
 // NB: On Linux an async top-level `main` runs main-actor jobs off the main thread, where TCA's
 // main-thread checks trap: the main actor is served from the main thread's run loop instead.
+/// The library example's session, as `tcatrace-fixture record-library FILE` records it.
+@MainActor
+func recordLibrary(path: String) async throws {
+  let recorder = try TraceRecorder(path: path, session: "library", policy: .recordOnly)
+  let store = RecordingStore(initialState: Library.State(), recorder: recorder) {
+    Library()
+  } withDependencies: {
+    $0.continuousClock = ImmediateClock()
+  }
+  await LibraryScript.run(settle: { await settle(recorder) }, pause: { await settle(recorder) }) {
+    store.send($0)
+  }
+  await settle(recorder)
+  try await recorder.close()
+}
+
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.count == 2, arguments.first == "--library" {
+  Task { @MainActor in
+    do {
+      try await recordLibrary(path: arguments.last!)
+      exit(0)
+    } catch {
+      FileHandle.standardError.write(Data("RealTCADemo: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+  RunLoop.main.run()
+}
 guard arguments.count == 1 || arguments.count == 2 && arguments.last == "--unredacted" else {
-  FileHandle.standardError.write(Data("usage: RealTCADemo FILE [--unredacted]\n".utf8))
+  FileHandle.standardError.write(Data("usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE\n".utf8))
   exit(2)
 }
 Task { @MainActor in

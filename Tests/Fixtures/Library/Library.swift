@@ -1,0 +1,209 @@
+// A second app for the comparison of the two hosts (Tests/RealTCA/check.sh): the same file
+// is compiled against `Composable` here (`tcatrace-fixture record-library`) and against
+// pointfreeco's TCA in Tests/RealTCA. It has what the example app lacks: an `@Reducer enum`
+// destination holding a feature and an alert, a stack of an enum reducer, an effect that is
+// cancelled, bindings, a dependency, and one planted leak.
+
+import Foundation
+import TCATrace
+
+/// A book, read page by page; reading starts a timer that a stop, or leaving, cancels.
+@Reducer
+public struct Book {
+  @ObservableState
+  public struct State: Equatable {
+    public var title: String
+    public var page = 0
+    public var isReading = false
+    public var note = ""
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable {
+    @CasePathable
+    public enum ViewAction: BindableAction, Equatable {
+      case binding(BindingAction<State>)
+      case startTapped
+      case slowStartTapped
+      case stopTapped
+    }
+    @CasePathable public enum InternalAction: Equatable { case tick }
+    @CasePathable public enum DelegateAction: Equatable { case finished(title: String) }
+    case view(ViewAction)
+    case _internal(InternalAction)
+    case delegate(DelegateAction)
+  }
+
+  private enum CancelID { case reading }
+
+  @Dependency(\.continuousClock) var clock
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    BindingReducer(action: \.view)
+    Reduce { state, action in
+      switch action {
+      case .view(.binding):
+        return .none
+      case .view(.startTapped):
+        state.isReading = true
+        return .run { [clock] send in
+          for _ in 0..<2 {
+            try await clock.sleep(for: .milliseconds(1))
+            await send(._internal(.tick))
+          }
+        }
+        .cancellable(id: CancelID.reading)
+      case .view(.slowStartTapped):
+        // NB: A real hour, which only a stop ends.
+        state.isReading = true
+        return .run { send in
+          try await Task.sleep(for: .seconds(3600))
+          await send(._internal(.tick))
+        }
+        .cancellable(id: CancelID.reading)
+      case .view(.stopTapped):
+        state.isReading = false
+        return .cancel(id: CancelID.reading)
+      case ._internal(.tick):
+        state.page += 1
+        return state.page == 2 ? .send(.delegate(.finished(title: state.title))) : .none
+      case .delegate:
+        return .none
+      }
+    }
+  }
+}
+
+@Reducer
+public enum LibraryDestination {
+  case book(Book)
+  case alert(AlertState<Library.Action.Alert>)
+}
+
+@Reducer
+public enum LibraryPath {
+  case book(Book)
+}
+
+extension LibraryDestination.State: Equatable {}
+extension LibraryDestination.Action: Equatable {}
+extension LibraryPath.State: Equatable {}
+extension LibraryPath.Action: Equatable {}
+
+/// Presents a book, or an alert asking before returning every book, and pushes books.
+@Reducer
+public struct Library {
+  @ObservableState
+  public struct State: Equatable {
+    @Presents public var destination: LibraryDestination.State?
+    public var path = StackState<LibraryPath.State>()
+    public var finished: [String] = []
+    public var returned = 0
+    public var peeks = 0
+
+    public init() {}
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable {
+    @CasePathable public enum ViewAction: Equatable { case openTapped, pushTapped, returnAllTapped }
+    @CasePathable public enum InternalAction: Equatable {
+      case destination(PresentationAction<LibraryDestination.Action>)
+      case path(StackActionOf<LibraryPath>)
+    }
+    @CasePathable public enum DelegateAction: Equatable {}
+    @CasePathable public enum Alert: Equatable { case confirmReturnAll }
+    case view(ViewAction)
+    case _internal(InternalAction)
+    case delegate(DelegateAction)
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .view(.openTapped):
+        state.destination = .book(Book.State(title: "Dune"))
+        return .none
+      case .view(.pushTapped):
+        state.path.append(.book(Book.State(title: "Emma")))
+        return .none
+      case .view(.returnAllTapped):
+        state.destination = .alert(
+          AlertState {
+            TextState("Return all?")
+          } actions: {
+            ButtonState(role: .destructive, action: .confirmReturnAll) { TextState("Return") }
+            ButtonState(role: .cancel) { TextState("Cancel") }
+          }
+        )
+        return .none
+      case ._internal(.destination(.presented(.alert(.confirmReturnAll)))):
+        state.returned += 1
+        return .none
+      case let ._internal(.destination(.presented(.book(.delegate(.finished(title)))))),
+        let ._internal(.path(.element(_, .book(.delegate(.finished(title)))))):
+        state.finished.append(title)
+        return .none
+      case ._internal(.path(.element(_, .book(.view(.stopTapped))))):
+        // LEAK: reacts to a stack element's view action.
+        state.peeks += 1
+        return .none
+      case ._internal:
+        return .none
+      }
+    }
+    .ifLet(\.$destination, action: \._internal.destination)
+    .forEach(\.path, action: \._internal.path)
+  }
+}
+
+/// The session both hosts record: every action sent, and waited for, the same way.
+public enum LibraryScript {
+  /// Sends the session; `settle` waits for the store's effects, and `pause` lets a store start
+  /// an effect that does not end by itself (TCA can cancel a `.run` only once it runs).
+  @MainActor
+  public static func run(
+    settle: () async -> Void, pause: () async -> Void, send: (Library.Action) -> Void
+  ) async {
+    typealias Destination = PresentationAction<LibraryDestination.Action>
+    func book(_ action: Book.Action) { send(._internal(.destination(.presented(.book(action))))) }
+    func pushed(_ action: Book.Action) {
+      send(._internal(.path(.element(id: StackElementID.first, action: .book(action)))))
+    }
+
+    send(.view(.openTapped))
+    book(.view(.binding(.set(\.note, "Spice"))))
+    book(.view(.startTapped))
+    await settle()
+    send(._internal(.destination(.dismiss)))
+    send(.view(.pushTapped))
+    pushed(.view(.slowStartTapped))
+    await pause()
+    pushed(.view(.stopTapped))
+    await settle()
+    send(.view(.returnAllTapped))
+    send(._internal(.destination(.presented(.alert(.confirmReturnAll)))))
+    await settle()
+  }
+}
+
+// NB: A stack element's id is made from its generation, which TCA keeps behind an SPI (and
+// allows as a literal only in tests).
+#if canImport(ComposableArchitecture)
+  @_spi(Internals) import ComposableArchitecture
+#endif
+
+extension StackElementID {
+  /// The id of the first element a store pushes.
+  fileprivate static var first: Self {
+    #if canImport(ComposableArchitecture)
+      Self(generation: 0)
+    #else
+      0
+    #endif
+  }
+}

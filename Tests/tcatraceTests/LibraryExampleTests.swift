@@ -1,0 +1,36 @@
+import CustomDump
+import Foundation
+import TCATraceFile
+import TestSupport
+import Testing
+
+/// The library example (Tests/Fixtures/Library), which Tests/RealTCA/check.sh also records on
+/// pointfreeco's TCA and compares with this recording (#41).
+@Suite(.hangGuard)
+struct LibraryExampleTests {
+  @Test func theLibrarysSessionCancelsItsEffectAndLeaksOnce() async throws {
+    let trace = try await RecordedTrace(fixture: "record-library", name: "library.db")
+    let actions = try TraceReader(path: trace.path).actions()
+    expectNoDifference(
+      actions.map { "\($0.category.rawValue) \($0.feature.isEmpty ? "Library" : $0.feature) \($0.caseName)" },
+      [
+        "view Library openTapped",
+        "view destination.book binding",
+        "view destination.book startTapped",
+        "internal destination.book tick",
+        "internal destination.book tick",
+        "delegate destination.book finished",
+        "view destination dismiss",
+        "view Library pushTapped",
+        "view path[id: 0].book slowStartTapped",
+        "view path[id: 0].book stopTapped",
+        "view Library returnAllTapped",
+        "unclassified destination confirmReturnAll",
+      ]
+    )
+    expectNoDifference(
+      actions.flatMap { action in action.leaks.map { "#\(action.seq) \($0.rule.rawValue) \($0.feature)" } },
+      ["#10 parent-reacts-to-private-child-action "]
+    )
+  }
+}
