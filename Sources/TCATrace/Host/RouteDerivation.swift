@@ -1,5 +1,6 @@
 #if ComposableArchitecture
   import ActionObservation
+  import ComposableArchitecture
 
   /// The route an action takes through the features of a state, read from the action and the
   /// state themselves: on TCA, whose `Scope`, `ifLet` and `forEach` do not report it as
@@ -78,13 +79,15 @@
 
       if let elementID {
         guard let id = elementID as? AnyHashable else { return nil }
-        let element = Mirror(reflecting: holder).children.lazy.map(\.value).first { value in
-          identity(of: value) == id || self.stackElement(value, id: id) != nil
-        }
+        // NB: A stack is asked for its element; an identified collection's elements say
+        // their ids.
+        let element =
+          (holder as? any _StackStateElements)?.element(id: id)
+          ?? Mirror(reflecting: holder).children.lazy.map(\.value).first { identity(of: $0) == id }
         return Step(
           route: ActionRoute(keyPath: keyPath, kind: .element(id: ActionRoute.ElementID(ElementIDValue(id))), name: name),
           childAction: childAction,
-          childState: element.map { self.stackElement($0, id: id) ?? $0 }
+          childState: element
         )
       }
       let unwrapped = self.unwrapped(holder)
@@ -103,12 +106,16 @@
       guard mirror.displayStyle == .optional else { return holder }
       return mirror.children.first.map { self.unwrapped($0.value) } ?? nil
     }
+  }
 
-    /// The element of a stack's mirror (an `(id, element)` pair) with this id.
-    private static func stackElement(_ value: Any, id: AnyHashable) -> Any? {
-      let parts = Mirror(reflecting: value).children.map(\.value)
-      guard parts.count == 2, (parts[0] as? AnyHashable) == id else { return nil }
-      return parts[1]
+  /// A stack's element by its id, which a stack's mirror does not show.
+  protocol _StackStateElements {
+    func element(id: AnyHashable) -> Any?
+  }
+
+  extension StackState: _StackStateElements {
+    func element(id: AnyHashable) -> Any? {
+      (id.base as? StackElementID).flatMap { self[id: $0] }
     }
   }
 
