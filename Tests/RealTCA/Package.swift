@@ -28,9 +28,13 @@ let package = Package(
       dependencies: [.product(name: "TCATrace", package: "TCATrace")],
       path: "Sources/LibraryExample"
     ),
+    .target(
+      name: "RealTCASupport",
+      dependencies: [.product(name: "TCATrace", package: "TCATrace")]
+    ),
     .executableTarget(
       name: "RealTCADemo",
-      dependencies: ["LibraryExample", "RealTCAExamples"]
+      dependencies: ["LibraryExample", "RealTCAExamples", "RealTCASupport"]
     ),
     // NB: The test `tcatrace test` writes from the app's session recorded on TCA, kept here and
     // run against TCA's `TestStore` (check.sh writes it again and compares).
@@ -38,6 +42,7 @@ let package = Package(
       name: "RealTCATests",
       dependencies: [
         "RealTCAExamples",
+        "RealTCASupport",
         .product(name: "TCATrace", package: "TCATrace"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

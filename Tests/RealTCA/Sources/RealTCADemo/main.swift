@@ -11,24 +11,9 @@
 import Foundation
 import LibraryExample
 import RealTCAExamples
+import RealTCASupport
 import TCATrace
 
-/// Waits for the store's effects. TCA's `Store` cannot say when they are done, so this waits
-/// until the file has gained no action for 200 ms (the example app's dependencies answer at
-/// once), or 10 s have passed.
-@MainActor
-func settle(_ recorder: TraceRecorder) async {
-  var last = -1
-  var quiet = 0
-  let deadline = ContinuousClock.now + .seconds(10)
-  while quiet < 4, ContinuousClock.now < deadline {
-    try? await Task.sleep(for: .milliseconds(50))
-    await recorder.flush()
-    let count = (try? TraceReader(path: recorder.path, live: true).sessions().last?.actionCount) ?? -1
-    quiet = count == last ? quiet + 1 : 0
-    last = count
-  }
-}
 
 @MainActor
 func record(path: String, redacting redactions: [TraceRedaction]) async throws {

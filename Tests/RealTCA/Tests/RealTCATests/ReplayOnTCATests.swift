@@ -1,4 +1,5 @@
 import Foundation
+import RealTCASupport
 import TCATrace
 import Testing
 @testable import RealTCAExamples
@@ -42,18 +43,3 @@ private struct Broken: Reducer {
   }
 }
 
-/// Waits until the file has gained no action for 200 ms, or 10 s have passed: TCA's `Store`
-/// cannot say when its effects are done.
-@MainActor
-private func settle(_ recorder: TraceRecorder) async {
-  var last = -1
-  var quiet = 0
-  let deadline = ContinuousClock.now + .seconds(10)
-  while quiet < 4, ContinuousClock.now < deadline {
-    try? await Task.sleep(for: .milliseconds(50))
-    await recorder.flush()
-    let count = (try? TraceReader(path: recorder.path, live: true).sessions().last?.actionCount) ?? -1
-    quiet = count == last ? quiet + 1 : 0
-    last = count
-  }
-}
