@@ -43,6 +43,18 @@ done
 .build/debug/tcatrace-fixture record-library "$work/composable.db" > /dev/null || exit 2
 .build/debug/tcatrace diff "$work/composable.db" "$work/tca.db" --session 3 --other-session 3 || status=1
 
+# Each session's state at every step, as `tcatrace state` rebuilds it from the file.
+for session in 1 2 3; do
+  count=$(.build/debug/tcatrace sql "$work/tca.db" "SELECT count(*) FROM actions WHERE session_id = $session" --format json | tr -dc '0-9')
+  for step in $(seq 0 "${count:-0}"); do
+    if ! diff <(.build/debug/tcatrace state "$work/composable.db" --session "$session" --at "$step") \
+      <(.build/debug/tcatrace state "$work/tca.db" --session "$session" --at "$step") > /dev/null; then
+      echo "tcatrace state --session $session --at $step differs."
+      status=1
+    fi
+  done
+done
+
 # NB: `diff` compares actions and state changes; the leaks are compared as `leaks` prints them.
 .build/debug/tcatrace leaks "$work/composable.db" --session all > "$work/composable-leaks.txt" || true
 .build/debug/tcatrace leaks "$work/tca.db" --session all > "$work/tca-leaks.txt" || true
