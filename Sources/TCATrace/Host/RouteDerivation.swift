@@ -79,11 +79,9 @@
 
       if let elementID {
         guard let id = elementID as? AnyHashable else { return nil }
-        // NB: A stack is asked for its element; an identified collection's elements say
-        // their ids.
-        let element =
-          (holder as? any _StackStateElements)?.element(id: id)
-          ?? Mirror(reflecting: holder).children.lazy.map(\.value).first { identity(of: $0) == id }
+        // NB: The collection is asked for its element, in constant time: a stack's mirror shows
+        // no ids, and looking through an identified array's would take time in its size.
+        let element = (holder as? any _ElementsByID)?.element(id: id)
         return Step(
           route: ActionRoute(keyPath: keyPath, kind: .element(id: ActionRoute.ElementID(ElementIDValue(id))), name: name),
           childAction: childAction,
@@ -108,14 +106,20 @@
     }
   }
 
-  /// A stack's element by its id, which a stack's mirror does not show.
-  protocol _StackStateElements {
+  /// A collection of child states that finds one by its id.
+  protocol _ElementsByID {
     func element(id: AnyHashable) -> Any?
   }
 
-  extension StackState: _StackStateElements {
+  extension StackState: _ElementsByID {
     func element(id: AnyHashable) -> Any? {
       (id.base as? StackElementID).flatMap { self[id: $0] }
+    }
+  }
+
+  extension IdentifiedArray: _ElementsByID {
+    func element(id: AnyHashable) -> Any? {
+      (id.base as? ID).flatMap { self[id: $0] }
     }
   }
 
