@@ -127,6 +127,7 @@ let package = Package(
     .target(
       name: "TCABoundaries",
       dependencies: [
+        "ActionObservation",
         .target(name: "Composable", condition: .when(traits: ["Composable"])),
         .product(
           name: "ComposableArchitecture", package: "swift-composable-architecture",

@@ -31,6 +31,12 @@ package enum ActionRouting {
     return withExtendedLifetime(collector) { body() }
   }
 
+  /// Notes that a feature whose action is of `actionType` returned `count` effects itself, for
+  /// the collector bound on this thread, if any.
+  package static func reportOwnEffects(_ count: Int, actionType: ObjectIdentifier) {
+    self.collector?.report(ownEffects: count, actionType: actionType)
+  }
+
   /// Runs `body`, a child reducer's call, as a step of the route: `effectCount` tells how many
   /// effects its result holds.
   @inline(__always)
@@ -72,6 +78,14 @@ package final class RouteCollector: @unchecked Sendable {
     self.stack.removeAll(keepingCapacity: true)
     self.route = []
     self.totals.removeAll(keepingCapacity: true)
+  }
+
+  /// The effects features returned themselves, by their action's type: what features report on a
+  /// host whose scoping reducers do not report the route (TCA; see ``ActionRouting/reportOwnEffects(_:actionType:)``).
+  package private(set) var ownEffectsByActionType: [ObjectIdentifier: Int] = [:]
+
+  package func report(ownEffects count: Int, actionType: ObjectIdentifier) {
+    self.ownEffectsByActionType[actionType, default: 0] += count
   }
 
   package func enter(_ route: ActionRoute) {

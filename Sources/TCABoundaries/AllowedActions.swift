@@ -58,14 +58,17 @@ extension Reduce where Action: TCAFeatureAction {
   ) {
     let reduceInternal = `internal`
     self.init { state, action -> Effect<Action> in
-      switch action.boundary {
-      case let .view(action):
-        view(&state, action).map(\.action)
-      case let ._internal(action):
-        reduceInternal(&state, action).map(\.action)
-      case .delegate:
-        .none
-      }
+      let effect: Effect<Action> =
+        switch action.boundary {
+        case let .view(action):
+          view(&state, action).map(\.action)
+        case let ._internal(action):
+          reduceInternal(&state, action).map(\.action)
+        case .delegate:
+          .none
+        }
+      reportOwnEffects(effect, of: Action.self)
+      return effect
     }
   }
 }

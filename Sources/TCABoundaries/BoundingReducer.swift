@@ -43,11 +43,14 @@ extension BoundingReducer {
   /// Dispatches `action` to the function of its boundary category.
   @inlinable
   public func reduce(into state: inout State, boundaryAction action: Action) -> Effect<Action> {
-    switch action.boundary {
-    case let .view(action): self.reduce(into: &state, viewAction: action)
-    case let ._internal(action): self.reduce(into: &state, internalAction: action)
-    case let .delegate(action): self.reduce(into: &state, delegateAction: action)
-    }
+    let effect =
+      switch action.boundary {
+      case let .view(action): self.reduce(into: &state, viewAction: action)
+      case let ._internal(action): self.reduce(into: &state, internalAction: action)
+      case let .delegate(action): self.reduce(into: &state, delegateAction: action)
+      }
+    reportOwnEffects(effect, of: Action.self)
+    return effect
   }
 }
 

@@ -8,7 +8,7 @@ import Testing
 /// pointfreeco's TCA and compares with this recording (#41).
 @Suite(.hangGuard)
 struct LibraryExampleTests {
-  @Test func theLibrarysSessionCancelsItsEffectAndLeaksOnce() async throws {
+  @Test func theLibrarysSessionCancelsItsEffectAndLeaksTwice() async throws {
     let trace = try await RecordedTrace(fixture: "record-library", name: "library.db")
     let actions = try TraceReader(path: trace.path).actions()
     expectNoDifference(
@@ -26,11 +26,13 @@ struct LibraryExampleTests {
         "view path[id: 0].book stopTapped",
         "view Library returnAllTapped",
         "unclassified destination confirmReturnAll",
+        "view shelf.book stopTapped",
+        "internal shelf lookedUp",
       ]
     )
     expectNoDifference(
       actions.flatMap { action in action.leaks.map { "#\(action.seq) \($0.rule.rawValue) \($0.feature)" } },
-      ["#10 parent-reacts-to-private-child-action "]
+      ["#10 parent-reacts-to-private-child-action ", "#13 parent-reacts-to-private-child-action shelf"]
     )
   }
 }

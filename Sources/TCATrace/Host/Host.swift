@@ -23,42 +23,24 @@ enum RecordingHost {
   }
 }
 
-extension Effect {
-  /// How many effects this is, as a route step counts them: `Composable` counts each merged
-  /// effect; on TCA, which merges effects into one, it is 0 for `.none` and 1 otherwise.
-  var effectCount: Int {
-    #if ComposableArchitecture
-      self.cannotSendActions ? 0 : 1
-    #else
-      self.operationCount
-    #endif
-  }
-
-  #if ComposableArchitecture
-    /// Whether this is `.none`: TCA's `Effect` keeps its operation private, and only says what
-    /// it is through reflection.
-    var cannotSendActions: Bool {
-      guard let operation = Mirror(reflecting: self).children.first?.value else { return false }
-      return String(describing: operation) == "none"
-    }
-  #endif
-}
-
 /// Runs `body`, a reducer call, for `action` from `stateBefore`, and tells the route the action
 /// took and the effects each reducer along it returned itself.
 ///
 /// `Composable`'s `Scope`, `ifLet` and `forEach` report the route as they run (see
 /// `collectingActionRoute(_:effectCount:)`). On TCA the route is read from the action and the
-/// state (``RouteDerivation``), and which reducer along it returned which effects is not known
-/// (TCA merges them into one): every count is 0, so no rule judges a feature by the effects
-/// it returned.
+/// state (``RouteDerivation``), and the effects a feature returned itself are what features
+/// with the boundaries report (`BoundingReducer`, `Reduce(view:internal:)`), by their action's
+/// type; a feature that reports nothing counts 0.
 func collectingRoute<State, Action>(
   of action: Action, from stateBefore: State, _ body: () -> Effect<Action>
 ) -> (effect: Effect<Action>, route: [ActionRoute], ownEffectCounts: [Int]) {
   #if ComposableArchitecture
-    let effect = body()
-    let route = RouteDerivation.route(of: action, in: stateBefore)
-    return (effect, route, Array(repeating: 0, count: route.count + 1))
+    let collector = RouteCollector()
+    let effect = ActionRouting.withCollector(collector) { body() }
+    let (route, actionTypes) = RouteDerivation.route(of: action, in: stateBefore)
+    let own = collector.ownEffectsByActionType
+    let counts = ([ObjectIdentifier(Action.self)] + actionTypes).map { own[$0] ?? 0 }
+    return (effect, route, counts)
   #else
     let (effect, route, counts) = collectingActionRoute(body, effectCount: { $0.effectCount })
     return (effect, route, counts)

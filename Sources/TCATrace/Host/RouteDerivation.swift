@@ -13,14 +13,17 @@
   /// `Composable` names it after the scoping key path. Where no property or more than one
   /// holds it, the route stops there: what it cannot tell is not guessed.
   enum RouteDerivation {
-    static func route(of action: Any, in state: Any) -> [ActionRoute] {
+    /// The route, and the type of the action each step's child received.
+    static func route(of action: Any, in state: Any) -> (route: [ActionRoute], actionTypes: [ObjectIdentifier]) {
       var route: [ActionRoute] = []
+      var actionTypes: [ObjectIdentifier] = []
       var action = action
       var current: Any? = state
       // NB: Bounded by the action's depth: each turn takes one case apart.
       while let (_, payload) = EnumReflection.decompose(action), let payload {
         if let state = current, let step = self.step(payload, in: state) {
           route.append(step.route)
+          actionTypes.append(ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self))
           guard let childAction = step.childAction else { break }
           action = childAction
           // NB: Deeper steps need the child's state; without it (an element not found),
@@ -31,7 +34,7 @@
         }
         action = payload
       }
-      return route
+      return (route, actionTypes)
     }
 
     private struct Step {

@@ -92,6 +92,54 @@ extension LibraryDestination.Action: Equatable {}
 extension LibraryPath.State: Equatable {}
 extension LibraryPath.Action: Equatable {}
 
+/// A shelf with one book, written with the boundaries: it leaks by returning an effect for its
+/// book's view action.
+@Reducer
+public struct Shelf: ComposedBoundingReducer {
+  @ObservableState
+  public struct State: Equatable {
+    public var book = Book.State(title: "Ulysses")
+    public var lookups = 0
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable {
+    @CasePathable public enum ViewAction: Equatable { case onAppear }
+    @CasePathable public enum InternalAction: Equatable {
+      case book(Book.Action)
+      case lookedUp
+    }
+    @CasePathable public enum DelegateAction: Equatable {}
+    case view(ViewAction)
+    case _internal(InternalAction)
+    case delegate(DelegateAction)
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Scope(state: \.book, action: \.book) { Book() }
+    coreReducer
+  }
+
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+    .none
+  }
+
+  public func reduce(into state: inout State, internalAction action: Action.InternalAction) -> Effect<Action> {
+    switch action {
+    case .book(.view(.stopTapped)):
+      // LEAK: returns an effect for its book's view action.
+      return .send(._internal(.lookedUp))
+    case .lookedUp:
+      state.lookups += 1
+      return .none
+    case .book:
+      return .none
+    }
+  }
+}
+
 /// Presents a book, or an alert asking before returning every book, and pushes books.
 @Reducer
 public struct Library {
@@ -102,6 +150,7 @@ public struct Library {
     public var finished: [String] = []
     public var returned = 0
     public var peeks = 0
+    public var shelf = Shelf.State()
 
     public init() {}
   }
@@ -112,6 +161,7 @@ public struct Library {
     @CasePathable public enum InternalAction: Equatable {
       case destination(PresentationAction<LibraryDestination.Action>)
       case path(StackActionOf<LibraryPath>)
+      case shelf(Shelf.Action)
     }
     @CasePathable public enum DelegateAction: Equatable {}
     @CasePathable public enum Alert: Equatable { case confirmReturnAll }
@@ -123,6 +173,7 @@ public struct Library {
   public init() {}
 
   public var body: some ReducerOf<Self> {
+    Scope(state: \.shelf, action: \._internal.shelf) { Shelf() }
     Reduce { state, action in
       switch action {
       case .view(.openTapped):
@@ -187,6 +238,8 @@ public enum LibraryScript {
     await settle()
     send(.view(.returnAllTapped))
     send(._internal(.destination(.presented(.alert(.confirmReturnAll)))))
+    await settle()
+    send(._internal(.shelf(._internal(.book(.view(.stopTapped))))))
     await settle()
   }
 }
