@@ -1,7 +1,9 @@
-// NB: What the recorder needs of its host that the two hosts' public APIs do not share: the
-// only file of this module that knows which host it is built for. `Composable` reports the
-// route each action takes and keeps shared values' earlier values; on pointfreeco's TCA,
-// routes come from `TCABoundaries`' scoping reducers and shared values are not tracked.
+// NB: What the recorder needs of its host that the two hosts' public APIs do not share. This
+// folder is where the module knows which host it is built for (besides how `StateDiff` renders
+// a value). `Composable` reports the route each action takes and keeps shared values' earlier
+// values; on pointfreeco's TCA the route is read from the action and the state
+// (`RouteDerivation`), the effects from what `TCABoundaries`' reducers report, and shared
+// values are not tracked.
 
 #if ComposableArchitecture
   import ComposableArchitecture
