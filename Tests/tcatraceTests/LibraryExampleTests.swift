@@ -28,6 +28,7 @@ struct LibraryExampleTests {
         "unclassified destination confirmReturnAll",
         "view shelf.book stopTapped",
         "internal shelf lookedUp",
+        "view mode.browsing binding",
       ]
     )
     expectNoDifference(

@@ -248,7 +248,15 @@ extension ActionClassification {
         actionCase: child.actionCase
       )
     default:
-      return nil
+      // NB: An enum reducer scoped as a whole (`Scope(state: \.mode, action: \.mode)`): its
+      // case holds a feature's action.
+      guard
+        let innerPayload, let featureCase = trace.decompose(innerPayload),
+        ActionCategory(caseName: featureCase.name) != nil
+      else { return nil }
+      return .child(
+        step: name, pathSuffix: "", caseStep: inner, action: innerPayload, actionCase: featureCase
+      )
     }
   }
 

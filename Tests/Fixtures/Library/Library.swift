@@ -87,10 +87,19 @@ public enum LibraryPath {
   case book(Book)
 }
 
+/// What the library's reading corner shows: an enum state scoped as a whole.
+@Reducer
+public enum LibraryMode {
+  case browsing(Book)
+  case reading(Book)
+}
+
 extension LibraryDestination.State: Equatable {}
 extension LibraryDestination.Action: Equatable {}
 extension LibraryPath.State: Equatable {}
 extension LibraryPath.Action: Equatable {}
+extension LibraryMode.State: Equatable {}
+extension LibraryMode.Action: Equatable {}
 
 /// A shelf with one book, written with the boundaries: it leaks by returning an effect for its
 /// book's view action.
@@ -151,6 +160,7 @@ public struct Library {
     public var returned = 0
     public var peeks = 0
     public var shelf = Shelf.State()
+    public var mode = LibraryMode.State.browsing(Book.State(title: "Middlemarch"))
 
     public init() {}
   }
@@ -162,6 +172,7 @@ public struct Library {
       case destination(PresentationAction<LibraryDestination.Action>)
       case path(StackActionOf<LibraryPath>)
       case shelf(Shelf.Action)
+      case mode(LibraryMode.Action)
     }
     @CasePathable public enum DelegateAction: Equatable {}
     @CasePathable public enum Alert: Equatable { case confirmReturnAll }
@@ -174,6 +185,7 @@ public struct Library {
 
   public var body: some ReducerOf<Self> {
     Scope(state: \.shelf, action: \._internal.shelf) { Shelf() }
+    Scope(state: \.mode, action: \._internal.mode) { LibraryMode.body }
     Reduce { state, action in
       switch action {
       case .view(.openTapped):
@@ -241,6 +253,7 @@ public enum LibraryScript {
     await settle()
     send(._internal(.shelf(._internal(.book(.view(.stopTapped))))))
     await settle()
+    send(._internal(.mode(.browsing(.view(.binding(.set(\.note, "Dorothea")))))))
   }
 }
 
