@@ -1,4 +1,4 @@
-import Foundation
+import ActionObservation
 
 /// The case paths of a ``TCAFeatureAction``'s three categories, built once per action type.
 ///
@@ -25,16 +25,4 @@ struct BoundaryCasePaths<Action: TCAFeatureAction>: @unchecked Sendable {
 }
 
 // NB: One cache for every action type: a static stored property cannot be generic.
-private let boundaryCasePathsCache = BoundaryCasePathsCache()
-
-private final class BoundaryCasePathsCache: @unchecked Sendable {
-  // NB: `@unchecked`: the dictionary is only read and written under the lock.
-  private let lock = NSLock()
-  private var casePaths: [ObjectIdentifier: Any] = [:]
-
-  func withLock<T>(_ body: (inout [ObjectIdentifier: Any]) -> T) -> T {
-    self.lock.lock()
-    defer { self.lock.unlock() }
-    return body(&self.casePaths)
-  }
-}
+private let boundaryCasePathsCache = Locked<[ObjectIdentifier: Any]>([:])
