@@ -37,6 +37,12 @@ package enum ActionRouting {
     self.collector?.report(ownEffects: count, actionType: actionType)
   }
 
+  /// Notes that a feature whose action is of `actionType` returned `count` effects in all: its
+  /// own and its children's, for the collector bound on this thread, if any.
+  package static func reportTotalEffects(_ count: Int, actionType: ObjectIdentifier) {
+    self.collector?.report(totalEffects: count, actionType: actionType)
+  }
+
   /// Runs `body`, a child reducer's call, as a step of the route: `effectCount` tells how many
   /// effects its result holds.
   @inline(__always)
@@ -86,6 +92,15 @@ package final class RouteCollector: @unchecked Sendable {
 
   package func report(ownEffects count: Int, actionType: ObjectIdentifier) {
     self.ownEffectsByActionType[actionType, default: 0] += count
+  }
+
+  /// The effects features returned in all, their children's included, by their action's type:
+  /// reported where a feature's `body` runs, on a host whose scoping reducers do not report the
+  /// route (TCA; see ``ActionRouting/reportTotalEffects(_:actionType:)``).
+  package private(set) var totalEffectsByActionType: [ObjectIdentifier: Int] = [:]
+
+  package func report(totalEffects count: Int, actionType: ObjectIdentifier) {
+    self.totalEffectsByActionType[actionType, default: 0] += count
   }
 
   package func enter(_ route: ActionRoute) {

@@ -57,7 +57,9 @@ extension BoundingReducer {
 extension BoundingReducer where Body == Never {
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    self.reduce(into: &state, boundaryAction: action)
+    let effect = self.reduce(into: &state, boundaryAction: action)
+    reportTotalEffects(effect, of: Action.self)
+    return effect
   }
 }
 

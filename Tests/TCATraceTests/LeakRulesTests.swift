@@ -109,7 +109,7 @@ struct LeakRulesTests {
       [
         Leak(
           rule: .parentReactsToPrivateChildAction, feature: "",
-          detail: "returned 1 effect in response to view action tap of child"
+          detail: "returned an effect in response to view action tap of child"
         )
       ]
     )

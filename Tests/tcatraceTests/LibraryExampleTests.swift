@@ -8,7 +8,7 @@ import Testing
 /// pointfreeco's TCA and compares with this recording (#41).
 @Suite(.hangGuard)
 struct LibraryExampleTests {
-  @Test func theLibrarysSessionCancelsItsEffectAndLeaksTwice() async throws {
+  @Test func theLibrarysSessionCancelsItsEffectAndLeaksThrice() async throws {
     let trace = try await RecordedTrace(fixture: "record-library", name: "library.db")
     let actions = try TraceReader(path: trace.path).actions()
     expectNoDifference(
@@ -29,11 +29,17 @@ struct LibraryExampleTests {
         "view shelf.book stopTapped",
         "internal shelf lookedUp",
         "view mode.browsing binding",
+        "view desk sitTapped",
+        "view desk.reading binding",
       ]
     )
     expectNoDifference(
       actions.flatMap { action in action.leaks.map { "#\(action.seq) \($0.rule.rawValue) \($0.feature)" } },
-      ["#10 parent-reacts-to-private-child-action ", "#13 parent-reacts-to-private-child-action shelf"]
+      [
+        "#10 parent-reacts-to-private-child-action ",
+        "#13 parent-reacts-to-private-child-action shelf",
+        "#15 parent-reacts-to-private-child-action ",
+      ]
     )
   }
 }

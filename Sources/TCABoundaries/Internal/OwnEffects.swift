@@ -39,3 +39,31 @@ func reportOwnEffects<Action>(_ effect: Effect<Action>, of _: Action.Type) {
     ActionRouting.reportOwnEffects(effect.effectCount, actionType: ObjectIdentifier(Action.self))
   #endif
 }
+
+#if ComposableArchitecture
+  extension Reducer where Action: TCAFeatureAction, Body: Reducer<State, Action> {
+    /// Runs the feature's `body`, and tells a recorder the effects it returned in all.
+    ///
+    /// TCA's `Scope`, `ifLet` and `forEach` call a child through this requirement; this is
+    /// TCA's own default for a reducer with a `body`, for a feature with the boundaries, plus
+    /// the report. Knowing what a feature returned in all, a recorder knows that the feature
+    /// above it returned an effect itself when the feature returned none and its parent one,
+    /// whatever reducer it was written with.
+    @inlinable
+    public func _reduce(into state: inout State, action: Action) -> Effect<Action> {
+      let effect = self.body._reduce(into: &state, action: action)
+      reportTotalEffects(effect, of: Action.self)
+      return effect
+    }
+  }
+#endif
+
+/// Tells a recorder the effects a feature with the boundaries returned in all, its children's
+/// included (on TCA; `Composable`'s scoping reducers count them themselves).
+@usableFromInline
+func reportTotalEffects<Action>(_ effect: Effect<Action>, of _: Action.Type) {
+  #if ComposableArchitecture
+    guard ActionRouting.collector != nil else { return }
+    ActionRouting.reportTotalEffects(effect.effectCount, actionType: ObjectIdentifier(Action.self))
+  #endif
+}

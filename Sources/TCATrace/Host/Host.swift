@@ -39,9 +39,29 @@ func collectingRoute<State, Action>(
   #if ComposableArchitecture
     let collector = RouteCollector()
     let effect = ActionRouting.withCollector(collector) { body() }
-    let (route, actionTypes) = RouteDerivation.route(of: action, in: stateBefore)
+    let (route, actionTypes, isEnumReducer) = RouteDerivation.route(of: action, in: stateBefore)
+    let types = [ObjectIdentifier(Action.self)] + actionTypes
     let own = collector.ownEffectsByActionType
-    let counts = ([ObjectIdentifier(Action.self)] + actionTypes).map { own[$0] ?? 0 }
+    let totals = collector.totalEffectsByActionType
+    // NB: The effects the feature at `depth` returned in all, when known: the root's are what
+    // `body` returned; a feature with the boundaries reports its own; an enum reducer only
+    // scopes to its cases, and returns what the case's feature does.
+    func totalEffects(_ depth: Int) -> Int? {
+      if depth == 0 { return effect.effectCount }
+      if let total = totals[types[depth]] { return total }
+      if isEnumReducer[depth - 1], depth < route.count { return totalEffects(depth + 1) }
+      return nil
+    }
+    let counts = types.indices.map { depth in
+      var count = own[types[depth]] ?? 0
+      // NB: A feature that returned an effect while the child the action went on to returned
+      // none returned it itself, whatever reducer it was written with. Where both returned
+      // one, TCA's merged effect does not tell whether the parent's held one of its own.
+      if depth < route.count, let total = totalEffects(depth), total > 0, totalEffects(depth + 1) == 0 {
+        count = max(count, total)
+      }
+      return count
+    }
     return (effect, route, counts)
   #else
     let (effect, route, counts) = collectingActionRoute(body, effectCount: { $0.effectCount })

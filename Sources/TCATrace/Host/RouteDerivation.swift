@@ -13,10 +13,14 @@
   /// `Composable` names it after the scoping key path. Where no property or more than one
   /// holds it, the route stops there: what it cannot tell is not guessed.
   enum RouteDerivation {
-    /// The route, and the type of the action each step's child received.
-    static func route(of action: Any, in state: Any) -> (route: [ActionRoute], actionTypes: [ObjectIdentifier]) {
+    /// The route, the type of the action each step's child received, and whether each step's
+    /// child is an enum reducer (its state an enum): one that only scopes to its cases.
+    static func route(
+      of action: Any, in state: Any
+    ) -> (route: [ActionRoute], actionTypes: [ObjectIdentifier], isEnumReducer: [Bool]) {
       var route: [ActionRoute] = []
       var actionTypes: [ObjectIdentifier] = []
+      var isEnumReducer: [Bool] = []
       var action = action
       var current: Any? = state
       // NB: Bounded by the action's depth: each turn takes one case apart.
@@ -24,6 +28,7 @@
         if let state = current, let step = self.step(payload, in: state) {
           route.append(step.route)
           actionTypes.append(ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self))
+          isEnumReducer.append(self.isEnumReducer(state: step.childState, action: step.childAction))
           guard let childAction = step.childAction else { break }
           action = childAction
           // NB: Deeper steps need the child's state; without it (an element not found),
@@ -34,7 +39,19 @@
         }
         action = payload
       }
-      return (route, actionTypes)
+      return (route, actionTypes, isEnumReducer)
+    }
+
+    /// Whether a child whose state and action these are is an enum reducer, which only scopes to
+    /// its cases: its state an enum whose case is its action's (`.browsing(Book.State)` and
+    /// `.browsing(Book.Action)`). A feature whose state is an enum has actions of its own.
+    private static func isEnumReducer(state: Any?, action: Any?) -> Bool {
+      guard let state, let action else { return false }
+      let mirror = Mirror(reflecting: state)
+      guard mirror.displayStyle == .enum, let stateCase = mirror.children.first?.label,
+        let (actionCase, _) = EnumReflection.decompose(action)
+      else { return false }
+      return stateCase == actionCase
     }
 
     private struct Step {

@@ -2,7 +2,8 @@
 // is compiled against `Composable` here (`tcatrace-fixture record-library`) and against
 // pointfreeco's TCA in Tests/RealTCA. It has what the example app lacks: an `@Reducer enum`
 // destination holding a feature and an alert, a stack of an enum reducer, an effect that is
-// cancelled, bindings, a dependency, and one planted leak.
+// cancelled, bindings, a dependency, a feature whose state is an enum (`ifCaseLet`), and
+// planted leaks.
 
 import Foundation
 import TCATrace
@@ -149,6 +150,42 @@ public struct Shelf: ComposedBoundingReducer {
   }
 }
 
+/// A desk, idle or reading a book: a feature whose state is an enum, with `ifCaseLet`.
+@Reducer
+public struct Desk {
+  @ObservableState
+  @CasePathable
+  public enum State: Equatable {
+    case idle
+    case reading(Book.State)
+  }
+
+  @CasePathable
+  public enum Action: TCAFeatureAction, Equatable {
+    @CasePathable public enum ViewAction: Equatable { case sitTapped }
+    @CasePathable public enum InternalAction: Equatable { case reading(Book.Action) }
+    @CasePathable public enum DelegateAction: Equatable {}
+    case view(ViewAction)
+    case _internal(InternalAction)
+    case delegate(DelegateAction)
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .view(.sitTapped):
+        state = .reading(Book.State(title: "Walden"))
+        return .none
+      case ._internal, .delegate:
+        return .none
+      }
+    }
+    .ifCaseLet(\.reading, action: \._internal.reading) { Book() }
+  }
+}
+
 /// Presents a book, or an alert asking before returning every book, and pushes books.
 @Reducer
 public struct Library {
@@ -161,6 +198,7 @@ public struct Library {
     public var peeks = 0
     public var shelf = Shelf.State()
     public var mode = LibraryMode.State.browsing(Book.State(title: "Middlemarch"))
+    public var desk = Desk.State.idle
 
     public init() {}
   }
@@ -173,6 +211,7 @@ public struct Library {
       case path(StackActionOf<LibraryPath>)
       case shelf(Shelf.Action)
       case mode(LibraryMode.Action)
+      case desk(Desk.Action)
     }
     @CasePathable public enum DelegateAction: Equatable {}
     @CasePathable public enum Alert: Equatable { case confirmReturnAll }
@@ -186,6 +225,7 @@ public struct Library {
   public var body: some ReducerOf<Self> {
     Scope(state: \.shelf, action: \._internal.shelf) { Shelf() }
     Scope(state: \.mode, action: \._internal.mode) { LibraryMode.body }
+    Scope(state: \.desk, action: \._internal.desk) { Desk() }
     Reduce { state, action in
       switch action {
       case .view(.openTapped):
@@ -215,6 +255,9 @@ public struct Library {
         // LEAK: reacts to a stack element's view action.
         state.peeks += 1
         return .none
+      case ._internal(.mode(.browsing(.view(.binding)))):
+        // LEAK: returns an effect, and only that, for a view action of the book it browses.
+        return .run { _ in }
       case ._internal:
         return .none
       }
@@ -254,6 +297,9 @@ public enum LibraryScript {
     send(._internal(.shelf(._internal(.book(.view(.stopTapped))))))
     await settle()
     send(._internal(.mode(.browsing(.view(.binding(.set(\.note, "Dorothea")))))))
+    await settle()
+    send(._internal(.desk(.view(.sitTapped))))
+    send(._internal(.desk(._internal(.reading(.view(.binding(.set(\.note, "Ponds"))))))))
   }
 }
 
