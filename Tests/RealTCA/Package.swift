@@ -28,21 +28,17 @@ let package = Package(
       dependencies: [.product(name: "TCATrace", package: "TCATrace")],
       path: "Sources/LibraryExample"
     ),
-    .target(
-      name: "RealTCASupport",
-      dependencies: [.product(name: "TCATrace", package: "TCATrace")]
-    ),
     .executableTarget(
       name: "RealTCADemo",
-      dependencies: ["LibraryExample", "RealTCAExamples", "RealTCASupport"]
+      dependencies: ["LibraryExample", "RealTCAExamples"]
     ),
     // NB: The test `tcatrace test` writes from the app's session recorded on TCA, kept here and
     // run against TCA's `TestStore` (check.sh writes it again and compares).
     .testTarget(
       name: "RealTCATests",
       dependencies: [
+        "LibraryExample",
         "RealTCAExamples",
-        "RealTCASupport",
         .product(name: "TCATrace", package: "TCATrace"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

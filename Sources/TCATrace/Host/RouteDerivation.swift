@@ -18,17 +18,33 @@
     static func route(
       of action: Any, in state: Any
     ) -> (route: [ActionRoute], actionTypes: [ObjectIdentifier], isEnumReducer: [Bool]) {
-      var route: [ActionRoute] = []
-      var actionTypes: [ObjectIdentifier] = []
-      var isEnumReducer: [Bool] = []
+      let steps = self.steps(of: action, in: state)
+      return (
+        steps.map(\.route),
+        steps.map { step in ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self) },
+        steps.map { step in self.isEnumReducer(state: step.childState, action: step.childAction) }
+      )
+    }
+
+    /// The state of each child feature the action went to, from the root down, as far as
+    /// there is one.
+    static func states(of action: Any, in state: Any) -> [Any] {
+      var states: [Any] = []
+      for step in self.steps(of: action, in: state) {
+        guard let state = step.childState else { break }
+        states.append(state)
+      }
+      return states
+    }
+
+    private static func steps(of action: Any, in state: Any) -> [Step] {
+      var steps: [Step] = []
       var action = action
       var current: Any? = state
       // NB: Bounded by the action's depth: each turn takes one case apart.
       while let (_, payload) = EnumReflection.decompose(action), let payload {
         if let state = current, let step = self.step(payload, in: state) {
-          route.append(step.route)
-          actionTypes.append(ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self))
-          isEnumReducer.append(self.isEnumReducer(state: step.childState, action: step.childAction))
+          steps.append(step)
           guard let childAction = step.childAction else { break }
           action = childAction
           // NB: Deeper steps need the child's state; without it (an element not found),
@@ -39,7 +55,7 @@
         }
         action = payload
       }
-      return (route, actionTypes, isEnumReducer)
+      return steps
     }
 
     /// Whether a child whose state and action these are is an enum reducer, which only scopes to

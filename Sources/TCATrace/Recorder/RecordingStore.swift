@@ -21,6 +21,10 @@ public final class RecordingStore<State, Action> {
   public let store: Store<State, Action>
   /// The recorder.
   public let recorder: TraceRecorder
+  #if ComposableArchitecture
+    /// The effects running in ``store``, which TCA's `Store` does not count.
+    private let effects: RunningEffects
+  #endif
 
   /// Creates a store that runs `reducer` from `initialState` and records it with `recorder`.
   ///
@@ -54,7 +58,11 @@ public final class RecordingStore<State, Action> {
     }
     #if ComposableArchitecture
       // NB: TCA's `Store` has no observer: the reducer records itself (`recording(to:)`).
-      let recording = _RecordingReducer(base: reducer(), recorder: isRecording ? recorder : nil)
+      let effects = RunningEffects()
+      self.effects = effects
+      let recording = _RecordingReducer(
+        base: reducer(), recorder: isRecording ? recorder : nil, effects: effects
+      )
       self.store = Store(
         initialState: initialState(),
         reducer: { recording },
@@ -101,15 +109,19 @@ public final class RecordingStore<State, Action> {
     self.store.send(action)
   }
 
-  #if !ComposableArchitecture
-    /// Waits until every effect in the store has finished.
-    ///
-    /// Not on TCA, whose `Store` cannot say when its effects are done: wait for each send's
-    /// (`await store.send(action).finish()`).
-    public func finish() async {
+  /// Waits until every effect in the store has finished: those of the actions sent through
+  /// this store, its scoped stores and views, and of the actions their effects sent.
+  ///
+  /// An effect that never ends (a timer nothing cancels) keeps it waiting. On TCA, which keeps
+  /// an effect running while a feature is presented or pushed, the effects of an action that
+  /// presented or pushed one are not waited for.
+  public func finish() async {
+    #if ComposableArchitecture
+      await self.effects.finished()
+    #else
       await self.store.finish()
-    }
-  #endif
+    #endif
+  }
 
   /// A store for a child feature; its actions are recorded with their whole path.
   public func scope<ChildState, ChildAction>(

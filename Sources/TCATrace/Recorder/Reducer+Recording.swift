@@ -27,9 +27,22 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   let base: Base
   /// `nil` for a ``RecordingStore`` that is not recorded.
   let recorder: TraceRecorder?
+  #if ComposableArchitecture
+    /// Counts the effects, for a ``RecordingStore``.
+    var effects: RunningEffects? = nil
+  #endif
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    guard let recorder = self.recorder else { return self.base.reduce(into: &state, action: action) }
+    guard let recorder = self.recorder else {
+      #if ComposableArchitecture
+        if self.effects != nil {
+          let stateBefore = state
+          let effect = self.base.reduce(into: &state, action: action)
+          return self.counted(effect, of: action, from: stateBefore, to: state)
+        }
+      #endif
+      return self.base.reduce(into: &state, action: action)
+    }
     _ = recorder.beginSession(rootFeature: String(describing: Base.self))
     let (id, origin) = recorder.nextModifierEvent()
     let stateBefore = state
@@ -45,9 +58,67 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     comparingSharedValues { recorder.record(event) }
     // NB: `map`'s transform runs when the effect sends, right before the store receives the
     // action: that is how the next action is known to come from this one's effect.
-    return effect.map { action in
+    let recorded = effect.map { action in
       recorder.modifierEffectWillSend(cause: id)
       return action
     }
+    #if ComposableArchitecture
+      return self.counted(recorded, of: action, from: stateBefore, to: state)
+    #else
+      return recorded
+    #endif
   }
+
+  #if ComposableArchitecture
+    /// `effect`, counted by ``effects`` while it runs; not when the action presented a feature
+    /// or pushed one, whose effect TCA keeps running until it is dismissed.
+    private func counted(
+      _ effect: Effect<Base.Action>, of action: Base.Action,
+      from stateBefore: Base.State, to stateAfter: Base.State
+    ) -> Effect<Base.Action> {
+      guard let effects = self.effects, !effect.cannotSendActions,
+        !Presentations.presented(by: action, before: stateBefore, after: stateAfter)
+      else { return effect }
+      return effects.track(effect)
+    }
+  #endif
 }
+
+#if ComposableArchitecture
+  /// Counts the effects of a store that are running, so that ``RecordingStore/finish()`` can
+  /// wait until there are none: TCA's `Store` does not say.
+  final class RunningEffects: Sendable {
+    private let state = Locked((count: 0, waiters: [CheckedContinuation<Void, Never>]()))
+
+    /// `effect`, counted from now until it has completed or been cancelled.
+    func track<Action>(_ effect: Effect<Action>) -> Effect<Action> {
+      self.state.withLock { $0.count += 1 }
+      // NB: A concatenated effect runs the next once the first completes or is cancelled. An
+      // action an effect sends is reduced before its `send` returns, so the effects it
+      // returns are counted before the sending one ends: the count is 0 only when all are done.
+      return effect.concatenate(with: .run { [self] _ in self.ended() })
+    }
+
+    private func ended() {
+      let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        state.count -= 1
+        guard state.count == 0 else { return [] }
+        defer { state.waiters = [] }
+        return state.waiters
+      }
+      for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once no effect is running.
+    func finished() async {
+      await withCheckedContinuation { continuation in
+        let isDone = self.state.withLock { state in
+          if state.count == 0 { return true }
+          state.waiters.append(continuation)
+          return false
+        }
+        if isDone { continuation.resume() }
+      }
+    }
+  }
+#endif

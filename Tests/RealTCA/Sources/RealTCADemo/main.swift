@@ -11,7 +11,6 @@
 import Foundation
 import LibraryExample
 import RealTCAExamples
-import RealTCASupport
 import TCATrace
 
 
@@ -23,8 +22,8 @@ func record(path: String, redacting redactions: [TraceRedaction]) async throws {
   } withDependencies: {
     DemoScript.immediateDependencies(&$0)
   }
-  await DemoScript.runApp(finish: { await settle(app) }) { appStore.send($0) }
-  await settle(app)
+  await DemoScript.runApp(finish: appStore.finish) { appStore.send($0) }
+  await appStore.finish()
   try await app.close()
 
   let leaky = try TraceRecorder(path: path, session: "leaky", policy: .recordOnly)
@@ -32,7 +31,7 @@ func record(path: String, redacting redactions: [TraceRedaction]) async throws {
     LeakyParentFeature()
   }
   await DemoScript.runLeaky { leakyStore.send($0) }
-  await settle(leaky)
+  await leakyStore.finish()
   try await leaky.close()
 }
 
@@ -47,10 +46,10 @@ func recordLibrary(path: String) async throws {
   } withDependencies: {
     $0.continuousClock = ImmediateClock()
   }
-  await LibraryScript.run(settle: { await settle(recorder) }, pause: { await settle(recorder) }) {
-    store.send($0)
-  }
-  await settle(recorder)
+  await LibraryScript.run(
+    settle: store.finish, pause: { try? await Task.sleep(for: .milliseconds(100)) }
+  ) { store.send($0) }
+  await store.finish()
   try await recorder.close()
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import RealTCASupport
 import TCATrace
 import Testing
 @testable import RealTCAExamples
@@ -18,8 +17,8 @@ struct ReplayOnTCATests {
     } withDependencies: {
       DemoScript.immediateDependencies(&$0)
     }
-    await DemoScript.runApp(finish: { await settle(recorder) }) { store.send($0) }
-    await settle(recorder)
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
+    await store.finish()
     try await recorder.close()
 
     let replayer = try TraceReplayer(path: path, session: 1)
