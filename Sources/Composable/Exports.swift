@@ -1,6 +1,9 @@
 // Feature code imports `Composable` alone, as TCA code imports `ComposableArchitecture`, and gets
 // what TCA re-exports with it: case paths, clocks, schedulers, concurrency helpers, CustomDump,
-// the dependency system and its macros, identified collections and issue reporting.
+// the dependency system and its macros, identified collections and issue reporting — and
+// Foundation (`UUID`, `Date`, `URL`), which `import ComposableArchitecture` brings on Apple
+// platforms through SwiftUI and Combine.
+@_exported import Foundation
 @_exported import CasePaths
 @_exported import Clocks
 @_exported import CombineSchedulers

@@ -15,6 +15,17 @@ extension Scope where ParentAction: TCAFeatureAction {
   ) where ChildState == Child.State, ChildAction == Child.Action {
     self.init(state: toChildState, action: ParentAction.internalCase.appending(path: toChildAction), child: child)
   }
+
+  /// A scope on a child embedded in `InternalAction`, in TCA 1.25's spelling:
+  /// `Scope(\.login, action: \.login) { LoginFeature() }`.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction.InternalAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> _ child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(state: toChildState, action: toChildAction, child: child)
+  }
 }
 
 extension Reducer where Action: TCAFeatureAction {

@@ -75,7 +75,8 @@ struct SettingsHostFeature: ComposedBoundingReducer {
   }
 
   var body: some ReducerOf<Self> {
-    Scope(state: \.settings, action: \.userSettings) {
+    // NB: TCA 1.25's unlabelled spelling, on a child in `InternalAction`.
+    Scope(\.settings, action: \.userSettings) {
       UserSettingsFeature()
     }
     coreReducer

@@ -40,6 +40,18 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child())
   }
 
+  /// Creates a reducer that runs `child` on the state at `toChildState` for the actions in
+  /// the case `toChildAction`: `Scope(\.login, action: \.login) { LoginFeature() }`, TCA
+  /// 1.25's spelling of ``init(state:action:child:)``.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> _ child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child())
+  }
+
   /// Creates a reducer that runs `child` on one case of an enum parent state, while the state
   /// is in that case: `Scope(state: \.loggedIn, action: \.loggedIn) { LoggedIn() }`.
   ///

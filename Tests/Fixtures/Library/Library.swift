@@ -225,7 +225,7 @@ public struct Library {
   public var body: some ReducerOf<Self> {
     Scope(state: \.shelf, action: \._internal.shelf) { Shelf() }
     Scope(state: \.mode, action: \._internal.mode) { LibraryMode.body }
-    Scope(state: \.desk, action: \._internal.desk) { Desk() }
+    Scope(\.desk, action: \.desk) { Desk() }
     Reduce { state, action in
       switch action {
       case .view(.openTapped):
