@@ -60,4 +60,67 @@ struct TCASpellingTests {
     #expect(store.state.note.id == id)
     #expect(store.state.opened == 1)
   }
+
+  @Reducer
+  struct Counter {
+    @ObservableState
+    struct State: Equatable {
+      var count = 0
+      @Presents var alert: AlertState<Action.Alert>?
+    }
+    enum Action: Equatable {
+      case alert(PresentationAction<Alert>)
+      case resetTapped
+      case reset
+      @CasePathable enum Alert: Equatable { case confirmTapped }
+    }
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        switch action {
+        case .alert(.presented(.confirmTapped)):
+          state.count += 1
+          return .send(.reset)
+        case .alert:
+          return .none
+        case .resetTapped:
+          state.alert = AlertState { TextState("Reset?") } actions: {
+            ButtonState(action: .confirmTapped) { TextState("Reset") }
+          }
+          return .none
+        case .reset:
+          state.count = 0
+          return .none
+        }
+      }
+      // NB: As TCA's Examples write it: the optional's key path, without `@Presents`' `$`.
+      .ifLet(\.alert, action: \.alert)
+    }
+  }
+
+  @Test func anAlertInAnOptionalGoesAwayAfterItsActionAndItsCasesReadThroughPresented() async {
+    let store = TestStore(initialState: Counter.State(count: 4)) { Counter() }
+    await store.send(.resetTapped) {
+      $0.alert = AlertState { TextState("Reset?") } actions: {
+        ButtonState(action: .confirmTapped) { TextState("Reset") }
+      }
+    }
+    // `\.alert.confirmTapped` is `\.alert.presented.confirmTapped`, as TCA's case paths read.
+    await store.send(\.alert.confirmTapped) {
+      $0.alert = nil
+      $0.count = 5
+    }
+    await store.receive(\.reset) {
+      $0.count = 0
+    }
+  }
+
+  @Test func aCasePathThroughPresentedExtractsOnlyThatCase() {
+    let path: CaseKeyPath<Counter.Action, Void> = \.alert.confirmTapped
+    #expect(Counter.Action.alert(.presented(.confirmTapped))[case: path] != nil)
+    #expect(Counter.Action.alert(.dismiss)[case: path] == nil)
+    #expect(path(()) == .alert(.presented(.confirmTapped)))
+    let presentation: CaseKeyPath<Counter.Action, PresentationAction<Void>> = \.alert.confirmTapped
+    let dismissed = Counter.Action.alert(.dismiss)[case: presentation]
+    #expect(dismissed.map { if case .dismiss = $0 { true } else { false } } == true)
+  }
 }

@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+
 /// The action of an optional child feature presented by its parent: the child's own actions, or
 /// the parent dismissing it.
 ///
@@ -6,12 +8,83 @@
 /// …
 /// .ifLet(\.settings, action: \.settings) { SettingsFeature() }
 /// ```
-@CasePathable
 public enum PresentationAction<Action> {
   /// An action of the presented child.
   case presented(Action)
   /// Dismisses the child: `ifLet` sets its state to `nil` after the parent has seen this action.
   case dismiss
+}
+
+// NB: Written out, as TCA's is, rather than by `@CasePathable`: besides `\.presented` and
+// `\.dismiss`, a case key path goes through `presented` to the child's cases,
+// `\.alert.confirmTapped` for `\.alert.presented.confirmTapped`, as tests send and receive them.
+extension PresentationAction: CasePathable {
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+
+  /// The case paths of a presentation action: its two cases, and the child's cases through
+  /// `presented`.
+  @dynamicMemberLookup
+  public struct AllCasePaths: Sendable {
+    /// The child's action.
+    public var presented: AnyCasePath<PresentationAction, Action> {
+      AnyCasePath(
+        embed: { .presented($0) },
+        extract: {
+          guard case let .presented(action) = $0 else { return nil }
+          return action
+        }
+      )
+    }
+
+    /// The dismissal.
+    public var dismiss: AnyCasePath<PresentationAction, Void> {
+      AnyCasePath(
+        embed: { .dismiss },
+        extract: {
+          guard case .dismiss = $0 else { return nil }
+          return ()
+        }
+      )
+    }
+
+    /// A case of the child's action, presented: `\.alert.confirmTapped`.
+    public subscript<AppendedAction>(
+      dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, AppendedAction>
+    where Action: CasePathable {
+      let keyPath = UncheckedSendable(keyPath)
+      return AnyCasePath(
+        embed: { .presented(keyPath.value($0)) },
+        extract: {
+          guard case let .presented(action) = $0 else { return nil }
+          return action[case: keyPath.value]
+        }
+      )
+    }
+
+    /// A case of the child's action as a presentation action of its own, dismissal included.
+    @_disfavoredOverload
+    public subscript<AppendedAction>(
+      dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, PresentationAction<AppendedAction>>
+    where Action: CasePathable {
+      let keyPath = UncheckedSendable(keyPath)
+      return AnyCasePath(
+        embed: {
+          switch $0 {
+          case .dismiss: .dismiss
+          case let .presented(action): .presented(keyPath.value(action))
+          }
+        },
+        extract: {
+          switch $0 {
+          case .dismiss: .dismiss
+          case let .presented(action): action[case: keyPath.value].map { .presented($0) }
+          }
+        }
+      )
+    }
+  }
 }
 
 extension PresentationAction: Equatable where Action: Equatable {}

@@ -62,6 +62,24 @@ extension Reducer {
 }
 
 extension Reducer {
+  /// Runs an alert or a dialog kept in an optional, without `@Presents`' `$`:
+  /// `.ifLet(\.alert, action: \.alert)`. It goes away after any action of it, as TCA's does.
+  public func ifLet<WrappedState: _EphemeralState, WrappedAction>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    self.ifLet(
+      toWrappedState, toChildAction: AnyCasePath(toWrappedAction), child: EmptyReducer(),
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+}
+
+extension Reducer {
   /// ``ifLet(_:action:then:fileID:filePath:line:column:)`` with a type-erased case path.
   package func ifLet<Child: Reducer>(
     _ toChildState: WritableKeyPath<State, Child.State?>,
@@ -134,9 +152,17 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard let presentation = self.presentation else {
-      let wasPresent = state[keyPath: self.toChildState] != nil
+      let before = state[keyPath: self.toChildState]
+      let wasPresent = before != nil
       let childEffect = self.reduceChild(into: &state, action: action, dismiss: nil)
       let parentEffect = self.parent.reduce(into: &state, action: action)
+      // NB: As TCA's: an alert or a dialog goes away after any action of it, unless the parent
+      // replaced it meanwhile.
+      if let before, isEphemeral(before), self.toChildAction.extract(from: action) != nil,
+        !presentationChanged(before, state[keyPath: self.toChildState])
+      {
+        state[keyPath: self.toChildState] = nil
+      }
       let cancelEffect: Effect<Parent.Action> =
         wasPresent && state[keyPath: self.toChildState] == nil
         ? .cancel(id: self.cancelID) : .none
