@@ -101,6 +101,8 @@ struct TestCommandTests {
     #expect(result.stdout.hasPrefix("""
       // Generated from session 2 (leaky) of demo.db by:
       //   tcatrace test demo.db --session 2 --name leaky --import TCATraceExamples --dependencies '$0.continuousClock = ImmediateClock()\\n$0.uuid = .incrementing' --initial-state 'LeakyParentFeature.State()' --reducer 'LeakyParentFeature()._printChanges()'
+      // On Linux, link IssueReportingTestSupport into its test target, or a failed assertion
+      // will not fail it.
 
       import Composable
       import Foundation

@@ -90,6 +90,9 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) {
+    #if os(Linux) || os(Android)
+      TestSupportCheck.require(fileID: fileID, line: line)
+    #endif
     let (initialState, reducer, dependencies) = Dependencies.withDependencies(prepareDependencies) {
       @Dependency(\.self) var dependencies
       return (initialState(), reducer(), dependencies)

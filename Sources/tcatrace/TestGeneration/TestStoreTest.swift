@@ -89,6 +89,8 @@ struct TestStoreTest {
     var lines: [String] = [
       "// Generated from session \(session.id) (\(Self.comment(session.name))) of \(Self.comment(file)) by:",
       "//   " + Self.comment(options.command(file: file, session: session.id)),
+      "// On Linux, link IssueReportingTestSupport into its test target, or a failed assertion",
+      "// will not fail it.",
       "",
       // NB: The runtime the session was recorded on: TCA's when its recorder says so.
       session.recorderVersion.hasSuffix("+ComposableArchitecture") ? "import ComposableArchitecture" : "import Composable",

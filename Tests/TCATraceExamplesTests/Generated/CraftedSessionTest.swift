@@ -1,5 +1,7 @@
 // Generated from session 1 (app) of crafted.db by:
 //   tcatrace test crafted.db --session 1 --name replaysCraftedSession --import TCATraceExamples --dependencies 'DemoScript.immediateDependencies(&$0)'
+// On Linux, link IssueReportingTestSupport into its test target, or a failed assertion
+// will not fail it.
 
 import Composable
 import Foundation

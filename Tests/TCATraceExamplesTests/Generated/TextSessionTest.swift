@@ -1,5 +1,7 @@
 // Generated from session 1 (texts) of texts.db by:
 //   tcatrace test texts.db --session 1 --name replaysTextSession --import TCATraceExamples
+// On Linux, link IssueReportingTestSupport into its test target, or a failed assertion
+// will not fail it.
 
 import Composable
 import Foundation

@@ -1,5 +1,7 @@
 // Generated from session 1 (app) of demo.db by:
 //   tcatrace test demo.db --session 1 --name replaysDemoAppSession --import RealTCAExamples --dependencies 'DemoScript.immediateDependencies(&$0)'
+// On Linux, link IssueReportingTestSupport into its test target, or a failed assertion
+// will not fail it.
 
 import ComposableArchitecture
 import Foundation
