@@ -43,10 +43,30 @@ public struct Animation: Hashable, Sendable, CustomStringConvertible {
     Self("spring(response: \(response), dampingFraction: \(dampingFraction))")
   }
 
+  // NB: Disfavoured, so that `.spring()` is the one above, as SwiftUI reads it.
+  @_disfavoredOverload
   public static func spring(duration: Double = 0.5, bounce: Double = 0, blendDuration: Double = 0)
     -> Self
   {
     Self("spring(duration: \(duration), bounce: \(bounce))")
+  }
+
+  public static func interactiveSpring(
+    response: Double = 0.15, dampingFraction: Double = 0.86, blendDuration: Double = 0.25
+  ) -> Self {
+    Self("interactiveSpring(response: \(response), dampingFraction: \(dampingFraction))")
+  }
+
+  public static func interpolatingSpring(
+    mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0
+  ) -> Self {
+    Self("interpolatingSpring(mass: \(mass), stiffness: \(stiffness), damping: \(damping))")
+  }
+
+  public static func interpolatingSpring(
+    duration: Double = 0.5, bounce: Double = 0, initialVelocity: Double = 0
+  ) -> Self {
+    Self("interpolatingSpring(duration: \(duration), bounce: \(bounce))")
   }
 
   /// The same animation, delayed; ignored as the animation is.
