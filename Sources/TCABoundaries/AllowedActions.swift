@@ -67,7 +67,7 @@ extension Reduce where Action: TCAFeatureAction {
         case .delegate:
           .none
         }
-      reportOwnEffects(effect, of: Action.self)
+      reportEffects(effect, of: Action.self, .own)
       return effect
     }
   }

@@ -49,7 +49,7 @@ extension BoundingReducer {
       case let ._internal(action): self.reduce(into: &state, internalAction: action)
       case let .delegate(action): self.reduce(into: &state, delegateAction: action)
       }
-    reportOwnEffects(effect, of: Action.self)
+    reportEffects(effect, of: Action.self, .own)
     return effect
   }
 }
@@ -58,7 +58,7 @@ extension BoundingReducer where Body == Never {
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     let effect = self.reduce(into: &state, boundaryAction: action)
-    reportTotalEffects(effect, of: Action.self)
+    reportEffects(effect, of: Action.self, .all)
     return effect
   }
 }

@@ -27,17 +27,30 @@ extension Effect {
   #endif
 }
 
-/// Tells a recorder the effects a feature with the boundaries returned itself for an action.
+/// Tells a recorder the effects a feature with the boundaries returned for an action: itself
+/// (`.own`) or in all, its children's included (`.all`).
 ///
 /// On TCA a recorder cannot see which reducer along an action's route returned which effects
-/// (TCA merges them); a `BoundingReducer`'s own reduce and `Reduce(view:internal:)` say it.
+/// (TCA merges them): a `BoundingReducer`'s own reduce and `Reduce(view:internal:)` say what
+/// they returned themselves, and a feature's `body` what it returned in all.
 /// `Composable`'s scoping reducers count them themselves: there this does nothing.
 @usableFromInline
-func reportOwnEffects<Action>(_ effect: Effect<Action>, of _: Action.Type) {
+func reportEffects<Action>(_ effect: Effect<Action>, of _: Action.Type, _ scope: EffectScope) {
   #if ComposableArchitecture
     guard ActionRouting.collector != nil else { return }
-    ActionRouting.reportOwnEffects(effect.effectCount, actionType: ObjectIdentifier(Action.self))
+    let (count, actionType) = (effect.effectCount, ObjectIdentifier(Action.self))
+    switch scope {
+    case .own: ActionRouting.reportOwnEffects(count, actionType: actionType)
+    case .all: ActionRouting.reportTotalEffects(count, actionType: actionType)
+    }
   #endif
+}
+
+/// Which effects ``reportEffects(_:of:_:)`` reports.
+@usableFromInline
+enum EffectScope {
+  case own
+  case all
 }
 
 #if ComposableArchitecture
@@ -52,18 +65,8 @@ func reportOwnEffects<Action>(_ effect: Effect<Action>, of _: Action.Type) {
     @inlinable
     public func _reduce(into state: inout State, action: Action) -> Effect<Action> {
       let effect = self.body._reduce(into: &state, action: action)
-      reportTotalEffects(effect, of: Action.self)
+      reportEffects(effect, of: Action.self, .all)
       return effect
     }
   }
 #endif
-
-/// Tells a recorder the effects a feature with the boundaries returned in all, its children's
-/// included (on TCA; `Composable`'s scoping reducers count them themselves).
-@usableFromInline
-func reportTotalEffects<Action>(_ effect: Effect<Action>, of _: Action.Type) {
-  #if ComposableArchitecture
-    guard ActionRouting.collector != nil else { return }
-    ActionRouting.reportTotalEffects(effect.effectCount, actionType: ObjectIdentifier(Action.self))
-  #endif
-}
