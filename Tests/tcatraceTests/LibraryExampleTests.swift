@@ -8,7 +8,7 @@ import Testing
 /// pointfreeco's TCA and compares with this recording (#41).
 @Suite(.hangGuard)
 struct LibraryExampleTests {
-  @Test func theLibrarysSessionCancelsItsEffectAndLeaksThrice() async throws {
+  @Test func theLibrarysSessionCancelsItsEffectLeaksThriceAndSharesAValue() async throws {
     let trace = try await RecordedTrace(fixture: "record-library", name: "library.db")
     let actions = try TraceReader(path: trace.path).actions()
     expectNoDifference(
@@ -31,6 +31,7 @@ struct LibraryExampleTests {
         "view mode.browsing binding",
         "view desk sitTapped",
         "view desk.reading binding",
+        "view Library borrowTwiceTapped",
       ]
     )
     expectNoDifference(
@@ -39,6 +40,18 @@ struct LibraryExampleTests {
         "#10 parent-reacts-to-private-child-action ",
         "#13 parent-reacts-to-private-child-action shelf",
         "#15 parent-reacts-to-private-child-action ",
+      ]
+    )
+    // A shared value held by the library and its shelf, changed twice in one action: one change
+    // from its value before the action, at each path that holds it.
+    expectNoDifference(
+      actions.flatMap { action in
+        action.changes.filter { $0.path.hasSuffix("borrowed") }
+          .map { "#\(action.seq) \($0.path) \($0.old ?? "nil") → \($0.new ?? "nil")" }
+      },
+      [
+        "#14 shelf.borrowed 0 → 1", "#14 borrowed 0 → 1",
+        "#18 shelf.borrowed 1 → 3", "#18 borrowed 1 → 3",
       ]
     )
   }

@@ -69,18 +69,39 @@ func collectingRoute<State, Action>(
   #endif
 }
 
-/// Runs `body`, which records an action, so that shared values compare their values before the
-/// action with now: `Composable`'s store kept the former (see `SharedChangeTracker`).
-func comparingSharedValues(_ body: () -> Void) {
+/// What the shared values in a state held before an action, for the diff of the state before
+/// and after it, which hold the same shared references: `Composable`'s store keeps it (see
+/// `SharedChangeTracker`); on TCA it is read from the state before the reducer runs (see
+/// `SharedValuesBefore`).
+struct SharedValuesBeforeAction {
   #if ComposableArchitecture
-    body()
-  #else
-    if let sharedChanges = SharedChangeTracker.current {
-      sharedChanges.comparing(body)
-    } else {
-      body()
-    }
+    private let values: [ObjectIdentifier: Any]
   #endif
+
+  /// Reads what it needs of `state`, the state before the action.
+  init<State>(in state: State) {
+    #if ComposableArchitecture
+      self.values = SharedValuesBefore.values(in: state)
+    #endif
+  }
+
+  /// Runs `body`, which records the action, with shared values comparing their values before
+  /// the action with now.
+  func comparing(_ body: () -> Void) {
+    #if ComposableArchitecture
+      if self.values.isEmpty {
+        body()
+      } else {
+        SharedValuesBefore.$current.withValue(SharedValuesBefore.Values(byID: self.values), operation: body)
+      }
+    #else
+      if let sharedChanges = SharedChangeTracker.current {
+        sharedChanges.comparing(body)
+      } else {
+        body()
+      }
+    #endif
+  }
 }
 
 #if ComposableArchitecture

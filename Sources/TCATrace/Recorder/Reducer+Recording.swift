@@ -46,6 +46,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     _ = recorder.beginSession(rootFeature: String(describing: Base.self))
     let (id, origin) = recorder.nextModifierEvent()
     let stateBefore = state
+    let sharedValues = SharedValuesBeforeAction(in: stateBefore)
     let start = DispatchTime.now().uptimeNanoseconds
     let (effect, route, ownEffectCounts) = collectingRoute(of: action, from: stateBefore) {
       self.base.reduce(into: &state, action: action)
@@ -55,7 +56,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       id: id, action: action, origin: origin, stateBefore: stateBefore, stateAfter: state,
       route: route, ownEffectCounts: ownEffectCounts, timestamp: start, duration: end &- start
     )
-    comparingSharedValues { recorder.record(event) }
+    sharedValues.comparing { recorder.record(event) }
     // NB: `map`'s transform runs when the effect sends, right before the store receives the
     // action: that is how the next action is known to come from this one's effect.
     let recorded = effect.map { action in

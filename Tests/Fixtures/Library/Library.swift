@@ -110,6 +110,8 @@ public struct Shelf: ComposedBoundingReducer {
   public struct State: Equatable {
     public var book = Book.State(title: "Ulysses")
     public var lookups = 0
+    /// How many books are out, shared with the library.
+    @Shared(.inMemory("borrowed")) public var borrowed = 0
   }
 
   @CasePathable
@@ -143,6 +145,7 @@ public struct Shelf: ComposedBoundingReducer {
       return .send(._internal(.lookedUp))
     case .lookedUp:
       state.lookups += 1
+      state.$borrowed.withLock { $0 += 1 }
       return .none
     case .book:
       return .none
@@ -199,13 +202,17 @@ public struct Library {
     public var shelf = Shelf.State()
     public var mode = LibraryMode.State.browsing(Book.State(title: "Middlemarch"))
     public var desk = Desk.State.idle
+    /// How many books are out, shared with the shelf.
+    @Shared(.inMemory("borrowed")) public var borrowed = 0
 
     public init() {}
   }
 
   @CasePathable
   public enum Action: TCAFeatureAction, Equatable {
-    @CasePathable public enum ViewAction: Equatable { case openTapped, pushTapped, returnAllTapped }
+    @CasePathable public enum ViewAction: Equatable {
+      case openTapped, pushTapped, returnAllTapped, borrowTwiceTapped
+    }
     @CasePathable public enum InternalAction: Equatable {
       case destination(PresentationAction<LibraryDestination.Action>)
       case path(StackActionOf<LibraryPath>)
@@ -230,6 +237,11 @@ public struct Library {
       switch action {
       case .view(.openTapped):
         state.destination = .book(Book.State(title: "Dune"))
+        return .none
+      case .view(.borrowTwiceTapped):
+        // Two changes of one shared value in one action: recorded as one, from its value before.
+        state.$borrowed.withLock { $0 += 1 }
+        state.$borrowed.withLock { $0 += 1 }
         return .none
       case .view(.pushTapped):
         state.path.append(.book(Book.State(title: "Emma")))
@@ -300,6 +312,7 @@ public enum LibraryScript {
     await settle()
     send(._internal(.desk(.view(.sitTapped))))
     send(._internal(.desk(._internal(.reading(.view(.binding(.set(\.note, "Ponds"))))))))
+    send(.view(.borrowTwiceTapped))
   }
 }
 
