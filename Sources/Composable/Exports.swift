@@ -4,6 +4,12 @@
 // Foundation (`UUID`, `Date`, `URL`), which `import ComposableArchitecture` brings on Apple
 // platforms through SwiftUI and Combine.
 @_exported import Foundation
+// NB: On Linux, Foundation keeps `URLSession` and `URLRequest` in a module of their own; on
+// Apple platforms they are Foundation's. Dependency clients that fetch (`URLSession.shared`)
+// compile here as they do there.
+#if canImport(FoundationNetworking)
+  @_exported import FoundationNetworking
+#endif
 @_exported import CasePaths
 @_exported import Clocks
 @_exported import CombineSchedulers

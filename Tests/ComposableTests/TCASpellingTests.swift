@@ -189,4 +189,23 @@ struct TCASpellingTests {
     )
     #expect(String(customDumping: Color("brand")) == #"Color("brand")"#)
   }
+
+  /// A dependency client in the shape TCA's examples write one, fetching with `URLSession`.
+  struct FactClient {
+    var fetch: @Sendable (Int) async throws -> String
+    static let live = Self { number in
+      let (data, _) = try await URLSession.shared.data(
+        from: URL(string: "http://numbersapi.com/\(number)/trivia")!
+      )
+      return String(decoding: data, as: UTF8.self)
+    }
+  }
+
+  @Test func urlSessionComesWithTheImport() {
+    // NB: Not run: there is no network here. That it compiles with `import Composable` alone
+    // is what is shown.
+    _ = FactClient.live
+    let request = URLRequest(url: URL(string: "http://numbersapi.com/1")!)
+    #expect(request.url?.host == "numbersapi.com")
+  }
 }
