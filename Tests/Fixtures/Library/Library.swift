@@ -281,13 +281,27 @@ public struct Library {
 
 /// The session both hosts record: every action sent, and waited for, the same way.
 public enum LibraryScript {
-  /// Sends the session; `settle` waits for the store's effects, and `pause` lets a store start
-  /// an effect that does not end by itself (TCA can cancel a `.run` only once it runs).
+  /// Records the session with `recorder`, in a store whose clock answers at once, and waits for
+  /// its effects.
   @MainActor
-  public static func run(
+  public static func record(to recorder: TraceRecorder) async {
+    let store = RecordingStore(initialState: Library.State(), recorder: recorder) {
+      Library()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+    // NB: The pause lets the store start an effect that does not end by itself: TCA can cancel
+    // a `.run` only once it runs.
+    await self.run(settle: store.finish, pause: { try? await Task.sleep(for: .milliseconds(100)) }) {
+      store.send($0)
+    }
+    await store.finish()
+  }
+
+  @MainActor
+  private static func run(
     settle: () async -> Void, pause: () async -> Void, send: (Library.Action) -> Void
   ) async {
-    typealias Destination = PresentationAction<LibraryDestination.Action>
     func book(_ action: Book.Action) { send(._internal(.destination(.presented(.book(action))))) }
     func pushed(_ action: Book.Action) {
       send(._internal(.path(.element(id: StackElementID.first, action: .book(action)))))

@@ -146,15 +146,7 @@ struct TraceFixture {
   @MainActor
   static func recordLibrary(path: String) async throws {
     let recorder = try TraceRecorder(path: path, session: "library", policy: .recordOnly, timing: .fixed)
-    let store = RecordingStore(initialState: Library.State(), recorder: recorder) {
-      Library()
-    } withDependencies: {
-      $0.continuousClock = ImmediateClock()
-    }
-    await LibraryScript.run(
-      settle: store.finish, pause: { try? await Task.sleep(for: .milliseconds(100)) }
-    ) { store.send($0) }
-    await store.finish()
+    await LibraryScript.record(to: recorder)
     try await recorder.close()
     emit("recorded")
   }

@@ -41,15 +41,7 @@ func record(path: String, redacting redactions: [TraceRedaction]) async throws {
 @MainActor
 func recordLibrary(path: String) async throws {
   let recorder = try TraceRecorder(path: path, session: "library", policy: .recordOnly)
-  let store = RecordingStore(initialState: Library.State(), recorder: recorder) {
-    Library()
-  } withDependencies: {
-    $0.continuousClock = ImmediateClock()
-  }
-  await LibraryScript.run(
-    settle: store.finish, pause: { try? await Task.sleep(for: .milliseconds(100)) }
-  ) { store.send($0) }
-  await store.finish()
+  await LibraryScript.record(to: recorder)
   try await recorder.close()
 }
 
