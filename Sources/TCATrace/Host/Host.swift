@@ -3,7 +3,7 @@
 // a value). `Composable` reports the route each action takes and keeps shared values' earlier
 // values; on pointfreeco's TCA the route is read from the action and the state
 // (`RouteDerivation`), the effects from what `TCABoundaries`' reducers report, and shared
-// values are not tracked.
+// values' earlier values from the state before the reducer runs (`SharedValuesBefore`).
 
 #if ComposableArchitecture
   import ComposableArchitecture
@@ -31,8 +31,10 @@ enum RecordingHost {
 /// `Composable`'s `Scope`, `ifLet` and `forEach` report the route as they run (see
 /// `collectingActionRoute(_:effectCount:)`). On TCA the route is read from the action and the
 /// state (``RouteDerivation``), and the effects a feature returned itself are what features
-/// with the boundaries report (`BoundingReducer`, `Reduce(view:internal:)`), by their action's
-/// type; a feature that reports nothing counts 0.
+/// with the boundaries report, by their action's type: `BoundingReducer` and
+/// `Reduce(view:internal:)` their own, a feature's `body` what it returned in all. A feature
+/// that returned an effect while the child the action went on to returned none returned it
+/// itself; otherwise a feature that reports nothing of its own counts 0.
 func collectingRoute<State, Action>(
   of action: Action, from stateBefore: State, _ body: () -> Effect<Action>
 ) -> (effect: Effect<Action>, route: [ActionRoute], ownEffectCounts: [Int]) {

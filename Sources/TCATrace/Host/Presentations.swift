@@ -42,8 +42,8 @@
         guard let wrapper = value as? any _TransparentStateWrapper else { return nil }
         let presented = Mirror(reflecting: wrapper.wrappedState).children.first?.value
         guard let presented, !self.isEphemeral(presented) else { return [] }
-        let label = Mirror(reflecting: presented).displayStyle == .enum
-          ? Mirror(reflecting: presented).children.first?.label ?? "" : ""
+        let mirror = Mirror(reflecting: presented)
+        let label = mirror.displayStyle == .enum ? mirror.children.first?.label ?? "" : ""
         return [String(reflecting: Swift.type(of: presented)) + "." + label]
       }
       guard type.hasPrefix("ComposableArchitecture.StackState<"),
