@@ -135,14 +135,17 @@ extension Shared: @unchecked Sendable {}
 extension Shared: Equatable where Value: Equatable {
   /// Whether the two hold equal values.
   ///
-  /// While a store's observer looks at an action (see `SharedChangeTracker`), a shared value
-  /// compared with itself compares its value before the action with its value now, so that
-  /// the recorder's diff sees what the action changed in it.
+  /// While a store's observer looks at an action, or a test store asserts one (see
+  /// `SharedChangeTracker`), a shared value compared with itself compares its value before the
+  /// action with its value now, so that the recorder's diff and the test see what the action
+  /// changed in it.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     let lhsReference = lhs.reference
     let rhsReference = rhs.reference
-    if SharedChangeTracker.current?.isComparing == true, lhsReference.id == rhsReference.id {
-      return lhsReference.valueBeforeChange == rhsReference.value
+    if lhsReference.id == rhsReference.id,
+      SharedChangeTracker.current?.isComparing == true || SharedChangeTracker.asserting != nil
+    {
+      return lhsReference.valueBeforeChange == rhsReference.valueNow
     }
     return lhsReference.value == rhsReference.value
   }
@@ -160,6 +163,17 @@ extension Shared: CustomStringConvertible {
 
 extension Shared: CustomDumpRepresentable {
   public var customDumpValue: Any { self.wrappedValue }
+}
+
+// NB: As swift-sharing's: CustomDump's diff of two states that hold the same shared value shows
+// its value before the action (as a test expects it) against its value now.
+extension Shared: _CustomDiffObject {
+  public var _customDiffValues: (Any, Any) {
+    let reference = self.reference
+    return (reference.valueBeforeChange as Any, reference.valueNow as Any)
+  }
+
+  public var _objectIdentifier: ObjectIdentifier { self.reference.id }
 }
 
 extension Shared: CustomReflectable {

@@ -8,7 +8,11 @@ protocol SharedReference<Value>: AnyObject, Sendable {
   associatedtype Value
   /// The root's identity: two references with the same id read the same storage.
   var id: ObjectIdentifier { get }
+  /// The value now; while a test store asserts (see ``SharedChangeTracker``), the value before
+  /// the action, as the test expects it.
   var value: Value { get }
+  /// The value now, even while a test store asserts.
+  var valueNow: Value { get }
   /// The value before the action a ``SharedChangeTracker`` records, when it changed during it;
   /// otherwise the value now.
   var valueBeforeChange: Value { get }
@@ -40,6 +44,13 @@ final class RootReference<Value>: SharedReference, @unchecked Sendable {
   var id: ObjectIdentifier { ObjectIdentifier(self) }
 
   var value: Value {
+    self.lock.withLock {
+      if let snapshot = self.snapshot, SharedChangeTracker.asserting != nil { return snapshot }
+      return self._value
+    }
+  }
+
+  var valueNow: Value {
     self.lock.withLock { self._value }
   }
 
@@ -48,6 +59,18 @@ final class RootReference<Value>: SharedReference, @unchecked Sendable {
   }
 
   func withLock<R>(_ operation: (inout Value) throws -> R) rethrows -> R {
+    if let tracker = SharedChangeTracker.asserting {
+      // NB: A test's expectation: it changes the value before the action, which is compared
+      // with the value now; the shared value itself stays as the action left it.
+      return try self.lock.withLock {
+        if self.snapshot == nil {
+          tracker.track { [weak self] in self?.forgetSnapshot() }
+        }
+        var expected = self.snapshot ?? self._value
+        defer { self.snapshot = expected }
+        return try operation(&expected)
+      }
+    }
     let result = try self.lock.withLock {
       if self.snapshot == nil, let tracker = SharedChangeTracker.current {
         self.snapshot = self._value
@@ -89,6 +112,7 @@ final class PartReference<Base: SharedReference, Value>: SharedReference, @unche
 
   var id: ObjectIdentifier { self.base.id }
   var value: Value { self.base.value[keyPath: self.keyPath] }
+  var valueNow: Value { self.base.valueNow[keyPath: self.keyPath] }
   var valueBeforeChange: Value { self.base.valueBeforeChange[keyPath: self.keyPath] }
 
   func withLock<R>(_ operation: (inout Value) throws -> R) rethrows -> R {

@@ -16,6 +16,9 @@ final class StoreRuntime<State, Action> {
   private let collector = RouteCollector()
   /// What the reducer reaches of this store while it runs: see ``StoreContext``.
   private let handle = StoreHandle()
+  /// The values shared values had before the action being processed changed them; a
+  /// `TestStore` keeps them until it has asserted the action.
+  var sharedChanges: SharedChangeTracker { self.handle.sharedChanges }
 
   private var nextTaskID = 0
   private var runningTasks: [Int: Task<Void, Never>] = [:]

@@ -105,6 +105,7 @@ public final class TestStore<State: Equatable, Action> {
     self.reducer = testReducer
     self.runtime = StoreRuntime(initialState: initialState, reducer: testReducer, observer: nil)
     self.runtime.tracksEffects = true
+    self.runtime.sharedChanges.keepsValuesBefore = true
     self.runtime.effectExecutor = EffectExecutor()
     self.timeout = 1_000_000_000
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -397,7 +398,32 @@ extension TestStore {
     skipUnnecessaryModifyFailure: Bool = false,
     at location: SourceLocation
   ) {
-    let previous = expected
+    // NB: As TCA's: the shared values the action changed read, while the test asserts, as
+    // they were before it; the test's closure changes them there, and `==` compares that with
+    // their values now. A non-exhaustive test compares with the actual state, so their values
+    // from before are forgotten first.
+    let sharedChanges = self.runtime.sharedChanges
+    defer { sharedChanges.forget() }
+    if self.exhaustivity != .on { sharedChanges.forget() }
+    let skipUnnecessaryModifyFailure = skipUnnecessaryModifyFailure || sharedChanges.hasChanges
+    sharedChanges.asserting {
+      self.expectStateToMatch(
+        previous: expected,
+        actual: actual,
+        update: update,
+        skipUnnecessaryModifyFailure: skipUnnecessaryModifyFailure,
+        at: location
+      )
+    }
+  }
+
+  private func expectStateToMatch(
+    previous: State,
+    actual: State,
+    update: ((inout State) throws -> Void)?,
+    skipUnnecessaryModifyFailure: Bool,
+    at location: SourceLocation
+  ) {
     func updated(_ state: State) -> State? {
       var state = state
       do {
