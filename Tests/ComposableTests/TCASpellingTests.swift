@@ -208,4 +208,45 @@ struct TCASpellingTests {
     let request = URLRequest(url: URL(string: "http://numbersapi.com/1")!)
     #expect(request.url?.host == "numbersapi.com")
   }
+
+  struct Stats: Codable, Equatable {
+    var count = 0
+  }
+
+  @Reducer
+  struct StatsCounter {
+    @ObservableState
+    struct State: Equatable {
+      @Shared(.stats) var stats = Stats()
+    }
+    enum Action: Equatable { case incrementButtonTapped }
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        state.$stats.withLock { $0.count += 1 }
+        return .none
+      }
+    }
+  }
+
+  @Test func aFileInTheDocumentsDirectoryHoldsASharedValue() async {
+    // NB: TCA's examples keep `.fileStorage` values under `URL.documentsDirectory`, which
+    // Linux's Foundation lacks; in a test, files are kept in memory.
+    let store = TestStore(initialState: StatsCounter.State()) {
+      StatsCounter()
+    }
+    await store.send(.incrementButtonTapped) {
+      $0.$stats.withLock { $0.count = 1 }
+    }
+    #expect(
+      URL.documentsDirectory.standardizedFileURL
+        == FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first?
+        .standardizedFileURL
+    )
+  }
+}
+
+extension SharedKey where Self == FileStorageKey<TCASpellingTests.Stats> {
+  fileprivate static var stats: Self {
+    fileStorage(.documentsDirectory.appending(component: "stats.json"))
+  }
 }

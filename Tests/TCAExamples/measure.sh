@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Measures how much of TCA's own Examples compiles against `Composable` (issue #43): each app's
-# Swift files, with their views stripped (strip_views.py drops SwiftUI and UIKit declarations
-# and swaps `import ComposableArchitecture` for `import Composable`), built as one module per
-# app in a package of its own that depends on this one by path, in the Swift 6 language mode.
-# Prints, per app, the files set aside because they import a module Linux lacks, and each file
-# that has an error, with its first error.
+# Measures how much of TCA's own Examples compiles and passes its tests against `Composable`
+# (issue #43): each app's Swift files, with their views stripped (strip_views.py drops SwiftUI
+# and UIKit declarations and swaps `import ComposableArchitecture` for `import Composable`),
+# built as the modules the apps' tests import, in a package of its own that depends on this one
+# by path, in the Swift 6 language mode; then the apps' test files, unchanged but for that
+# import, built and run against them.
 #
 #   REAL_TCA=DIR Tests/TCAExamples/measure.sh
 #
 # DIR is a folder prepared by ../shared/real-tca/prepare.sh (it holds TCA's sources, Examples
 # included); without it the measure is skipped with a message. Nothing of TCA's is kept: the
-# stripped copies are written to a temporary folder.
+# copies are written to a temporary folder (MEASURE_DIR to choose it).
+#
+# Prints, per module: the files set aside because they import a module Linux lacks (or need a
+# module set aside), each file that does not compile with its first error (it is then left out,
+# and the module built again without it), and per test file whether it builds and how many of
+# its tests pass. Left out: the UIKit and tvOS case studies (apps of views) and the Integration
+# app (UI tests).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -21,69 +27,212 @@ if [ -z "${REAL_TCA:-}" ] || [ ! -d "$examples" ]; then
 fi
 
 work=${MEASURE_DIR:-$(mktemp -d -t tcatrace-examples.XXXXXX)}
-rm -rf "$work/Sources" "$work/SetAside"
+rm -rf "$work/Sources" "$work/Tests" "$work/SetAside" "$work/Failing" "$work/Results" "$work/Logs"
+mkdir -p "$work/Sources" "$work/Tests" "$work/SetAside" "$work/Failing" "$work/Results"
+shopt -s nullglob
 # Modules Linux does not have (Apple's frameworks), or that TCA's apps have and `Composable`
-# does not re-export (XCTestDynamicOverlay, IssueReporting's old name).
-unavailable="AVFoundation|Combine|Speech|SwiftUINavigation|XCTestDynamicOverlay"
-apps=(
-  "CaseStudies:CaseStudies/SwiftUICaseStudies"
-  "Search:Search/Search"
-  "SpeechRecognition:SpeechRecognition/SpeechRecognition"
-  "SyncUps:SyncUps/SyncUps"
-  "TicTacToe:TicTacToe/tic-tac-toe/Sources"
-  "Todos:Todos/Todos"
-  "VoiceMemos:VoiceMemos/VoiceMemos"
+# does not re-export (XCTestDynamicOverlay, IssueReporting's old name). SwiftUINavigation, which
+# only views use, is dropped with them by strip_views.py.
+unavailable="AVFoundation|Combine|Speech|XCTestDynamicOverlay"
+tictactoe=TicTacToe/tic-tac-toe
+# module | its sources | the modules it imports | products it needs | its tests
+# (in an order where a module comes after those it imports, as the apps' projects declare them)
+modules=(
+  "SwiftUICaseStudies|CaseStudies/SwiftUICaseStudies|||CaseStudies/SwiftUICaseStudiesTests"
+  "Search|Search/Search|||Search/SearchTests"
+  "SpeechRecognition|SpeechRecognition/SpeechRecognition|||SpeechRecognition/SpeechRecognitionTests"
+  "SyncUps|SyncUps/SyncUps||Tagged|SyncUps/SyncUpsTests"
+  "AuthenticationClient|$tictactoe/Sources/AuthenticationClient|||"
+  "GameCore|$tictactoe/Sources/GameCore|||$tictactoe/Tests/GameCoreTests"
+  "NewGameCore|$tictactoe/Sources/NewGameCore|GameCore||$tictactoe/Tests/NewGameCoreTests"
+  "TwoFactorCore|$tictactoe/Sources/TwoFactorCore|AuthenticationClient||$tictactoe/Tests/TwoFactorCoreTests"
+  "LoginCore|$tictactoe/Sources/LoginCore|AuthenticationClient TwoFactorCore||$tictactoe/Tests/LoginCoreTests"
+  "AppCore|$tictactoe/Sources/AppCore|AuthenticationClient LoginCore NewGameCore||$tictactoe/Tests/AppCoreTests"
+  "Todos|Todos/Todos|||Todos/TodosTests"
+  "VoiceMemos|VoiceMemos/VoiceMemos|||VoiceMemos/VoiceMemosTests"
 )
-targets=""
-for app in "${apps[@]}"; do
-  name=${app%%:*}
-  folder=${app#*:}
-  # NB: TicTacToe's view modules (…SwiftUI, …UIKit) and live clients are left out: views.
-  (cd "$examples/$folder" && find . -name '*.swift' | grep -v -E 'SwiftUI/|UIKit/|Live/') |
-    while read -r file; do
-      flat=$(printf '%s' "${file#./}" | tr '/' '_')
-      # NB: A file that imports a module Linux does not have is set aside, and named.
-      if module=$(grep -m1 -oE "^\s*(@[a-zA-Z]+ )?import ($unavailable)\b" "$examples/$folder/$file"); then
-        mkdir -p "$work/SetAside/$name"
-        echo "${module##*import }" > "$work/SetAside/$name/$flat"
-        continue
-      fi
-      python3 "$here/strip_views.py" "$examples/$folder/$file" "$work/Sources/$name/$flat"
+field() { printf '%s' "$1" | cut -d'|' -f"$2"; }
+count() { local files=("$1"/*); echo "${#files[@]}"; }
+
+# Copies each module's sources (views stripped) and tests (import swapped), setting aside the
+# files that import a module Linux lacks, and every file of a module that imports one set aside.
+for entry in "${modules[@]}"; do
+  module=$(field "$entry" 1)
+  sources=$(field "$entry" 2)
+  for dependency in $(field "$entry" 3); do
+    if [ ! -d "$work/Sources/$dependency" ] || [ -e "$work/SetAside/$dependency.module" ]; then
+      echo "$dependency" > "$work/SetAside/$module.module"
+    fi
+  done
+  [ -e "$work/SetAside/$module.module" ] && continue
+  (cd "$examples/$sources" && find . -name '*.swift' | sort) | while read -r file; do
+    flat=$(printf '%s' "${file#./}" | tr '/' '_')
+    # NB: A file that imports a module Linux does not have is set aside, and named.
+    if found=$(grep -m1 -oE "^\s*(@[a-zA-Z]+ )?import ($unavailable)\b" "$examples/$sources/$file"); then
+      mkdir -p "$work/SetAside/$module"
+      echo "${found##*import }" > "$work/SetAside/$module/$flat"
+      continue
+    fi
+    mkdir -p "$work/Sources/$module"
+    python3 "$here/strip_views.py" "$examples/$sources/$file" "$work/Sources/$module/$flat"
+  done
+  tests=$(field "$entry" 5)
+  if [ -n "$tests" ] && [ -d "$work/Sources/$module" ]; then
+    mkdir -p "$work/Tests/${module}Tests"
+    for file in "$examples/$tests"/*.swift; do
+      sed 's/^import ComposableArchitecture$/import Composable/' "$file" \
+        > "$work/Tests/${module}Tests/${file##*/}"
     done
-  targets+="    .target(name: \"$name\", dependencies: [.product(name: \"Composable\", package: \"TCATrace\")]),"$'\n'
+  fi
 done
 
 # NB: Depended on through a link named as an app names the package.
 ln -sfn "$root" "$work/TCATrace"
-cat > "$work/Package.swift" <<MANIFEST
+# Writes the manifest for the files still in Sources and Tests.
+manifest() {
+  local targets="" entry module dependencies products dependency product
+  for entry in "${modules[@]}"; do
+    module=$(field "$entry" 1)
+    [ -n "$(ls "$work/Sources/$module" 2>/dev/null)" ] || continue
+    dependencies=""
+    for dependency in $(field "$entry" 3); do dependencies+="\"$dependency\", "; done
+    products=""
+    for product in $(field "$entry" 4); do
+      products+=".product(name: \"$product\", package: \"swift-tagged\"), "
+    done
+    targets+="    .target(name: \"$module\", dependencies: [$dependencies$products.product(name: \"Composable\", package: \"TCATrace\")]),"$'\n'
+    if [ -n "$(ls "$work/Tests/${module}Tests" 2>/dev/null)" ]; then
+      targets+="    .testTarget(name: \"${module}Tests\", dependencies: [\"$module\", $dependencies.product(name: \"Composable\", package: \"TCATrace\"), .product(name: \"IssueReportingTestSupport\", package: \"xctest-dynamic-overlay\")]),"$'\n'
+    fi
+  done
+  cat > "$work/Package.swift" <<MANIFEST
 // swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
   name: "TCAExamples",
   platforms: [.macOS(.v14), .iOS(.v17)],
-  dependencies: [.package(path: "TCATrace")],
+  dependencies: [
+    .package(path: "TCATrace"),
+    .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+  ],
   targets: [
 $targets  ],
   swiftLanguageModes: [.v6]
 )
 MANIFEST
+}
+
+# Builds `target` until it compiles, each round leaving out the files under `folder` that have
+# an error, with their first error written to Failing/. Stops, saying so, when an error is in no
+# file it can leave out.
+build_leaving_out() {
+  local target=$1 folder=$2 round=0 failing line file message
+  while [ -n "$(ls "$work/$folder" 2>/dev/null)" ]; do
+    manifest
+    if swift build --target "$target" > "$work/Logs/$target.log" 2>&1; then return 0; fi
+    failing=$(grep -E "^$work/$folder/[^:]+:[0-9]+:[0-9]+: error:" "$work/Logs/$target.log" |
+      sed -E "s|^$work/$folder/([^:]+):[0-9]+:[0-9]+: error: (.*)|\1: \2|" |
+      awk -F': ' '!seen[$1]++' || true)
+    if [ -z "$failing" ]; then
+      echo "measure.sh: $target failed to build outside the examples' files; see $work/Logs/$target.log" >&2
+      grep -m5 "error:" "$work/Logs/$target.log" >&2 || true
+      return 1
+    fi
+    round=$((round + 1))
+    mkdir -p "$work/Failing/$target"
+    while IFS= read -r line; do
+      file=${line%%: *}
+      message=${line#*: }
+      if [ "$round" -gt 1 ]; then message+=" (after the files that failed first were left out)"; fi
+      printf '%s\n' "$message" > "$work/Failing/$target/$file"
+      rm "$work/$folder/$file"
+    done <<< "$failing"
+  done
+}
 
 cd "$work"
-for app in "${apps[@]}"; do
-  name=${app%%:*}
-  total=$(find "Sources/$name" -name '*.swift' | wc -l)
-  if [ -d "SetAside/$name" ]; then
-    for file in SetAside/"$name"/*; do
-      echo "$name: set aside ${file##*/} (imports $(cat "$file"))"
-    done
-  fi
-  if swift build --target "$name" > "$work/$name.log" 2>&1; then
-    echo "$name: all $total files compile"
+mkdir -p Logs
+for entry in "${modules[@]}"; do
+  module=$(field "$entry" 1)
+  build_leaving_out "$module" "Sources/$module"
+done
+for entry in "${modules[@]}"; do
+  module=$(field "$entry" 1)
+  [ -n "$(ls "Sources/$module" 2>/dev/null)" ] || continue
+  build_leaving_out "${module}Tests" "Tests/${module}Tests"
+done
+manifest
+swift build --build-tests > Logs/tests.log 2>&1
+
+# Runs each test file's suites on their own, so that each file gets its own count.
+for folder in Tests/*; do
+  [ -d "$folder" ] || continue
+  target=${folder##*/}
+  for file in "$folder"/*.swift; do
+    suites=$(grep -oE '^(@MainActor )?(final )?(struct|class) [A-Za-z0-9_]+' "$file" | awk '{print $NF}' | paste -sd'|')
+    [ -n "$suites" ] || continue
+    swift test --skip-build --filter "^$target\.($suites)/" > "$work/Results/${file##*/}.log" 2>&1 || true
+  done
+done
+
+# What a first error says when the file uses an API that only Apple's platforms have.
+apple_only() {
+  case "$1" in
+    *"'UIApplication'"*) echo " [Apple-only: UIKit]" ;;
+    *"'URLSession' has no member 'bytes'"*) echo " [Apple-only: Linux's FoundationNetworking has no URLSession.bytes]" ;;
+    *"'AppStorageKey'"*) echo " [Apple-only: swift-sharing has .appStorage on Apple's platforms only]" ;;
+    *"Not supported in swift-corelibs-foundation"*) echo " [Apple-only]" ;;
+  esac
+}
+
+# The report.
+all_files=0 all_compiled=0 all_aside=0 all_tests=0 all_built=0 all_passed=0 all_run=0
+for entry in "${modules[@]}"; do
+  module=$(field "$entry" 1)
+  if [ -e "SetAside/$module.module" ]; then
+    echo "$module: set aside whole: it imports $(cat "SetAside/$module.module"), which is set aside"
     continue
   fi
-  failing=$(grep -E "^$work/Sources/$name/[^:]+:[0-9]+:[0-9]+: error:" "$work/$name.log" |
-    sed -E "s|^$work/Sources/$name/([^:]+):[0-9]+:[0-9]+: error: (.*)|\1: \2|" | awk -F': ' '!seen[$1]++')
-  echo "$name: $(printf '%s\n' "$failing" | grep -c .) of $total files have errors"
-  printf '%s\n' "$failing" | sed 's/^/  /'
+  if [ -d "SetAside/$module" ]; then
+    for file in SetAside/"$module"/*; do
+      echo "$module: set aside ${file##*/} (imports $(cat "$file"))"
+    done
+  fi
+  compiled=$(count "Sources/$module")
+  failed=$(count "Failing/$module")
+  all_files=$((all_files + compiled + failed))
+  all_compiled=$((all_compiled + compiled))
+  all_aside=$((all_aside + $(count "SetAside/$module")))
+  echo "$module: $compiled of $((compiled + failed)) files compile"
+  if [ "$failed" -gt 0 ]; then
+    for file in Failing/"$module"/*; do
+      echo "  ${file##*/}: $(cat "$file")$(apple_only "$(cat "$file")")"
+    done
+  fi
+  tests=$(field "$entry" 5)
+  [ -n "$tests" ] || continue
+  for file in "$examples/$tests"/*.swift; do
+    name=${file##*/}
+    all_tests=$((all_tests + 1))
+    if [ -e "Failing/${module}Tests/$name" ]; then
+      echo "  test $name: does not build: $(cat "Failing/${module}Tests/$name")"
+    elif [ "$compiled" -eq 0 ] || [ ! -e "Tests/${module}Tests/$name" ]; then
+      echo "  test $name: not built (its module does not compile)"
+    else
+      summary=$(grep -E "Test run with [0-9]+ tests?" "Results/$name.log" | tail -1 |
+        sed -E 's/^[^T]*(Test run with)/\1/' || true)
+      echo "  test $name: ${summary:-no result; see $work/Results/$name.log}"
+      all_built=$((all_built + 1))
+      if [[ "$summary" =~ Test\ run\ with\ ([0-9]+)\ tests? ]]; then
+        all_run=$((all_run + BASH_REMATCH[1]))
+        if [[ "$summary" == *" passed "* ]]; then all_passed=$((all_passed + BASH_REMATCH[1])); fi
+      fi
+      grep -E "^✘ Test .*(recorded an issue|failed)" "Results/$name.log" | grep -v "failed after" |
+        head -3 | sed 's/^/      /' || true
+    fi
+  done
 done
+echo "In all: $all_compiled of $all_files files compile, and $all_aside more are set aside;" \
+  "$all_built of $all_tests test files build, and $all_passed of their $all_run tests are in files whose tests all pass."

@@ -1,8 +1,11 @@
 """Strips a TCA example's Swift file down to its reducer code, for Tests/TCAExamples/measure.sh.
 
 Drops the top-level declarations that are views or UI (a type conforming to View, App, Scene or a
-UIKit class; extensions of SwiftUI types; previews), and the imports of SwiftUI, UIKit and the
-example's sibling modules; swaps `import ComposableArchitecture` for `import Composable`.
+UIKit class; extensions of SwiftUI types; previews), and the imports of XCTest and
+SwiftUINavigation (SwiftUI helpers, for the views); swaps `import ComposableArchitecture` and
+`import SwiftUI` for `import Composable` (which brings Foundation, as SwiftUI does on Apple's
+platforms, and stands in for the SwiftUI values reducers keep, such as `Color`), and
+`import UIKit` for `import Foundation`.
 Everything else is kept as it is written. Declarations are found by brace depth, with strings
 and comments skipped; good enough for TCA's Examples, not a Swift parser.
 
@@ -14,13 +17,13 @@ import sys
 
 UI_DECLARATION = re.compile(
     r'(:\s*[^{]*\b(View|App|Scene|PreviewProvider|UIViewController|UIViewRepresentable'
-    r'|UIApplicationDelegate|NSObject)\b'
+    r'|UIApplicationDelegate|NSObject|ViewModifier|Shape|[A-Z][A-Za-z]*Style)\b'
     r'|#Preview|some View'
-    r'|\bextension\s+(View|Text|Binding|Image|Color|Font|UIView|UIViewController)\b)'
+    r'|\bextension\s+(View|Text|Binding|Image|Color|Font|UIView|UIViewController'
+    r'|[A-Z][A-Za-z]*Style)\b)'
 )
 DROPPED_IMPORT = re.compile(
-    r'import (SwiftUI|UIKit|XCTest|ComposableArchitecture'
-    r'|AppCore|GameCore|LoginCore|NewGameCore|TwoFactorCore|AuthenticationClient)\b'
+    r'import (SwiftUI|SwiftUINavigation|UIKit|XCTest|ComposableArchitecture)\b'
 )
 
 
@@ -76,8 +79,11 @@ def strip(text):
         line = lines[i]
         stripped = line.strip()
         if DROPPED_IMPORT.match(stripped):
-            if 'ComposableArchitecture' in stripped:
+            module = stripped.split()[1]
+            if module in ('ComposableArchitecture', 'SwiftUI'):
                 kept.append('import Composable')
+            elif module == 'UIKit':
+                kept.append('import Foundation')
             i += 1
             continue
         if stripped == '' or stripped.startswith('//'):
