@@ -215,4 +215,64 @@ struct SharedTests {
       ]
     )
   }
+
+  @Test func aKeyWithADefaultTakesTheValueGivenWhenItHoldsNone() {
+    @Shared(.launches) var launches = 5
+    #expect(launches == 5)
+    @Shared(.launches) var again = 9
+    #expect(again == 5)
+  }
+
+  @Test func aSharedOptionalUnwrapsToTheValueItHolds() {
+    @Shared(value: [Note(id: 1, text: "Milk")]) var notes: IdentifiedArrayOf<Note>
+    #expect(Shared($notes[id: 2]) == nil)
+    guard let note = Shared($notes[id: 1]) else {
+      Issue.record("No shared note for an id the array holds")
+      return
+    }
+    note.withLock { $0.text = "Oat milk" }
+    #expect(notes[id: 1]?.text == "Oat milk")
+    $notes.withLock { $0[id: 1]?.text = "Eggs" }
+    #expect(note.wrappedValue.text == "Eggs")
+    // Gone from the array: the reference reads its last value, and keeps its changes to itself.
+    $notes.withLock { _ = $0.remove(id: 1) }
+    #expect(note.wrappedValue.text == "Eggs")
+    note.withLock { $0.text = "Bread" }
+    #expect(notes.isEmpty)
+    #expect(note.wrappedValue.text == "Bread")
+  }
+
+  @Test func aTestAssertsAChangeMadeThroughAnUnwrappedOptional() async {
+    @Shared(value: [Note(id: 1, text: "Milk")]) var notes: IdentifiedArrayOf<Note>
+    let store = TestStore(initialState: NoteEditor.State(note: Shared($notes[id: 1])!)) {
+      NoteEditor()
+    }
+    await store.send(.textChanged("Oat milk")) {
+      $0.$note.withLock { $0.text = "Oat milk" }
+    }
+    #expect(notes[id: 1]?.text == "Oat milk")
+  }
+}
+
+private struct Note: Equatable, Identifiable {
+  let id: Int
+  var text: String
+}
+
+@Reducer
+private struct NoteEditor {
+  @ObservableState
+  struct State: Equatable {
+    @Shared var note: Note
+  }
+  enum Action: Equatable { case textChanged(String) }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .textChanged(text):
+        state.$note.withLock { $0.text = text }
+        return .none
+      }
+    }
+  }
 }

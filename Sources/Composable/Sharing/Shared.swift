@@ -64,6 +64,34 @@ public struct Shared<Value> {
     self.init(wrappedValue: key.defaultValue(), key)
   }
 
+  /// The value shared under a key that has a default, or `wrappedValue` (rather than the
+  /// default) when the key holds none yet.
+  ///
+  /// ```swift
+  /// @Shared(.syncUps) var syncUps = [.mock]
+  /// ```
+  public init<Key: SharedKey<Value>>(
+    wrappedValue: @autoclosure () -> Value, _ key: _SharedKeyDefault<Key>
+  ) {
+    self.init(wrappedValue: wrappedValue(), key.base)
+  }
+
+  /// A shared reference to the value in a shared optional, while it holds one; `nil` when it
+  /// holds none.
+  ///
+  /// ```swift
+  /// if let syncUp = Shared($syncUps[id: id]) {
+  ///   SyncUpDetail.State(syncUp: syncUp)   // a Shared<SyncUp>
+  /// }
+  /// ```
+  ///
+  /// When the optional later becomes `nil`, the reference keeps its last value, and changes
+  /// made through it stay there: none is written back.
+  public init?(_ base: Shared<Value?>) {
+    guard let value = base.wrappedValue else { return nil }
+    self.init(reference: UnwrappedReference(base: base.reference, lastValue: value))
+  }
+
   /// The shared value. Change it with ``withLock(_:fileID:filePath:line:column:)``.
   public var wrappedValue: Value {
     get { self.reference.value }

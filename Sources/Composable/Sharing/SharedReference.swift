@@ -123,6 +123,55 @@ final class PartReference<Base: SharedReference, Value>: SharedReference, @unche
   func load() { self.base.load() }
 }
 
+/// The value in a shared optional: the optional's while it holds one, its last one after.
+final class UnwrappedReference<Value>: SharedReference, @unchecked Sendable {
+  // NB: `@unchecked`: the last value is only read and written under the lock.
+  private let base: any SharedReference<Value?>
+  private let lock = NSLock()
+  private var lastValue: Value
+
+  init(base: any SharedReference<Value?>, lastValue: Value) {
+    self.base = base
+    self.lastValue = lastValue
+  }
+
+  /// The value now, kept as the last one when there is one.
+  private func unwrapped(_ value: Value?) -> Value {
+    self.lock.withLock {
+      if let value { self.lastValue = value }
+      return self.lastValue
+    }
+  }
+
+  var id: ObjectIdentifier { self.base.id }
+  // NB: Values other than the value now (a test's expectation, the value before an action) are
+  // not kept as the last value.
+  var value: Value {
+    guard SharedChangeTracker.asserting == nil else {
+      return self.base.value ?? self.lock.withLock { self.lastValue }
+    }
+    return self.unwrapped(self.base.value)
+  }
+  var valueNow: Value { self.unwrapped(self.base.valueNow) }
+  var valueBeforeChange: Value {
+    self.base.valueBeforeChange ?? self.lock.withLock { self.lastValue }
+  }
+
+  func withLock<R>(_ operation: (inout Value) throws -> R) rethrows -> R {
+    try self.base.withLock { optional in
+      var value = optional ?? self.lock.withLock { self.lastValue }
+      defer {
+        if optional != nil { optional = value }
+        if SharedChangeTracker.asserting == nil { _ = self.unwrapped(value) }
+      }
+      return try operation(&value)
+    }
+  }
+
+  func save() { self.base.save() }
+  func load() { self.base.load() }
+}
+
 /// The roots of the shared values with a key, while some `Shared` holds them: two
 /// `@Shared(.inMemory("count"))` refer to one value.
 enum SharedReferences {
