@@ -205,7 +205,11 @@ for entry in "${modules[@]}"; do
   all_files=$((all_files + compiled + failed))
   all_compiled=$((all_compiled + compiled))
   all_aside=$((all_aside + $(count "SetAside/$module")))
-  echo "$module: $compiled of $((compiled + failed)) files compile"
+  if [ $((compiled + failed)) -eq 0 ]; then
+    echo "$module: every file set aside"
+  else
+    echo "$module: $compiled of $((compiled + failed)) files compile"
+  fi
   if [ "$failed" -gt 0 ]; then
     for file in Failing/"$module"/*; do
       echo "  ${file##*/}: $(cat "$file")$(apple_only "$(cat "$file")")"
@@ -235,4 +239,4 @@ for entry in "${modules[@]}"; do
   done
 done
 echo "In all: $all_compiled of $all_files files compile, and $all_aside more are set aside;" \
-  "$all_built of $all_tests test files build, and $all_passed of their $all_run tests are in files whose tests all pass."
+  "$all_built of $all_tests test files build, and $all_passed of their $all_run tests pass (all of a file's count as failing when one fails)."
