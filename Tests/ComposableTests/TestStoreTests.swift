@@ -401,6 +401,25 @@ struct TestStoreTests {
     #expect(store.state.count == 2)
   }
 
+  // NB: Deprecated, as the setter it calls: that keeps the build free of its warning.
+  @available(*, deprecated, message: "Sets a shared value through its deprecated setter")
+  @Test func aSharedValueSetInTheClosureIsWhatTheTestExpects() async {
+    // As `tcatrace test` writes a change, and code written for TCA may: the setter compiles
+    // (deprecated, as swift-sharing's) and sets what the test expects.
+    let store = TestStore(initialState: SharedCounter.State()) {
+      SharedCounter()
+    }
+    await store.send(.incrementButtonTapped) {
+      $0.count = 1
+    }
+    await expectIssue(startingWith: "A state change does not match expectation") {
+      await store.send(.incrementButtonTapped) {
+        $0.count = 5
+      }
+    }
+    #expect(store.state.count == 2)
+  }
+
   @Test func aNonExhaustiveTestAssertsOnlyTheSharedValuesItNames() async {
     let store = TestStore(initialState: SharedCounter.State()) {
       SharedCounter()

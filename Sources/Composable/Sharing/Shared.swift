@@ -93,10 +93,14 @@ public struct Shared<Value> {
   }
 
   /// The shared value. Change it with ``withLock(_:fileID:filePath:line:column:)``.
+  ///
+  /// NB: Setting it is deprecated, as in swift-sharing, not unavailable: code written for TCA
+  /// that sets it compiles with a warning, and in a `TestStore`'s closure (`$0.count = 1`, as
+  /// `tcatrace test` writes a shared value's change) it sets what the test expects.
   public var wrappedValue: Value {
     get { self.reference.value }
     @available(
-      *, unavailable,
+      *, deprecated,
       message: "Use '$shared.withLock' to modify a shared value with exclusive access."
     )
     nonmutating set { self.withLock { $0 = newValue } }
