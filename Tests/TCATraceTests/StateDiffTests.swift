@@ -216,6 +216,9 @@ struct StateDiffTests {
     let old = Big(probes: (0..<10_000).map { Probe(value: $0) })
     var new = old
     new.flag = true
+    // NB: Once a shared value exists in the process, a collection whose `==` cannot be trusted
+    // (its elements may hold a shared value) is walked; an array of probes cannot hold one.
+    _ = Shared(value: 0)
     Probe.comparisons.withLock { $0 = 0 }
     expectNoDifference(
       StateChange.diff(from: old, to: new),
@@ -223,6 +226,19 @@ struct StateDiffTests {
     )
     // The untouched array shares its storage, so comparing it compares no element.
     #expect(Probe.comparisons.withLock { $0 } == 0)
+  }
+
+  @Test func aTypeThatHoldsAnArrayOfItselfIsDiffed() {
+    struct Tree: Equatable {
+      var name: String
+      var children: [Tree] = []
+    }
+    _ = Shared(value: 0)
+    let old = Tree(name: "root", children: [Tree(name: "a"), Tree(name: "b")])
+    var new = old
+    new.children[1].children.append(Tree(name: "c"))
+    let changes = StateChange.diff(from: old, to: new)
+    #expect(changes.map(\.path) == ["children[1].children[0]"])
   }
 
   @Test func leavesRenderAsCustomDumpRendersThem() {

@@ -92,7 +92,10 @@ final class NodeKind: @unchecked Sendable {
     } else if let fields = self.fields {
       self.mayHoldShared = fields.contains { $0.kind.mayHoldShared }
     } else if let optional = T.self as? any OptionalProtocol.Type {
-      self.mayHoldShared = NodeKind.of(optional.wrappedType).mayHoldShared
+      self.mayHoldShared = NodeKind.mayHoldShared(optional.wrappedType)
+    } else if let collection = T.self as? any ElementTyped.Type {
+      // NB: An array of rows that hold no shared value cannot hold one: its `==` is trusted.
+      self.mayHoldShared = collection.elementTypes.contains { NodeKind.mayHoldShared($0) }
     } else {
       self.mayHoldShared = !self.isScalar && self.equals != nil
     }
@@ -117,13 +120,26 @@ final class NodeKind: @unchecked Sendable {
     self.of(type(of: value))
   }
 
+  /// The types whose kinds are being built on this thread: a type that holds a collection of
+  /// itself asks for its own kind while building it.
+  @TaskLocal private static var building: Set<ObjectIdentifier> = []
+
+  /// Whether a value of `type` may hold a shared value; `true` for a type whose kind is being
+  /// built, which holds itself through a collection.
+  private static func mayHoldShared(_ type: Any.Type) -> Bool {
+    guard !self.building.contains(ObjectIdentifier(type)) else { return true }
+    return self.of(type).mayHoldShared
+  }
+
   /// The kind of `type`, built the first time it is asked for.
   static func of(_ type: Any.Type) -> NodeKind {
     let key = ObjectIdentifier(type)
     if let kind = self.cache.withLock({ $0[key] }) { return kind }
     // NB: Built outside the lock: a struct's kind builds its fields' kinds.
     func build<T>(_: T.Type) -> NodeKind { NodeKind(T.self) }
-    let kind = _openExistential(type, do: build)
+    var building = self.building
+    building.insert(key)
+    let kind = self.$building.withValue(building) { _openExistential(type, do: build) }
     return self.cache.withLock { cache in
       if let built = cache[key] { return built }
       cache[key] = kind
@@ -227,4 +243,25 @@ final class NodeKind: @unchecked Sendable {
     default: { StateDiff.render($0.load(as: T.self)) }
     }
   }
+}
+
+/// A collection whose element types say what its values may hold.
+protocol ElementTyped {
+  static var elementTypes: [Any.Type] { get }
+}
+
+extension Array: ElementTyped {
+  static var elementTypes: [Any.Type] { [Element.self] }
+}
+
+extension ContiguousArray: ElementTyped {
+  static var elementTypes: [Any.Type] { [Element.self] }
+}
+
+extension Set: ElementTyped {
+  static var elementTypes: [Any.Type] { [Element.self] }
+}
+
+extension Dictionary: ElementTyped {
+  static var elementTypes: [Any.Type] { [Key.self, Value.self] }
 }
