@@ -54,6 +54,16 @@ package enum JSONValue {
     }
   }
 
+  /// Appends `string` as a JSON string, escaped as ``rendered`` escapes it.
+  package static func appendQuoted(_ string: String, to output: inout [UInt8]) {
+    Self.quote(string, into: &output)
+  }
+
+  /// Appends the value on one line.
+  package func append(to output: inout [UInt8]) {
+    self.render(into: &output)
+  }
+
   /// `string` as a JSON string. Besides what JSON must escape (`"`, `\\`, U+0000–U+001F), DEL,
   /// the C1 controls and the bidirectional formatting characters are escaped (`\u009b`), as
   /// JSON allows: they would act on a terminal that shows the output.

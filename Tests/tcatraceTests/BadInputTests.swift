@@ -38,7 +38,10 @@ struct BadInputTests {
 
   /// Runs each reading command on `file` and checks the error.
   private func expectError(
-    _ file: String, _ message: String, commands: [[String]] = [["sessions"], ["replay"], ["state"], ["debug"], ["leaks"], ["stats"], ["sql", "SELECT 1"]],
+    _ file: String, _ message: String, commands: [[String]] = [
+      ["sessions"], ["replay"], ["state"], ["debug"], ["leaks"], ["stats"], ["sql", "SELECT 1"],
+      ["export", "--format", "perfetto"], ["export", "--format", "perfetto", "--out", "timeline.json"],
+    ],
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     let path = self.trace.directory.path(file)

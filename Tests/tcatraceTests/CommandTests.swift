@@ -76,6 +76,8 @@ struct CommandTests {
                                 and feature.
         stats                   Summarize a trace per feature and category.
         sql                     Run a read-only SQL query on a trace.
+        export                  Write a trace's sessions in a timeline viewer's
+                                format.
         lint                    Check Swift sources for boundary leaks, without
                                 running them.
 

@@ -1,0 +1,84 @@
+import ArgumentParser
+import TCATraceCLI
+import TCATraceFile
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension TCATraceCommand {
+  /// `tcatrace export FILE --format perfetto`: a trace for a timeline viewer.
+  struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "export",
+      abstract: "Write a trace's sessions in a timeline viewer's format.",
+      discussion: """
+        --format perfetto writes Trace Event JSON, which ui.perfetto.dev and chrome://tracing \
+        open: each session a process, each feature a track, each action a slice of its \
+        reducer time named by its category and case; effects as async slices from the action \
+        that returned them to the last action they sent, with an arrow to each action they \
+        sent; leaks as instant events on the feature that leaked, named by the rule. Values \
+        redacted when recorded stay redacted.
+
+        The output goes to standard output, or with --out to a file, which appears only once \
+        complete.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      /// Trace Event JSON, for Perfetto and chrome://tracing.
+      case perfetto
+    }
+
+    @OptionGroup var trace: TraceFileArguments
+    @OptionGroup var sessionOptions: SessionOptions
+
+    @Option(help: "The format: perfetto.")
+    var format: Format
+
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var out: String?
+
+    func run() throws {
+      // NB: The destination is prepared once the trace has opened, and a failure after that
+      // (damage found while reading, a full disk) removes what was written of it.
+      var output: ExportOutput?
+      defer { output?.discard() }
+      try self.trace.read(checking: ["sessions", "actions", "leaks", "state_changes"]) { reader in
+        let selected = try self.sessionOptions.session.resolve(in: reader)
+        let destination = try self.output()
+        output = destination
+        var sessions = try reader.sessions()
+        if let selected { sessions = sessions.filter { $0.id == selected } }
+        var perfetto = PerfettoTrace(output: destination)
+        for session in sessions {
+          try perfetto.begin(session)
+          try reader.forEachAction(matching: TraceFilter(session: session.id)) { action in
+            try perfetto.write(action)
+          }
+          try perfetto.end()
+        }
+        try perfetto.finish()
+      }
+      try output?.commit()
+    }
+
+    /// Where the export goes; refuses to write over the trace itself.
+    private func output() throws -> ExportOutput {
+      guard let out = self.out else { return ExportOutput() }
+      var traceStatus = stat()
+      var outStatus = stat()
+      if stat(self.trace.file, &traceStatus) == 0, stat(out, &outStatus) == 0 {
+        if traceStatus.st_dev == outStatus.st_dev, traceStatus.st_ino == outStatus.st_ino {
+          throw CLIError(message: "--out '\(out)' is the trace itself: give another file")
+        }
+        if (outStatus.st_mode & S_IFMT) == S_IFDIR {
+          throw CLIError(message: "--out '\(out)' is a folder: give a file's path")
+        }
+      }
+      return try ExportOutput(path: out)
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import TCATraceCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where an export goes: standard output, or a file that appears whole or not at all.
+///
+/// A file is written beside its destination under a temporary name and moved over it once
+/// complete, so that an export that fails (a damaged trace, a full disk) leaves no partial
+/// file, and an earlier export at that path as it was.
+final class ExportOutput {
+  private let destination: String?
+  private var temporary: (path: String, file: UnsafeMutablePointer<FILE>)?
+
+  /// Standard output.
+  init() {
+    self.destination = nil
+  }
+
+  /// A file at `path`; its folder must exist.
+  init(path: String) throws(CLIError) {
+    self.destination = path
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).tcatrace-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else {
+      throw CLIError(message: "cannot write '\(path)' (\(String(cString: strerror(errno)))): check that its folder exists and can be written")
+    }
+    let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    // NB: `mkstemp` makes the file for its owner alone; an export is as readable as any file
+    // the user writes.
+    let mask = umask(0)
+    umask(mask)
+    fchmod(descriptor, 0o666 & ~mask)
+    guard let file = fdopen(descriptor, "w") else {
+      close(descriptor)
+      unlink(temporaryPath)
+      throw CLIError(message: "cannot write '\(path)' (\(String(cString: strerror(errno))))")
+    }
+    self.temporary = (temporaryPath, file)
+  }
+
+  deinit {
+    self.discard()
+  }
+
+  /// Removes what was written of a file not yet committed: the export failed.
+  func discard() {
+    guard let temporary = self.temporary else { return }
+    self.temporary = nil
+    fclose(temporary.file)
+    unlink(temporary.path)
+  }
+
+  func write(_ bytes: [UInt8]) throws(CLIError) {
+    guard let temporary = self.temporary else {
+      bytes.withUnsafeBufferPointer { writeOutput($0) }
+      return
+    }
+    let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, temporary.file) }
+    guard written == bytes.count else {
+      throw CLIError(message: "cannot write '\(self.destination ?? "")' (\(String(cString: strerror(errno)))): nothing was written there")
+    }
+  }
+
+  /// Moves a complete file into place; for standard output, flushes it.
+  func commit() throws(CLIError) {
+    guard let temporary = self.temporary, let destination = self.destination else {
+      finishOutput()
+      return
+    }
+    self.temporary = nil
+    let flushed = fflush(temporary.file) == 0 && fsync(fileno(temporary.file)) == 0
+    let reason = String(cString: strerror(errno))
+    fclose(temporary.file)
+    guard flushed, rename(temporary.path, destination) == 0 else {
+      let reason = flushed ? String(cString: strerror(errno)) : reason
+      unlink(temporary.path)
+      throw CLIError(message: "cannot write '\(destination)' (\(reason)): nothing was written there")
+    }
+  }
+}

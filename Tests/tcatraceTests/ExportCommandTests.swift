@@ -1,0 +1,172 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue #45: `tcatrace export FILE --format perfetto` writes Trace Event JSON that Perfetto
+/// and chrome://tracing open.
+@Suite(.hangGuard)
+struct ExportCommandTests {
+  let trace: RecordedTrace
+
+  init() async throws {
+    self.trace = try await RecordedTrace()
+  }
+
+  /// The events of an export, checked for the shape the format needs: every slice's `B` has
+  /// its `E` on the same track, with nothing between them there; a track's slices and instants
+  /// never go back in time; each flow has one start and one finish, in that order; each async
+  /// slice one begin and one end, in that order.
+  struct Events {
+    let all: [[String: Any]]
+
+    init(json: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+      let document = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+        sourceLocation: sourceLocation
+      )
+      self.all = try #require(document["traceEvents"] as? [[String: Any]], sourceLocation: sourceLocation)
+      var open: [String: Double] = [:]
+      var last: [String: Double] = [:]
+      var flows: [Int: [(String, Double)]] = [:]
+      var asyncSlices: [String: [(String, Double)]] = [:]
+      for event in self.all {
+        let phase = try #require(event["ph"] as? String, sourceLocation: sourceLocation)
+        let track = "\(event["pid"] ?? "")/\(event["tid"] ?? "")"
+        guard phase != "M" else { continue }
+        let time = try #require(event["ts"] as? Double, sourceLocation: sourceLocation)
+        switch phase {
+        case "B", "E", "i":
+          #expect(time >= last[track, default: 0], "\(track) went back in time", sourceLocation: sourceLocation)
+          last[track] = time
+          if phase == "B" {
+            #expect(open[track] == nil, "a slice began in another on \(track)", sourceLocation: sourceLocation)
+            open[track] = time
+          } else if phase == "E" {
+            #expect(open.removeValue(forKey: track) != nil, "an E without its B on \(track)", sourceLocation: sourceLocation)
+          }
+        case "s", "f":
+          flows[try #require(event["id"] as? Int, sourceLocation: sourceLocation), default: []].append((phase, time))
+        case "b", "e":
+          asyncSlices[try #require(event["id"] as? String, sourceLocation: sourceLocation), default: []].append((phase, time))
+        default:
+          Issue.record("an event of phase \(phase)", sourceLocation: sourceLocation)
+        }
+      }
+      #expect(open.isEmpty, "slices never ended: \(open)", sourceLocation: sourceLocation)
+      for (id, events) in flows {
+        #expect(events.map(\.0) == ["s", "f"] && events[0].1 <= events[1].1, "flow \(id): \(events)", sourceLocation: sourceLocation)
+      }
+      for (id, events) in asyncSlices {
+        #expect(events.map(\.0) == ["b", "e"] && events[0].1 <= events[1].1, "effect \(id): \(events)", sourceLocation: sourceLocation)
+      }
+    }
+
+    func phase(_ phase: String) -> [[String: Any]] {
+      self.all.filter { $0["ph"] as? String == phase }
+    }
+
+    func metadata(_ name: String) -> [String] {
+      self.phase("M").filter { $0["name"] as? String == name }
+        .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
+    }
+  }
+
+  @Test func theDemosSessionsAreATimeline() async throws {
+    let result = try await self.trace.run(["export", "FILE", "--format", "perfetto"])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    let events = try Events(json: result.stdout)
+    let sessions = try await self.trace.run(["sessions", "FILE", "--format", "json"])
+    let summaries = try #require(try JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [[String: Any]])
+    // One process per session, named with the session; one slice per action; one instant
+    // per leak.
+    #expect(events.metadata("process_name").count == summaries.count)
+    for summary in summaries {
+      let name = try #require(summary["name"] as? String)
+      let id = try #require(summary["id"] as? Int)
+      #expect(events.metadata("process_name").contains { $0.hasPrefix("\(name) — ") && $0.contains("(session \(id),") })
+      let slices = events.phase("B").filter { $0["pid"] as? Int == id }
+      #expect(slices.count == summary["actions"] as? Int)
+      #expect(events.phase("i").filter { $0["pid"] as? Int == id }.count == summary["leaks"] as? Int)
+    }
+    // An action's slice: named by its category and case, on its feature's track.
+    let login = try #require(events.phase("B").first { ($0["args"] as? [String: Any])?["path"] as? String == "_internal.login.view.passwordChanged" })
+    #expect(login["name"] as? String == "view passwordChanged")
+    #expect(login["cat"] as? String == "view")
+    let tracks = events.phase("M").filter { $0["name"] as? String == "thread_name" && $0["pid"] as? Int == login["pid"] as? Int }
+    #expect(tracks.first { $0["tid"] as? Int == login["tid"] as? Int }.flatMap { ($0["args"] as? [String: Any])?["name"] as? String } == "login")
+    // Redacted when recorded, redacted here.
+    #expect((login["args"] as? [String: Any])?["payload"] as? String == "<redacted>")
+    #expect(!result.stdout.contains("hunter2"))
+    // Each action an effect sent has an arrow from its cause, and its cause an effect slice.
+    let sentByEffects = events.phase("B").filter { ($0["args"] as? [String: Any])?["origin"] as? String == "effect" }
+    #expect(!sentByEffects.isEmpty)
+    #expect(events.phase("f").count == sentByEffects.count)
+    #expect(!events.phase("b").isEmpty)
+    // A leak is named by its rule, on the track of the feature that leaked.
+    let leak = try #require(events.phase("i").first)
+    let rule = try #require((leak["args"] as? [String: Any])?["rule"] as? String)
+    #expect(leak["name"] as? String == rule)
+  }
+
+  @Test func oneSessionToAFile() async throws {
+    let result = try await Product.tcatrace.run(
+      ["export", self.trace.path, "--format", "perfetto", "--session", "2", "--out", "timeline.json"],
+      in: self.trace.directory.url
+    )
+    #expect(result.status == 0)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.isEmpty)
+    let json = try String(contentsOfFile: self.trace.directory.path("timeline.json"), encoding: .utf8)
+    let events = try Events(json: json)
+    #expect(Set(events.all.compactMap { $0["pid"] as? Int }) == [2])
+    // Only the file: nothing else was left beside it.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted() == ["demo.db", "timeline.json"])
+  }
+
+  @Test func whereTheOutputCannotGoIsSaidOnOneLine() async throws {
+    let cases: [([String], String)] = [
+      (["--out", "demo.db"], "Error: --out 'demo.db' is the trace itself: give another file\n"),
+      (["--out", "."], "Error: --out '.' is a folder: give a file's path\n"),
+      (
+        ["--out", "missing/timeline.json"],
+        "Error: cannot write 'missing/timeline.json' (No such file or directory): check that its folder exists and can be written\n"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try await self.trace.run(["export", "demo.db", "--format", "perfetto"] + arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderr == message)
+    }
+    let format = try await self.trace.run(["export", "demo.db", "--format", "svg"])
+    #expect(format.status == 2)
+    #expect(format.stderr.contains("perfetto"))
+  }
+
+  @Test func aFailedExportLeavesAnEarlierOneAsItWas() async throws {
+    let kept = self.trace.directory.path("timeline.json")
+    try Data("earlier".utf8).write(to: URL(fileURLWithPath: kept))
+    let damaged = try self.trace.copy(named: "damaged.db", changedBy: "UPDATE actions SET seq = seq + 1000 WHERE seq = 2 AND session_id = 1")
+    let result = try await Product.tcatrace.run(
+      ["export", damaged, "--format", "perfetto", "--out", "timeline.json"], in: self.trace.directory.url
+    )
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("Error: ") && result.stderr.filter { $0 == "\n" }.count == 1)
+    #expect(try String(contentsOfFile: kept, encoding: .utf8) == "earlier")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted()
+        == ["damaged.db", "demo.db", "timeline.json"]
+    )
+  }
+
+  @Test func timesThatGoBackStillMakeAWellFormedTimeline() async throws {
+    let reversed = try self.trace.copy(
+      named: "reversed.db",
+      changedBy: "UPDATE actions SET time_ns = 1000000000 - time_ns, duration_ns = -duration_ns"
+    )
+    let result = try await Product.tcatrace.run(["export", reversed, "--format", "perfetto"])
+    #expect(result.status == 0)
+    _ = try Events(json: result.stdout)
+  }
+}
