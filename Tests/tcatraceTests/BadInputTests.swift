@@ -41,6 +41,7 @@ struct BadInputTests {
     _ file: String, _ message: String, commands: [[String]] = [
       ["sessions"], ["replay"], ["state"], ["debug"], ["leaks"], ["stats"], ["sql", "SELECT 1"],
       ["export", "--format", "perfetto"], ["export", "--format", "perfetto", "--out", "timeline.json"],
+      ["export", "--format", "otlp"],
     ],
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {

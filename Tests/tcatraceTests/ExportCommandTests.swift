@@ -169,4 +169,108 @@ struct ExportCommandTests {
     #expect(result.status == 0)
     _ = try Events(json: result.stdout)
   }
+
+  // MARK: - OTLP
+
+  /// The lines of an OTLP export, read as JSON: every span of every request.
+  static func spans(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (lines: Int, spans: [[String: Any]]) {
+    var spans: [[String: Any]] = []
+    let lines = output.split(separator: "\n")
+    for line in lines {
+      let request = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], sourceLocation: sourceLocation)
+      for resourceSpans in try #require(request["resourceSpans"] as? [[String: Any]], sourceLocation: sourceLocation) {
+        for scopeSpans in try #require(resourceSpans["scopeSpans"] as? [[String: Any]], sourceLocation: sourceLocation) {
+          spans += try #require(scopeSpans["spans"] as? [[String: Any]], sourceLocation: sourceLocation)
+        }
+      }
+    }
+    return (lines.count, spans)
+  }
+
+  @Test func otlpIsATracePerSessionAndASpanPerAction() async throws {
+    let result = try await self.trace.run(["export", "FILE", "--format", "otlp"])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    let (lines, spans) = try Self.spans(result.stdout)
+    let counts = try await self.counts()
+    #expect(lines == 2)
+    #expect(spans.count == counts.actions)
+    let isHex = { (text: String, count: Int) in text.count == count && text.allSatisfy(\.isHexDigit) && text == text.lowercased() }
+    #expect(spans.allSatisfy { isHex($0["traceId"] as? String ?? "", 32) && isHex($0["spanId"] as? String ?? "", 16) })
+    #expect(Set(spans.compactMap { $0["traceId"] as? String }).count == 2)
+    #expect(Set(spans.compactMap { $0["spanId"] as? String }).count == counts.actions)
+    // A span's parent is the span of the action whose effect sent it.
+    let ids = Set(spans.compactMap { $0["spanId"] as? String })
+    let children = spans.filter { $0["parentSpanId"] != nil }
+    #expect(children.count == counts.sentByEffects)
+    #expect(children.allSatisfy { ids.contains($0["parentSpanId"] as? String ?? "") })
+    // Redacted when recorded, redacted here.
+    #expect(result.stdout.contains(#"{"key":"tcatrace.action.payload","value":{"stringValue":"<redacted>"}}"#))
+    #expect(!result.stdout.contains("hunter2"))
+    // The session's start and the action's time: the first action of the fixed-time demo.
+    let first = try #require(spans.first)
+    #expect(first["name"] as? String == "view emailChanged")
+    #expect(first["startTimeUnixNano"] as? String == "1767225600000000000")
+  }
+
+  @Test func exportingASessionAgainGivesTheSameIds() async throws {
+    let first = try await self.trace.run(["export", "FILE", "--format", "otlp", "--session", "2"])
+    let copy = self.trace.directory.path("copy.db")
+    try FileManager.default.copyItem(atPath: self.trace.path, toPath: copy)
+    let second = try await Product.tcatrace.run(["export", copy, "--format", "otlp", "--session", "2"])
+    #expect(first.status == 0 && second.status == 0)
+    #expect(!first.stdout.isEmpty)
+    #expect(first.stdout == second.stdout)
+  }
+
+  @Test func aLongSessionIsARequestPerThousandSpans() async throws {
+    let burst = try await RecordedTrace(fixture: "record-burst-until-full", ["100000000", "2500"], name: "burst.db")
+    let result = try await burst.run(["export", "FILE", "--format", "otlp"])
+    #expect(result.status == 0)
+    let (lines, spans) = try Self.spans(result.stdout)
+    #expect(lines == 3)
+    #expect(spans.count == 2500)
+  }
+
+  /// Read with the official protobuf definitions: PyPI's opentelemetry-proto, which `.ci/run`
+  /// installs.
+  @Test(.enabled("needs Python's opentelemetry-proto (pip install opentelemetry-proto)") { await Self.hasOpenTelemetryProto() })
+  func otlpIsAnExportTraceServiceRequestPerLine() async throws {
+    let result = try await Product.tcatrace.run(
+      ["export", self.trace.path, "--format", "otlp", "--out", "demo.otlp.jsonl"], in: self.trace.directory.url
+    )
+    #expect(result.status == 0)
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Support/otlp_check.py").path
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    check.arguments = ["python3", script, self.trace.directory.path("demo.otlp.jsonl")]
+    let read = try await check.runToEnd(timeLimit: 120)
+    #expect(read.status == 0, "\(read.stderr)")
+    let counts = try await self.counts()
+    #expect(
+      read.stdout == """
+        {"distinct_span_ids": true, "leak_events": \(counts.leaks), "parents": \(counts.sentByEffects), "parents_found": true, "requests": 2, "services": ["AppFeature", "LeakyParentFeature"], "spans": \(counts.actions), "traces": 2}
+
+        """
+    )
+  }
+
+  /// The demo trace's actions, actions sent by effects and leaks, as `tcatrace sql` counts them.
+  private func counts() async throws -> (actions: Int, sentByEffects: Int, leaks: Int) {
+    let result = try await self.trace.run([
+      "sql", "FILE", "--format", "csv",
+      "SELECT (SELECT count(*) FROM actions), (SELECT count(*) FROM actions WHERE origin = 'effect'), (SELECT count(*) FROM leaks)",
+    ])
+    let row = try #require(result.stdout.split(separator: "\n").last?.split(separator: ",").compactMap { Int($0) })
+    try #require(row.count == 3)
+    return (row[0], row[1], row[2])
+  }
+
+  static func hasOpenTelemetryProto() async -> Bool {
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    probe.arguments = ["python3", "-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2"]
+    return (try? await probe.runToEnd(timeLimit: 60))?.status == 0
+  }
 }

@@ -51,7 +51,7 @@ struct TerminalInjectionTests {
   @Test func textOutputShowsThemAsEscapes() async throws {
     let commands = [
       ["sessions"], ["replay"], ["leaks"], ["stats"], ["state", "--session", "1"],
-      ["export", "--format", "perfetto"],
+      ["export", "--format", "perfetto"], ["export", "--format", "otlp"],
       ["sql", "SELECT s.name, s.root_feature, a.feature, a.payload FROM sessions s JOIN actions a ON a.session_id = s.id WHERE a.seq <= 2"],
     ]
     for command in commands {

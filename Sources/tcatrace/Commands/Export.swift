@@ -22,6 +22,14 @@ extension TCATraceCommand {
         sent; leaks as instant events on the feature that leaked, named by the rule. Values \
         redacted when recorded stay redacted.
 
+        --format otlp writes OpenTelemetry traces in OTLP's JSON encoding: a trace per \
+        session (service.name: its root feature), a span per action with the action whose \
+        effect sent it as its parent, its category, feature, case, origin, payload and changed \
+        state paths as attributes, its leaks as events. Each line is one \
+        ExportTraceServiceRequest of up to 1,000 spans, as an OpenTelemetry Collector's \
+        otlpjsonfile receiver reads them. Ids are derived from the session and the action, so \
+        exporting a session again gives the same ids.
+
         The output goes to standard output, or with --out to a file, which appears only once \
         complete.
         """
@@ -30,12 +38,14 @@ extension TCATraceCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
       /// Trace Event JSON, for Perfetto and chrome://tracing.
       case perfetto
+      /// OpenTelemetry traces in OTLP's JSON encoding, a request per line.
+      case otlp
     }
 
     @OptionGroup var trace: TraceFileArguments
     @OptionGroup var sessionOptions: SessionOptions
 
-    @Option(help: "The format: perfetto.")
+    @Option(help: "The format: perfetto or otlp.")
     var format: Format
 
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
@@ -52,17 +62,26 @@ extension TCATraceCommand {
         output = destination
         var sessions = try reader.sessions()
         if let selected { sessions = sessions.filter { $0.id == selected } }
-        var perfetto = PerfettoTrace(output: destination)
-        for session in sessions {
-          try perfetto.begin(session)
-          try reader.forEachAction(matching: TraceFilter(session: session.id)) { action in
-            try perfetto.write(action)
-          }
-          try perfetto.end()
+        switch self.format {
+        case .perfetto: try Self.export(sessions, from: reader, as: PerfettoTrace.self, to: destination)
+        case .otlp: try Self.export(sessions, from: reader, as: OTLPTrace.self, to: destination)
         }
-        try perfetto.finish()
       }
       try output?.commit()
+    }
+
+    private static func export<Exporter: SessionExporter>(
+      _ sessions: [TraceSession], from reader: TraceReader, as _: Exporter.Type, to output: ExportOutput
+    ) throws {
+      var exporter = Exporter(output: output)
+      for session in sessions {
+        try exporter.begin(session)
+        try reader.forEachAction(matching: TraceFilter(session: session.id)) { action in
+          try exporter.write(action)
+        }
+        try exporter.end()
+      }
+      try exporter.finish()
     }
 
     /// Where the export goes; refuses to write over the trace itself.

@@ -1,10 +1,24 @@
 import TCATraceCLI
+import TCATraceFile
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+/// A format `tcatrace export` writes, session by session, as the actions are read.
+protocol SessionExporter {
+  init(output: ExportOutput)
+  /// Starts a session.
+  mutating func begin(_ session: TraceSession) throws(CLIError)
+  /// Writes one of its actions, in seq order.
+  mutating func write(_ action: TracedAction) throws(CLIError)
+  /// Ends the session.
+  mutating func end() throws(CLIError)
+  /// Ends the output and writes what is left.
+  mutating func finish() throws(CLIError)
+}
 
 /// Where an export goes: standard output, or a file that appears whole or not at all.
 ///

@@ -17,7 +17,7 @@ import TCATraceFile
 /// output malformed: times are clamped so that a track's slices never go back in time or
 /// overlap, a cause that is not an earlier action of the session draws no arrow, and every
 /// text is a JSON string escaped as `JSONValue` escapes it (no control characters).
-struct PerfettoTrace {
+struct PerfettoTrace: SessionExporter {
   private let output: ExportOutput
   private var buffer: [UInt8] = []
   private var isFirstEvent = true
