@@ -101,7 +101,16 @@ extension Scenarios {
       let replay = try rate("tcatrace replay --format jsonl", actions: count) {
         try Self.run(tcatrace, ["replay", path, "--session", "all", "--format", "jsonl"])
       }
-      compare(replay, try sqlite3("-json SELECT, every action", actions: count, mode: "-json", Self.timelineSQL(where: nil)))
+      let sqliteJSON = try sqlite3("-json SELECT, every action", actions: count, mode: "-json", Self.timelineSQL(where: nil))
+      compare(replay, sqliteJSON)
+
+      // NB: Issue #45: an export writes every action, as `replay` does, against the same rows.
+      for format in ["perfetto", "otlp"] {
+        let export = try rate("tcatrace export --format \(format)", actions: count) {
+          try Self.run(tcatrace, ["export", path, "--format", format])
+        }
+        compare(export, sqliteJSON)
+      }
 
       // NB: `leaks` reads the leaks table, not every action: its time is mostly the
       // process's start-up, so it is compared in milliseconds, with each program's start-up

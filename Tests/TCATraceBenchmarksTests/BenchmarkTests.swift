@@ -122,11 +122,14 @@ struct BenchmarkTests {
     let result = try await Scenarios.readerThroughput(.tiny, tools: tools)
     #expect(result.figures.prefix(2).map(\.name).first == "TraceReader, every action")
     #expect(result.figures.contains { $0.name == "tcatrace replay --format jsonl" && $0.unit == "actions/s" })
+    #expect(result.figures.contains { $0.name == "tcatrace export --format perfetto" && $0.unit == "actions/s" })
+    #expect(result.figures.contains { $0.name == "tcatrace export --format otlp" && $0.unit == "actions/s" })
     #expect(result.figures.contains { $0.name == "tcatrace leaks" && $0.unit == "ms" })
     if tools.sqlite3 != nil {
       #expect(result.ratios.map(\.name) == [
         "TraceReader, every action / sqlite3", "TraceReader, --category delegate / sqlite3",
-        "tcatrace replay --format jsonl / sqlite3", "tcatrace leaks / sqlite3 (rate)",
+        "tcatrace replay --format jsonl / sqlite3", "tcatrace export --format perfetto / sqlite3",
+        "tcatrace export --format otlp / sqlite3", "tcatrace leaks / sqlite3 (rate)",
         "tcatrace leaks / sqlite3, start-up excluded",
       ])
       #expect(result.ratios.filter { $0.target != nil }.allSatisfy { $0.target == .atLeast(0.5) })

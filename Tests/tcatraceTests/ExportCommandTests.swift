@@ -241,7 +241,7 @@ struct ExportCommandTests {
     )
     #expect(result.status == 0)
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("Support/otlp_check.py").path
+      .appendingPathComponent("Python/otlp_check.py").path
     let check = Process()
     check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     check.arguments = ["python3", script, self.trace.directory.path("demo.otlp.jsonl")]
@@ -272,5 +272,85 @@ struct ExportCommandTests {
     probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     probe.arguments = ["python3", "-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2"]
     return (try? await probe.runToEnd(timeLimit: 60))?.status == 0
+  }
+
+  // MARK: - --endpoint
+
+  /// An OTLP/HTTP receiver on the loopback address (`Python/otlp_receiver.py`), answering as
+  /// `mode` says; killed at the end of `body`.
+  private func withReceiver(
+    _ mode: String, _ body: (_ port: Int, _ received: TemporaryDirectory) async throws -> Void
+  ) async throws {
+    let received = try TemporaryDirectory()
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Python/otlp_receiver.py").path
+    let receiver = Process()
+    receiver.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    receiver.arguments = ["python3", script, received.url.path, mode]
+    let output = Pipe()
+    receiver.standardOutput = output
+    try receiver.run()
+    defer {
+      // NB: Killed, so that the wait for it is bounded.
+      kill(receiver.processIdentifier, SIGKILL)
+      receiver.waitUntilExit()
+    }
+    let port = try #require(try await LineReader(output.fileHandleForReading).next(within: 60).flatMap { Int($0) })
+    try await body(port, received)
+  }
+
+  @Test func otlpGoesToAReceiverARequestPerLine() async throws {
+    try await self.withReceiver("ok") { port, received in
+      let sent = try await self.trace.run(["export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)"])
+      #expect(sent.status == 0)
+      #expect(sent.stderr.isEmpty)
+      #expect(sent.stdout == "Sent 2 requests to http://127.0.0.1:\(port)/v1/traces.\n")
+      let written = try await self.trace.run(["export", "FILE", "--format", "otlp"])
+      let lines = written.stdout.split(separator: "\n").map(String.init)
+      #expect(lines.count == 2)
+      for (index, line) in lines.enumerated() {
+        #expect(try String(contentsOfFile: received.path("request-\(index + 1).json"), encoding: .utf8) == line)
+        #expect(try String(contentsOfFile: received.path("request-\(index + 1).path"), encoding: .utf8) == "/v1/traces application/json")
+      }
+    }
+  }
+
+  @Test func aReceiverThatFailsOrIsNotThereIsSaidOnOneLine() async throws {
+    try await self.withReceiver("fail") { port, _ in
+      let result = try await self.trace.run(["export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)/v1/traces"])
+      #expect(result.status == 2)
+      #expect(result.stdout.isEmpty)
+      #expect(
+        result.stderr
+          == "Error: cannot send to 'http://127.0.0.1:\(port)/v1/traces': it answered 503 Unavailable; an OTLP/HTTP receiver takes POST /v1/traces\n"
+      )
+    }
+    try await self.withReceiver("silent") { port, _ in
+      let result = try await self.trace.run([
+        "export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)", "--timeout", "1",
+      ])
+      #expect(result.status == 2)
+      #expect(
+        result.stderr
+          == "Error: cannot send to 'http://127.0.0.1:\(port)/v1/traces': it did not answer in time; give it longer with --timeout\n"
+      )
+    }
+    // NB: Port 1: nothing listens there.
+    let refused = try await self.trace.run(["export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:1"])
+    #expect(refused.status == 2)
+    #expect(
+      refused.stderr
+        == "Error: cannot send to 'http://127.0.0.1:1/v1/traces': cannot connect (Connection refused); check that a receiver listens there\n"
+    )
+    for (arguments, message) in [
+      (["--format", "otlp", "--endpoint", "https://collector:4318"], "tcatrace sends over http:// only"),
+      (["--format", "perfetto", "--endpoint", "http://127.0.0.1:4318"], "--endpoint sends OTLP: use it with --format otlp"),
+      (["--format", "otlp", "--endpoint", "http://127.0.0.1:4318", "--out", "x.json"], "give one"),
+      (["--format", "otlp", "--endpoint", "http://host:port"], "is not an http://host:port/path address"),
+    ] {
+      let result = try await self.trace.run(["export", "FILE"] + arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
   }
 }

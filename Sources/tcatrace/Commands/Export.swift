@@ -31,7 +31,7 @@ extension TCATraceCommand {
         exporting a session again gives the same ids.
 
         The output goes to standard output, or with --out to a file, which appears only once \
-        complete.
+        complete; with --endpoint (otlp), each line is POSTed to an OTLP/HTTP receiver.
         """
     )
 
@@ -51,6 +51,37 @@ extension TCATraceCommand {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var out: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "With --format otlp: send to this OTLP/HTTP receiver instead, a POST per line.",
+        discussion: "An http:// address; with no path, OTLP's /v1/traces: http://localhost:4318.",
+        valueName: "url"
+      )
+    )
+    var endpoint: String?
+
+    @Option(help: ArgumentHelp("With --endpoint: how long each request may take, in seconds.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    func validate() throws {
+      if self.endpoint != nil {
+        guard self.format == .otlp else {
+          throw ValidationError("--endpoint sends OTLP: use it with --format otlp")
+        }
+        guard self.out == nil else {
+          throw ValidationError("--endpoint and --out both say where the export goes: give one")
+        }
+        do {
+          _ = try HTTPEndpoint(self.endpoint!)
+        } catch {
+          throw ValidationError(error.message)
+        }
+      }
+      guard self.timeout > 0, self.timeout.isFinite else {
+        throw ValidationError("--timeout must be a number of seconds above 0")
+      }
+    }
+
     func run() throws {
       // NB: The destination is prepared once the trace has opened, and a failure after that
       // (damage found while reading, a full disk) removes what was written of it.
@@ -68,6 +99,10 @@ extension TCATraceCommand {
         }
       }
       try output?.commit()
+      if let output, let endpoint = self.endpoint {
+        let requests = output.requestsSent
+        print("Sent \(requests) request\(requests == 1 ? "" : "s") to \(try HTTPEndpoint(endpoint).url).")
+      }
     }
 
     private static func export<Exporter: SessionExporter>(
@@ -86,6 +121,9 @@ extension TCATraceCommand {
 
     /// Where the export goes; refuses to write over the trace itself.
     private func output() throws -> ExportOutput {
+      if let endpoint = self.endpoint {
+        return ExportOutput(endpoint: try HTTPEndpoint(endpoint), timeout: self.timeout)
+      }
       guard let out = self.out else { return ExportOutput() }
       var traceStatus = stat()
       var outStatus = stat()

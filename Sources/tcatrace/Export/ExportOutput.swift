@@ -20,7 +20,8 @@ protocol SessionExporter {
   mutating func finish() throws(CLIError)
 }
 
-/// Where an export goes: standard output, or a file that appears whole or not at all.
+/// Where an export goes: standard output, a file that appears whole or not at all, or an
+/// OTLP/HTTP receiver.
 ///
 /// A file is written beside its destination under a temporary name and moved over it once
 /// complete, so that an export that fails (a damaged trace, a full disk) leaves no partial
@@ -28,10 +29,21 @@ protocol SessionExporter {
 final class ExportOutput {
   private let destination: String?
   private var temporary: (path: String, file: UnsafeMutablePointer<FILE>)?
+  private var endpoint: (address: HTTPEndpoint, timeout: Double)?
+  /// For an endpoint: what was written of a line not yet complete.
+  private var pending: [UInt8] = []
+  /// For an endpoint: the requests sent.
+  private(set) var requestsSent = 0
 
   /// Standard output.
   init() {
     self.destination = nil
+  }
+
+  /// An OTLP/HTTP receiver: each line written is the body of one `POST`, sent once complete.
+  init(endpoint: HTTPEndpoint, timeout: Double) {
+    self.destination = nil
+    self.endpoint = (endpoint, timeout)
   }
 
   /// A file at `path`; its folder must exist.
@@ -72,6 +84,17 @@ final class ExportOutput {
   }
 
   func write(_ bytes: [UInt8]) throws(CLIError) {
+    if let endpoint = self.endpoint {
+      self.pending += bytes
+      var start = 0
+      while let newline = self.pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        try endpoint.address.post(self.pending[start..<newline], timeout: endpoint.timeout)
+        self.requestsSent += 1
+        start = newline + 1
+      }
+      self.pending.removeFirst(start)
+      return
+    }
     guard let temporary = self.temporary else {
       bytes.withUnsafeBufferPointer { writeOutput($0) }
       return
@@ -84,6 +107,14 @@ final class ExportOutput {
 
   /// Moves a complete file into place; for standard output, flushes it.
   func commit() throws(CLIError) {
+    if let endpoint = self.endpoint {
+      if !self.pending.isEmpty {
+        try endpoint.address.post(self.pending[...], timeout: endpoint.timeout)
+        self.requestsSent += 1
+        self.pending = []
+      }
+      return
+    }
     guard let temporary = self.temporary, let destination = self.destination else {
       finishOutput()
       return
