@@ -99,9 +99,9 @@ extension TCATraceCommand {
         }
       }
       try output?.commit()
-      if let output, let endpoint = self.endpoint {
+      if let output, let url = output.endpointURL {
         let requests = output.requestsSent
-        print("Sent \(requests) request\(requests == 1 ? "" : "s") to \(try HTTPEndpoint(endpoint).url).")
+        print("Sent \(requests) request\(requests == 1 ? "" : "s") to \(url).")
       }
     }
 

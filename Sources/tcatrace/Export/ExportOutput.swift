@@ -34,6 +34,8 @@ final class ExportOutput {
   private var pending: [UInt8] = []
   /// For an endpoint: the requests sent.
   private(set) var requestsSent = 0
+  /// The receiver's address, for an endpoint.
+  var endpointURL: String? { self.endpoint?.address.url }
 
   /// Standard output.
   init() {
