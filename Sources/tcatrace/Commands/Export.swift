@@ -91,8 +91,7 @@ extension TCATraceCommand {
         let selected = try self.sessionOptions.session.resolve(in: reader)
         let destination = try self.output()
         output = destination
-        var sessions = try reader.sessions()
-        if let selected { sessions = sessions.filter { $0.id == selected } }
+        let sessions = try selected.map { [try reader.session(id: $0)] } ?? reader.sessions()
         switch self.format {
         case .perfetto: try Self.export(sessions, from: reader, as: PerfettoTrace.self, to: destination)
         case .otlp: try Self.export(sessions, from: reader, as: OTLPTrace.self, to: destination)
