@@ -150,7 +150,7 @@ final class UnwrappedReference<Value>: SharedReference, @unchecked Sendable {
     guard SharedChangeTracker.asserting == nil else {
       return self.base.value ?? self.lock.withLock { self.lastValue }
     }
-    return self.unwrapped(self.base.value)
+    return self.valueNow
   }
   var valueNow: Value { self.unwrapped(self.base.valueNow) }
   var valueBeforeChange: Value {
