@@ -28,8 +28,9 @@
     /// The shared values in `state`, now; empty when it holds none.
     ///
     /// Only the parts whose type may hold a shared value are looked into (``NodeKind``): a
-    /// struct whose properties cannot, a number or a string is passed over; a collection of
-    /// `Equatable` elements is looked through.
+    /// struct whose properties cannot, a number, a string, or an array, set or dictionary whose
+    /// element types cannot is passed over; any other collection of `Equatable` elements (an
+    /// `IdentifiedArray`, a `StackState`) is looked through.
     static func values(in state: Any) -> [ObjectIdentifier: Any] {
       var values: [ObjectIdentifier: Any] = [:]
       self.collect(state, into: &values, depth: 0)
