@@ -27,6 +27,7 @@ struct TerminalInjectionTests {
       UPDATE actions SET feature = 'login' || char(13) || 'todos' || char(8) WHERE seq = 2;
       UPDATE state_changes SET new_value = 'a' || char(27) || '[31m' || char(10) || 'b' || char(13);
       UPDATE leaks SET detail = char(27) || '[2J' || char(27) || '[32mNo leaks.';
+      INSERT INTO session_sources VALUES (1, 'qa' || char(27) || '[2J.db', 1);
       UPDATE state_changes SET new_value = '"z' || char(8238) || '"' WHERE rebuild IS NULL AND action_id = (
         SELECT max(action_id) FROM state_changes WHERE rebuild IS NULL
           AND action_id IN (SELECT id FROM actions WHERE session_id = 1));
@@ -72,6 +73,9 @@ struct TerminalInjectionTests {
     #expect(replay.stdout.contains(#"login\rtodos\u{8}"#))
     #expect(replay.stdout.contains(#"+ a\u{1B}[31m"#))
     #expect(replay.stdout.contains(#"\u{1B}[2J\u{1B}[32mNo leaks."#))
+    // Where a merged session came from (issue #45).
+    let sessions = try await Product.tcatrace.run(["sessions", self.hostile], in: self.trace.directory.url)
+    #expect(sessions.stdout.contains(#"qa\u{1B}[2J.db #1"#))
   }
 
   @Test func jsonOutputEscapesThemAsJSONDoes() async throws {

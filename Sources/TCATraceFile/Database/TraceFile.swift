@@ -241,7 +241,7 @@ package enum TraceFile {
     }
   }
 
-  private static func header(
+  package static func header(
     _ connection: SQLiteConnection
   ) throws(TraceFileError) -> (applicationID: Int64, version: Int64, tableCount: Int64) {
     try self.headerAndViews(connection).header
@@ -258,7 +258,8 @@ package enum TraceFile {
       """
       SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master),
         (SELECT name || ' ' || type FROM sqlite_master
-         WHERE name IN ('sessions', 'actions', 'state_changes', 'leaks', 'states') AND type != 'table'
+         WHERE name IN ('sessions', 'actions', 'state_changes', 'leaks', 'states', 'session_sources')
+           AND type != 'table'
          LIMIT 1)
       FROM pragma_application_id() AS a, pragma_user_version() AS v
       """

@@ -164,6 +164,19 @@ CREATE TABLE leaks (
 
 CREATE INDEX leaks_by_action ON leaks (action_id);
 
+-- Where each session `tcatrace merge` copied came from: a row per such session; a recorder
+-- writes none. Traces written before the table was added to version 4 lack it; readers take
+-- it as empty.
+CREATE TABLE session_sources (
+  -- The session in this file.
+  session_id INTEGER PRIMARY KEY REFERENCES sessions (id),
+  -- The file it was recorded in, as merge was given it (a merged file's sessions keep the
+  -- file they came from there).
+  file TEXT NOT NULL,
+  -- Its id in that file.
+  original_id INTEGER NOT NULL
+);
+
 -- One row per action, readable: session and feature by name, time in milliseconds, the
 -- number of state changes and the rules broken.
 CREATE VIEW timeline AS

@@ -134,6 +134,10 @@ public final class TraceReader {
   package func sessions(
     where condition: String?, _ values: [SQLiteValue] = []
   ) throws(TraceFileError) -> [TraceSession] {
+    // NB: Traces written before `session_sources` was added lack it.
+    let hasSources = try self.connection.integer(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'session_sources'"
+    ) == 1
     let statement = try self.connection.prepare(
       """
       SELECT s.id, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
@@ -143,7 +147,9 @@ public final class TraceReader {
         -- NB: Actions run one after another, so the last one ends last; found by the
         -- (session_id, seq) index rather than a scan of the session.
         coalesce((SELECT a.time_ns + a.duration_ns FROM actions a WHERE a.session_id = s.id
-                  ORDER BY a.seq DESC LIMIT 1), 0)
+                  ORDER BY a.seq DESC LIMIT 1), 0),
+        -- NB: Not a join: a file from someone else may hold two sources of a session.
+        \(hasSources ? Self.sourceColumns : "NULL, NULL")
       FROM sessions s
       \(condition.map { "WHERE " + $0 } ?? "")
       ORDER BY s.id
@@ -163,12 +169,21 @@ public final class TraceReader {
           recorderVersion: try statement.string(6),
           actionCount: Int(clamping: try statement.integer(7)),
           leakCount: Int(clamping: try statement.integer(8)),
-          durationNs: try statement.integer(9)
+          durationNs: try statement.integer(9),
+          source: try statement.optionalString(10).map { file throws(TraceFileError) in
+            TraceSession.Source(file: file, sessionID: try statement.integer(11))
+          }
         )
       )
     }
     return sessions
   }
+
+  /// The file and id a session of `s` was merged from, for ``sessions(where:_:)``.
+  private static let sourceColumns = """
+    (SELECT src.file FROM session_sources src WHERE src.session_id = s.id LIMIT 1),
+    (SELECT src.original_id FROM session_sources src WHERE src.session_id = s.id LIMIT 1)
+    """
 
   /// Calls `body` with each action that matches `filter`, in the order they were written,
   /// without holding them all in memory.

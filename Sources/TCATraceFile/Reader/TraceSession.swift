@@ -17,11 +17,27 @@ public struct TraceSession: Equatable, Sendable {
   public var leakCount: Int
   /// From the session's start to the end of its last action, in nanoseconds.
   public var durationNs: Int64
+  /// Where the session was recorded, when `tcatrace merge` copied it from another file;
+  /// `nil` for a session recorded in this one.
+  public var source: Source?
+
+  /// The trace file a merged session was recorded in, and its id there.
+  public struct Source: Equatable, Sendable {
+    /// The file, as `tcatrace merge` was given it.
+    public var file: String
+    /// The session's id in that file.
+    public var sessionID: Int64
+
+    public init(file: String, sessionID: Int64) {
+      self.file = file
+      self.sessionID = sessionID
+    }
+  }
 
   public init(
     id: Int64, name: String, rootFeature: String, startedAt: String, endedAt: String?,
     droppedActions: Int, recorderVersion: String, actionCount: Int, leakCount: Int,
-    durationNs: Int64
+    durationNs: Int64, source: Source? = nil
   ) {
     self.id = id
     self.name = name
@@ -33,6 +49,7 @@ public struct TraceSession: Equatable, Sendable {
     self.actionCount = actionCount
     self.leakCount = leakCount
     self.durationNs = durationNs
+    self.source = source
   }
 }
 

@@ -8,7 +8,11 @@ extension TCATraceCommand {
     static let configuration = CommandConfiguration(
       commandName: "sessions",
       abstract: "List the sessions in a trace: id, name, start, duration, actions, leaks.",
-      discussion: "A session that never ended (still recording, or killed) is marked 'open'."
+      discussion: """
+        A session that never ended (still recording, or killed) is marked 'open'. In a trace \
+        'tcatrace merge' wrote, FROM says which file each session was recorded in, and its id \
+        there.
+        """
     )
 
     @OptionGroup var trace: TraceFileArguments
@@ -24,16 +28,24 @@ extension TCATraceCommand {
           print("No sessions in '\(self.trace.file.terminalSafe)'.")
           return
         }
-        var table = Table(columns: [
-          ("ID", .right), ("NAME", .left), ("ROOT", .left), ("STARTED", .left),
-          ("DURATION", .right), ("ACTIONS", .right), ("LEAKS", .right), ("", .left),
-        ])
+        // NB: Where sessions came from, in a trace `tcatrace merge` wrote.
+        let merged = sessions.contains { $0.source != nil }
+        var table = Table(
+          columns: [
+            ("ID", .right), ("NAME", .left), ("ROOT", .left), ("STARTED", .left),
+            ("DURATION", .right), ("ACTIONS", .right), ("LEAKS", .right),
+          ] + (merged ? [("FROM", .left)] : []) + [("", .left)]
+        )
         for session in sessions {
-          table.rows.append([
-            String(session.id), session.name, session.rootFeature, session.startedAt,
-            formatDuration(Double(session.durationNs)), String(session.actionCount),
-            String(session.leakCount), session.endedAt == nil ? "open" : "",
-          ])
+          table.rows.append(
+            [
+              String(session.id), session.name, session.rootFeature, session.startedAt,
+              formatDuration(Double(session.durationNs)), String(session.actionCount),
+              String(session.leakCount),
+            ]
+              + (merged ? [session.source.map { "\($0.file) #\($0.sessionID)" } ?? ""] : [])
+              + [session.endedAt == nil ? "open" : ""]
+          )
         }
         for line in table.lines(terminal: .standard) {
           print(line.trimmingSuffix())
@@ -59,6 +71,10 @@ extension TraceSession {
       ("leaks", .integer(Int64(self.leakCount))),
       ("dropped_actions", .integer(Int64(self.droppedActions))),
       ("recorder_version", .string(self.recorderVersion)),
+      (
+        "source",
+        self.source.map { .object([("file", .string($0.file)), ("session_id", .integer($0.sessionID))]) } ?? .null
+      ),
     ])
   }
 }
