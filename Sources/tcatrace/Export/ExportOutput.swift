@@ -28,7 +28,7 @@ protocol SessionExporter {
 /// file, and an earlier export at that path as it was.
 final class ExportOutput {
   private let destination: String?
-  private var temporary: (path: String, file: UnsafeMutablePointer<FILE>)?
+  private var temporary: (file: TemporaryFile, stream: UnsafeMutablePointer<FILE>)?
   private var endpoint: (address: HTTPEndpoint, timeout: Double)?
   /// For an endpoint: what was written of a line not yet complete.
   private var pending: [UInt8] = []
@@ -51,26 +51,12 @@ final class ExportOutput {
   /// A file at `path`; its folder must exist.
   init(path: String) throws(CLIError) {
     self.destination = path
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).tcatrace-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else {
-      throw CLIError(message: "cannot write '\(path)' (\(String(cString: strerror(errno)))): check that its folder exists and can be written")
-    }
-    let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    // NB: `mkstemp` makes the file for its owner alone; an export is as readable as any file
-    // the user writes.
-    let mask = umask(0)
-    umask(mask)
-    fchmod(descriptor, 0o666 & ~mask)
-    guard let file = fdopen(descriptor, "w") else {
-      close(descriptor)
-      unlink(temporaryPath)
+    let temporary = try TemporaryFile(beside: path)
+    // NB: A descriptor of its own, which closing the stream closes.
+    guard let file = fdopen(dup(temporary.descriptor), "w") else {
       throw CLIError(message: "cannot write '\(path)' (\(String(cString: strerror(errno))))")
     }
-    self.temporary = (temporaryPath, file)
+    self.temporary = (temporary, file)
   }
 
   deinit {
@@ -81,8 +67,8 @@ final class ExportOutput {
   func discard() {
     guard let temporary = self.temporary else { return }
     self.temporary = nil
-    fclose(temporary.file)
-    unlink(temporary.path)
+    fclose(temporary.stream)
+    temporary.file.discard()
   }
 
   func write(_ bytes: [UInt8]) throws(CLIError) {
@@ -101,7 +87,7 @@ final class ExportOutput {
       bytes.withUnsafeBufferPointer { writeOutput($0) }
       return
     }
-    let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, temporary.file) }
+    let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, temporary.stream) }
     guard written == bytes.count else {
       throw CLIError(message: "cannot write '\(self.destination ?? "")' (\(String(cString: strerror(errno)))): nothing was written there")
     }
@@ -122,13 +108,13 @@ final class ExportOutput {
       return
     }
     self.temporary = nil
-    let flushed = fflush(temporary.file) == 0 && fsync(fileno(temporary.file)) == 0
+    let flushed = fflush(temporary.stream) == 0
     let reason = String(cString: strerror(errno))
-    fclose(temporary.file)
-    guard flushed, rename(temporary.path, destination) == 0 else {
-      let reason = flushed ? String(cString: strerror(errno)) : reason
-      unlink(temporary.path)
+    fclose(temporary.stream)
+    guard flushed else {
+      temporary.file.discard()
       throw CLIError(message: "cannot write '\(destination)' (\(reason)): nothing was written there")
     }
+    try temporary.file.commit(replacing: true)
   }
 }
