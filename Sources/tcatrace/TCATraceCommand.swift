@@ -16,7 +16,7 @@ struct TCATraceCommand: AsyncParsableCommand {
       Exit codes: 0 success, 1 findings (leaks, lint), 2 usage or bad input.
       """,
     version: TCATraceVersion.current,
-    subcommands: [Demo.self, Sessions.self, Replay.self, State.self, Debug.self, Diff.self, Test.self, Leaks.self, Stats.self, SQL.self, Export.self, Lint.self]
+    subcommands: [Demo.self, Sessions.self, Replay.self, State.self, Debug.self, Diff.self, Test.self, Leaks.self, Stats.self, SQL.self, Export.self, Merge.self, Lint.self]
   )
 
   /// Runs the command, with the exit codes every `tcatrace` command shares: 0 success,

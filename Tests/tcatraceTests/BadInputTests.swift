@@ -41,7 +41,7 @@ struct BadInputTests {
     _ file: String, _ message: String, commands: [[String]] = [
       ["sessions"], ["replay"], ["state"], ["debug"], ["leaks"], ["stats"], ["sql", "SELECT 1"],
       ["export", "--format", "perfetto"], ["export", "--format", "perfetto", "--out", "timeline.json"],
-      ["export", "--format", "otlp"],
+      ["export", "--format", "otlp"], ["merge", "merged.db", "FILE"],
     ],
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
@@ -49,7 +49,8 @@ struct BadInputTests {
     let url = URL(fileURLWithPath: path)
     let before = FileManager.default.fileExists(atPath: path) ? try? Data(contentsOf: url) : nil
     for command in commands {
-      let arguments = [command[0], file] + command.dropFirst()
+      // NB: `FILE` where the file goes, when it is not right after the command's name.
+      let arguments = command.contains("FILE") ? command.map { $0 == "FILE" ? file : $0 } : [command[0], file] + command.dropFirst()
       let filesBefore = try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted()
       let result = try await Product.tcatrace.run(arguments, in: self.trace.directory.url)
       #expect(result.status == 2, "\(arguments)", sourceLocation: sourceLocation)

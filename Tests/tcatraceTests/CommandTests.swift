@@ -78,6 +78,7 @@ struct CommandTests {
         sql                     Run a read-only SQL query on a trace.
         export                  Write a trace's sessions in a timeline viewer's
                                 format.
+        merge                   Copy the sessions of several traces into a new one.
         lint                    Check Swift sources for boundary leaks, without
                                 running them.
 

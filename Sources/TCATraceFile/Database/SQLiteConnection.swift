@@ -206,6 +206,18 @@ package final class SQLiteConnection {
     return statement.isNull(0) ? nil : statement.int64(0)
   }
 
+  /// The rows the last statement inserted, updated or deleted.
+  package var changes: Int64 {
+    sqlite3_changes64(self.handle)
+  }
+
+  /// Keeps the schemas of files this connection attaches from calling functions with side
+  /// effects or changing the schema table: for a writer that reads files from others.
+  package func distrustSchemas() {
+    csqlite_enable_defensive(self.handle)
+    csqlite_disable_trusted_schema(self.handle)
+  }
+
   package var lastInsertRowID: Int64 {
     sqlite3_last_insert_rowid(self.handle)
   }

@@ -1,0 +1,232 @@
+internal import CSQLite
+
+/// Copies the sessions of trace files into a new trace: `tcatrace merge`.
+///
+/// Each input is checked whole before anything is copied from it (a trace this version reads,
+/// with all its tables, that `PRAGMA quick_check` finds sound), then read through a read-only
+/// attachment in one transaction, so a file a recorder is writing gives one moment of it. Its
+/// sessions and actions get new ids after those copied before, in the order of their old ones
+/// — ranks, not an offset, so no id in a file from someone else can overflow them — and each
+/// session a row in `session_sources` saying where it was recorded. Rows of sessions or actions
+/// the input does not hold are damage, and refuse it: merging never drops part of a file.
+///
+/// The merged file is new and thrown away when the merge fails, so it is written without a
+/// journal on disk and without syncs; the caller syncs it once complete.
+package final class TraceMerge {
+  private let connection: SQLiteConnection
+  /// The path the merged trace is for, which errors in writing it name.
+  private let destination: String
+
+  /// Starts a merged trace in the empty file at `path`.
+  ///
+  /// - Parameter destination: Where the trace goes once complete: what errors in writing it
+  ///   name.
+  package init(path: String, destination: String) throws(TraceFileError) {
+    self.destination = destination
+    self.connection = try TraceFile.openForWriting(path: path)
+    self.connection.distrustSchemas()
+    try self.connection.execute(
+      """
+      PRAGMA journal_mode = MEMORY;
+      PRAGMA synchronous = OFF;
+      PRAGMA temp_store = MEMORY;
+      CREATE TEMP TABLE merged_sessions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+      CREATE TEMP TABLE merged_actions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+      """
+    )
+  }
+
+  /// Copies every session of the trace at `path`.
+  ///
+  /// - Parameter name: What `session_sources.file` says of the sessions recorded in it.
+  /// - Returns: The sessions and actions copied.
+  /// - Throws: `TraceFileError` when the file is not a trace this version reads, is damaged, or
+  ///   was written while it was copied (nothing of it is then kept), or when the merged trace
+  ///   cannot be written.
+  @discardableResult
+  package func append(_ path: String, as name: String) throws(TraceFileError) -> (sessions: Int64, actions: Int64) {
+    let (version, hasSources, snapshot) = try Self.check(path)
+    let attach = try self.connection.prepare("ATTACH DATABASE ?1 AS input")
+    // NB: Read-only, and without locks when no recorder was writing it (see
+    // `TraceFile.openForReading`): attaching it leaves nothing beside it.
+    attach.bind([.text(SQLiteConnection.uri(path) + (snapshot == nil ? "?mode=ro" : "?mode=ro&immutable=1"))])
+    do {
+      try attach.run()
+    } catch {
+      throw TraceFileError(kind: .sqlite, path: path, sqliteCode: error.sqliteCode, message: error.message)
+    }
+    defer { try? self.connection.execute("DETACH DATABASE input") }
+    let counts: (sessions: Int64, actions: Int64)
+    do throws(TraceFileError) {
+      try self.connection.execute("BEGIN")
+      counts = try self.copy(from: path, version: version, hasSources: hasSources, name: name)
+      if let snapshot, snapshot.hasChanged(path: path) {
+        throw TraceFileError(
+          kind: .changedWhileReading, path: path,
+          message: "was written while it was merged (a recorder began appending to it): merge again"
+        )
+      }
+      try self.connection.execute("COMMIT")
+    } catch {
+      try? self.connection.execute("ROLLBACK")
+      throw self.blame(error, input: path)
+    }
+    return counts
+  }
+
+  /// Checks that the file at `path` is a whole trace this version reads.
+  ///
+  /// - Returns: Its schema version; whether it has `session_sources`; what it was when checked,
+  ///   when no recorder was writing it (`nil` when one was).
+  private static func check(
+    _ path: String
+  ) throws(TraceFileError) -> (version: Int64, hasSources: Bool, snapshot: FileSnapshot?) {
+    let (connection, snapshot) = try TraceFile.openForReading(path: path, live: false)
+    let version = try TraceFile.header(connection).version
+    let tables = ["sessions", "actions", "state_changes", "leaks"] + (version >= 2 ? ["states"] : [])
+    let found = try connection.integer(
+      """
+      SELECT count(*) FROM sqlite_master
+      WHERE type = 'table' AND name IN (\(tables.map { "'\($0)'" }.joined(separator: ", ")))
+      """
+    )
+    guard found == Int64(tables.count) else {
+      throw TraceFileError(kind: .corrupt, path: path, message: "has a trace's header but not all of a trace's tables")
+    }
+    // NB: The check every command makes of the tables it reads, and its words.
+    try IntegrityCheck.check(tables + ["session_sources"], of: connection, path: path)
+    let hasSources = try connection.integer(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'session_sources'"
+    ) == 1
+    return (version, hasSources, snapshot)
+  }
+
+  private func copy(
+    from path: String, version: Int64, hasSources: Bool, name: String
+  ) throws(TraceFileError) -> (sessions: Int64, actions: Int64) {
+    // NB: Ids here are ranks from 1, so the next ones cannot overflow.
+    let sessionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.sessions") ?? 0
+    let actionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.actions") ?? 0
+    // NB: The columns versions before 4 lack are NULL, as a recorder appending to such a file
+    // leaves them in its older sessions.
+    let rebuild = version >= 2 ? "c.rebuild" : "NULL"
+    let json = version >= 3 ? "st.json" : "NULL"
+    let jsonChanges = version >= 4 ? "a.json_changes" : "NULL"
+    try self.connection.execute(
+      """
+      DELETE FROM temp.merged_sessions;
+      DELETE FROM temp.merged_actions;
+      INSERT INTO temp.merged_sessions (old, new)
+        SELECT id, \(sessionBase) + row_number() OVER (ORDER BY id) FROM input.sessions;
+      INSERT INTO temp.merged_actions (old, new)
+        SELECT id, \(actionBase) + row_number() OVER (ORDER BY id) FROM input.actions;
+      INSERT INTO main.sessions
+        (id, name, root_feature, started_at, ended_at, dropped_actions, recorder_version)
+        SELECT m.new, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
+          s.recorder_version
+        FROM input.sessions s JOIN temp.merged_sessions m ON m.old = s.id
+        ORDER BY m.new;
+      """
+    )
+    let sessions = try self.connection.integer("SELECT count(*) FROM temp.merged_sessions") ?? 0
+    let actions = try self.connection.integer("SELECT count(*) FROM temp.merged_actions") ?? 0
+    try self.copyAll(
+      actions, "actions", of: "sessions", from: path,
+      """
+      INSERT INTO main.actions
+        (id, session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
+         feature, category, case_name, state_path, payload, payload_json, json_changes)
+        SELECT am.new, sm.new, a.seq, a.time_ns, a.duration_ns, a.origin, a.cause_seq, a.path,
+          a.root_category, a.feature, a.category, a.case_name, a.state_path, a.payload,
+          a.payload_json, \(jsonChanges)
+        FROM input.actions a
+        JOIN temp.merged_actions am ON am.old = a.id
+        JOIN temp.merged_sessions sm ON sm.old = a.session_id
+        ORDER BY am.new
+      """
+    )
+    try self.copyAll(
+      try self.connection.integer("SELECT count(*) FROM input.state_changes") ?? 0,
+      "state changes", of: "actions", from: path,
+      """
+      INSERT INTO main.state_changes
+        (action_id, position, path, kind, old_value, new_value, rebuild)
+        SELECT am.new, c.position, c.path, c.kind, c.old_value, c.new_value, \(rebuild)
+        FROM input.state_changes c JOIN temp.merged_actions am ON am.old = c.action_id
+        ORDER BY am.new, c.position
+      """
+    )
+    if version >= 2 {
+      try self.copyAll(
+        try self.connection.integer("SELECT count(*) FROM input.states") ?? 0,
+        "kept states", of: "sessions", from: path,
+        """
+        INSERT INTO main.states (session_id, seq, tree, json)
+          SELECT sm.new, st.seq, st.tree, \(json)
+          FROM input.states st JOIN temp.merged_sessions sm ON sm.old = st.session_id
+          ORDER BY sm.new, st.seq
+        """
+      )
+    }
+    try self.copyAll(
+      try self.connection.integer("SELECT count(*) FROM input.leaks") ?? 0,
+      "leaks", of: "actions", from: path,
+      """
+      INSERT INTO main.leaks (action_id, rule, feature, detail)
+        SELECT am.new, l.rule, l.feature, l.detail
+        FROM input.leaks l JOIN temp.merged_actions am ON am.old = l.action_id
+        ORDER BY am.new, l.rowid
+      """
+    )
+    // NB: A session merged before keeps the file it was recorded in.
+    let sources = try self.connection.prepare(
+      hasSources
+        ? """
+          INSERT INTO main.session_sources (session_id, file, original_id)
+            SELECT m.new, coalesce(src.file, ?1), coalesce(src.original_id, m.old)
+            FROM temp.merged_sessions m LEFT JOIN input.session_sources src ON src.session_id = m.old
+          """
+        : """
+          INSERT INTO main.session_sources (session_id, file, original_id)
+            SELECT m.new, ?1, m.old FROM temp.merged_sessions m
+          """
+    )
+    sources.bind([.text(name)])
+    try sources.run()
+    return (sessions, actions)
+  }
+
+  /// Runs `sql`, which copies rows of `table`, and checks that it copied all `count` of them:
+  /// the rest belong to `owners` the file does not hold.
+  private func copyAll(
+    _ count: Int64, _ table: String, of owners: String, from path: String, _ sql: String
+  ) throws(TraceFileError) {
+    try self.connection.execute(sql)
+    let missing = count - self.connection.changes
+    guard missing == 0 else {
+      throw TraceFileError(
+        kind: .corrupt, path: path,
+        message: "holds \(missing) \(missing == 1 ? String(table.dropLast()) : table) of \(owners) it does not have"
+      )
+    }
+  }
+
+  /// `error`, from copying the trace at `input`, said of the file at fault: the input, unless
+  /// the merged trace could not be written.
+  private func blame(_ error: TraceFileError, input: String) -> TraceFileError {
+    guard error.path == self.connection.path, let code = error.sqliteCode else { return error }
+    switch code & 0xFF {
+    case SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM:
+      return TraceFileError(
+        kind: .notWritable, path: self.destination,
+        message: "cannot be written (\(error.message)): nothing was written there"
+      )
+    case SQLITE_NOMEM, SQLITE_INTERRUPT:
+      return TraceFileError(kind: .sqlite, path: input, sqliteCode: code, message: error.message)
+    default:
+      // NB: What SQLite refuses in copying a whole trace (a constraint, a missing column, a
+      // value of the wrong type where a key goes) is something wrong in that trace.
+      return TraceFileError(kind: .corrupt, path: input, message: "cannot be copied (\(error.message))")
+    }
+  }
+}
