@@ -115,6 +115,23 @@ public struct PrintChangesReducer<Base: Reducer>: Reducer {
   }
 }
 
+/// A reducer that keeps the state from before each action until the action is done, as a
+/// recorder keeps it to diff with the state after: the lower bound of what diffing against a
+/// kept state costs. A change to a collection whose storage the kept state shares copies the
+/// whole collection first (copy on write), where a plain store changes it in place.
+public struct KeepingStateReducer<Base: Reducer>: Reducer {
+  let base: Base
+
+  public init(_ base: Base) {
+    self.base = base
+  }
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let before = state
+    return withExtendedLifetime(before) { self.base.reduce(into: &state, action: action) }
+  }
+}
+
 /// A text stream that drops what it is given, but not before it has been rendered.
 struct DiscardingStream: TextOutputStream {
   var count = 0

@@ -86,10 +86,14 @@ final class Scratch {
 public enum Scenarios {
   /// Per-action cost of sending to a plain store, to a recording one, and to one with a
   /// `_printChanges()`-style reducer, for `rows` rows; `change` picks what the action changes.
+  ///
+  /// - Parameter keptAside: Whether to measure also a plain store whose reducer keeps the state
+  ///   from before each action until it is done (``KeepingStateReducer``).
   @MainActor
   static func sendCosts(
-    rows: Int, change: BenchFeature.Action, count: Int, repetitions: Int, label: String
-  ) async throws -> (plain: Figure, recording: Figure, printChanges: Figure) {
+    rows: Int, change: BenchFeature.Action, count: Int, repetitions: Int, label: String,
+    keptAside: Bool = false
+  ) async throws -> (plain: Figure, recording: Figure, printChanges: Figure, keptAside: Figure?) {
     let scratch = try Scratch()
     func figure(_ variant: String, _ samples: [Double]) -> Figure {
       Figure(name: "\(label): \(variant)", unit: "ns/action", samples: samples)
@@ -103,7 +107,12 @@ public enum Scenarios {
       PrintChangesReducer(BenchFeature.Feature())
     }
 
-    // NB: The three take turns in each repetition, so that a busy host weighs on each alike.
+    let keepingStore = Store(initialState: BenchFeature.State(rows: rows)) {
+      KeepingStateReducer(BenchFeature.Feature())
+    }
+
+    // NB: The variants take turns in each repetition, so that a busy host weighs on each alike.
+    var kept: [Double] = []
     var plain: [Double] = []
     var recordingPerAction: [Double] = []
     var printChanges: [Double] = []
@@ -127,19 +136,26 @@ public enum Scenarios {
       printChanges += await nanosecondsPerOperation(repetitions: 1, count: printCount) {
         for _ in 0..<printCount { printStore.send(change) }
       }
+
+      if keptAside {
+        kept += await nanosecondsPerOperation(repetitions: 1, count: count) {
+          for _ in 0..<count { keepingStore.send(change) }
+        }
+      }
     }
 
     return (
       figure("Store.send", plain),
       figure("RecordingStore.send", recordingPerAction),
-      figure("printChanges", printChanges)
+      figure("printChanges", printChanges),
+      keptAside ? figure("Store.send, the state kept aside", kept) : nil
     )
   }
 
   /// Scenario 1: the cost of recording a small-state action.
   @MainActor
   public static func sendOverhead(_ size: BenchmarkSize) async throws -> ScenarioResult {
-    let (plain, recording, printChanges) = try await self.sendCosts(
+    let (plain, recording, printChanges, _) = try await self.sendCosts(
       rows: 0, change: .view(.incrementTapped), count: size.sends, repetitions: size.repetitions,
       label: "small state"
     )
@@ -161,6 +177,7 @@ public enum Scenarios {
     var ratios: [Ratio] = []
     for (kind, change) in [("scalar", BenchFeature.Action.view(.incrementTapped)), ("row", .view(.rowTapped(id: 3)))] {
       var recordingBySize: [Int: Figure] = [:]
+      var keptBySize: [Int: Figure] = [:]
       for rows in size.stateSizes {
         // NB: Changing a scalar costs the recorder the same at every size, so every size runs
         // as many actions: with 20 actions a repetition at 100,000 rows, a new recorder's
@@ -168,14 +185,29 @@ public enum Scenarios {
         // figure, and not in the 10 rows' 20,000. Changing a row costs time in proportion to
         // the rows, so the large states run fewer of those. The baseline bounds its own count.
         let count = kind == "scalar" ? size.sends : max(10, size.sends / max(1, rows / 100))
-        let (plain, recording, printChanges) = try await self.sendCosts(
+        // NB: For a row, also the floor of any diff against a kept state: the copy of the
+        // rows that keeping the state aside forces on a change to one of them (#46).
+        let (plain, recording, printChanges, kept) = try await self.sendCosts(
           rows: rows, change: change, count: min(count, size.sends), repetitions: size.repetitions,
-          label: "\(rows) rows, one \(kind) changed"
+          label: "\(rows) rows, one \(kind) changed", keptAside: kind == "row"
         )
-        figures += [plain, recording, printChanges]
+        figures += [plain, recording, printChanges] + (kept.map { [$0] } ?? [])
         recordingBySize[rows] = recording
         ratios.append(
           Ratio(name: "\(rows) rows, \(kind): printChanges / recording", value: printChanges.median / recording.median)
+        )
+        if let kept {
+          keptBySize[rows] = kept
+          ratios.append(
+            Ratio(name: "\(rows) rows, row: recording / Store.send with the state kept aside", value: recording.median / kept.median)
+          )
+        }
+      }
+      if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,
+        let small = keptBySize[smallest], let large = keptBySize[largest]
+      {
+        ratios.append(
+          Ratio(name: "Store.send with the state kept aside, one row: \(largest) rows / \(smallest) rows", value: large.median / small.median)
         )
       }
       if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,

@@ -21,8 +21,17 @@ struct BenchmarkTests {
 
   @Test func stateScalingCoversEachSizeAndChange() async throws {
     let result = try await Scenarios.stateScaling(.tiny)
-    #expect(result.figures.count == 2 * 2 * 3)
+    // Three variants of each change at each size, and for a row a plain store that keeps the
+    // state aside as a recorder does.
+    #expect(result.figures.count == 2 * 2 * 3 + 2)
     #expect(result.ratios.contains { $0.name == "recording, one scalar: 100 rows / 10 rows" && $0.target == .atMost(2) })
+    #expect(
+      result.ratios.filter { $0.name.contains("kept aside") }.map(\.name) == [
+        "10 rows, row: recording / Store.send with the state kept aside",
+        "100 rows, row: recording / Store.send with the state kept aside",
+        "Store.send with the state kept aside, one row: 100 rows / 10 rows",
+      ]
+    )
   }
 
   @Test func writerThroughputComparesWithRawInserts() async throws {
