@@ -127,3 +127,14 @@ private func differences<ID: Hashable, Element: Equatable>(
   }
   return differences
 }
+
+// NB: Said so that an identified collection of elements that cannot hold a ``Shared`` value is
+// trusted when its `==` says equal, and its rows compared as memory, also once shared values
+// exist (see `NodeKind.mayHoldShared`); its ids are its elements', and no shared value is an id.
+extension IdentifiedArray: ElementTyped {
+  static var elementTypes: [Any.Type] { [Element.self] }
+}
+
+extension StackState: ElementTyped {
+  static var elementTypes: [Any.Type] { [Element.self] }
+}
