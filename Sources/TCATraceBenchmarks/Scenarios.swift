@@ -225,6 +225,38 @@ public enum Scenarios {
     return ScenarioResult(name: "state-size scaling", figures: figures, ratios: ratios)
   }
 
+  /// The scalar case of scenario 2 in an app that holds a shared value somewhere: once one
+  /// exists, the diff no longer trusts `==` of values whose types may hold one, and looks into
+  /// them (see `NodeKind.mayHoldShared`); the state here holds none, so it must cost as before.
+  ///
+  /// NB: Run last: a shared value, once made, changes how every later diff in the process runs.
+  @MainActor
+  public static func sharedScaling(_ size: BenchmarkSize) async throws -> ScenarioResult {
+    _ = Shared(value: 0)
+    var figures: [Figure] = []
+    var recordingBySize: [Int: Figure] = [:]
+    for rows in [size.stateSizes.first, size.stateSizes.last].compactMap({ $0 }) {
+      let (plain, recording, _, _) = try await self.sendCosts(
+        rows: rows, change: .view(.incrementTapped), count: size.sends, repetitions: size.repetitions,
+        label: "\(rows) rows, scalar, with @Shared"
+      )
+      figures += [plain, recording]
+      recordingBySize[rows] = recording
+    }
+    var ratios: [Ratio] = []
+    if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,
+      let small = recordingBySize[smallest], let large = recordingBySize[largest]
+    {
+      ratios.append(
+        Ratio(
+          name: "recording, one scalar, with @Shared: \(largest) rows / \(smallest) rows",
+          value: large.median / small.median, target: .atMost(2)
+        )
+      )
+    }
+    return ScenarioResult(name: "state-size scaling with @Shared", figures: figures, ratios: ratios)
+  }
+
   /// Scenario 3: actions per second the writer puts on disk, against the same rows inserted
   /// by prepared statements reused in one transaction per batch.
   public static func writerThroughput(_ size: BenchmarkSize) async throws -> ScenarioResult {

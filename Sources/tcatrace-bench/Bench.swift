@@ -6,7 +6,7 @@ import TCATraceBenchmarks
 /// ratio with its target.
 @main
 struct Bench {
-  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|memory]\n"
+  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|memory|shared]\n"
 
   @MainActor
   static func main() async throws {
@@ -14,7 +14,7 @@ struct Bench {
     var jsonPath: String?
     var size = BenchmarkSize.full
     var only: String?
-    let scenarios = ["send", "scaling", "writer", "reader", "states", "replay", "diff", "memory"]
+    let scenarios = ["send", "scaling", "writer", "reader", "states", "replay", "diff", "memory", "shared"]
     while let argument = arguments.first {
       arguments.removeFirst()
       switch argument {
@@ -44,6 +44,8 @@ struct Bench {
     if runs("diff") { results.append(try Scenarios.diffAlignment(size)) }
     // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
     if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
+    // NB: After every other: a shared value, once made, changes how later diffs run.
+    if runs("shared") { results.append(try await Scenarios.sharedScaling(size)) }
     print(BenchReport.text(results))
     if let jsonPath {
       try Data(BenchReport.json(results).utf8).write(to: URL(fileURLWithPath: jsonPath))

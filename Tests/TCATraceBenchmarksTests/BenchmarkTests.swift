@@ -34,6 +34,15 @@ struct BenchmarkTests {
     )
   }
 
+  @Test func sharedScalingComparesTheLargestStateWithTheSmallest() async throws {
+    let result = try await Scenarios.sharedScaling(.tiny)
+    #expect(result.figures.count == 4)
+    #expect(
+      result.ratios.map(\.name) == ["recording, one scalar, with @Shared: 100 rows / 10 rows"]
+    )
+    #expect(result.ratios.first?.target == .atMost(2))
+  }
+
   @Test func writerThroughputComparesWithRawInserts() async throws {
     let result = try await Scenarios.writerThroughput(.tiny)
     #expect(result.figures.map(\.unit) == ["actions/s", "actions/s"])
@@ -164,7 +173,7 @@ struct BenchmarkTests {
     let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]]
     #expect(decoded?.map { $0["scenario"] as? String } == [
       "send overhead", "state-size scaling", "writer throughput", "reader throughput", "keyframes", "replay",
-      "diff alignment", "memory",
+      "diff alignment", "memory", "state-size scaling with @Shared",
     ])
   }
 }
