@@ -16,7 +16,7 @@ import SwiftSyntax
 ///               ["withDependencies:" "{" ["dependencies in"] placeholder? "}"]
 ///             | "await store.send(" action ")" [assertions]
 ///             | "await store.receive(" key-path | placeholder ")" [assertions]
-///             | ["try"] "await store.withExhaustivity(.off) {" (send | receive)* "}"
+///             | ["try"] "await store.withExhaustivity(.off) {" ("_ = " send | receive)* "}"
 /// assertions := "{" (lvalue "=" value | lvalue ".insert(" value ", at:" integer ")")* "}"
 /// lvalue     := "$0" ("." name | "?" | "[" literal "]" | "[id:" literal ["," "case: \." name] "]")*
 /// action     := value | "try decoded(" Type ".Action.self," raw-string ")"
@@ -214,10 +214,22 @@ private struct Checker {
         throw self.refuse(call, "a withExhaustivity the generator does not write")
       }
       try self.closure(body) { (item) throws(Refusal) in
-        guard case let .expr(expression) = item.item,
-          let awaited = expression.as(AwaitExprSyntax.self)?.expression,
+        guard case var .expr(expression) = item.item else {
+          throw self.refuse(item, "a statement the generator does not write")
+        }
+        // NB: A `send`'s task is discarded: `_ = await store.send(…)`.
+        var discarded = false
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+          let elements = Array(sequence.elements)
+          guard elements.count == 3, elements[0].is(DiscardAssignmentExprSyntax.self),
+            elements[1].is(AssignmentExprSyntax.self)
+          else { throw self.refuse(item, "a statement the generator does not write") }
+          expression = elements[2]
+          discarded = true
+        }
+        guard let awaited = expression.as(AwaitExprSyntax.self)?.expression,
           let inner = awaited.as(FunctionCallExprSyntax.self),
-          let member = self.storeMethod(inner), member == "send" || member == "receive"
+          let member = self.storeMethod(inner), member == (discarded ? "send" : "receive")
         else { throw self.refuse(item, "a statement the generator does not write") }
         try self.storeCall(inner, member: member)
       }

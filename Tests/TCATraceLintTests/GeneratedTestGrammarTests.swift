@@ -65,7 +65,7 @@ struct GeneratedTestGrammarTests {
         await store.receive(\._internal.rows[id: 100].delegate.done)
         await store.send(._internal(.path(.element(id: 0, action: .settings(.view(.binding(.set(\.name, "Blob"))))))))
         try await store.withExhaustivity(.off) {
-          await store.send(
+          _ = await store.send(
             try decoded(
               AppFeature.Action.self,
               #"""

@@ -72,7 +72,7 @@ struct TestCommandTests {
 
         // #1: not asserted, as tcatrace cannot write it in Swift: login.email.
         await store.withExhaustivity(.off) {
-          await store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+          _ = await store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
         }
 
         await store.send(._internal(.login(.view(.passwordChanged("hunter2"))))) {

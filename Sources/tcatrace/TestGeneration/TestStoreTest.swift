@@ -173,7 +173,8 @@ struct TestStoreTest {
         lines.append("  // #\(action.seq): not asserted, as tcatrace cannot write it in Swift: \(paths).")
         // NB: `withExhaustivity` rethrows what its operation throws: a decoding.
         lines.append("  \(call.contains("try decoded(") ? "try " : "")await store.withExhaustivity(.off) {")
-        prefix = "    await "
+        // NB: A `send` returns its task, which `withExhaustivity` would return, unused: a warning.
+        prefix = call.hasPrefix("store.send(") ? "    _ = await " : "    await "
         body = body.map { "  " + $0.replacing("\n", with: "\n  ") }
       }
       let indent = String(prefix.prefix { $0 == " " })

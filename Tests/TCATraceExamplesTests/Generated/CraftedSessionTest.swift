@@ -42,7 +42,7 @@ func replaysCraftedSession() async throws {
 
   // #1: not asserted, as tcatrace cannot write it in Swift: login.email.
   try await store.withExhaustivity(.off) {
-    await store.send(
+    _ = await store.send(
       try decoded(
         AppFeature.Action.self,
         #"""
@@ -72,7 +72,7 @@ func replaysCraftedSession() async throws {
 
   // #3: not asserted, as tcatrace cannot write it in Swift: login.isLoading.
   await store.withExhaustivity(.off) {
-    await store.send(._internal(.login(.view(.loginButtonTapped))))
+    _ = await store.send(._internal(.login(.view(.loginButtonTapped))))
   }
 
   await store.receive(\._internal.login._internal.loginResponse) {
@@ -143,7 +143,7 @@ func replaysCraftedSession() async throws {
 
   // #17: not asserted, as tcatrace cannot write it in Swift: todos.todos[id: 1].title.
   await store.withExhaustivity(.off) {
-    await store.send(._internal(.todos(._internal(.rows(.element(id: 1, action: .view(.titleChanged("Buy oat milk"))))))))
+    _ = await store.send(._internal(.todos(._internal(.rows(.element(id: 1, action: .view(.titleChanged("Buy oat milk"))))))))
   }
 
   await store.send(._internal(.todos(.view(.clearCompletedButtonTapped)))) {
