@@ -120,6 +120,12 @@ struct GeneratedTestGrammarTests {
       "#sourceLocation(file: \"a\", line: 1)\n  await store.send(.tapped)",
       "  await store.send(.tapped)\n}\nfunc more() {",
       "  await store.send(.tapped)\n  await store.send(.tapped(\"\u{1B}\"))",
+      // A task is discarded only in a `withExhaustivity`, and only a `send`'s.
+      "  _ = await store.send(.tapped)",
+      "  await store.withExhaustivity(.off) {\n    _ = await store.receive(\\.tapped)\n  }",
+      "  await store.withExhaustivity(.off) {\n    _ = exit(7)\n  }",
+      "  await store.withExhaustivity(.off) {\n    x = await store.send(.tapped)\n  }",
+      "  await store.withExhaustivity(.off) {\n    _ = await store.send(.tapped) + 1\n  }",
     ] {
       #expect(GeneratedTestGrammar.violation(in: Self.test(body)) != nil, "\(body)")
     }
