@@ -206,6 +206,15 @@ package final class SQLiteConnection {
     return statement.isNull(0) ? nil : statement.int64(0)
   }
 
+  /// Whether the file has a table named `name` (not a view, nor an index).
+  package func hasTable(_ name: String) throws(TraceFileError) -> Bool {
+    let statement = try self.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1"
+    )
+    statement.bind([.text(name)])
+    return try statement.step() && statement.int64(0) == 1
+  }
+
   /// The rows the last statement inserted, updated or deleted.
   package var changes: Int64 {
     sqlite3_changes64(self.handle)

@@ -84,21 +84,12 @@ package final class TraceMerge {
     let (connection, snapshot) = try TraceFile.openForReading(path: path, live: false)
     let version = try TraceFile.header(connection).version
     let tables = ["sessions", "actions", "state_changes", "leaks"] + (version >= 2 ? ["states"] : [])
-    let found = try connection.integer(
-      """
-      SELECT count(*) FROM sqlite_master
-      WHERE type = 'table' AND name IN (\(tables.map { "'\($0)'" }.joined(separator: ", ")))
-      """
-    )
-    guard found == Int64(tables.count) else {
+    for table in tables where !(try connection.hasTable(table)) {
       throw TraceFileError(kind: .corrupt, path: path, message: "has a trace's header but not all of a trace's tables")
     }
     // NB: The check every command makes of the tables it reads, and its words.
     try IntegrityCheck.check(tables + ["session_sources"], of: connection, path: path)
-    let hasSources = try connection.integer(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'session_sources'"
-    ) == 1
-    return (version, hasSources, snapshot)
+    return (version, try connection.hasTable("session_sources"), snapshot)
   }
 
   private func copy(

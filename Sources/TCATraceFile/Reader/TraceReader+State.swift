@@ -361,10 +361,7 @@ extension TraceReader {
   /// Whether the file keeps states for `session`: it was recorded with schema version 2 or
   /// later.
   public func holdsStates(session: Int64) throws(TraceFileError) -> Bool {
-    let hasTable = try self.connection.integer(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'states'"
-    ) == 1
-    guard hasTable else { return false }
+    guard try self.connection.hasTable("states") else { return false }
     return try self.connection.integer(
       "SELECT count(*) FROM (SELECT 1 FROM states WHERE session_id = \(session) LIMIT 1)"
     ) == 1

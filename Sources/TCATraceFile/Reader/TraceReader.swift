@@ -135,9 +135,7 @@ public final class TraceReader {
     where condition: String?, _ values: [SQLiteValue] = []
   ) throws(TraceFileError) -> [TraceSession] {
     // NB: Traces written before `session_sources` was added lack it.
-    let hasSources = try self.connection.integer(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'session_sources'"
-    ) == 1
+    let hasSources = try self.connection.hasTable("session_sources")
     let statement = try self.connection.prepare(
       """
       SELECT s.id, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
@@ -486,11 +484,7 @@ package final class IntegrityCheck: @unchecked Sendable {
   /// A table the file does not have (`states`, in a trace older than version 2) is skipped.
   static func check(_ tables: [String], of connection: SQLiteConnection, path: String) throws(TraceFileError) {
     for table in tables {
-      // NB: The names are this module's own, never a trace's.
-      let exists = try connection.integer(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(table)'"
-      )
-      guard exists == 1 else { continue }
+      guard try connection.hasTable(table) else { continue }
       if let problem = try TraceFile.quickCheck(connection, table: table) {
         throw TraceFileError(
           kind: .corrupt, path: path,
