@@ -334,6 +334,13 @@ package struct FileStatus {
   /// Whether it is a file of its own: not a directory, a pipe, a device or a socket.
   package var isRegularFile: Bool
   package var size: Int64
+  /// Which file it is: two paths with the same identity name the same file.
+  package var identity: Identity
+
+  package struct Identity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+  }
 
   package init?(_ path: String) {
     var info = stat()
@@ -341,5 +348,6 @@ package struct FileStatus {
     self.isDirectory = info.st_mode & S_IFMT == S_IFDIR
     self.isRegularFile = info.st_mode & S_IFMT == S_IFREG
     self.size = Int64(info.st_size)
+    self.identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 }

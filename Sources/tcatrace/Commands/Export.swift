@@ -2,12 +2,6 @@ import ArgumentParser
 import TCATraceCLI
 import TCATraceFile
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TCATraceCommand {
   /// `tcatrace export FILE --format perfetto`: a trace for a timeline viewer.
   struct Export: ParsableCommand {
@@ -124,13 +118,11 @@ extension TCATraceCommand {
         return ExportOutput(endpoint: try HTTPEndpoint(endpoint), timeout: self.timeout)
       }
       guard let out = self.out else { return ExportOutput() }
-      var traceStatus = stat()
-      var outStatus = stat()
-      if stat(self.trace.file, &traceStatus) == 0, stat(out, &outStatus) == 0 {
-        if traceStatus.st_dev == outStatus.st_dev, traceStatus.st_ino == outStatus.st_ino {
+      if let trace = FileStatus(self.trace.file), let outStatus = FileStatus(out) {
+        if trace.identity == outStatus.identity {
           throw CLIError(message: "--out '\(out)' is the trace itself: give another file")
         }
-        if (outStatus.st_mode & S_IFMT) == S_IFDIR {
+        if outStatus.isDirectory {
           throw CLIError(message: "--out '\(out)' is a folder: give a file's path")
         }
       }

@@ -80,10 +80,9 @@ extension TCATraceCommand {
           message: "'\(self.out)' exists: merge writes a new trace; give a path where there is no file"
         )
       }
-      var seen: [FileIdentity: String] = [:]
+      var seen: [FileStatus.Identity: String] = [:]
       for file in self.files {
-        guard FileName.withCString(file, { stat($0, &status) }) == 0 else { continue }
-        let identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        guard let identity = FileStatus(file)?.identity else { continue }
         if let first = seen[identity] {
           throw CLIError(
             message: first == file
@@ -93,11 +92,6 @@ extension TCATraceCommand {
         }
         seen[identity] = file
       }
-    }
-
-    private struct FileIdentity: Hashable {
-      var device: UInt64
-      var inode: UInt64
     }
   }
 }
