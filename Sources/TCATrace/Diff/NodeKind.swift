@@ -26,12 +26,22 @@ final class NodeKind: @unchecked Sendable {
     let offset: Int
     let size: Int
     let kind: NodeKind
+  }
+
+  /// Where a stored property's bytes are: a ``Field`` without its name and kind, so that
+  /// reading the places of a struct's fields retains nothing.
+  struct FieldPlace {
+    let offset: Int
+    let size: Int
+    /// The field's kind's ``NodeKind/mayHoldShared``.
+    let mayHoldShared: Bool
 
     /// Whether the property's bytes are the same in the two values. Then it holds the same
     /// value: the same scalars, or the same references to the same storage — but for a
-    /// ``Shared`` value, whose one reference holds its value before the action and after it.
-    func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer) -> Bool {
-      if self.kind.mayChangeUnseen { return false }
+    /// ``Shared`` value, whose one reference holds its value before the action and after it
+    /// (`sharedValuesExist` says whether one may).
+    func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, sharedValuesExist: Bool) -> Bool {
+      if self.mayHoldShared && sharedValuesExist { return false }
       return self.size == 0 || memcmp(old + self.offset, new + self.offset, self.size) == 0
     }
   }
@@ -54,6 +64,8 @@ final class NodeKind: @unchecked Sendable {
   /// The stored properties, when the type is a plain struct: not a collection, not a type with
   /// a custom mirror, not redacted.
   let fields: [Field]?
+  /// The places of ``fields``, in their order.
+  let fieldPlaces: [FieldPlace]
   /// `==` of the type, taking a value of any type on the right; `nil` when not `Equatable`.
   let equals: ((Any, Any) -> Bool)?
   /// `==` of the type, of two values in place; `nil` when not `Equatable`.
@@ -87,6 +99,9 @@ final class NodeKind: @unchecked Sendable {
       !self.isScalar && !self.isRedacted && self.identifiedDifferences == nil
       && !(T.self is any CustomReflectable.Type) && Self.isStruct(T.self)
     self.fields = isPlainStruct ? Self.fields(of: T.self) : nil
+    self.fieldPlaces = (self.fields ?? []).map {
+      FieldPlace(offset: $0.offset, size: $0.size, mayHoldShared: $0.kind.mayHoldShared)
+    }
     if self.isShared {
       self.mayHoldShared = true
     } else if let fields = self.fields {

@@ -233,16 +233,23 @@ enum StateDiff {
     }
     // NB: A field whose bytes are the same on both sides did not change, and its type's `==`
     // need not be asked. This skips most fields of most actions, and whole states untouched.
+    // NB: The places hold no reference: reading them retains nothing, where reading each
+    // field's name and kind retained and released both, for every field of every action.
+    let places = kind.fieldPlaces
+    let sharedValuesExist = sharedValuesExist.load(ordering: .relaxed)
     var unequal = knownUnequal
     if !knownUnequal {
-      guard fields.contains(where: { !$0.hasSameBytes(old, new) }) else { return }
+      guard places.contains(where: { !$0.hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) })
+      else { return }
       if !kind.mayChangeUnseen, let equals = kind.equalsInPlace {
         if equals(old, new) { return }
         unequal = true
       }
     }
     let before = changes.count
-    for field in fields where !field.hasSameBytes(old, new) {
+    for index in places.indices
+    where !places[index].hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) {
+      let field = fields[index]
       self.diff(
         field.kind, old + field.offset, new + field.offset, path: join(path, field.name),
         depth: depth + 1, knownUnequal: false, into: &changes
