@@ -146,7 +146,9 @@ package final class TraceWriter: @unchecked Sendable {
     if self.pending.isEmpty || self.pending[self.pending.count - 1].count >= Self.batchSize {
       self.pending.append(self.spareChunks.popLast() ?? Self.newChunk())
     }
-    self.pending[self.pending.count - 1].append(record)
+    // NB: Moved, not copied: a copy retained each string of the record, and released them
+    // again as the parameter ended.
+    self.pending[self.pending.count - 1].append(consume record)
     self.pendingCount += 1
     if self.pendingCount == 1 || self.pendingCount >= Self.batchSize {
       self.condition.signal()
