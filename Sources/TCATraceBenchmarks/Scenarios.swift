@@ -7,6 +7,9 @@ import TCATrace
 public struct BenchmarkSize: Sendable {
   public var repetitions: Int
   public var sends: Int
+  /// Pairs of a plain store's and a recording store's sends, and the sends of each side.
+  public var sendPairs: Int = 41
+  public var sendsPerPair: Int = 2_000
   public var stateSizes: [Int]
   public var writerActions: Int
   public var readerActions: Int
@@ -43,8 +46,8 @@ public struct BenchmarkSize: Sendable {
     readerActions: 1_000_000, memoryActions: 1_000_000, launches: 21
   )
   public static let tiny = BenchmarkSize(
-    repetitions: 1, sends: 5, stateSizes: [10, 100], writerActions: 50, readerActions: 2_000,
-    memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 3, keyframePairs: 1,
+    repetitions: 1, sends: 5, sendPairs: 1, sendsPerPair: 5, stateSizes: [10, 100], writerActions: 50,
+    readerActions: 2_000, memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 3, keyframePairs: 1,
     keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100, stateActions: 2_000, stateRows: 100,
     replayActions: 200, diffActions: 1_000
   )
@@ -159,14 +162,56 @@ public enum Scenarios {
       rows: 0, change: .view(.incrementTapped), count: size.sends, repetitions: size.repetitions,
       label: "small state"
     )
+    let paired = try await self.pairedSendCosts(pairs: size.sendPairs, sends: size.sendsPerPair)
     return ScenarioResult(
       name: "send overhead",
       figures: [plain, recording, printChanges],
       ratios: [
-        Ratio(name: "recording / Store.send", value: recording.median / plain.median, target: .atMost(3)),
+        Ratio(name: "recording / Store.send, paired, median", value: paired.median, target: .atMost(1.5)),
+        Ratio(name: "recording / Store.send, paired, 95% interval from", value: paired.lower),
+        Ratio(name: "recording / Store.send, paired, 95% interval to", value: paired.upper),
         Ratio(name: "recording / printChanges", value: recording.median / printChanges.median, target: .atMost(0.2)),
       ]
     )
+  }
+
+  /// Recording a small-state action against a plain `Store.send`, in pairs: each pair sends
+  /// `sends` actions to a plain store and to a recording one, in turns (which goes first
+  /// alternates), so that a slow stretch of the host mostly slows both sides of a pair. Each
+  /// recording has a recorder of its own, made and closed outside the timed part, so that its
+  /// writer never falls behind by more than its buffer holds.
+  @MainActor
+  static func pairedSendCosts(pairs: Int, sends: Int) async throws -> PairedRatios {
+    let scratch = try Scratch()
+    let change = BenchFeature.Action.view(.incrementTapped)
+    let plainStore = Store(initialState: BenchFeature.State(rows: 0)) { BenchFeature.Feature() }
+    var plain: [Double] = []
+    var recording: [Double] = []
+    for index in 0..<pairs {
+      let recorder = try TraceRecorder(path: scratch.path("pair-\(index).db"), policy: .recordOnly)
+      let store = RecordingStore(initialState: BenchFeature.State(rows: 0), recorder: recorder) {
+        BenchFeature.Feature()
+      }
+      func sendPlain() async {
+        plain += await nanosecondsPerOperation(repetitions: 1, count: sends) {
+          for _ in 0..<sends { plainStore.send(change) }
+        }
+      }
+      func sendRecorded() async {
+        recording += await nanosecondsPerOperation(repetitions: 1, count: sends) {
+          for _ in 0..<sends { store.send(change) }
+        }
+      }
+      if index.isMultiple(of: 2) {
+        await sendPlain()
+        await sendRecorded()
+      } else {
+        await sendRecorded()
+        await sendPlain()
+      }
+      try await recorder.close()
+    }
+    return PairedRatios(recording, plain)
   }
 
   /// Scenario 2: how the cost grows with the state, when the action changes one scalar and
@@ -217,7 +262,8 @@ public enum Scenarios {
           Ratio(
             name: "recording, one \(kind): \(largest) rows / \(smallest) rows",
             value: large.median / small.median,
-            target: kind == "scalar" ? .atMost(2) : nil
+            // NB: #46 asks ≤ 2 for a row too: unmet while the recorder keeps the state aside.
+            target: .atMost(2)
           )
         )
       }
