@@ -1,3 +1,4 @@
+import ActionObservation
 @_spi(Reflection) import CasePaths
 
 /// Takes enum values apart without knowing their types: case name and payload.
@@ -137,39 +138,6 @@ enum EnumReflection {
 
   /// The size of a heap object's header, before an `indirect` case's payload in its box.
   static let heapObjectHeaderSize = 2 * MemoryLayout<UnsafeRawPointer>.size
-}
-
-/// The value witnesses that take an enum value apart and put it back together, read from the
-/// type's value witness table (their places are fixed by the Swift ABI).
-struct EnumWitnesses {
-  typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
-  typealias ProjectEnumData = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
-  typealias InjectEnumData = @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
-
-  let getEnumTag: GetEnumTag
-  let destructiveProjectEnumData: ProjectEnumData
-  let destructiveInjectEnumData: InjectEnumData
-  /// The size of the type's values.
-  let size: Int
-  /// The alignment of the type's values, in bytes.
-  let alignment: Int
-
-  init(metadata: UnsafeRawPointer) {
-    let pointerSize = MemoryLayout<UnsafeRawPointer>.size
-    let table = metadata.load(fromByteOffset: -pointerSize, as: UnsafeRawPointer.self)
-    self.size = table.load(fromByteOffset: 8 * pointerSize, as: Int.self)
-    // NB: After size and stride, the flags: their low byte is the alignment mask.
-    self.alignment = Int(table.load(fromByteOffset: 10 * pointerSize, as: UInt32.self) & 0xFF) + 1
-    // Eight functions, size, stride, flags and extra inhabitants; then the enum witnesses.
-    let enumWitnesses = 10 * pointerSize + 2 * 4
-    self.getEnumTag = table.load(fromByteOffset: enumWitnesses, as: GetEnumTag.self)
-    self.destructiveProjectEnumData = table.load(
-      fromByteOffset: enumWitnesses + pointerSize, as: ProjectEnumData.self
-    )
-    self.destructiveInjectEnumData = table.load(
-      fromByteOffset: enumWitnesses + 2 * pointerSize, as: InjectEnumData.self
-    )
-  }
 }
 
 /// The field records of an enum's type descriptor: one per case, in tag order.
