@@ -81,9 +81,13 @@ struct SharedValuesBeforeAction {
   #endif
 
   /// Reads what it needs of `state`, the state before the action.
-  init<State>(in state: State) {
+  ///
+  /// - Parameter mayHoldShared: Whether `State`'s kind may hold a shared value
+  ///   (``NodeKind/mayHoldShared``): where it cannot, there is nothing to read, and the state
+  ///   is not boxed to find that out.
+  init<State>(in state: State, mayHoldShared: Bool) {
     #if ComposableArchitecture
-      self.values = SharedValuesBefore.values(in: state)
+      self.values = mayHoldShared ? SharedValuesBefore.values(in: state) : [:]
     #endif
   }
 

@@ -77,7 +77,7 @@
     }
 
     private static func step(_ payload: Any, in state: Any) -> Step? {
-      let payloadType = String(reflecting: type(of: payload))
+      let payloadType = self.name(of: type(of: payload))
       var childAction: Any? = payload
       var elementID: Any?
       if payloadType.hasPrefix("ComposableArchitecture.PresentationAction<") {
@@ -97,13 +97,13 @@
         childAction = parts[1]
       }
       guard let childAction else { return nil }
-      let actionType = String(reflecting: type(of: childAction))
+      let actionType = self.name(of: type(of: childAction))
       guard actionType.hasSuffix(".Action") else { return nil }
       let childStateType = actionType.dropLast("Action".count) + "State"
 
       let holders = Mirror(reflecting: state).children.compactMap { child -> (String, Any)? in
         guard let label = child.label, !label.hasPrefix("_$") else { return nil }
-        let type = String(reflecting: Swift.type(of: child.value))
+        let type = self.name(of: Swift.type(of: child.value))
         guard type == childStateType || type.hasSuffix("<" + childStateType + ">")
           || type.hasSuffix(", " + childStateType + ">")
         else { return nil }
@@ -125,12 +125,25 @@
         )
       }
       let unwrapped = self.unwrapped(holder)
-      let isOptional = String(reflecting: type(of: holder)) != String(childStateType)
+      let isOptional = self.name(of: type(of: holder)) != String(childStateType)
       return Step(
         route: ActionRoute(keyPath: keyPath, kind: isOptional ? .optional : .scope, name: name),
         childAction: childAction,
         childState: unwrapped
       )
+    }
+
+    private static let names = Locked<[ObjectIdentifier: String]>([:])
+
+    /// `String(reflecting: type)`, kept: a type's name is built from its metadata each time it
+    /// is asked for, and a route asks for those of its action and of its state's properties at
+    /// every step of every action.
+    private static func name(of type: Any.Type) -> String {
+      let key = ObjectIdentifier(type)
+      if let name = self.names.withLock({ $0[key] }) { return name }
+      let name = String(reflecting: type)
+      self.names.withLock { $0[key] = name }
+      return name
     }
 
     /// The state inside an optional or a `PresentationState`, `nil` when there is none.

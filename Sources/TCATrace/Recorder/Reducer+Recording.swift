@@ -27,6 +27,11 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   let base: Base
   /// `nil` for a ``RecordingStore`` that is not recorded.
   let recorder: TraceRecorder?
+  /// The root feature's name, for the session: made once, not at every action.
+  let rootFeature = String(describing: Base.self)
+  /// Whether the state's type may hold a shared value, asked once: the values of the shared
+  /// ones are read before every action where it may.
+  let stateMayHoldShared = NodeKind.of(Base.State.self).mayHoldShared
   #if ComposableArchitecture
     /// Counts the effects, for a ``RecordingStore``.
     var effects: RunningEffects? = nil
@@ -43,10 +48,10 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       #endif
       return self.base.reduce(into: &state, action: action)
     }
-    _ = recorder.beginSession(rootFeature: String(describing: Base.self))
+    _ = recorder.beginSession(rootFeature: self.rootFeature)
     let (id, origin) = recorder.nextModifierEvent()
     let stateBefore = state
-    let sharedValues = SharedValuesBeforeAction(in: stateBefore)
+    let sharedValues = SharedValuesBeforeAction(in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
     let (effect, route, ownEffectCounts) = collectingRoute(of: action, from: stateBefore) {
       self.base.reduce(into: &state, action: action)
