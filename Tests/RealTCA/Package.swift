@@ -16,6 +16,7 @@ let package = Package(
     .package(path: "TCATrace", traits: ["ComposableArchitecture"]),
     .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
   ],
   targets: [
     .target(
@@ -31,6 +32,14 @@ let package = Package(
     .executableTarget(
       name: "RealTCADemo",
       dependencies: ["LibraryExample", "RealTCAExamples"]
+    ),
+    // NB: What recording costs on TCA, against a plain TCA `Store` (`bench.sh`).
+    .executableTarget(
+      name: "RealTCABench",
+      dependencies: [
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "TCATrace", package: "TCATrace"),
+      ]
     ),
     // NB: The test `tcatrace test` writes from the app's session recorded on TCA, kept here and
     // run against TCA's `TestStore` (check.sh writes it again and compares).

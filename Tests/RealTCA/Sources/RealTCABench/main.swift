@@ -1,0 +1,77 @@
+// What recording costs an app on pointfreeco's TCA: a small-state action sent to a plain TCA
+// `Store` and to a `RecordingStore` on TCA, in pairs, as `tcatrace-bench --only send` measures
+// them on `Composable`: the same state, action and reducer, from the same file
+// (BenchFeatures.swift is a link to tcatrace-bench's). Build it in release:
+//
+//   REAL_TCA=DIR Tests/RealTCA/bench.sh
+//
+// Prints each side's median and the median of the paired ratios with its 95% interval.
+
+import Foundation
+import TCATrace
+
+/// Nanoseconds of the monotonic clock.
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+@MainActor
+func measure(pairs: Int, sends: Int) async throws {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcatrace-tca-bench-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let change = BenchFeature.Action.view(.incrementTapped)
+  let plainStore = Store(initialState: BenchFeature.State(rows: 0)) { BenchFeature.Feature() }
+  var plain: [Double] = []
+  var recording: [Double] = []
+  for index in 0..<pairs {
+    let recorder = try TraceRecorder(path: folder.appendingPathComponent("\(index).db").path, policy: .recordOnly)
+    let store = RecordingStore(initialState: BenchFeature.State(rows: 0), recorder: recorder) {
+      BenchFeature.Feature()
+    }
+    func sendPlain() {
+      let start = now()
+      for _ in 0..<sends { plainStore.send(change) }
+      plain.append(Double(now() - start) / Double(sends))
+    }
+    func sendRecorded() {
+      let start = now()
+      for _ in 0..<sends { store.send(change) }
+      recording.append(Double(now() - start) / Double(sends))
+    }
+    // NB: Which goes first alternates, as in tcatrace-bench.
+    if index.isMultiple(of: 2) {
+      sendPlain()
+      sendRecorded()
+    } else {
+      sendRecorded()
+      sendPlain()
+    }
+    try await recorder.close()
+  }
+  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  // NB: The sign test's 95% interval of the median, as tcatrace-bench's `PairedRatios`.
+  let ratios = zip(recording, plain).map { $0 / $1 }.sorted()
+  let n = Double(ratios.count)
+  let halfWidth = 1.96 * n.squareRoot() / 2
+  let lower = ratios[min(max(Int((n / 2 - halfWidth).rounded(.down)), 1), ratios.count) - 1]
+  let upper = ratios[min(max(Int((1 + n / 2 + halfWidth).rounded(.up)), 1), ratios.count) - 1]
+  print("## send overhead on TCA (\(pairs) pairs of \(sends) actions)")
+  print("  small state: Store.send            \(Int(median(plain))) ns/action")
+  print("  small state: RecordingStore.send   \(Int(median(recording))) ns/action")
+  print("  ratio recording / Store.send, paired, median  \(String(format: "%.3f", median(ratios)))  (95% interval \(String(format: "%.3f", lower))–\(String(format: "%.3f", upper)))")
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let pairs = arguments.first.flatMap(Int.init) ?? 41
+let sends = arguments.dropFirst().first.flatMap(Int.init) ?? 2_000
+// NB: On Linux an async top-level `main` runs main-actor jobs off the main thread, where TCA's
+// main-thread checks trap: the main actor is served from the main thread's run loop instead.
+Task { @MainActor in
+  do {
+    try await measure(pairs: pairs, sends: sends)
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("RealTCABench: \(error)\n".utf8))
+    exit(1)
+  }
+}
+RunLoop.main.run()

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# What recording costs an app on pointfreeco's TCA: builds RealTCABench in release against the
+# patched TCA and runs it (a small-state action to a plain TCA `Store` and to a `RecordingStore`,
+# in pairs; see Sources/RealTCABench/main.swift and Documentation/Performance.md).
+#
+#   REAL_TCA=DIR Tests/RealTCA/bench.sh [PAIRS [SENDS]]
+#
+# DIR is a folder prepared by ../shared/real-tca/prepare.sh, as for check.sh. Without it the
+# benchmark is skipped with a message. A cold release build takes a while on 2 cores.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ -z "${REAL_TCA:-}" ] || [ ! -f "${REAL_TCA}/set-mirrors.sh" ]; then
+  echo "Tests/RealTCA/bench.sh: skipped: set REAL_TCA to a folder prepared by ../shared/real-tca/prepare.sh (see Documentation/RealTCA.md)"
+  exit 0
+fi
+
+cd "$here"
+bash "$REAL_TCA/set-mirrors.sh" > /dev/null
+swift build -c release --product RealTCABench 2>&1 | tail -n 1 || exit 2
+.build/release/RealTCABench "$@"
