@@ -162,6 +162,14 @@ final class NodeKind: @unchecked Sendable {
     }
   }
 
+  /// Calls `body` with the place of a boxed value.
+  static func withPlace<Result>(of value: Any, _ body: (UnsafeRawPointer) -> Result) -> Result {
+    func open<Value>(_ value: Value) -> Result {
+      withUnsafePointer(to: value) { body(UnsafeRawPointer($0)) }
+    }
+    return _openExistential(value, do: open)
+  }
+
   /// Calls `body` with the places of two boxed values.
   static func withPlaces(
     _ old: Any, _ new: Any, _ body: (UnsafeRawPointer, UnsafeRawPointer) -> Void

@@ -1,6 +1,7 @@
 #if ComposableArchitecture
   import ActionObservation
   import ComposableArchitecture
+  @_spi(Reflection) import Swift
 
   /// The route an action takes through the features of a state, read from the action and the
   /// state themselves: on TCA, whose `Scope`, `ifLet` and `forEach` do not report it as
@@ -99,15 +100,21 @@
       guard let childAction else { return nil }
       let actionType = self.name(of: type(of: childAction))
       guard actionType.hasSuffix(".Action") else { return nil }
-      let childStateType = actionType.dropLast("Action".count) + "State"
+      let childStateType = String(actionType.dropLast("Action".count)) + "State"
 
-      let holders = Mirror(reflecting: state).children.compactMap { child -> (String, Any)? in
-        guard let label = child.label, !label.hasPrefix("_$") else { return nil }
-        let type = self.name(of: Swift.type(of: child.value))
-        guard type == childStateType || type.hasSuffix("<" + childStateType + ">")
-          || type.hasSuffix(", " + childStateType + ">")
-        else { return nil }
-        return (label.hasPrefix("_") ? String(label.dropFirst()) : label, child.value)
+      let holders: [(String, Any)]
+      switch self.holderPlace(in: type(of: state), childAction: type(of: childAction), childStateType: childStateType) {
+      case let .field(name, offset, load):
+        holders = [(name, NodeKind.withPlace(of: state) { load($0 + offset) })]
+      case .none:
+        return nil
+      case .mirror:
+        holders = Mirror(reflecting: state).children.compactMap { child -> (String, Any)? in
+          guard let label = child.label,
+            self.holds(Swift.type(of: child.value), label: label, childStateType: childStateType)
+          else { return nil }
+          return (label.hasPrefix("_") ? String(label.dropFirst()) : label, child.value)
+        }
       }
       guard holders.count == 1 else { return nil }
       let (name, holder) = holders[0]
@@ -125,11 +132,80 @@
         )
       }
       let unwrapped = self.unwrapped(holder)
-      let isOptional = self.name(of: type(of: holder)) != String(childStateType)
+      let isOptional = self.name(of: type(of: holder)) != childStateType
       return Step(
         route: ActionRoute(keyPath: keyPath, kind: isOptional ? .optional : .scope, name: name),
         childAction: childAction,
         childState: unwrapped
+      )
+    }
+
+    /// Whether a stored property labelled `label`, of type `type`, holds the state of type
+    /// `childStateType`: plain, optional, presented, or a collection or stack of them.
+    private static func holds(_ type: Any.Type, label: String, childStateType: String) -> Bool {
+      guard !label.hasPrefix("_$") else { return false }
+      let type = self.name(of: type)
+      return type == childStateType || type.hasSuffix("<" + childStateType + ">")
+        || type.hasSuffix(", " + childStateType + ">")
+    }
+
+    /// Where a state keeps a child's state.
+    private enum HolderPlace {
+      /// In the one stored property that holds it: its name, where it lies in the state, and
+      /// how to read it there.
+      case field(name: String, offset: Int, load: (UnsafeRawPointer) -> Any)
+      /// In no property, or in more than one.
+      case none
+      /// Not known without the state's mirror: a state that is not a struct, whose mirror is its
+      /// own, or one with a property whose value's type may be other than its declared one (a
+      /// class, an existential).
+      case mirror
+    }
+
+    private struct HolderKey: Hashable {
+      let state: ObjectIdentifier
+      let childAction: ObjectIdentifier
+    }
+
+    private static let holderPlaces = Locked<[HolderKey: HolderPlace]>([:])
+
+    /// Where a state of `stateType` keeps the state of the child whose action is of
+    /// `childAction`, found once for the two types: the mirror the route asked for it at every
+    /// step of every action boxed each of the state's properties, and named each one's type.
+    private static func holderPlace(
+      in stateType: Any.Type, childAction: Any.Type, childStateType: String
+    ) -> HolderPlace {
+      let key = HolderKey(state: ObjectIdentifier(stateType), childAction: ObjectIdentifier(childAction))
+      if let place = self.holderPlaces.withLock({ $0[key] }) { return place }
+      let place = self.findHolderPlace(in: stateType, childStateType: childStateType)
+      self.holderPlaces.withLock { $0[key] = place }
+      return place
+    }
+
+    private static func findHolderPlace(in stateType: Any.Type, childStateType: String) -> HolderPlace {
+      // NB: A struct's metadata is of kind 0x200 in the runtime's ABI.
+      guard unsafeBitCast(stateType, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x200,
+        !(stateType is any CustomReflectable.Type)
+      else { return .mirror }
+      var fields: [(label: String, offset: Int, type: Any.Type)] = []
+      var readInPlace = true
+      let described = _forEachField(of: stateType) { name, offset, type, kind in
+        // NB: A value type's value is of the type its property declares; the mirror names the
+        // type of the value a class or existential property holds.
+        switch kind {
+        case .struct, .enum, .optional, .tuple: break
+        default: readInPlace = false
+        }
+        fields.append((String(cString: name), offset, type))
+        return true
+      }
+      guard described, readInPlace else { return .mirror }
+      let holders = fields.filter { self.holds($0.type, label: $0.label, childStateType: childStateType) }
+      guard holders.count == 1 else { return .none }
+      let holder = holders[0]
+      return .field(
+        name: holder.label.hasPrefix("_") ? String(holder.label.dropFirst()) : holder.label,
+        offset: holder.offset, load: NodeKind.of(holder.type).load
       )
     }
 
