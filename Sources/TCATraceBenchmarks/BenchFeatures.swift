@@ -55,6 +55,56 @@ public enum BenchFeature {
   }
 }
 
+/// A parent whose one child is ``BenchFeature``: the child's action goes through a `Scope`, as
+/// most of an app's actions go through one or more.
+public enum BenchParentFeature {
+  public struct State: Equatable, Sendable {
+    public var child = BenchFeature.State(rows: 0)
+    public var title = "Parent"
+    public var count = 0
+    public var tags = ["a", "b"]
+
+    public init() {}
+  }
+
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    @CasePathable
+    public enum View: Equatable, Sendable {
+      case tapped
+    }
+
+    @CasePathable
+    public enum Internal: Equatable, Sendable {
+      case child(BenchFeature.Action)
+    }
+
+    case view(View)
+    case delegate(Never)
+    case _internal(Internal)
+  }
+
+  public struct Feature: Reducer {
+    public typealias State = BenchParentFeature.State
+    public typealias Action = BenchParentFeature.Action
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+      Scope(state: \.child, action: \._internal.child) {
+        BenchFeature.Feature()
+      }
+      Reduce { state, action in
+        if case .view(.tapped) = action { state.count += 1 }
+        return .none
+      }
+    }
+  }
+
+  /// The child's action that changes one of its scalars.
+  public static let childIncrement = Action._internal(.child(.view(.incrementTapped)))
+}
+
 /// A smaller feature whose state and actions are `Codable`, as a replayed one's must be: a
 /// counter and a list of rows (scenario 7). The others use ``BenchFeature``, whose types are
 /// not, so that they measure what recording costs without JSON.

@@ -8,7 +8,7 @@ public enum BenchReport {
       lines.append("## \(result.name)")
       for figure in result.figures {
         lines.append(
-          "  \(figure.name.padding(toLength: 52, withPad: " ", startingAt: 0))"
+          "  \(figure.name.paddedOrWhole(to: 52))"
             + " \(Self.number(figure.median).leftPadded(12)) \(figure.unit)"
             + String(format: "  ±%.0f%%", figure.spread * 50)
         )
@@ -21,7 +21,7 @@ public enum BenchReport {
           default: ""
           }
         lines.append(
-          "  ratio \(ratio.name.padding(toLength: 46, withPad: " ", startingAt: 0)) \(String(format: "%10.3f", ratio.value))  \(verdict)"
+          "  ratio \(ratio.name.paddedOrWhole(to: 46)) \(String(format: "%10.3f", ratio.value))  \(verdict)"
         )
       }
       lines.append("")
@@ -60,5 +60,13 @@ public enum BenchReport {
 extension String {
   fileprivate func leftPadded(_ width: Int) -> String {
     String(repeating: " ", count: max(0, width - self.count)) + self
+  }
+}
+
+extension String {
+  /// The string padded with spaces to `length` characters; whole when it is longer, where
+  /// `padding(toLength:)` cut the names that told two ratios apart.
+  fileprivate func paddedOrWhole(to length: Int) -> String {
+    self.count >= length ? self : self.padding(toLength: length, withPad: " ", startingAt: 0)
   }
 }

@@ -65,6 +65,12 @@ public struct ScenarioResult: Sendable {
   public var name: String
   public var figures: [Figure]
   public var ratios: [Ratio]
+
+  public init(name: String, figures: [Figure], ratios: [Ratio]) {
+    self.name = name
+    self.figures = figures
+    self.ratios = ratios
+  }
 }
 
 /// A directory for the traces a run writes, removed at the end.
@@ -162,7 +168,15 @@ public enum Scenarios {
       rows: 0, change: .view(.incrementTapped), count: size.sends, repetitions: size.repetitions,
       label: "small state"
     )
-    let paired = try await self.pairedSendCosts(pairs: size.sendPairs, sends: size.sendsPerPair)
+    let paired = try await self.pairedSendCosts(
+      pairs: size.sendPairs, sends: size.sendsPerPair, action: .view(.incrementTapped),
+      initialState: { BenchFeature.State(rows: 0) }, reducer: { BenchFeature.Feature() }
+    )
+    // NB: Most of an app's actions are a child feature's, which go through a `Scope`.
+    let child = try await self.pairedSendCosts(
+      pairs: size.sendPairs, sends: size.sendsPerPair, action: BenchParentFeature.childIncrement,
+      initialState: { BenchParentFeature.State() }, reducer: { BenchParentFeature.Feature() }
+    )
     return ScenarioResult(
       name: "send overhead",
       figures: [plain, recording, printChanges],
@@ -170,28 +184,30 @@ public enum Scenarios {
         Ratio(name: "recording / Store.send, paired, median", value: paired.median, target: .atMost(1.5)),
         Ratio(name: "recording / Store.send, paired, 95% interval from", value: paired.lower),
         Ratio(name: "recording / Store.send, paired, 95% interval to", value: paired.upper),
+        Ratio(name: "a child's action: recording / Store.send, paired, median", value: child.median),
+        Ratio(name: "a child's action: recording / Store.send, paired, 95% interval from", value: child.lower),
+        Ratio(name: "a child's action: recording / Store.send, paired, 95% interval to", value: child.upper),
         Ratio(name: "recording / printChanges", value: recording.median / printChanges.median, target: .atMost(0.2)),
       ]
     )
   }
 
-  /// Recording a small-state action against a plain `Store.send`, in pairs: each pair sends
-  /// `sends` actions to a plain store and to a recording one, in turns (which goes first
+  /// Recording `change` against a plain `Store.send`, in pairs: each pair sends `sends` of it
+  /// to a plain store and to a recording one, in turns (which goes first
   /// alternates), so that a slow stretch of the host mostly slows both sides of a pair. Each
   /// recording has a recorder of its own, made and closed outside the timed part, so that its
   /// writer never falls behind by more than its buffer holds.
   @MainActor
-  static func pairedSendCosts(pairs: Int, sends: Int) async throws -> PairedRatios {
+  static func pairedSendCosts<R: Reducer>(
+    pairs: Int, sends: Int, action change: R.Action, initialState: () -> R.State, reducer: () -> R
+  ) async throws -> PairedRatios where R.Action: Sendable {
     let scratch = try Scratch()
-    let change = BenchFeature.Action.view(.incrementTapped)
-    let plainStore = Store(initialState: BenchFeature.State(rows: 0)) { BenchFeature.Feature() }
+    let plainStore = Store(initialState: initialState()) { reducer() }
     var plain: [Double] = []
     var recording: [Double] = []
     for index in 0..<pairs {
       let recorder = try TraceRecorder(path: scratch.path("pair-\(index).db"), policy: .recordOnly)
-      let store = RecordingStore(initialState: BenchFeature.State(rows: 0), recorder: recorder) {
-        BenchFeature.Feature()
-      }
+      let store = RecordingStore(initialState: initialState(), recorder: recorder) { reducer() }
       func sendPlain() async {
         plain += await nanosecondsPerOperation(repetitions: 1, count: sends) {
           for _ in 0..<sends { plainStore.send(change) }

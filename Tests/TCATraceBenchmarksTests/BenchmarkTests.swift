@@ -18,11 +18,30 @@ struct BenchmarkTests {
     #expect(
       result.ratios.map(\.name) == [
         "recording / Store.send, paired, median", "recording / Store.send, paired, 95% interval from",
-        "recording / Store.send, paired, 95% interval to", "recording / printChanges",
+        "recording / Store.send, paired, 95% interval to",
+        "a child's action: recording / Store.send, paired, median",
+        "a child's action: recording / Store.send, paired, 95% interval from",
+        "a child's action: recording / Store.send, paired, 95% interval to", "recording / printChanges",
       ]
     )
-    #expect(result.ratios.map(\.target) == [.atMost(1.5), nil, nil, .atMost(0.2)])
+    #expect(result.ratios.map(\.target) == [.atMost(1.5), nil, nil, nil, nil, nil, .atMost(0.2)])
     #expect(result.ratios.allSatisfy { $0.value > 0 && $0.value.isFinite })
+  }
+
+  /// Two ratios whose names differ only past the table's column are told apart: the names are
+  /// printed whole.
+  @Test func theTableKeepsLongNamesWhole() {
+    let long = "a child's action: recording / Store.send, paired, 95% interval from"
+    let text = BenchReport.text([
+      ScenarioResult(
+        name: "send overhead",
+        figures: [Figure(name: "a figure whose name is longer than the column of the table", unit: "ns/action", samples: [1])],
+        ratios: [Ratio(name: long, value: 1.5), Ratio(name: "short", value: 2)]
+      )
+    ])
+    #expect(text.contains("  ratio \(long)      1.500"))
+    #expect(text.contains("  a figure whose name is longer than the column of the table            1 ns/action"))
+    #expect(text.contains("  ratio short" + String(repeating: " ", count: 41) + "      2.000"))
   }
 
   @Test func stateScalingCoversEachSizeAndChange() async throws {

@@ -5,7 +5,8 @@
 //
 //   REAL_TCA=DIR Tests/RealTCA/bench.sh
 //
-// Prints each side's median and the median of the paired ratios with its 95% interval.
+// Prints each side's median and the median of the paired ratios with its 95% interval, for the
+// action and for a child's action (through a `Scope`).
 
 import Foundation
 import TCATrace
@@ -13,20 +14,22 @@ import TCATrace
 /// Nanoseconds of the monotonic clock.
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+/// Sends `change` to a plain TCA store and to a recording one, in `pairs` pairs of `sends`
+/// actions, and prints each side's median and the median of the paired ratios.
 @MainActor
-func measure(pairs: Int, sends: Int) async throws {
+func measure<R: Reducer>(
+  _ label: String, pairs: Int, sends: Int, action change: R.Action,
+  initialState: () -> R.State, reducer: () -> R
+) async throws where R.Action: Sendable {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcatrace-tca-bench-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: folder) }
-  let change = BenchFeature.Action.view(.incrementTapped)
-  let plainStore = Store(initialState: BenchFeature.State(rows: 0)) { BenchFeature.Feature() }
+  let plainStore = Store(initialState: initialState()) { reducer() }
   var plain: [Double] = []
   var recording: [Double] = []
   for index in 0..<pairs {
     let recorder = try TraceRecorder(path: folder.appendingPathComponent("\(index).db").path, policy: .recordOnly)
-    let store = RecordingStore(initialState: BenchFeature.State(rows: 0), recorder: recorder) {
-      BenchFeature.Feature()
-    }
+    let store = RecordingStore(initialState: initialState(), recorder: recorder) { reducer() }
     func sendPlain() {
       let start = now()
       for _ in 0..<sends { plainStore.send(change) }
@@ -54,9 +57,9 @@ func measure(pairs: Int, sends: Int) async throws {
   let halfWidth = 1.96 * n.squareRoot() / 2
   let lower = ratios[min(max(Int((n / 2 - halfWidth).rounded(.down)), 1), ratios.count) - 1]
   let upper = ratios[min(max(Int((1 + n / 2 + halfWidth).rounded(.up)), 1), ratios.count) - 1]
-  print("## send overhead on TCA (\(pairs) pairs of \(sends) actions)")
-  print("  small state: Store.send            \(Int(median(plain))) ns/action")
-  print("  small state: RecordingStore.send   \(Int(median(recording))) ns/action")
+  print("## send overhead on TCA, \(label) (\(pairs) pairs of \(sends) actions)")
+  print("  Store.send            \(Int(median(plain))) ns/action")
+  print("  RecordingStore.send   \(Int(median(recording))) ns/action")
   print("  ratio recording / Store.send, paired, median  \(String(format: "%.3f", median(ratios)))  (95% interval \(String(format: "%.3f", lower))–\(String(format: "%.3f", upper)))")
 }
 
@@ -67,7 +70,15 @@ let sends = arguments.dropFirst().first.flatMap(Int.init) ?? 2_000
 // main-thread checks trap: the main actor is served from the main thread's run loop instead.
 Task { @MainActor in
   do {
-    try await measure(pairs: pairs, sends: sends)
+    try await measure(
+      "small state", pairs: pairs, sends: sends, action: BenchFeature.Action.view(.incrementTapped),
+      initialState: { BenchFeature.State(rows: 0) }, reducer: { BenchFeature.Feature() }
+    )
+    // NB: Most of an app's actions are a child feature's, which go through a `Scope`.
+    try await measure(
+      "a child's action", pairs: pairs, sends: sends, action: BenchParentFeature.childIncrement,
+      initialState: { BenchParentFeature.State() }, reducer: { BenchParentFeature.Feature() }
+    )
     exit(0)
   } catch {
     FileHandle.standardError.write(Data("RealTCABench: \(error)\n".utf8))
