@@ -1,7 +1,8 @@
 // What recording costs an app on pointfreeco's TCA: a small-state action sent to a plain TCA
 // `Store` and to a `RecordingStore` on TCA, in pairs, as `tcatrace-bench --only send` measures
 // them on `Composable`: the same state, action and reducer, from the same file
-// (BenchFeatures.swift is a link to tcatrace-bench's). Build it in release:
+// (BenchFeatures.swift is a link to tcatrace-bench's, as is Measurement.swift, whose
+// `PairedRatios` takes the median and its interval). Build it in release:
 //
 //   REAL_TCA=DIR Tests/RealTCA/bench.sh
 //
@@ -51,16 +52,11 @@ func measure<R: Reducer>(
     try await recorder.close()
   }
   func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-  // NB: The sign test's 95% interval of the median, as tcatrace-bench's `PairedRatios`.
-  let ratios = zip(recording, plain).map { $0 / $1 }.sorted()
-  let n = Double(ratios.count)
-  let halfWidth = 1.96 * n.squareRoot() / 2
-  let lower = ratios[min(max(Int((n / 2 - halfWidth).rounded(.down)), 1), ratios.count) - 1]
-  let upper = ratios[min(max(Int((1 + n / 2 + halfWidth).rounded(.up)), 1), ratios.count) - 1]
+  let ratios = PairedRatios(recording, plain)
   print("## send overhead on TCA, \(label) (\(pairs) pairs of \(sends) actions)")
   print("  Store.send            \(Int(median(plain))) ns/action")
   print("  RecordingStore.send   \(Int(median(recording))) ns/action")
-  print("  ratio recording / Store.send, paired, median  \(String(format: "%.3f", median(ratios)))  (95% interval \(String(format: "%.3f", lower))–\(String(format: "%.3f", upper)))")
+  print("  ratio recording / Store.send, paired, median  \(String(format: "%.3f", ratios.median))  (95% interval \(String(format: "%.3f", ratios.lower))–\(String(format: "%.3f", ratios.upper)))")
 }
 
 let arguments = CommandLine.arguments.dropFirst()

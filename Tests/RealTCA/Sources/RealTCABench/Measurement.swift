@@ -1,0 +1,1 @@
+../../../../Sources/TCATraceBenchmarks/Measurement.swift
