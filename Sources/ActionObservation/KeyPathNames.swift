@@ -5,10 +5,7 @@ package enum KeyPathNames {
   private static let cache = Locked<[AnyKeyPath: String]>([:])
 
   package static func name(of keyPath: AnyKeyPath) -> String {
-    if let name = self.cache.withLock({ $0[keyPath] }) { return name }
-    let name = self.computeName(of: keyPath)
-    self.cache.withLock { $0[keyPath] = name }
-    return name
+    self.cache.value(for: keyPath) { self.computeName(of: keyPath) }
   }
 
   package static func computeName(of keyPath: AnyKeyPath) -> String {

@@ -20,3 +20,22 @@ package final class Locked<Value>: @unchecked Sendable {
     return try body(&self.value)
   }
 }
+
+extension Locked {
+  /// The value kept for `key`, made by `make` the first time it is asked for.
+  ///
+  /// `make` runs outside the lock — making a value may ask for others — so two threads may
+  /// both make one; the first kept is the one every caller gets.
+  @inlinable
+  package func value<Key: Hashable, Element>(
+    for key: Key, orMake make: () -> Element
+  ) -> Element where Value == [Key: Element] {
+    if let known = self.withLock({ $0[key] }) { return known }
+    let made = make()
+    return self.withLock { values in
+      if let known = values[key] { return known }
+      values[key] = made
+      return made
+    }
+  }
+}

@@ -58,14 +58,7 @@ extension Effect {
 
     /// The test for effects of `Action`, built the first time it is asked for.
     static func of<Action>(_: Effect<Action>.Type) -> EffectNoneTest {
-      let key = ObjectIdentifier(Effect<Action>.self)
-      if let test = self.cache.withLock({ $0[key] }) { return test }
-      let test = EffectNoneTest(Effect<Action>.self)
-      return self.cache.withLock { cache in
-        if let built = cache[key] { return built }
-        cache[key] = test
-        return test
-      }
+      self.cache.value(for: ObjectIdentifier(Effect<Action>.self)) { EffectNoneTest(Effect<Action>.self) }
     }
 
     private init<Action>(_: Effect<Action>.Type) {

@@ -30,11 +30,9 @@ final class ActionClassifier: @unchecked Sendable {
   /// The classifier of `type`'s values; `nil` when `type` is not an enum, whose actions are
   /// classified by reflection.
   static func of(_ type: Any.Type) -> ActionClassifier? {
-    let key = ObjectIdentifier(type)
-    if let known = self.classifiers.withLock({ $0[key] }) { return known }
-    let classifier = EnumReflection.layout(of: type).map { ActionClassifier(root: Node($0)) }
-    self.classifiers.withLock { $0[key] = .some(classifier) }
-    return classifier
+    self.classifiers.value(for: ObjectIdentifier(type)) {
+      EnumReflection.layout(of: type).map { ActionClassifier(root: Node($0)) }
+    }
   }
 
   /// The classification of the action at `action`, a value of this classifier's type, which

@@ -149,16 +149,12 @@ final class NodeKind: @unchecked Sendable {
   /// The kind of `type`, built the first time it is asked for.
   static func of(_ type: Any.Type) -> NodeKind {
     let key = ObjectIdentifier(type)
-    if let kind = self.cache.withLock({ $0[key] }) { return kind }
     // NB: Built outside the lock: a struct's kind builds its fields' kinds.
-    func build<T>(_: T.Type) -> NodeKind { NodeKind(T.self) }
-    var building = self.building
-    building.insert(key)
-    let kind = self.$building.withValue(building) { _openExistential(type, do: build) }
-    return self.cache.withLock { cache in
-      if let built = cache[key] { return built }
-      cache[key] = kind
-      return kind
+    return self.cache.value(for: key) {
+      func build<T>(_: T.Type) -> NodeKind { NodeKind(T.self) }
+      var building = self.building
+      building.insert(key)
+      return self.$building.withValue(building) { _openExistential(type, do: build) }
     }
   }
 

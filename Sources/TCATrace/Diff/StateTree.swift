@@ -214,11 +214,9 @@ enum StateTree {
 
   /// A type's name as CustomDump prints it: `AppFeature.State`, `[Todo]`.
   static func typeName(_ type: Any.Type) -> String {
-    let key = ObjectIdentifier(type)
-    if let name = self.typeNames.withLock({ $0[key] }) { return name }
     // NB: CustomDump prints a metatype as its name and `.self`.
-    let name = String(String(customDumping: type).dropLast(".self".count))
-    self.typeNames.withLock { $0[key] = name }
-    return name
+    self.typeNames.value(for: ObjectIdentifier(type)) {
+      String(String(customDumping: type).dropLast(".self".count))
+    }
   }
 }

@@ -175,11 +175,11 @@
     private static func holderPlace(
       in stateType: Any.Type, childAction: Any.Type, childStateType: String
     ) -> HolderPlace {
-      let key = HolderKey(state: ObjectIdentifier(stateType), childAction: ObjectIdentifier(childAction))
-      if let place = self.holderPlaces.withLock({ $0[key] }) { return place }
-      let place = self.findHolderPlace(in: stateType, childStateType: childStateType)
-      self.holderPlaces.withLock { $0[key] = place }
-      return place
+      self.holderPlaces.value(
+        for: HolderKey(state: ObjectIdentifier(stateType), childAction: ObjectIdentifier(childAction))
+      ) {
+        self.findHolderPlace(in: stateType, childStateType: childStateType)
+      }
     }
 
     private static func findHolderPlace(in stateType: Any.Type, childStateType: String) -> HolderPlace {
@@ -215,11 +215,7 @@
     /// is asked for, and a route asks for those of its action and of its state's properties at
     /// every step of every action.
     private static func name(of type: Any.Type) -> String {
-      let key = ObjectIdentifier(type)
-      if let name = self.names.withLock({ $0[key] }) { return name }
-      let name = String(reflecting: type)
-      self.names.withLock { $0[key] = name }
-      return name
+      self.names.value(for: ObjectIdentifier(type)) { String(reflecting: type) }
     }
 
     /// The state inside an optional or a `PresentationState`, `nil` when there is none.

@@ -88,11 +88,7 @@ enum EnumReflection {
   /// The layout of `type`, read the first time it is asked for; `nil` when `type` is not an
   /// enum (an `Optional` is not one here) or its cases cannot be read.
   static func layout(of type: Any.Type) -> Layout? {
-    let key = ObjectIdentifier(type)
-    if let known = self.layouts.withLock({ $0[key] }) { return known }
-    let layout = self.readLayout(of: type)
-    self.layouts.withLock { $0[key] = .some(layout) }
-    return layout
+    self.layouts.value(for: ObjectIdentifier(type)) { self.readLayout(of: type) }
   }
 
   private static func readLayout(of type: Any.Type) -> Layout? {
