@@ -46,6 +46,8 @@ final class NodeKind: @unchecked Sendable {
     }
   }
 
+  /// The type this is the kind of.
+  let type: Any.Type
   let isOptional: Bool
   /// A ``Shared`` value, a struct with one among its stored properties, an optional of one, or
   /// a value of another `Equatable` type, which may hold one: its bytes do not tell whether it
@@ -77,6 +79,7 @@ final class NodeKind: @unchecked Sendable {
 
   private init<T>(_: T.Type) {
     let key = ObjectIdentifier(T.self)
+    self.type = T.self
     self.isOptional = T.self is any OptionalProtocol.Type
     self.isRedacted = T.self is any TraceRedacted.Type
     if let diffable = T.self as? any DiffableIdentifiedCollection.Type {
@@ -132,7 +135,7 @@ final class NodeKind: @unchecked Sendable {
 
   /// The kind of `value`'s type.
   static func of(_ value: Any) -> NodeKind {
-    self.of(type(of: value))
+    self.of(Swift.type(of: value))
   }
 
   /// The types whose kinds are being built on this thread: a type that holds a collection of

@@ -1,7 +1,6 @@
 #if ComposableArchitecture
   import ActionObservation
   import ComposableArchitecture
-  @_spi(Reflection) import Swift
 
   /// The route an action takes through the features of a state, read from the action and the
   /// state themselves: on TCA, whose `Scope`, `ifLet` and `forEach` do not report it as
@@ -110,10 +109,11 @@
         return nil
       case .mirror:
         holders = Mirror(reflecting: state).children.compactMap { child -> (String, Any)? in
-          guard let label = child.label,
-            self.holds(Swift.type(of: child.value), label: label, childStateType: childStateType)
+          guard let label = child.label else { return nil }
+          let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+          guard self.holds(Swift.type(of: child.value), name: name, childStateType: childStateType)
           else { return nil }
-          return (label.hasPrefix("_") ? String(label.dropFirst()) : label, child.value)
+          return (name, child.value)
         }
       }
       guard holders.count == 1 else { return nil }
@@ -140,10 +140,11 @@
       )
     }
 
-    /// Whether a stored property labelled `label`, of type `type`, holds the state of type
-    /// `childStateType`: plain, optional, presented, or a collection or stack of them.
-    private static func holds(_ type: Any.Type, label: String, childStateType: String) -> Bool {
-      guard !label.hasPrefix("_$") else { return false }
+    /// Whether a stored property named `name` (its label without a leading `_`), of type
+    /// `type`, holds the state of type `childStateType`: plain, optional, presented, or a
+    /// collection or stack of them. Not `@ObservableState`'s own (`_$id`, `_$observationRegistrar`).
+    private static func holds(_ type: Any.Type, name: String, childStateType: String) -> Bool {
+      guard !name.hasPrefix("$") else { return false }
       let type = self.name(of: type)
       return type == childStateType || type.hasSuffix("<" + childStateType + ">")
         || type.hasSuffix(", " + childStateType + ">")
@@ -183,30 +184,22 @@
     }
 
     private static func findHolderPlace(in stateType: Any.Type, childStateType: String) -> HolderPlace {
-      // NB: A struct's metadata is of kind 0x200 in the runtime's ABI.
-      guard unsafeBitCast(stateType, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x200,
-        !(stateType is any CustomReflectable.Type)
+      // NB: The properties of a plain struct, as the diff reads them in place. A value type's
+      // value is of the type its property declares; the mirror names the type of the value a
+      // class or existential property holds, so a state with one asks its mirror.
+      guard let fields = NodeKind.of(stateType).fields,
+        fields.allSatisfy({ self.isValueType($0.kind.type) })
       else { return .mirror }
-      var fields: [(label: String, offset: Int, type: Any.Type)] = []
-      var readInPlace = true
-      let described = _forEachField(of: stateType) { name, offset, type, kind in
-        // NB: A value type's value is of the type its property declares; the mirror names the
-        // type of the value a class or existential property holds.
-        switch kind {
-        case .struct, .enum, .optional, .tuple: break
-        default: readInPlace = false
-        }
-        fields.append((String(cString: name), offset, type))
-        return true
-      }
-      guard described, readInPlace else { return .mirror }
-      let holders = fields.filter { self.holds($0.type, label: $0.label, childStateType: childStateType) }
+      let holders = fields.filter { self.holds($0.kind.type, name: $0.name, childStateType: childStateType) }
       guard holders.count == 1 else { return .none }
       let holder = holders[0]
-      return .field(
-        name: holder.label.hasPrefix("_") ? String(holder.label.dropFirst()) : holder.label,
-        offset: holder.offset, load: NodeKind.of(holder.type).load
-      )
+      return .field(name: holder.name, offset: holder.offset, load: holder.kind.load)
+    }
+
+    /// Whether `type` is a struct, an enum, an optional or a tuple: its metadata's kind
+    /// (0x200, 0x201, 0x202, 0x301 in the runtime's ABI).
+    private static func isValueType(_ type: Any.Type) -> Bool {
+      [0x200, 0x201, 0x202, 0x301].contains(unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self))
     }
 
     private static let names = Locked<[ObjectIdentifier: String]>([:])
