@@ -105,6 +105,53 @@ public enum BenchParentFeature {
   public static let childIncrement = Action._internal(.child(.view(.incrementTapped)))
 }
 
+/// A list as a TCA app writes one (#46): the state and its rows are `@ObservableState`, the
+/// rows in an `IdentifiedArray`; its action changes one row. On TCA the macro gives each
+/// property accessors that keep its value from before an in-place change until the change is
+/// done (to tell observers whether its identity changed), so changing one row copies the rows in
+/// TCA's own store; `Composable`'s macro leaves the properties stored, as ``BenchFeature``'s are.
+public enum ObservedRowsFeature {
+  @ObservableState
+  public struct Row: Equatable, Identifiable, Sendable {
+    public var id: Int
+    public var title: String
+    public var count: Int
+  }
+
+  @ObservableState
+  public struct State: Equatable, Sendable {
+    public var counter = 0
+    public var rows: IdentifiedArrayOf<Row> = []
+
+    public init(rows: Int) {
+      self.rows = IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, title: "row \($0)", count: 0) })
+    }
+  }
+
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    @CasePathable
+    public enum View: Equatable, Sendable {
+      case rowTapped(id: Int)
+    }
+    case view(View)
+    case delegate(Never)
+    case _internal(Never)
+  }
+
+  public struct Feature: Reducer {
+    public init() {}
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case let .view(.rowTapped(id)):
+        state.rows[id: id]?.count += 1
+      }
+      return .none
+    }
+  }
+}
+
 /// A smaller feature whose state and actions are `Codable`, as a replayed one's must be: a
 /// counter and a list of rows (scenario 7). The others use ``BenchFeature``, whose types are
 /// not, so that they measure what recording costs without JSON.
