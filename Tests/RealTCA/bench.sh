@@ -3,7 +3,9 @@
 # patched TCA and runs it (a small-state action to a plain TCA `Store` and to a `RecordingStore`,
 # in pairs; see Sources/RealTCABench/main.swift and Documentation/Performance.md).
 #
-#   REAL_TCA=DIR Tests/RealTCA/bench.sh [PAIRS [SENDS]]
+#   REAL_TCA=DIR Tests/RealTCA/bench.sh [rows] [PAIRS [SENDS]]
+#
+# With `rows`, an action that changes one row instead, at 10, 1,000 and 100,000 rows.
 #
 # DIR is a folder prepared by ../shared/real-tca/prepare.sh, as for check.sh. Without it the
 # benchmark is skipped with a message. A cold release build takes a while on 2 cores.

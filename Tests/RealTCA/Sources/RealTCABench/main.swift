@@ -7,7 +7,9 @@
 //   REAL_TCA=DIR Tests/RealTCA/bench.sh
 //
 // Prints each side's median and the median of the paired ratios with its 95% interval, for the
-// action and for a child's action (through a `Scope`).
+// action and for a child's action (through a `Scope`). With `rows` first
+// (`bench.sh rows [PAIRS [SENDS]]`), for an action that changes one row, at 10, 1,000 and
+// 100,000 rows, of plain structs and of `@ObservableState` ones, and how each side grows.
 
 import Foundation
 import TCATrace
@@ -18,10 +20,11 @@ func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 /// Sends `change` to a plain TCA store and to a recording one, in `pairs` pairs of `sends`
 /// actions, and prints each side's median and the median of the paired ratios.
 @MainActor
+@discardableResult
 func measure<R: Reducer>(
   _ label: String, pairs: Int, sends: Int, action change: R.Action,
   initialState: () -> R.State, reducer: () -> R
-) async throws where R.Action: Sendable {
+) async throws -> (plain: Double, recording: Double) where R.Action: Sendable {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcatrace-tca-bench-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: folder) }
@@ -57,15 +60,54 @@ func measure<R: Reducer>(
   print("  Store.send            \(Int(median(plain))) ns/action")
   print("  RecordingStore.send   \(Int(median(recording))) ns/action")
   print("  ratio recording / Store.send, paired, median  \(String(format: "%.3f", ratios.median))  (95% interval \(String(format: "%.3f", ratios.lower))–\(String(format: "%.3f", ratios.upper)))")
+  return (median(plain), median(recording))
 }
 
-let arguments = CommandLine.arguments.dropFirst()
+/// One row changed, at each size, in a state of plain structs (``BenchFeature``) and in one of
+/// `@ObservableState` rows (``ObservedRowsFeature``); each size runs fewer actions as it grows.
+@MainActor
+func measureRows(pairs: Int, sends: Int) async throws {
+  for (label, observed) in [("plain structs", false), ("@ObservableState", true)] {
+    var bySize: [(rows: Int, plain: Double, recording: Double)] = []
+    for rows in [10, 1_000, 100_000] {
+      let count = max(10, sends / max(1, rows / 100))
+      let pairCount = rows >= 100_000 ? min(pairs, 11) : pairs
+      let (plain, recording) =
+        observed
+        ? try await measure(
+          "one row changed, \(rows) rows of \(label)", pairs: pairCount, sends: count,
+          action: ObservedRowsFeature.Action.view(.rowTapped(id: 3)),
+          initialState: { ObservedRowsFeature.State(rows: rows) }, reducer: { ObservedRowsFeature.Feature() }
+        )
+        : try await measure(
+          "one row changed, \(rows) rows of \(label)", pairs: pairCount, sends: count,
+          action: BenchFeature.Action.view(.rowTapped(id: 3)),
+          initialState: { BenchFeature.State(rows: rows) }, reducer: { BenchFeature.Feature() }
+        )
+      bySize.append((rows, plain, recording))
+    }
+    if let small = bySize.first, let large = bySize.last {
+      print("## one row changed, \(label): \(large.rows) rows / \(small.rows) rows")
+      print("  Store.send            \(String(format: "%.1f", large.plain / small.plain))")
+      print("  RecordingStore.send   \(String(format: "%.1f", large.recording / small.recording))")
+    }
+  }
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+// NB: `rows` measures a row's change at 10, 1,000 and 100,000 rows instead.
+let measuresRows = arguments.first == "rows"
+if measuresRows { arguments = arguments.dropFirst() }
 let pairs = arguments.first.flatMap(Int.init) ?? 41
 let sends = arguments.dropFirst().first.flatMap(Int.init) ?? 2_000
 // NB: On Linux an async top-level `main` runs main-actor jobs off the main thread, where TCA's
 // main-thread checks trap: the main actor is served from the main thread's run loop instead.
 Task { @MainActor in
   do {
+    if measuresRows {
+      try await measureRows(pairs: pairs, sends: sends)
+      exit(0)
+    }
     try await measure(
       "small state", pairs: pairs, sends: sends, action: BenchFeature.Action.view(.incrementTapped),
       initialState: { BenchFeature.State(rows: 0) }, reducer: { BenchFeature.Feature() }
