@@ -42,6 +42,29 @@ private struct Probe: Equatable {
   }
 }
 
+/// What TCA's `@ObservableState` adds to a struct: a registrar that equals every other, and
+/// whose bytes may differ between copies of one value.
+private struct Registrar: Equatable {
+  var generation = 0
+  static func == (_: Self, _: Self) -> Bool { true }
+}
+
+/// A row as TCA's `@ObservableState` stores one, counting the `==` calls made on it.
+private struct ObservedRow: Equatable, Identifiable {
+  static let comparisons = Mutex(0)
+  var _id: Int
+  var _title: String
+  var _$observationRegistrar = Registrar()
+  var id: Int { self._id }
+  init(id: Int, title: String) {
+    (self._id, self._title) = (id, title)
+  }
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    comparisons.withLock { $0 += 1 }
+    return lhs._id == rhs._id && lhs._title == rhs._title
+  }
+}
+
 struct StateDiffTests {
   @Test func equalStatesHaveNoChanges() {
     #expect(StateChange.diff(from: Root(), to: Root()).isEmpty)
@@ -321,6 +344,27 @@ struct StateDiffTests {
     // Different bytes, equal values: -0.0 == 0.0, and a string built at run time.
     let new = Signs(zero: -0.0, text: String(["s", "a", "m", "e"]))
     #expect(StateChange.diff(from: Signs(), to: new).isEmpty)
+  }
+
+  @Test func rowsThatDifferOnlyInTheirObservationRegistrarAreNotComparedWithEquals() {
+    // NB: Not `Equatable`, so that the rows are compared by the identified collection's diff,
+    // not by the state's `==`.
+    struct List {
+      var rows: IdentifiedArrayOf<ObservedRow>
+    }
+    let old = List(rows: IdentifiedArray(uniqueElements: (0..<100).map { ObservedRow(id: $0, title: "row \($0)") }))
+    var new = old
+    for id in new.rows.ids { new.rows[id: id]?._$observationRegistrar.generation += 1 }
+    #expect(StateChange.diff(from: old, to: new).isEmpty)
+
+    new.rows[id: 3]?._title = "changed"
+    ObservedRow.comparisons.withLock { $0 = 0 }
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [StateChange(path: "rows[id: 3].title", kind: .changed, old: #""row 3""#, new: #""changed""#)]
+    )
+    // NB: The changed row's `==`, and its diff's: the other 99 are told apart by their bytes.
+    #expect(ObservedRow.comparisons.withLock { $0 } <= 2)
   }
 
   @MainActor @Test func aStoresObserverSeesTheSameChangesAsTheDiffOfItsStates() {

@@ -42,7 +42,8 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
       var differences: [IdentifiedDifference] = []
       // NB: A shared value's bytes are its reference, the same while what it holds changes,
       // and `==` may not see it change (see `NodeKind.mayChangeUnseen`): each element is diffed.
-      if NodeKind.of(Element.self).mayChangeUnseen {
+      let kind = NodeKind.of(Element.self)
+      if kind.mayChangeUnseen {
         for index in 0..<old.count {
           differences.append(
             .changed(id: AnyHashable(ids[index]), old: old[index], new: new[index], known: false)
@@ -52,7 +53,11 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
       }
       // NB: An element whose bytes are the same on both sides did not change, and its `==`
       // (called through a witness table here) need not be asked: a tap on one row of many
-      // compares the rest as memory.
+      // compares the rest as memory. Where the bytes differ, they are compared field by field
+      // before `==` is asked, without the fields that hold no value: an `@ObservableState` row on
+      // TCA holds a registrar whose bytes differ between copies of the same row (see
+      // `NodeKind.FieldPlace.isObservationMachinery`). (`mayChangeUnseen` is false here: no
+      // field's bytes can hide a shared value's change.)
       let size = MemoryLayout<Element>.size
       let stride = MemoryLayout<Element>.stride
       old.withUnsafeBytes { oldBytes in
@@ -60,6 +65,7 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
           for index in 0..<old.count {
             if let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress,
               memcmp(oldBase + index * stride, newBase + index * stride, size) == 0
+                || kind.hasSameValueBytes(oldBase + index * stride, newBase + index * stride, sharedValuesExist: false)
             {
               continue
             }

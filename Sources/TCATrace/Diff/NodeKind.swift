@@ -1,4 +1,5 @@
 import ActionObservation
+import CustomDump
 @_spi(Reflection) import Swift
 
 #if canImport(Glibc)
@@ -26,6 +27,9 @@ final class NodeKind: @unchecked Sendable {
     let offset: Int
     let size: Int
     let kind: NodeKind
+    /// What an observation macro adds (`_$observationRegistrar`), which the diff does not
+    /// compare; see ``FieldPlace/isObservationMachinery``.
+    let isObservationMachinery: Bool
   }
 
   /// Where a stored property's bytes are: a ``Field`` without its name and kind, so that
@@ -35,12 +39,18 @@ final class NodeKind: @unchecked Sendable {
     let size: Int
     /// The field's kind's ``NodeKind/mayHoldShared``.
     let mayHoldShared: Bool
+    /// Whether the field is the registrar an observation macro adds (`_$observationRegistrar`),
+    /// which is not compared: its `==` says "equal" whatever it holds, CustomDump does not show
+    /// it, and two copies of one value may differ in its bytes (on TCA it holds an existential,
+    /// and a copy of an existential copies only the bytes its value uses).
+    let isObservationMachinery: Bool
 
     /// Whether the property's bytes are the same in the two values. Then it holds the same
     /// value: the same scalars, or the same references to the same storage — but for a
     /// ``Shared`` value, whose one reference holds its value before the action and after it
-    /// (`sharedValuesExist` says whether one may).
+    /// (`sharedValuesExist` says whether one may). An observation registrar is the same.
     func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, sharedValuesExist: Bool) -> Bool {
+      if self.isObservationMachinery { return true }
       if self.mayHoldShared && sharedValuesExist { return false }
       return self.size == 0 || memcmp(old + self.offset, new + self.offset, self.size) == 0
     }
@@ -48,6 +58,8 @@ final class NodeKind: @unchecked Sendable {
 
   /// The type this is the kind of.
   let type: Any.Type
+  /// Its values' size in bytes.
+  let size: Int
   let isOptional: Bool
   /// A ``Shared`` value, a struct with one among its stored properties, an optional of one, or
   /// a value of another `Equatable` type, which may hold one: its bytes do not tell whether it
@@ -80,6 +92,7 @@ final class NodeKind: @unchecked Sendable {
   private init<T>(_: T.Type) {
     let key = ObjectIdentifier(T.self)
     self.type = T.self
+    self.size = MemoryLayout<T>.size
     self.isOptional = T.self is any OptionalProtocol.Type
     self.isRedacted = T.self is any TraceRedacted.Type
     if let diffable = T.self as? any DiffableIdentifiedCollection.Type {
@@ -103,7 +116,10 @@ final class NodeKind: @unchecked Sendable {
       && !(T.self is any CustomReflectable.Type) && Self.isStruct(T.self)
     self.fields = isPlainStruct ? Self.fields(of: T.self) : nil
     self.fieldPlaces = (self.fields ?? []).map {
-      FieldPlace(offset: $0.offset, size: $0.size, mayHoldShared: $0.kind.mayHoldShared)
+      FieldPlace(
+        offset: $0.offset, size: $0.size, mayHoldShared: $0.kind.mayHoldShared,
+        isObservationMachinery: $0.isObservationMachinery
+      )
     }
     if self.isShared {
       self.mayHoldShared = true
@@ -124,6 +140,24 @@ final class NodeKind: @unchecked Sendable {
   /// without comparing its elements (and so without asking the shared value what changed).
   var mayChangeUnseen: Bool {
     self.mayHoldShared && sharedValuesExist.load(ordering: .relaxed)
+  }
+
+  /// Whether two values of this kind in place hold the same bytes wherever they hold a value:
+  /// all of them, or, for a plain struct, those of each field but an observation registrar
+  /// (see ``FieldPlace/isObservationMachinery``), and so on down its plain struct fields. Then
+  /// they are the same value (see ``FieldPlace/hasSameBytes(_:_:sharedValuesExist:)``).
+  func hasSameValueBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, sharedValuesExist: Bool) -> Bool {
+    guard let fields = self.fields else {
+      return self.size == 0 || memcmp(old, new, self.size) == 0
+    }
+    let places = self.fieldPlaces
+    for index in places.indices where !places[index].hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) {
+      let field = fields[index]
+      guard field.kind.fields != nil, !(places[index].mayHoldShared && sharedValuesExist),
+        field.kind.hasSameValueBytes(old + field.offset, new + field.offset, sharedValuesExist: sharedValuesExist)
+      else { return false }
+    }
+    return true
   }
 
   /// `lhs == rhs` when `lhs`'s type is `Equatable`; `nil` when it is not.
@@ -201,15 +235,18 @@ final class NodeKind: @unchecked Sendable {
   /// The stored properties of the struct `Root`, with their places and kinds; `nil` when the
   /// standard library's reflection cannot describe all of them.
   private static func fields<Root>(of _: Root.Type) -> [Field]? {
-    var places: [(name: String, offset: Int, type: Any.Type)] = []
+    var places: [(name: String, offset: Int, type: Any.Type, isObservationMachinery: Bool)] = []
     // NB: A presentation state reads as the optional it wraps: `destination.count`, not
     // `destination.wrappedValue.count`.
     let isTransparent = Root.self is any _TransparentStateWrapper.Type
+    // NB: As CustomDump leaves them out (see `StateTree`).
+    let hidesMachinery = !(Root.self is any CustomDumpReflectable.Type)
     let described = _forEachField(of: Root.self) { name, offset, type, _ in
       var name = String(cString: name)
+      let isObservationMachinery = hidesMachinery && name.hasPrefix("_$")
       if name.hasPrefix("_") { name.removeFirst() }
       if isTransparent, name == "wrappedValue" { name = "" }
-      places.append((name, offset, type))
+      places.append((name, offset, type, isObservationMachinery))
       return true
     }
     guard described, !places.isEmpty else { return nil }
@@ -217,7 +254,7 @@ final class NodeKind: @unchecked Sendable {
     return places.map { place in
       Field(
         name: place.name, offset: place.offset, size: _openExistential(place.type, do: size),
-        kind: NodeKind.of(place.type)
+        kind: NodeKind.of(place.type), isObservationMachinery: place.isObservationMachinery
       )
     }
   }
