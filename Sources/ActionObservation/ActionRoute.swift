@@ -32,6 +32,11 @@ public struct ActionRoute: Hashable, CustomStringConvertible, @unchecked Sendabl
     ///
     /// A stack element's id reads as its generation, `0`, on either host (TCA prints it `#0`).
     public static func describe(_ id: Any) -> String {
+      // NB: The ids most collections use are read first: `String(describing:)` of a number
+      // looks up its conformances, a microsecond of a recorded row's change.
+      if let int = id as? Int {
+        return String(int)
+      }
       if let string = id as? String {
         return String(reflecting: string)
       }
