@@ -41,8 +41,11 @@
       var steps: [Step] = []
       var action = action
       var current: Any? = state
-      // NB: Bounded by the action's depth: each turn takes one case apart.
-      while let (_, payload) = EnumReflection.decompose(action), let payload {
+      // NB: Bounded by the action's depth: each turn takes one case apart. An action whose
+      // cases cannot lead to a child's action (a view action's) is not taken apart.
+      while self.mayStep(from: type(of: action)), let (_, payload) = EnumReflection.decompose(action),
+        let payload
+      {
         if let state = current, let step = self.step(payload, in: state) {
           steps.append(step)
           guard let childAction = step.childAction else { break }
@@ -74,6 +77,51 @@
       var route: ActionRoute
       var childAction: Any?
       var childState: Any?
+    }
+
+    /// Whether the type named `name`, an action's associated value's, may be where a step is
+    /// taken: a child's action, plain or in a `PresentationAction`, `IdentifiedAction` or
+    /// `StackAction` (see ``step(_:in:)``).
+    private static func isStep(_ name: String) -> Bool {
+      name.hasSuffix(".Action") || name.hasPrefix("ComposableArchitecture.PresentationAction<")
+        || name.hasPrefix("ComposableArchitecture.IdentifiedAction<")
+        || name.hasPrefix("ComposableArchitecture.StackAction<")
+    }
+
+    private static let mayStep = Locked<[ObjectIdentifier: Bool]>([:])
+
+    /// Whether an action of type `type` may lead to a step: whether an associated value of one of
+    /// its cases, or of theirs, may be a child's action. Read from the types once per type;
+    /// where a value's type may be another than the declared one (a class, an existential),
+    /// or an enum's cases cannot be read, it may.
+    private static func mayStep(from type: Any.Type) -> Bool {
+      // NB: Only a whole search is kept: within one, a type met again counts as leading nowhere
+      // (what it leads to is found where it was first met), which is not its own answer.
+      self.mayStep.value(for: ObjectIdentifier(type)) {
+        var visiting: Set<ObjectIdentifier> = []
+        return self.casesMayStep(of: type, visiting: &visiting)
+      }
+    }
+
+    private static func casesMayStep(of type: Any.Type, visiting: inout Set<ObjectIdentifier>) -> Bool {
+      guard let layout = EnumReflection.layout(of: type) else { return true }
+      visiting.insert(ObjectIdentifier(type))
+      for enumCase in layout.cases {
+        guard let payload = enumCase.payload?.type else { continue }
+        if self.isStep(self.name(of: payload)) { return true }
+        // NB: The runtime's metadata kinds: a struct (0x200), `Optional` (0x202) and a tuple
+        // (0x301) are not taken apart; an enum (0x201) is.
+        switch unsafeBitCast(payload, to: UnsafeRawPointer.self).load(as: UInt.self) {
+        case 0x200, 0x202, 0x301:
+          continue
+        case 0x201:
+          if visiting.contains(ObjectIdentifier(payload)) { continue }
+          if self.casesMayStep(of: payload, visiting: &visiting) { return true }
+        default:
+          return true
+        }
+      }
+      return false
     }
 
     private static func step(_ payload: Any, in state: Any) -> Step? {
