@@ -27,59 +27,88 @@ enum IdentifiedDifference {
 protocol DiffableIdentifiedCollection {
   /// The differences from `self` to `new`.
   func identifiedDifferences(to new: Self) -> [IdentifiedDifference]
+
+  /// Hands `visit` each element that differs from `new`'s, or may (see
+  /// ``IdentifiedDifference/changed(id:old:new:known:)``), where the two lie, with its id and its
+  /// type's kind, when the two hold the same ids in the same order; returns `false`, and visits
+  /// nothing, when they do not (then ``identifiedDifferences(to:)`` says what differs).
+  func visitChangedElements(
+    in new: Self, _ visit: (_ id: AnyHashable, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ known: Bool, _ kind: NodeKind) -> Void
+  ) -> Bool
+}
+
+extension DiffableIdentifiedCollection {
+  func visitChangedElements(
+    in new: Self, _ visit: (AnyHashable, UnsafeRawPointer, UnsafeRawPointer, Bool, NodeKind) -> Void
+  ) -> Bool {
+    false
+  }
 }
 
 extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable {
   func identifiedDifferences(to new: Self) -> [IdentifiedDifference] {
+    var differences: [IdentifiedDifference] = []
+    let visited = self.visitChangedElements(in: new) { id, old, new, known, _ in
+      differences.append(
+        .changed(id: id, old: old.load(as: Element.self), new: new.load(as: Element.self), known: known)
+      )
+    }
+    if visited { return differences }
+    return TCATrace.differences(
+      oldIDs: Array(self.ids), newIDs: Array(new.ids), old: { self[id: $0] }, new: { new[id: $0] }
+    )
+  }
+
+  func visitChangedElements(
+    in new: Self, _ visit: (AnyHashable, UnsafeRawPointer, UnsafeRawPointer, Bool, NodeKind) -> Void
+  ) -> Bool {
     // NB: Most actions change elements in place, and the ids stay as they were: the elements
-    // are then compared by position, without a lookup by id for each.
-    if self.ids == new.ids {
-      // NB: A loop over indices: in this generic code, an enumeration's tuples cost a lookup
-      // of their type for each element.
-      let ids = self.ids
-      let old = self.elements
-      let new = new.elements
-      var differences: [IdentifiedDifference] = []
-      // NB: A shared value's bytes are its reference, the same while what it holds changes,
-      // and `==` may not see it change (see `NodeKind.mayChangeUnseen`): each element is diffed.
-      let kind = NodeKind.of(Element.self)
-      if kind.mayChangeUnseen {
+    // are then compared by position, without a lookup by id for each, where they lie: a
+    // changed row is diffed there, not boxed on each side first.
+    guard self.ids == new.ids else { return false }
+    // NB: A loop over indices: in this generic code, an enumeration's tuples cost a lookup
+    // of their type for each element.
+    let ids = self.ids
+    let old = self.elements
+    let new = new.elements
+    let kind = NodeKind.of(Element.self)
+    // NB: A shared value's bytes are its reference, the same while what it holds changes,
+    // and `==` may not see it change (see `NodeKind.mayChangeUnseen`): each element is diffed.
+    let unseen = kind.mayChangeUnseen
+    // NB: An element whose bytes are the same on both sides did not change, and its `==`
+    // (called through a witness table here) need not be asked: a tap on one row of many
+    // compares the rest as memory. Where the bytes differ, they are compared field by field
+    // before `==` is asked, without the fields that hold no value: an `@ObservableState` row on
+    // TCA holds a registrar whose bytes differ between copies of the same row (see
+    // `NodeKind.FieldPlace.isObservationMachinery`). (`unseen` is false there: no field's bytes
+    // can hide a shared value's change.)
+    let size = MemoryLayout<Element>.size
+    let stride = MemoryLayout<Element>.stride
+    old.withUnsafeBytes { oldBytes in
+      new.withUnsafeBytes { newBytes in
+        guard let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress else { return }
         for index in 0..<old.count {
-          differences.append(
-            .changed(id: AnyHashable(ids[index]), old: old[index], new: new[index], known: false)
-          )
-        }
-        return differences
-      }
-      // NB: An element whose bytes are the same on both sides did not change, and its `==`
-      // (called through a witness table here) need not be asked: a tap on one row of many
-      // compares the rest as memory. Where the bytes differ, they are compared field by field
-      // before `==` is asked, without the fields that hold no value: an `@ObservableState` row on
-      // TCA holds a registrar whose bytes differ between copies of the same row (see
-      // `NodeKind.FieldPlace.isObservationMachinery`). (`mayChangeUnseen` is false here: no
-      // field's bytes can hide a shared value's change.)
-      let size = MemoryLayout<Element>.size
-      let stride = MemoryLayout<Element>.stride
-      old.withUnsafeBytes { oldBytes in
-        new.withUnsafeBytes { newBytes in
-          for index in 0..<old.count {
-            if let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress,
-              memcmp(oldBase + index * stride, newBase + index * stride, size) == 0
-                || kind.hasSameValueBytes(oldBase + index * stride, newBase + index * stride, sharedValuesExist: false)
-            {
-              continue
-            }
-            if old[index] != new[index] {
-              differences.append(.changed(id: AnyHashable(ids[index]), old: old[index], new: new[index]))
-            }
+          let (oldElement, newElement) = (oldBase + index * stride, newBase + index * stride)
+          if unseen {
+            visit(AnyHashable(ids[index]), oldElement, newElement, false, kind)
+            continue
+          }
+          if memcmp(oldElement, newElement, size) == 0
+            || kind.hasSameValueBytes(oldElement, newElement, sharedValuesExist: false)
+          {
+            continue
+          }
+          let isEqual =
+            kind.equalsInPlace?(oldElement, newElement)
+            ?? (oldElement.assumingMemoryBound(to: Element.self).pointee
+              == newElement.assumingMemoryBound(to: Element.self).pointee)
+          if !isEqual {
+            visit(AnyHashable(ids[index]), oldElement, newElement, true, kind)
           }
         }
       }
-      return differences
     }
-    return differences(
-      oldIDs: Array(self.ids), newIDs: Array(new.ids), old: { self[id: $0] }, new: { new[id: $0] }
-    )
+    return true
   }
 }
 
@@ -96,7 +125,7 @@ extension StackState: DiffableIdentifiedCollection where Element: Equatable {
       }
       return differences
     }
-    return differences(
+    return TCATrace.differences(
       oldIDs: Array(self.ids), newIDs: Array(new.ids), old: { self[id: $0] }, new: { new[id: $0] }
     )
   }

@@ -69,6 +69,13 @@ final class NodeKind: @unchecked Sendable {
   /// The differences of two identified collections of this type in place (see
   /// ``DiffableIdentifiedCollection``); `nil` for other types.
   let identifiedDifferences: ((UnsafeRawPointer, UnsafeRawPointer) -> [IdentifiedDifference])?
+  /// The changed elements of two identified collections of this type in place, visited where
+  /// they lie (see ``DiffableIdentifiedCollection/visitChangedElements(in:_:)``); `nil` for
+  /// other types.
+  let visitChangedElements: VisitChangedElements?
+  typealias VisitChangedElements = (
+    UnsafeRawPointer, UnsafeRawPointer, (AnyHashable, UnsafeRawPointer, UnsafeRawPointer, Bool, NodeKind) -> Void
+  ) -> Bool
   /// A ``Shared`` value: its one reference holds its value before the action and after it.
   let isShared: Bool
   /// A value that reads as the state it wraps (a presentation state).
@@ -97,8 +104,9 @@ final class NodeKind: @unchecked Sendable {
     self.isRedacted = T.self is any TraceRedacted.Type
     if let diffable = T.self as? any DiffableIdentifiedCollection.Type {
       self.identifiedDifferences = Self.differ(diffable)
+      self.visitChangedElements = Self.visitor(diffable)
     } else {
-      self.identifiedDifferences = nil
+      (self.identifiedDifferences, self.visitChangedElements) = (nil, nil)
     }
     self.isShared = T.self is any _SharedStateValue.Type
     self.isTransparent = T.self is any _TransparentStateWrapper.Type
@@ -272,6 +280,13 @@ final class NodeKind: @unchecked Sendable {
     { old, new in
       old.assumingMemoryBound(to: T.self).pointee
         .identifiedDifferences(to: new.assumingMemoryBound(to: T.self).pointee)
+    }
+  }
+
+  private static func visitor<T: DiffableIdentifiedCollection>(_: T.Type) -> VisitChangedElements {
+    { old, new, visit in
+      old.assumingMemoryBound(to: T.self).pointee
+        .visitChangedElements(in: new.assumingMemoryBound(to: T.self).pointee, visit)
     }
   }
 

@@ -50,9 +50,9 @@ enum StateDiff {
     // The fast path for identified collections of `Equatable` elements: they find their own
     // differences (none when they are equal), without asking `==` of the whole first, and
     // before the casts other values need; in place, as in a struct's fields.
-    if let differ = kind.identifiedDifferences, depth < self.maxDepth, type(of: old) == type(of: new) {
+    if kind.identifiedDifferences != nil, depth < self.maxDepth, type(of: old) == type(of: new) {
       NodeKind.withPlaces(old, new) { old, new in
-        self.append(differ(old, new), path: path, depth: depth, into: &changes)
+        self.diffIdentified(kind, old, new, path: path, depth: depth, into: &changes)
       }
       return
     }
@@ -165,6 +165,23 @@ enum StateDiff {
     }
   }
 
+  /// Appends the changes of two identified collections of `kind`'s type in place: their changed
+  /// elements where they lie when the ids are the same, in the same order; what their
+  /// ``IdentifiedDifference``s say otherwise.
+  private static func diffIdentified(
+    _ kind: NodeKind, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, path: String, depth: Int,
+    into changes: inout Changes
+  ) {
+    let visited = kind.visitChangedElements?(old, new) { id, old, new, known, elementKind in
+      self.diff(
+        elementKind, old, new, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
+        knownUnequal: known, into: &changes
+      )
+    }
+    guard visited != true, let differ = kind.identifiedDifferences else { return }
+    self.append(differ(old, new), path: path, depth: depth, into: &changes)
+  }
+
   /// Appends what an identified collection's ``IdentifiedDifference``s say changed at `path`.
   private static func append(
     _ differences: [IdentifiedDifference], path: String, depth: Int, into changes: inout Changes
@@ -222,8 +239,8 @@ enum StateDiff {
       return
     }
     // The fast path for identified collections, without boxing them.
-    if let differ = kind.identifiedDifferences, depth < self.maxDepth {
-      return self.append(differ(old, new), path: path, depth: depth, into: &changes)
+    if kind.identifiedDifferences != nil, depth < self.maxDepth {
+      return self.diffIdentified(kind, old, new, path: path, depth: depth, into: &changes)
     }
     guard let fields = kind.fields, depth < self.maxDepth else {
       return self.diff(
