@@ -106,10 +106,10 @@ public enum BenchParentFeature {
 }
 
 /// A list as a TCA app writes one (#46): the state and its rows are `@ObservableState`, the
-/// rows in an `IdentifiedArray`; its action changes one row. On TCA the macro gives each
+/// rows in an `IdentifiedArray`; its actions are ``BenchFeature``'s. On TCA the macro gives each
 /// property accessors that keep its value from before an in-place change until the change is
-/// done (to tell observers whether its identity changed), so changing one row copies the rows in
-/// TCA's own store; `Composable`'s macro leaves the properties stored, as ``BenchFeature``'s are.
+/// done, and compare the identities of every row when the rows change; `Composable`'s macro
+/// leaves the properties stored, as ``BenchFeature``'s are.
 public enum ObservedRowsFeature {
   @ObservableState
   public struct Row: Equatable, Identifiable, Sendable {
@@ -128,22 +128,15 @@ public enum ObservedRowsFeature {
     }
   }
 
-  @CasePathable
-  public enum Action: Equatable, Sendable {
-    @CasePathable
-    public enum View: Equatable, Sendable {
-      case rowTapped(id: Int)
-    }
-    case view(View)
-    case delegate(Never)
-    case _internal(Never)
-  }
+  public typealias Action = BenchFeature.Action
 
   public struct Feature: Reducer {
     public init() {}
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {
+      case .view(.incrementTapped):
+        state.counter += 1
       case let .view(.rowTapped(id)):
         state.rows[id: id]?.count += 1
       }
