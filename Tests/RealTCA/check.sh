@@ -23,10 +23,22 @@ fi
 work=$(mktemp -d -t tcatrace-realtca.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
+# Runs a recording program with a deadline of `$1` seconds (where `timeout` exists): one that
+# waits for good fails the check rather than stalling it.
+deadline() {
+  local seconds=$1
+  shift
+  command -v timeout > /dev/null || { "$@"; return; }
+  local code=0
+  timeout "$seconds" "$@" || code=$?
+  if [ "$code" = 124 ]; then echo "Tests/RealTCA/check.sh: $1 ran past ${seconds} s and was stopped." >&2; fi
+  return "$code"
+}
+
 cd "$here"
 bash "$REAL_TCA/set-mirrors.sh" > /dev/null
 swift build --product RealTCADemo 2>&1 | tail -n 1 || exit 2
-.build/debug/RealTCADemo "$work/tca.db" || exit 2
+deadline 300 .build/debug/RealTCADemo "$work/tca.db" || exit 2
 
 cd "$root"
 swift build --product tcatrace 2>&1 | tail -n 1 || exit 2
@@ -39,7 +51,7 @@ for session in 1 2; do
 done
 # The library example (Tests/Fixtures/Library): an enum destination with a feature and an
 # alert, a stack, bindings, a cancelled effect, a dependency and a leak.
-"$here/.build/debug/RealTCADemo" --library "$work/tca.db" || exit 2
+deadline 300 "$here/.build/debug/RealTCADemo" --library "$work/tca.db" || exit 2
 .build/debug/tcatrace-fixture record-library "$work/composable.db" > /dev/null || exit 2
 .build/debug/tcatrace diff "$work/composable.db" "$work/tca.db" --session 3 --other-session 3 || status=1
 
@@ -66,7 +78,7 @@ fi
 # The test of the app's session on TCA, nothing redacted, as the main suite keeps the one of
 # its session on Composable (TCATraceExamplesTests/Generated).
 mkdir -p "$work/unredacted"
-"$here/.build/debug/RealTCADemo" "$work/unredacted/demo.db" --unredacted || exit 2
+deadline 300 "$here/.build/debug/RealTCADemo" "$work/unredacted/demo.db" --unredacted || exit 2
 kept="$here/Tests/RealTCATests/DemoAppSessionTest.swift"
 (cd "$work/unredacted" && "$root/.build/debug/tcatrace" test demo.db --session 1 \
   --name replaysDemoAppSession --import RealTCAExamples \
