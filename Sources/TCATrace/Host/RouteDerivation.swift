@@ -66,6 +66,9 @@
     /// `.browsing(Book.Action)`). A feature whose state is an enum has actions of its own.
     private static func isEnumReducer(state: Any?, action: Any?) -> Bool {
       guard let state, let action else { return false }
+      // NB: Only an enum (metadata kind 0x201), or a value whose mirror is its own, is asked for
+      // its mirror: a struct's cost a mirror at every step of every action.
+      guard self.metadataKind(type(of: state)) == 0x201 || state is any CustomReflectable else { return false }
       let mirror = Mirror(reflecting: state)
       guard mirror.displayStyle == .enum, let stateCase = mirror.children.first?.label,
         let (actionCase, _) = EnumReflection.decompose(action)
@@ -109,9 +112,8 @@
       for enumCase in layout.cases {
         guard let payload = enumCase.payload?.type else { continue }
         if self.isStep(self.name(of: payload)) { return true }
-        // NB: The runtime's metadata kinds: a struct (0x200), `Optional` (0x202) and a tuple
-        // (0x301) are not taken apart; an enum (0x201) is.
-        switch unsafeBitCast(payload, to: UnsafeRawPointer.self).load(as: UInt.self) {
+        // NB: A struct, an `Optional` and a tuple are not taken apart; an enum is.
+        switch self.metadataKind(payload) {
         case 0x200, 0x202, 0x301:
           continue
         case 0x201:
@@ -259,9 +261,18 @@
       self.names.value(for: ObjectIdentifier(type)) { String(reflecting: type) }
     }
 
+    /// The runtime's metadata kind of `type`: 0x200 a struct, 0x201 an enum, 0x202 an
+    /// `Optional`, 0x301 a tuple.
+    private static func metadataKind(_ type: Any.Type) -> UInt {
+      unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
+    }
+
     /// The state inside an optional or a `PresentationState`, `nil` when there is none.
     private static func unwrapped(_ holder: Any) -> Any? {
       if let wrapper = holder as? any _TransparentStateWrapper { return self.unwrapped(wrapper.wrappedState) }
+      // NB: Only an optional (metadata kind 0x202), or a value whose mirror is its own, is asked
+      // for its mirror, as in `isEnumReducer`.
+      guard self.metadataKind(type(of: holder)) == 0x202 || holder is any CustomReflectable else { return holder }
       let mirror = Mirror(reflecting: holder)
       guard mirror.displayStyle == .optional else { return holder }
       return mirror.children.first.map { self.unwrapped($0.value) } ?? nil
