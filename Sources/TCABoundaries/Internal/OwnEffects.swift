@@ -67,9 +67,8 @@ extension Effect {
         fields.append((String(cString: name), offset, type))
         return true
       }
-      // NB: An enum's metadata is of kind 0x201 in the runtime's ABI.
       guard described, fields.count == 1, fields[0].name == "operation",
-        unsafeBitCast(fields[0].type, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x201
+        MetadataKind.of(fields[0].type) == MetadataKind.enum
       else {
         self.operation = nil
         return

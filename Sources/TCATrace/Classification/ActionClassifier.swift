@@ -277,9 +277,9 @@ final class ActionClassifier: @unchecked Sendable {
     return EnumReflection.payload(inProjected: slot, isIndirect: step.isIndirect)
   }
 
-  /// Whether values of `type` are existential boxes (`Any`, `any Error`): kinds 0x303, 0x307.
+  /// Whether values of `type` are existential boxes (`Any`, `any Error`).
   private static func isExistential(_ type: Any.Type) -> Bool {
-    let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
-    return kind == 0x303 || kind == 0x307
+    let kind = MetadataKind.of(type)
+    return kind == MetadataKind.existential || kind == MetadataKind.errorExistential
   }
 }

@@ -235,9 +235,9 @@ final class NodeKind: @unchecked Sendable {
     ObjectIdentifier(Substring.self),
   ]
 
-  /// Whether `type`'s metadata is a struct's (kind 0x200 in the runtime's ABI).
+  /// Whether `type`'s metadata is a struct's.
   private static func isStruct(_ type: Any.Type) -> Bool {
-    unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x200
+    MetadataKind.of(type) == MetadataKind.struct
   }
 
   /// The stored properties of the struct `Root`, with their places and kinds; `nil` when the

@@ -66,9 +66,9 @@
     /// `.browsing(Book.Action)`). A feature whose state is an enum has actions of its own.
     private static func isEnumReducer(state: Any?, action: Any?) -> Bool {
       guard let state, let action else { return false }
-      // NB: Only an enum (metadata kind 0x201), or a value whose mirror is its own, is asked for
+      // NB: Only an enum, or a value whose mirror is its own, is asked for
       // its mirror: a struct's cost a mirror at every step of every action.
-      guard self.metadataKind(type(of: state)) == 0x201 || state is any CustomReflectable else { return false }
+      guard MetadataKind.of(type(of: state)) == MetadataKind.enum || state is any CustomReflectable else { return false }
       let mirror = Mirror(reflecting: state)
       guard mirror.displayStyle == .enum, let stateCase = mirror.children.first?.label,
         let (actionCase, _) = EnumReflection.decompose(action)
@@ -113,10 +113,10 @@
         guard let payload = enumCase.payload?.type else { continue }
         if self.isStep(self.name(of: payload)) { return true }
         // NB: A struct, an `Optional` and a tuple are not taken apart; an enum is.
-        switch self.metadataKind(payload) {
-        case 0x200, 0x202, 0x301:
+        switch MetadataKind.of(payload) {
+        case MetadataKind.struct, MetadataKind.optional, MetadataKind.tuple:
           continue
-        case 0x201:
+        case MetadataKind.enum:
           if visiting.contains(ObjectIdentifier(payload)) { continue }
           if self.casesMayStep(of: payload, visiting: &visiting) { return true }
         default:
@@ -246,10 +246,9 @@
       return .field(name: holder.name, offset: holder.offset, load: holder.kind.load)
     }
 
-    /// Whether `type` is a struct, an enum, an optional or a tuple: its metadata's kind
-    /// (0x200, 0x201, 0x202, 0x301 in the runtime's ABI).
+    /// Whether `type` is a struct, an enum, an optional or a tuple.
     private static func isValueType(_ type: Any.Type) -> Bool {
-      [0x200, 0x201, 0x202, 0x301].contains(unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self))
+      [MetadataKind.struct, MetadataKind.enum, MetadataKind.optional, MetadataKind.tuple].contains(MetadataKind.of(type))
     }
 
     private static let names = Locked<[ObjectIdentifier: String]>([:])
@@ -261,18 +260,12 @@
       self.names.value(for: ObjectIdentifier(type)) { String(reflecting: type) }
     }
 
-    /// The runtime's metadata kind of `type`: 0x200 a struct, 0x201 an enum, 0x202 an
-    /// `Optional`, 0x301 a tuple.
-    private static func metadataKind(_ type: Any.Type) -> UInt {
-      unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
-    }
-
     /// The state inside an optional or a `PresentationState`, `nil` when there is none.
     private static func unwrapped(_ holder: Any) -> Any? {
       if let wrapper = holder as? any _TransparentStateWrapper { return self.unwrapped(wrapper.wrappedState) }
-      // NB: Only an optional (metadata kind 0x202), or a value whose mirror is its own, is asked
+      // NB: Only an optional, or a value whose mirror is its own, is asked
       // for its mirror, as in `isEnumReducer`.
-      guard self.metadataKind(type(of: holder)) == 0x202 || holder is any CustomReflectable else { return holder }
+      guard MetadataKind.of(type(of: holder)) == MetadataKind.optional || holder is any CustomReflectable else { return holder }
       let mirror = Mirror(reflecting: holder)
       guard mirror.displayStyle == .optional else { return holder }
       return mirror.children.first.map { self.unwrapped($0.value) } ?? nil

@@ -93,9 +93,9 @@ enum EnumReflection {
 
   private static func readLayout(of type: Any.Type) -> Layout? {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    // NB: The runtime's metadata kinds: 0x201 for enums; `Optional` is 0x202.
+    // NB: `Optional` has a kind of its own.
     guard
-      metadata.load(as: UInt.self) == 0x201,
+      MetadataKind.of(type) == MetadataKind.enum,
       let enumMetadata = EnumMetadata(type),
       let fieldRecords = FieldRecords(enumMetadata: metadata)
     else { return nil }
@@ -125,9 +125,9 @@ enum EnumReflection {
   /// associated value holds just that value.
   private static func unwrappingSingleElementTuple(_ type: Any.Type) -> Any.Type {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    // NB: Tuple metadata (kind 0x301): the element count, the labels, then per element its
-    // type and offset.
-    guard metadata.load(as: UInt.self) == 0x301, metadata.load(fromByteOffset: 8, as: Int.self) == 1
+    // NB: Tuple metadata: its kind, the element count, the labels, then per element its type
+    // and offset.
+    guard MetadataKind.of(type) == MetadataKind.tuple, metadata.load(fromByteOffset: 8, as: Int.self) == 1
     else { return type }
     return metadata.load(fromByteOffset: 24, as: Any.Type.self)
   }

@@ -363,7 +363,7 @@ public final class TraceRecorder: Sendable {
   private func learnTypes<State, Action>(_: ActionEvent<State, Action>.Type) -> RecordedTypes {
     // NB: An existential action type's values have types of their own; each is asked.
     let action = Action.self as Any.Type
-    let isExistential = unsafeBitCast(action, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x303
+    let isExistential = MetadataKind.of(action) == MetadataKind.existential
     typealias Event = ActionEvent<State, Action>
     let types = RecordedTypes(
       stateType: State.self, actionType: Action.self,

@@ -1,0 +1,15 @@
+/// The kind of a type's metadata, as the Swift runtime's ABI records it in its first word.
+package enum MetadataKind {
+  package static let `struct`: UInt = 0x200
+  package static let `enum`: UInt = 0x201
+  package static let optional: UInt = 0x202
+  package static let tuple: UInt = 0x301
+  package static let existential: UInt = 0x303
+  /// An existential whose protocols' witness tables are not in the box (`any Error`).
+  package static let errorExistential: UInt = 0x307
+
+  /// The kind of `type`'s metadata.
+  package static func of(_ type: Any.Type) -> UInt {
+    unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
+  }
+}
