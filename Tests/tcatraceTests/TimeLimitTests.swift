@@ -72,7 +72,9 @@ struct TimeLimitTests {
       let result = try await Product.tcatrace.run(
         arguments + ["--time-limit", "0", "--memory-limit", "32"], in: self.trace.directory.url
       )
-      #expect(ContinuousClock.now - start < .seconds(30), "\(arguments)")
+      // NB: It ends, rather than running for good: how soon is the machine's. Filling 32 MB
+      // took 35 s once in a CI run on two busy cores; the suite's time limit is ten minutes.
+      #expect(ContinuousClock.now - start < .seconds(180), "\(arguments)")
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stdout.isEmpty, "\(arguments)")
       #expect(result.stderr.hasPrefix("Error: SQLite error 7: out of memory"), "\(arguments): \(result.stderr)")
