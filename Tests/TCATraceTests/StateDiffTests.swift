@@ -1,3 +1,4 @@
+import Foundation
 import Composable
 import CustomDump
 import Synchronization
@@ -365,6 +366,44 @@ struct StateDiffTests {
     )
     // NB: The changed row's `==`, and its diff's: the other 99 are told apart by their bytes.
     #expect(ObservedRow.comparisons.withLock { $0 } <= 2)
+  }
+
+  @Test func changedRowsAreNamedByTheirIdsWhateverTheirType() {
+    struct Tagged: Equatable, Identifiable {
+      var id: String
+      var count = 0
+    }
+    struct Keyed: Equatable, Identifiable {
+      var id: UUID
+      var count = 0
+    }
+    struct Small: Equatable, Identifiable {
+      var id: Int8
+      var count = 0
+    }
+    struct Lists {
+      var tagged: IdentifiedArrayOf<Tagged>
+      var keyed: IdentifiedArrayOf<Keyed>
+      var small: IdentifiedArrayOf<Small>
+      var numbered: IdentifiedArrayOf<Row>
+    }
+    let uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
+    let old = Lists(
+      tagged: [Tagged(id: "a"), Tagged(id: "b c")], keyed: [Keyed(id: uuid)], small: [Small(id: -7)],
+      numbered: [Row(id: 1, title: "x"), Row(id: -2, title: "y")]
+    )
+    var new = old
+    new.tagged[id: "b c"]?.count = 1
+    new.keyed[id: uuid]?.count = 2
+    new.small[id: -7]?.count = 3
+    new.numbered[id: -2]?.isComplete = true
+    expectNoDifference(
+      StateChange.diff(from: old, to: new).map(\.path),
+      [
+        #"tagged[id: "b c"].count"#, "keyed[id: 00000000-0000-0000-0000-000000000001].count",
+        "small[id: -7].count", "numbered[id: -2].isComplete",
+      ]
+    )
   }
 
   @MainActor @Test func aStoresObserverSeesTheSameChangesAsTheDiffOfItsStates() {

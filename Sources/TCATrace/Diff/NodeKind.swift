@@ -1,5 +1,6 @@
 import ActionObservation
 import CustomDump
+import Synchronization
 @_spi(Reflection) import Swift
 
 #if canImport(Glibc)
@@ -74,7 +75,8 @@ final class NodeKind: @unchecked Sendable {
   /// other types.
   let visitChangedElements: VisitChangedElements?
   typealias VisitChangedElements = (
-    UnsafeRawPointer, UnsafeRawPointer, (AnyHashable, UnsafeRawPointer, UnsafeRawPointer, Bool, NodeKind) -> Void
+    UnsafeRawPointer, UnsafeRawPointer,
+    (_ id: String, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ known: Bool, _ elementKind: NodeKind) -> Void
   ) -> Bool
   /// A ``Shared`` value: its one reference holds its value before the action and after it.
   let isShared: Bool
@@ -284,9 +286,42 @@ final class NodeKind: @unchecked Sendable {
   }
 
   private static func visitor<T: DiffableIdentifiedCollection>(_: T.Type) -> VisitChangedElements {
-    { old, new, visit in
-      old.assumingMemoryBound(to: T.self).pointee
-        .visitChangedElements(in: new.assumingMemoryBound(to: T.self).pointee, visit)
+    // NB: The elements' kind is found at the first diff, not as this kind is built: an element
+    // may hold a collection of its own type. Kept here, it is not looked up at every diff.
+    let elementKind = KindCell()
+    return { old, new, visit in
+      let kind = elementKind.kind(of: T.elementType)
+      return old.assumingMemoryBound(to: T.self).pointee.visitChangedElements(
+        in: new.assumingMemoryBound(to: T.self).pointee, elementKind: kind
+      ) { id, old, new, known in
+        visit(id, old, new, known, kind)
+      }
+    }
+  }
+
+  /// A kind found the first time it is asked for and kept, read without a lock after that.
+  private final class KindCell: Sendable {
+    /// The kind's object, retained, as bits; 0 until it is found.
+    private let bits = Atomic<UInt>(0)
+
+    func kind(of type: Any.Type) -> NodeKind {
+      let bits = self.bits.load(ordering: .acquiring)
+      if bits != 0 {
+        return Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+      }
+      let kind = NodeKind.of(type)
+      let found = UInt(bitPattern: Unmanaged.passRetained(kind).toOpaque())
+      // NB: Two threads may find it at once: the same kind (`NodeKind.of(_:)` keeps one per type);
+      // the one that comes second gives its reference back.
+      if !self.bits.compareExchange(expected: 0, desired: found, ordering: .acquiringAndReleasing).exchanged {
+        Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: found)!).release()
+      }
+      return kind
+    }
+
+    deinit {
+      let bits = self.bits.load(ordering: .acquiring)
+      if bits != 0 { Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
     }
   }
 

@@ -174,7 +174,7 @@ enum StateDiff {
   ) {
     let visited = kind.visitChangedElements?(old, new) { id, old, new, known, elementKind in
       self.diff(
-        elementKind, old, new, path: "\(path)[id: \(describe(id))]", depth: depth + 1,
+        elementKind, old, new, path: "\(path)[id: \(id)]", depth: depth + 1,
         knownUnequal: known, into: &changes
       )
     }
