@@ -368,6 +368,49 @@ struct StateDiffTests {
     #expect(ObservedRow.comparisons.withLock { $0 } <= 2)
   }
 
+  @Test func registrarsAmongFieldsAndInNestedStructsAreLeftOutOfTheBytesCompared() {
+    struct Inner: Equatable {
+      var x = 0
+      var _$observationRegistrar = Registrar()
+      var y = 0
+    }
+    struct NestedRow: Equatable, Identifiable {
+      static let comparisons = Mutex(0)
+      var id: Int
+      var _$observationRegistrar = Registrar()
+      var inner = Inner()
+      var title = "row"
+      static func == (lhs: Self, rhs: Self) -> Bool {
+        comparisons.withLock { $0 += 1 }
+        return lhs.id == rhs.id && lhs.inner == rhs.inner && lhs.title == rhs.title
+      }
+    }
+    struct List {
+      var rows: IdentifiedArrayOf<NestedRow>
+    }
+    let old = List(rows: IdentifiedArray(uniqueElements: (0..<50).map { NestedRow(id: $0) }))
+    var new = old
+    for id in new.rows.ids {
+      new.rows[id: id]?._$observationRegistrar.generation += 1
+      new.rows[id: id]?.inner._$observationRegistrar.generation += 2
+    }
+    NestedRow.comparisons.withLock { $0 = 0 }
+    #expect(StateChange.diff(from: old, to: new).isEmpty)
+    #expect(NestedRow.comparisons.withLock { $0 } == 0)
+
+    new.rows[id: 7]?.inner.y = 1
+    new.rows[id: 9]?.inner.x = 2
+    new.rows[id: 11]?.title = "changed"
+    expectNoDifference(
+      StateChange.diff(from: old, to: new),
+      [
+        StateChange(path: "rows[id: 7].inner.y", kind: .changed, old: "0", new: "1"),
+        StateChange(path: "rows[id: 9].inner.x", kind: .changed, old: "0", new: "2"),
+        StateChange(path: "rows[id: 11].title", kind: .changed, old: #""row""#, new: #""changed""#),
+      ]
+    )
+  }
+
   @Test func changedRowsAreNamedByTheirIdsWhateverTheirType() {
     struct Tagged: Equatable, Identifiable {
       var id: String

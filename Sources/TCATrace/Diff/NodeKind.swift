@@ -89,6 +89,13 @@ final class NodeKind: @unchecked Sendable {
   let fields: [Field]?
   /// The places of ``fields``, in their order.
   let fieldPlaces: [FieldPlace]
+  /// Where a value of this kind holds values, as byte ranges, merged where they touch: all its
+  /// bytes, or, for a plain struct, its fields' but an observation registrar's, and so on down
+  /// its plain struct fields (see ``hasSameValueBytes(_:_:sharedValuesExist:)``).
+  ///
+  /// NB: Kept outside an array, allocated once for good as kinds are: reading an array held by
+  /// a kind retained and released it, for each row of a collection.
+  private let valueByteRanges: UnsafeBufferPointer<Range<Int>>
   /// `==` of the type, taking a value of any type on the right; `nil` when not `Equatable`.
   let equals: ((Any, Any) -> Bool)?
   /// `==` of the type, of two values in place; `nil` when not `Equatable`.
@@ -131,6 +138,7 @@ final class NodeKind: @unchecked Sendable {
         isObservationMachinery: $0.isObservationMachinery
       )
     }
+    self.valueByteRanges = Self.valueByteRanges(fields: self.fields, size: self.size)
     if self.isShared {
       self.mayHoldShared = true
     } else if let fields = self.fields {
@@ -143,6 +151,10 @@ final class NodeKind: @unchecked Sendable {
     } else {
       self.mayHoldShared = !self.isScalar && self.equals != nil
     }
+  }
+
+  deinit {
+    UnsafeMutableBufferPointer(mutating: self.valueByteRanges).deallocate()
   }
 
   /// Whether a value of this kind may have changed though `==` says it is equal: it may hold a
@@ -159,6 +171,16 @@ final class NodeKind: @unchecked Sendable {
   func hasSameValueBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, sharedValuesExist: Bool) -> Bool {
     guard let fields = self.fields else {
       return self.size == 0 || memcmp(old, new, self.size) == 0
+    }
+    // NB: One comparison for each run of fields between registrars, not one for each field: on
+    // TCA every copy of an `@ObservableState` row differs from the row in its registrar, and a
+    // changed row among many compares each other one here.
+    if !(sharedValuesExist && self.mayHoldShared) {
+      for range in self.valueByteRanges
+      where memcmp(old + range.lowerBound, new + range.lowerBound, range.count) != 0 {
+        return false
+      }
+      return true
     }
     let places = self.fieldPlaces
     for index in places.indices where !places[index].hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) {
@@ -236,6 +258,36 @@ final class NodeKind: @unchecked Sendable {
     ObjectIdentifier(Bool.self), ObjectIdentifier(String.self), ObjectIdentifier(Character.self),
     ObjectIdentifier(Substring.self),
   ]
+
+  /// The byte ranges of ``valueByteRanges``, for a type of `size` bytes with `fields` (`nil`: not
+  /// a plain struct).
+  private static func valueByteRanges(fields: [Field]?, size: Int) -> UnsafeBufferPointer<Range<Int>> {
+    var ranges: [Range<Int>] = []
+    func add(_ range: Range<Int>) {
+      guard !range.isEmpty else { return }
+      if let last = ranges.last, last.upperBound == range.lowerBound {
+        ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
+      } else {
+        ranges.append(range)
+      }
+    }
+    if let fields {
+      for field in fields.sorted(by: { $0.offset < $1.offset }) where !field.isObservationMachinery {
+        guard field.kind.fields != nil else {
+          add(field.offset..<(field.offset + field.size))
+          continue
+        }
+        for range in field.kind.valueByteRanges {
+          add((field.offset + range.lowerBound)..<(field.offset + range.upperBound))
+        }
+      }
+    } else {
+      add(0..<size)
+    }
+    let buffer = UnsafeMutableBufferPointer<Range<Int>>.allocate(capacity: ranges.count)
+    _ = buffer.initialize(from: ranges)
+    return UnsafeBufferPointer(buffer)
+  }
 
   /// Whether `type`'s metadata is a struct's.
   private static func isStruct(_ type: Any.Type) -> Bool {
