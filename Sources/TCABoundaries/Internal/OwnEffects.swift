@@ -42,7 +42,7 @@ extension Effect {
   /// then each effect's tag is compared with it. Asking reflection instead (a mirror, and the
   /// operation's description) cost about a third of recording an action on TCA, and it was
   /// asked at every feature along the action's route.
-  final class EffectNoneTest: @unchecked Sendable {
+  package final class EffectNoneTest: @unchecked Sendable {
     // NB: `@unchecked`: immutable once built; the pointers are the type's, which live forever.
     private struct Operation {
       let offset: Int
@@ -57,7 +57,7 @@ extension Effect {
     private static let cache = Locked<[ObjectIdentifier: EffectNoneTest]>([:])
 
     /// The test for effects of `Action`, built the first time it is asked for.
-    static func of<Action>(_: Effect<Action>.Type) -> EffectNoneTest {
+    package static func of<Action>(_: Effect<Action>.Type) -> EffectNoneTest {
       self.cache.value(for: ObjectIdentifier(Effect<Action>.self)) { EffectNoneTest(Effect<Action>.self) }
     }
 
@@ -80,7 +80,7 @@ extension Effect {
     }
 
     /// Whether `effect` is `.none`.
-    func isNone<Action>(_ effect: Effect<Action>) -> Bool {
+    package func isNone<Action>(_ effect: Effect<Action>) -> Bool {
       guard let operation = self.operation else { return effect.isNoneByReflection }
       return withUnsafeBytes(of: effect) { bytes in
         operation.getEnumTag(bytes.baseAddress! + operation.offset, operation.metadata) == operation.noneTag

@@ -35,6 +35,8 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   #if ComposableArchitecture
     /// Counts the effects, for a ``RecordingStore``.
     var effects: RunningEffects? = nil
+    /// Tells `.none` from other effects of the base's actions: found once, not at every action.
+    let effectNone = EffectNoneTest.of(Effect<Base.Action>.self)
   #endif
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
@@ -62,6 +64,9 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       route: route, ownEffectCounts: ownEffectCounts, timestamp: start, duration: end &- start
     )
     sharedValues.comparing { recorder.record(event) }
+    // NB: An effect that can send no action (most actions return `.none`) has nothing to
+    // watch: it is returned as it is, without `map`'s wrapping or, on TCA, being counted.
+    guard !self.cannotSendActions(effect) else { return effect }
     // NB: `map`'s transform runs when the effect sends, right before the store receives the
     // action: that is how the next action is known to come from this one's effect.
     let recorded = effect.map { action in
@@ -75,6 +80,15 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     #endif
   }
 
+  /// Whether `effect` sends no action.
+  private func cannotSendActions(_ effect: Effect<Base.Action>) -> Bool {
+    #if ComposableArchitecture
+      self.effectNone.isNone(effect)
+    #else
+      effect.cannotSendActions
+    #endif
+  }
+
   #if ComposableArchitecture
     /// `effect`, counted by ``effects`` while it runs; not when the action presented a feature
     /// or pushed one, whose effect TCA keeps running until it is dismissed.
@@ -82,7 +96,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       _ effect: Effect<Base.Action>, of action: Base.Action,
       from stateBefore: Base.State, to stateAfter: Base.State
     ) -> Effect<Base.Action> {
-      guard let effects = self.effects, !effect.cannotSendActions,
+      guard let effects = self.effects, !self.cannotSendActions(effect),
         !Presentations.presented(by: action, before: stateBefore, after: stateAfter)
       else { return effect }
       return effects.track(effect)
