@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Records the example app and the library example on pointfreeco's TCA (this package, through
 # TCATrace's `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture`), and
-# compares the two recordings with `tcatrace diff` and `tcatrace leaks`; then writes the test
-# `tcatrace test` makes of the app's session on TCA, compares it with the one kept in
-# Tests/RealTCATests, and runs that against TCA's `TestStore` (issue #41).
+# compares the two recordings with `tcatrace diff`, the routes' state paths and `tcatrace
+# leaks`; then writes the test `tcatrace test` makes of the app's session on TCA, compares it
+# with the one kept in Tests/RealTCATests, and runs that against TCA's `TestStore` (issue #41).
 #
 #   REAL_TCA=DIR Tests/RealTCA/check.sh
 #
@@ -68,6 +68,17 @@ for session in 1 2 3; do
 done
 
 # NB: `diff` compares actions and state changes; the leaks are compared as `leaks` prints them.
+# The state path of the feature each action was routed to: the same on both hosts, but where
+# `Composable` routes an alert's action into the alert (`todos.alert`), which has no feature of
+# its own on TCA, whose derived route stops at the feature presenting it (`todos`).
+route_query="SELECT session_id, seq, replace(state_path, 'todos.alert', 'todos') FROM actions ORDER BY session_id, seq"
+if ! diff -u --label Composable --label TCA \
+  <(.build/debug/tcatrace sql "$work/composable.db" "$route_query" --format csv) \
+  <(.build/debug/tcatrace sql "$work/tca.db" "$route_query" --format csv); then
+  echo "The routes' state paths differ."
+  status=1
+fi
+
 .build/debug/tcatrace leaks "$work/composable.db" --session all > "$work/composable-leaks.txt" || true
 .build/debug/tcatrace leaks "$work/tca.db" --session all > "$work/tca-leaks.txt" || true
 if ! diff -u --label Composable --label TCA "$work/composable-leaks.txt" "$work/tca-leaks.txt"; then
