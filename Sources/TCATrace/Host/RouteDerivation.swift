@@ -147,12 +147,11 @@
         childAction = parts[1]
       }
       guard let childAction else { return nil }
-      let actionType = self.name(of: type(of: childAction))
-      guard actionType.hasSuffix(".Action") else { return nil }
-      let childStateType = String(actionType.dropLast("Action".count)) + "State"
+      let plan = self.plan(in: type(of: state), childAction: type(of: childAction))
+      guard let childStateType = plan.childStateType else { return nil }
 
       let holders: [(String, Any)]
-      switch self.holderPlace(in: type(of: state), childAction: type(of: childAction), childStateType: childStateType) {
+      switch plan.holder {
       case let .field(name, offset, load):
         holders = [(name, NodeKind.withPlace(of: state) { load($0 + offset) })]
       case .none:
@@ -181,8 +180,10 @@
           childState: element
         )
       }
-      let unwrapped = self.unwrapped(holder)
-      let isOptional = self.name(of: type(of: holder)) != childStateType
+      // NB: A property declared of the child's state type holds that state itself. (Typed: in
+      // a tuple, the optional that `unwrapped(_:)` returns was boxed into an `Any`.)
+      let unwrapped: Any? = plan.holdsStateItself ? holder : self.unwrapped(holder)
+      let isOptional = !plan.holdsStateItself && self.name(of: type(of: holder)) != childStateType
       return Step(
         route: ActionRoute(keyPath: keyPath, kind: isOptional ? .optional : .scope, name: name),
         childAction: childAction,
@@ -218,18 +219,41 @@
       let childAction: ObjectIdentifier
     }
 
-    private static let holderPlaces = Locked<[HolderKey: HolderPlace]>([:])
+    /// What a step from a state of one type into the child whose action is of another needs
+    /// to know of the two types.
+    private struct StepPlan {
+      /// The name of the child's state type (`App.Child.State` for `App.Child.Action`); `nil`
+      /// when the action's type does not read as a feature's.
+      let childStateType: String?
+      let holder: HolderPlace
+      /// Whether the holder is a property declared of the child's state type: not an optional,
+      /// a presentation or a collection of it.
+      let holdsStateItself: Bool
+    }
 
-    /// Where a state of `stateType` keeps the state of the child whose action is of
+    private static let plans = Locked<[HolderKey: StepPlan]>([:])
+
+    /// What a step needs to know of a state of `stateType` and a child's action of
     /// `childAction`, found once for the two types: the mirror the route asked for it at every
-    /// step of every action boxed each of the state's properties, and named each one's type.
-    private static func holderPlace(
-      in stateType: Any.Type, childAction: Any.Type, childStateType: String
-    ) -> HolderPlace {
-      self.holderPlaces.value(
+    /// step of every action boxed each of the state's properties, and named each one's type,
+    /// and naming the child's state type built a string at every step.
+    private static func plan(in stateType: Any.Type, childAction: Any.Type) -> StepPlan {
+      self.plans.value(
         for: HolderKey(state: ObjectIdentifier(stateType), childAction: ObjectIdentifier(childAction))
       ) {
-        self.findHolderPlace(in: stateType, childStateType: childStateType)
+        let actionType = self.name(of: childAction)
+        guard actionType.hasSuffix(".Action") else {
+          return StepPlan(childStateType: nil, holder: .none, holdsStateItself: false)
+        }
+        let childStateType = String(actionType.dropLast("Action".count)) + "State"
+        let holder = self.findHolderPlace(in: stateType, childStateType: childStateType)
+        var holdsStateItself = false
+        if case let .field(name, offset, _) = holder,
+          let field = NodeKind.of(stateType).fields?.first(where: { $0.offset == offset && $0.name == name })
+        {
+          holdsStateItself = self.name(of: field.kind.type) == childStateType
+        }
+        return StepPlan(childStateType: childStateType, holder: holder, holdsStateItself: holdsStateItself)
       }
     }
 
