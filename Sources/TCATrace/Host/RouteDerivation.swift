@@ -246,28 +246,29 @@
           return StepPlan(childStateType: nil, holder: .none, holdsStateItself: false)
         }
         let childStateType = String(actionType.dropLast("Action".count)) + "State"
-        let holder = self.findHolderPlace(in: stateType, childStateType: childStateType)
-        var holdsStateItself = false
-        if case let .field(name, offset, _) = holder,
-          let field = NodeKind.of(stateType).fields?.first(where: { $0.offset == offset && $0.name == name })
-        {
-          holdsStateItself = self.name(of: field.kind.type) == childStateType
-        }
+        let (holder, holdsStateItself) = self.findHolderPlace(in: stateType, childStateType: childStateType)
         return StepPlan(childStateType: childStateType, holder: holder, holdsStateItself: holdsStateItself)
       }
     }
 
-    private static func findHolderPlace(in stateType: Any.Type, childStateType: String) -> HolderPlace {
+    /// Where a state of `stateType` keeps the state of type `childStateType`, and whether the
+    /// property holding it is declared of that type (see ``StepPlan/holdsStateItself``).
+    private static func findHolderPlace(
+      in stateType: Any.Type, childStateType: String
+    ) -> (place: HolderPlace, holdsStateItself: Bool) {
       // NB: The properties of a plain struct, as the diff reads them in place. A value type's
       // value is of the type its property declares; the mirror names the type of the value a
       // class or existential property holds, so a state with one asks its mirror.
       guard let fields = NodeKind.of(stateType).fields,
         fields.allSatisfy({ self.isValueType($0.kind.type) })
-      else { return .mirror }
+      else { return (.mirror, false) }
       let holders = fields.filter { self.holds($0.kind.type, name: $0.name, childStateType: childStateType) }
-      guard holders.count == 1 else { return .none }
+      guard holders.count == 1 else { return (.none, false) }
       let holder = holders[0]
-      return .field(name: holder.name, offset: holder.offset, load: holder.kind.load)
+      return (
+        .field(name: holder.name, offset: holder.offset, load: holder.kind.load),
+        self.name(of: holder.kind.type) == childStateType
+      )
     }
 
     /// Whether `type` is a struct, an enum, an optional or a tuple.
