@@ -81,8 +81,8 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
     let unseen = kind.mayChangeUnseen
     // NB: An element whose bytes are the same on both sides did not change, and its `==`
     // (called through a witness table here) need not be asked: a tap on one row of many
-    // compares the rest as memory. Where the bytes differ, they are compared field by field
-    // before `==` is asked, without the fields that hold no value: an `@ObservableState` row on
+    // compares the rest as memory. Where the bytes differ, they are compared again without the
+    // fields that hold no value before `==` is asked: an `@ObservableState` row on
     // TCA holds a registrar whose bytes differ between copies of the same row (see
     // `NodeKind.FieldPlace.isObservationMachinery`). (`unseen` is false there: no field's bytes
     // can hide a shared value's change.)
@@ -98,7 +98,7 @@ extension IdentifiedArray: DiffableIdentifiedCollection where Element: Equatable
             continue
           }
           if memcmp(oldElement, newElement, size) == 0
-            || kind.hasSameValueBytes(oldElement, newElement, sharedValuesExist: false)
+            || kind.hasSameValueBytes(oldElement, newElement)
           {
             continue
           }

@@ -91,7 +91,7 @@ final class NodeKind: @unchecked Sendable {
   let fieldPlaces: [FieldPlace]
   /// Where a value of this kind holds values, as byte ranges, merged where they touch: all its
   /// bytes, or, for a plain struct, its fields' but an observation registrar's, and so on down
-  /// its plain struct fields (see ``hasSameValueBytes(_:_:sharedValuesExist:)``).
+  /// its plain struct fields (see ``hasSameValueBytes(_:_:)``).
   ///
   /// NB: Kept outside an array, allocated once for good as kinds are: reading an array held by
   /// a kind retained and released it, for each row of a collection.
@@ -167,27 +167,16 @@ final class NodeKind: @unchecked Sendable {
   /// Whether two values of this kind in place hold the same bytes wherever they hold a value:
   /// all of them, or, for a plain struct, those of each field but an observation registrar
   /// (see ``FieldPlace/isObservationMachinery``), and so on down its plain struct fields. Then
-  /// they are the same value (see ``FieldPlace/hasSameBytes(_:_:sharedValuesExist:)``).
-  func hasSameValueBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, sharedValuesExist: Bool) -> Bool {
-    guard let fields = self.fields else {
-      return self.size == 0 || memcmp(old, new, self.size) == 0
-    }
-    // NB: One comparison for each run of fields between registrars, not one for each field: on
-    // TCA every copy of an `@ObservableState` row differs from the row in its registrar, and a
-    // changed row among many compares each other one here.
-    if !(sharedValuesExist && self.mayHoldShared) {
-      for range in self.valueByteRanges
-      where memcmp(old + range.lowerBound, new + range.lowerBound, range.count) != 0 {
-        return false
-      }
-      return true
-    }
-    let places = self.fieldPlaces
-    for index in places.indices where !places[index].hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) {
-      let field = fields[index]
-      guard field.kind.fields != nil, !(places[index].mayHoldShared && sharedValuesExist),
-        field.kind.hasSameValueBytes(old + field.offset, new + field.offset, sharedValuesExist: sharedValuesExist)
-      else { return false }
+  /// they are the same value, unless a shared value hides in them (see ``mayChangeUnseen``,
+  /// which the caller asks first: a shared value's bytes stay the same while it changes).
+  ///
+  /// NB: One comparison for each run of fields between registrars, not one for each field: on
+  /// TCA every copy of an `@ObservableState` row differs from the row in its registrar, and a
+  /// changed row among many compares each other one here.
+  func hasSameValueBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer) -> Bool {
+    for range in self.valueByteRanges
+    where memcmp(old + range.lowerBound, new + range.lowerBound, range.count) != 0 {
+      return false
     }
     return true
   }
