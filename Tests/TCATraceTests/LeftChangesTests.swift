@@ -1,8 +1,10 @@
 import Composable
 import CustomDump
+import Foundation
 import IdentifiedCollections
 @testable import TCATrace
 import TCATraceExamples
+import TCATraceFile
 import TestSupport
 import Testing
 
@@ -135,5 +137,51 @@ struct LeftChangesTests {
     await DemoScript.runApp(finish: app.finish) { app.send($0) }
     await app.finish()
     #expect(checked.value > 30)
+  }
+
+  /// A writer that cannot write holds the states of no more actions than its limit: the store's
+  /// thread finds the changes of the rest itself, and the trace holds every action's changes
+  /// once the writer catches up.
+  @Test func aWriterBehindTakesNoMoreStatesThanItsLimit() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("behind.db")
+    try await TraceRecorder(path: path).close()
+    // NB: Another connection's exclusive lock: the recorder's writer waits to open the file.
+    var holder: SQLiteConnection? = try SQLiteConnection(path: path, mode: .readWrite)
+    try holder?.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE sessions SET name = name")
+
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: Root(), recorder: recorder) {
+      Reduce<Root, Int> { state, index in
+        state.rows[id: index % 3 + 1]?.count += 1
+        return .none
+      }
+    }
+    let actions = 2 * TraceWriter.statesLimit
+    var refused = 0
+    for index in 0..<actions {
+      store.send(index)
+      if recorder.writer?.takesStates == false { refused += 1 }
+    }
+    #expect(refused >= actions - TraceWriter.statesLimit)
+    try holder?.execute("COMMIT")
+    holder = nil
+    try await recorder.close()
+
+    let reader = try TraceReader(path: path)
+    let changes = try reader.query(
+      """
+      SELECT a.seq, c.path, c.old_value, c.new_value FROM actions a JOIN state_changes c ON c.action_id = a.id
+      ORDER BY a.seq, c.position
+      """
+    ).rows
+    let expected: [[TraceValue]] = (0..<actions).map { index in
+      let count = Int64(index / 3)
+      return [
+        .integer(Int64(index + 1)), .text("rows[id: \(index % 3 + 1)].count"),
+        .text("\(count)"), .text("\(count + 1)"),
+      ]
+    }
+    expectNoDifference(changes, expected)
   }
 }
