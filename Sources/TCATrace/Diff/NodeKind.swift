@@ -102,13 +102,6 @@ final class NodeKind: @unchecked Sendable {
   let equalsInPlace: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
   /// A copy of the value in place.
   let load: (UnsafeRawPointer) -> Any
-  /// Copies the value in place into uninitialized memory laid out for the type.
-  let copy: (_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer) -> Void
-  /// Destroys the value in place, leaving its memory uninitialized.
-  let destroy: (UnsafeMutableRawPointer) -> Void
-  /// The type's stride and alignment in bytes.
-  let stride: Int
-  let alignment: Int
   /// The value in place rendered as ``StateDiff/render(_:)`` renders it.
   let render: (UnsafeRawPointer) -> String
 
@@ -134,9 +127,6 @@ final class NodeKind: @unchecked Sendable {
       (self.equals, self.equalsInPlace) = (nil, nil)
     }
     self.load = { $0.load(as: T.self) }
-    self.copy = { $1.assumingMemoryBound(to: T.self).initialize(from: $0.assumingMemoryBound(to: T.self), count: 1) }
-    self.destroy = { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
-    (self.stride, self.alignment) = (MemoryLayout<T>.stride, MemoryLayout<T>.alignment)
     self.render = Self.renderer(T.self)
     let isPlainStruct =
       !self.isScalar && !self.isRedacted && self.identifiedDifferences == nil

@@ -14,21 +14,8 @@ enum StateDiff {
     /// The paths of the shared values that changed: every feature that holds one shows its
     /// change, whichever feature made it.
     var sharedPaths: [String] = []
-    /// The state path whose subtree the diff does not look into (see
-    /// ``StateDiff/changes(from:to:kind:outside:)``).
-    var excluded: String?
-    /// How many values the diff left unlooked into because they lie inside ``excluded``.
-    var skipped = 0
 
     var count: Int { self.list.count }
-
-    /// Whether the value at `path` lies inside ``excluded``; counts it as skipped when it does.
-    @inline(__always)
-    mutating func skips(_ path: String) -> Bool {
-        guard let excluded = self.excluded, LeakRules.contains(excluded, path) else { return false }
-        self.skipped += 1
-        return true
-    }
 
     mutating func append(_ change: StateChange) {
       self.list.append(change)
@@ -52,23 +39,6 @@ enum StateDiff {
     return changes
   }
 
-  /// The changes from the value at `old` to the value at `new` that lie outside the state at
-  /// `excluded`, without looking into it: what the boundary rules judge of a child's action,
-  /// on the store's thread, when the whole diff is left to the writer.
-  ///
-  /// The same changes as ``changes(from:to:kind:)`` outside `excluded`: a value that holds
-  /// `excluded` and whose fields show no change outside it is not reported as changed whole
-  /// (what the whole diff does for an unequal value whose fields show nothing), since what
-  /// changed may lie inside.
-  static func changes(
-    from old: UnsafeRawPointer, to new: UnsafeRawPointer, kind: NodeKind, outside excluded: String
-  ) -> Changes {
-    var changes = Changes()
-    changes.excluded = excluded
-    self.diff(kind, old, new, path: "", depth: 0, knownUnequal: false, into: &changes)
-    return changes
-  }
-
   /// How deep a diff looks before it reports a whole subtree as changed.
   static let maxDepth = 48
 
@@ -76,7 +46,6 @@ enum StateDiff {
     _ old: Any, _ new: Any, path: String, depth: Int, knownUnequal: Bool = false,
     into changes: inout Changes
   ) {
-    if changes.excluded != nil, changes.skips(path) { return }
     let kind = NodeKind.of(old)
     // The fast path for identified collections of `Equatable` elements: they find their own
     // differences (none when they are equal), without asking `==` of the whole first, and
@@ -157,14 +126,14 @@ enum StateDiff {
       guard !oldChildren.isEmpty, oldChildren.count == newChildren.count else {
         return self.leaf(old, new, path: path, into: &changes)
       }
-      let (before, skippedBefore) = (changes.count, changes.skipped)
+      let before = changes.count
       for (index, (oldChild, newChild)) in zip(oldChildren, newChildren).enumerated() {
         let name = oldChild.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? "\(index)"
         self.diff(oldChild.value, newChild.value, path: join(path, name), depth: depth + 1, into: &changes)
       }
       // A value whose properties all compare equal but that is not `Equatable`-equal (a class
       // with identity, say) changed in a way its properties do not show.
-      if changes.count == before, changes.skipped == skippedBefore, kind.isEqual(old, new) == false {
+      if changes.count == before, kind.isEqual(old, new) == false {
         self.leaf(old, new, path: path, into: &changes)
       }
 
@@ -257,7 +226,6 @@ enum StateDiff {
     _ kind: NodeKind, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, path: String, depth: Int,
     knownUnequal: Bool, into changes: inout Changes
   ) {
-    if changes.excluded != nil, changes.skips(path) { return }
     if kind.isScalar {
       if !knownUnequal, kind.equalsInPlace?(old, new) == true { return }
       let (oldText, newText) = (kind.render(old), kind.render(new))
@@ -295,7 +263,7 @@ enum StateDiff {
         unequal = true
       }
     }
-    let (before, skippedBefore) = (changes.count, changes.skipped)
+    let before = changes.count
     for index in places.indices
     where !places[index].hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) {
       let field = fields[index]
@@ -305,7 +273,7 @@ enum StateDiff {
       )
     }
     // Unequal, but no field shows how (a custom `==`): the whole value is one change.
-    if changes.count == before, unequal, changes.skipped == skippedBefore {
+    if changes.count == before, unequal {
       self.leaf(kind.load(old), kind.load(new), path: path, into: &changes)
     }
   }

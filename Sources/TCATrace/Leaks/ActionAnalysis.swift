@@ -56,26 +56,14 @@ public struct ActionAnalysis: Sendable {
   /// The analysis of an action from its values in place, as separate values: the recorder
   /// moves each into its record, where copying them out of an `ActionAnalysis` retained and
   /// released each of their strings.
-  ///
-  /// - Parameter diffsWholeState: Whether to find every change the action made. When `false`,
-  ///   the changes returned are empty, and only those the boundary rules judge are found, for
-  ///   them: none for most actions (see ``LeakRules/judgedOutside(_:origin:route:)``). The
-  ///   recorder then leaves the whole diff to its writer's thread.
   static func analyse(
     action: UnsafeRawPointer, actionValue: () -> Any, classifier: ActionClassifier?,
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
-    route: [ActionRoute], ownEffectCounts: [Int], rootName: String, diffsWholeState: Bool = true
+    route: [ActionRoute], ownEffectCounts: [Int], rootName: String
   ) -> (classification: ActionClassification, changes: [StateChange], leaks: [Leak]) {
     let classification =
       classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
-    let changes: StateDiff.Changes
-    if diffsWholeState {
-      changes = StateDiff.changes(from: before, to: after, kind: stateKind)
-    } else if let judged = LeakRules.judgedOutside(classification, origin: origin, route: route) {
-      changes = StateDiff.changes(from: before, to: after, kind: stateKind, outside: judged)
-    } else {
-      changes = StateDiff.Changes()
-    }
+    let changes = StateDiff.changes(from: before, to: after, kind: stateKind)
     let leaks = LeakRules.leaks(
       classification,
       origin: origin,
@@ -85,7 +73,7 @@ public struct ActionAnalysis: Sendable {
         sharedPaths: changes.sharedPaths, rootName: rootName
       )
     )
-    return (classification, diffsWholeState ? changes.list : [], leaks)
+    return (classification, changes.list, leaks)
   }
 
   /// `AppFeature` for `AppFeature.Action`; the type's own name otherwise.

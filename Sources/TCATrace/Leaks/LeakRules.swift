@@ -37,26 +37,6 @@ enum LeakRules {
     return mayLeak ? self.leaks(input()) : []
   }
 
-  /// The state path outside which the rules judge the changes `classification`, sent from
-  /// `origin` along `route`, made; `nil` when no rule looks at its changes (a root feature's
-  /// action, a direct child's delegate action, a child action whose route is unknown).
-  ///
-  /// The changes inside it are never judged: a recorder that leaves the whole diff to later
-  /// need only find those outside it now (``StateDiff/changes(from:to:kind:outside:)``).
-  static func judgedOutside(
-    _ classification: ActionClassification, origin: ActionOrigin, route: [ActionRoute]
-  ) -> String? {
-    guard classification.category != .unclassified, !classification.isDismiss else { return nil }
-    let allowedDepth =
-      switch classification.category {
-      case .view, .internal: classification.feature.count
-      case .delegate: self.parentDepth(of: classification)
-      case .unclassified: 0
-      }
-    guard allowedDepth >= 1, route.count >= allowedDepth else { return nil }
-    return Array(route.prefix(allowedDepth)).statePath
-  }
-
   private static func leaks(_ input: Input) -> [Leak] {
     let classification = input.classification
     var leaks: [Leak] = []

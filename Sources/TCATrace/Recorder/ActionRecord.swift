@@ -31,9 +31,6 @@ package struct ActionRecord: Sendable {
   /// The state after the action, when it is `Encodable`: the writer finds how its JSON
   /// changed from the state after the action before.
   package var stateAfter: StateAfterAction?
-  /// The states before and after the action, when the store's thread left its changes to the
-  /// writer: ``changes`` is then empty.
-  var actionStates: ActionStates?
 
   /// Keeps `states`, and the state after the action, with the action.
   package mutating func keep(_ states: [StateSnapshot], stateAfter: StateAfterAction? = nil) {
@@ -101,40 +98,4 @@ package struct SessionRecord: Sendable {
   package var rootFeature: String
   package var startedAt: String
   package var recorderVersion: String
-}
-
-/// Copies of the states before and after one action, for the writer's thread: it finds there
-/// the changes that the store's thread left to it (see `TraceRecorder`).
-///
-/// NB: One allocation for both states, laid out by their kind: a generic class would look its
-/// metadata up at every action, in code the recorder cannot specialize.
-final class ActionStates: @unchecked Sendable {
-  // NB: `@unchecked`: a state is a value, as a `StateSnapshot`'s; the writer only reads it.
-  // One that may hold a shared value is never diffed here: its values before and after the
-  // action are only known on the store's thread, as the action is processed.
-
-  /// The states' kind.
-  let kind: NodeKind
-  private let storage: UnsafeMutableRawPointer
-
-  init(kind: NodeKind, before: UnsafeRawPointer, after: UnsafeRawPointer) {
-    self.kind = kind
-    self.storage = .allocate(byteCount: 2 * max(1, kind.stride), alignment: kind.alignment)
-    kind.copy(before, self.storage)
-    kind.copy(after, self.storage + kind.stride)
-  }
-
-  deinit {
-    self.kind.destroy(self.storage)
-    self.kind.destroy(self.storage + self.kind.stride)
-    self.storage.deallocate()
-  }
-
-  /// The action's changes, found on the writer's thread.
-  func changes() -> [StateChange] {
-    StateDiff.changes(
-      from: UnsafeRawPointer(self.storage), to: UnsafeRawPointer(self.storage + self.kind.stride),
-      kind: self.kind
-    ).list
-  }
 }

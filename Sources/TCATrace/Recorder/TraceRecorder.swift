@@ -6,7 +6,6 @@
 import Dispatch
 import Foundation
 import IssueReporting
-import Synchronization
 
 /// Records a store's actions into a trace file.
 ///
@@ -125,12 +124,9 @@ public final class TraceRecorder: Sendable {
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
-      self.writer = TraceWriter(
-        path: path, connection: try TraceFile.openForWriting(path: path, waiting: false),
-        keyframes: self.keyframes
-      )
+      self.writer = TraceWriter(path: path, connection: try TraceFile.openForWriting(path: path, waiting: false))
     } catch where error.isBusy {
-      self.writer = TraceWriter(path: path, connection: nil, keyframes: self.keyframes)
+      self.writer = TraceWriter(path: path, connection: nil)
     } catch let error {
       switch error.kind {
       case .notWritable, .sqlite, .notFound:
@@ -288,36 +284,30 @@ public final class TraceRecorder: Sendable {
     return withUnsafePointer(to: event) { place in
       let place = UnsafeRawPointer(place)
       let action = place + types.event.action
-      let (before, after) = (place + types.event.stateBefore, place + types.event.stateAfter)
-      // NB: The store's thread finds the action's changes itself only where the writer could
-      // not find the same: a state that may hold a shared value (whose values before and after
-      // the action are only known now), and changes that redactions must edit before they
-      // leave this thread. Otherwise it finds only those the boundary rules judge, if any, and
-      // the writer finds them all, from copies of the two states.
-      // NB: The writer takes no more states than its limit: beyond it, behind, it would hold
-      // ever more copies of them, and fall further behind finding their changes.
-      let changesAreLeft = writer.takesStates && self.redactor.isEmpty && !types.state.mayChangeUnseen
       var record = self.record(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
         timestamp: timestamp, duration: duration, action: action,
-        actionValue: { types.event.loadAction(action) }, before: before, after: after,
-        types: types, session: session, diffsWholeState: !changesAreLeft
+        actionValue: { types.event.loadAction(action) }, before: place + types.event.stateBefore,
+        after: place + types.event.stateAfter, types: types, session: session
       )
-      let secrets = record.payloadJSON == nil ? [] : Redactor.redactedValues(in: event.action)
-      // NB: Changes that secrets of the action must be scrubbed from are found here after all.
-      self.keepStates(
-        of: &record, before: before, after: after, types: types,
-        changesAreLeft: changesAreLeft && secrets.isEmpty, findsChanges: changesAreLeft && !secrets.isEmpty
+      let states = self.states(
+        seq: id, changes: record.changes.count, kind: types.state,
+        before: place + types.event.stateBefore, after: place + types.event.stateAfter
       )
-      // NB: Redaction happens here, on the store's thread: a secret never reaches the writer in
-      // a readable form. Whole states are redacted by the writer, as it builds their trees,
-      // before it writes them.
+      // NB: The state's JSON is followed on the writer's thread, from each state to the next.
+      let stateAfter =
+        types.stateIsEncodable && self.keyframes.isEnabled
+        ? StateAfterAction(value: types.state.load(place + types.event.stateAfter), redact: self.redactJSONChanges)
+        : nil
+      record.keep(states, stateAfter: stateAfter)
+      // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
+      // Whole states are redacted by the writer, as it builds their trees, before it writes them.
       if !self.redactor.isEmpty {
         self.checkRedactionRootsOnce(stateType: State.self)
         self.redactor.apply(to: &record, event: event)
       }
-      if !secrets.isEmpty {
-        Redactor.scrub(&record, of: secrets)
+      if record.payloadJSON != nil {
+        Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
       }
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
@@ -335,29 +325,6 @@ public final class TraceRecorder: Sendable {
     }
   }
 
-  /// Hands the writer what it needs of the states before and after the action `record`: copies
-  /// of both, when it finds the action's changes; the whole states to keep; and the state after
-  /// it as a value, when its JSON is followed. When `findsChanges`, first finds the action's
-  /// changes, which the record was built without.
-  private func keepStates(
-    of record: inout ActionRecord, before: UnsafeRawPointer, after: UnsafeRawPointer,
-    types: RecordedTypes, changesAreLeft: Bool, findsChanges: Bool
-  ) {
-    if findsChanges { record.changes = StateDiff.changes(from: before, to: after, kind: types.state).list }
-    if changesAreLeft {
-      record.actionStates = ActionStates(kind: types.state, before: before, after: after)
-    }
-    // NB: Counts the changes the store's thread found; the writer counts those it finds.
-    let states = self.states(
-      seq: record.seq, changes: record.changes.count, kind: types.state, before: before, after: after
-    )
-    if !states.isEmpty { record.states = states }
-    // NB: The state's JSON is followed on the writer's thread, from each state to the next.
-    if types.stateIsEncodable && self.keyframes.isEnabled {
-      record.stateAfter = StateAfterAction(value: types.state.load(after), redact: self.redactJSONChanges)
-    }
-  }
-
   /// The whole states to keep with the action `seq`; see ``KeyframeClock``.
   private func states(
     seq: Int, changes: Int, kind: NodeKind, before: UnsafeRawPointer, after: UnsafeRawPointer
@@ -372,14 +339,12 @@ public final class TraceRecorder: Sendable {
   private func record(
     id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
-    before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    diffsWholeState: Bool
+    before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState
   ) -> ActionRecord {
     let (classification, changes, leaks) = ActionAnalysis.analyse(
       action: action, actionValue: actionValue, classifier: types.actionClassifier,
       before: before, after: after, stateKind: types.state, origin: origin, route: route,
-      ownEffectCounts: ownEffectCounts, rootName: session.rootFeature,
-      diffsWholeState: diffsWholeState
+      ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
     )
     return ActionRecord(
       seq: id,
@@ -657,7 +622,7 @@ struct SessionState: Sendable {
 /// recorded, on the writer's thread.
 package final class KeyframeClock: @unchecked Sendable {
   // NB: `@unchecked`: `hasInitial` and `changesSince` are only touched on the store's thread,
-  // as actions are recorded; `threshold` is locked; `leftChanges` is atomic.
+  // as actions are recorded; `threshold` is locked.
 
   /// The fewest changes between two kept states, so that a small state is not kept at every
   /// few actions.
@@ -680,10 +645,6 @@ package final class KeyframeClock: @unchecked Sendable {
   /// Whether states are kept at all: the benchmark measures the recorder without them.
   package let isEnabled: Bool
 
-  /// The changes the writer found of actions whose changes the store's thread left to it (see
-  /// ``ActionStates``), since the store's thread last counted them.
-  private let leftChanges = Atomic(0)
-
   package init(isEnabled: Bool = true) {
     self.isEnabled = isEnabled
   }
@@ -698,10 +659,6 @@ package final class KeyframeClock: @unchecked Sendable {
     // NB: Most actions keep nothing: they cost a sum and a comparison, no allocation. The
     // threshold the writer sets is read only when the count might have reached it.
     self.changesSince += changes
-    // NB: Changes the writer found are counted as it finds them, a little after their actions.
-    if self.leftChanges.load(ordering: .relaxed) > 0 {
-      self.changesSince += self.leftChanges.exchange(0, ordering: .relaxed)
-    }
     guard !self.hasInitial || self.changesSince >= self.lastThreshold else { return [] }
     if self.changesSince >= self.lastThreshold {
       // NB: No new keyframe while the last one is still being built: a writer slower than the
@@ -728,13 +685,6 @@ package final class KeyframeClock: @unchecked Sendable {
     guard !snapshots.isEmpty else { return [] }
     self.threshold.withLock { $0.isBuilding = true }
     return snapshots
-  }
-
-  /// Counts `changes` that the writer found, of an action whose changes the store's thread
-  /// left to it; they count towards the next state kept. Called on the writer's thread.
-  func countLeftChanges(_ changes: Int) {
-    guard self.isEnabled, changes > 0 else { return }
-    self.leftChanges.add(changes, ordering: .relaxed)
   }
 
   /// Whether a kept state is being built: until it is, no other is asked for.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Writes records to a trace file on a thread of its own, in batched transactions, so that the
 /// store never waits on the disk.
@@ -49,16 +48,6 @@ package final class TraceWriter: @unchecked Sendable {
   private var flushWaiters: [(generation: Int, continuation: CheckedContinuation<Void, Never>)] = []
   private var isFinished = false
   let capacity: Int
-  /// The recorder's keyframe clock, told the changes this thread finds.
-  private let keyframes: KeyframeClock?
-  /// How many records submitted and not yet written hold copies of the states before and
-  /// after their action (``ActionRecord/actionStates``): at most ``statesLimit``.
-  private let heldStates = Atomic(0)
-  /// The most records waiting that may hold copies of states: a bound on the memory the
-  /// waiting states take (each action that changes a collection makes a new copy of it) and on
-  /// the work the store's thread leaves to this one. Beyond it, the store's thread finds the
-  /// changes itself, as the writer, behind, catches up.
-  static let statesLimit = 128
 
   private var connection: SQLiteConnection?
   private var statements: Statements?
@@ -85,12 +74,9 @@ package final class TraceWriter: @unchecked Sendable {
   ///   records submitted wait (up to `capacity`). Either way the thread checks the file with
   ///   ``TraceFile/prepareForAppending(_:)`` before writing to it, and writes nothing to a
   ///   damaged file, nor changes it.
-  init(
-    path: String, connection: SQLiteConnection?, capacity: Int = 65_536, keyframes: KeyframeClock? = nil
-  ) {
+  init(path: String, connection: SQLiteConnection?, capacity: Int = 65_536) {
     self.path = path
     self.capacity = capacity
-    self.keyframes = keyframes
     // NB: Stored, not captured by the thread's closure: the closure outlives the session
     // (until the thread object goes), and a connection it held would not be closed — nor its
     // WAL folded into the file and deleted — before the process ends.
@@ -160,24 +146,14 @@ package final class TraceWriter: @unchecked Sendable {
     if self.pending.isEmpty || self.pending[self.pending.count - 1].count >= Self.batchSize {
       self.pending.append(self.spareChunks.popLast() ?? Self.newChunk())
     }
-    let holdsStates = record.actionStates != nil
     // NB: Moved, not copied: a copy retained each string of the record, and released them
     // again as the parameter ended.
     self.pending[self.pending.count - 1].append(consume record)
     self.pendingCount += 1
-    // NB: Records that hold states are not left to wait for their batch to fill: the writer
-    // starts on them once half the limit waits.
-    let heldStates = holdsStates ? self.heldStates.add(1, ordering: .relaxed).newValue : 0
-    if self.pendingCount == 1 || self.pendingCount >= Self.batchSize || heldStates == Self.statesLimit / 2 {
+    if self.pendingCount == 1 || self.pendingCount >= Self.batchSize {
       self.condition.signal()
     }
     return true
-  }
-
-  /// Whether a record submitted now may hold copies of its action's states (see
-  /// ``statesLimit``).
-  var takesStates: Bool {
-    self.heldStates.load(ordering: .relaxed) < Self.statesLimit
   }
 
   private static func newChunk() -> [ActionRecord] {
@@ -334,8 +310,7 @@ package final class TraceWriter: @unchecked Sendable {
       // Give a batch up to `maxDelay` to fill, unless asked to flush or close.
       let deadline = Date(timeIntervalSinceNow: Self.maxDelay)
       while self.pendingCount < Self.batchSize, !self.isClosing,
-        self.flushRequests == self.flushedGeneration,
-        self.heldStates.load(ordering: .relaxed) < Self.statesLimit / 2
+        self.flushRequests == self.flushedGeneration
       {
         if !self.condition.wait(until: deadline) { break }
       }
@@ -357,12 +332,7 @@ package final class TraceWriter: @unchecked Sendable {
       let lostActions = writeError == nil ? 0 : batch.reduce(0) { $0 + $1.count }
       let firstLostSeq = writeError == nil ? nil : batch.first?.first.map(\.seq)
       // NB: The records are destroyed here, on this thread, and their chunks kept for reuse.
-      var releasedStates = 0
-      for index in batch.indices {
-        releasedStates += batch[index].count { $0.actionStates != nil }
-        batch[index].removeAll(keepingCapacity: true)
-      }
-      if releasedStates > 0 { self.heldStates.subtract(releasedStates, ordering: .relaxed) }
+      for index in batch.indices { batch[index].removeAll(keepingCapacity: true) }
 
       self.condition.lock()
       self.spareChunks.append(contentsOf: batch.prefix(Self.maxSpareChunks - self.spareChunks.count))
@@ -460,8 +430,7 @@ package final class TraceWriter: @unchecked Sendable {
             for index in records.indices {
               try Self.write(
                 records.baseAddress! + index, sessionID: sessionID, statements: statements,
-                connection: connection, lastState: &self.lastState, jsonTypes: self.jsonTypes,
-                keyframes: self.keyframes
+                connection: connection, lastState: &self.lastState, jsonTypes: self.jsonTypes
               )
             }
           }
@@ -476,8 +445,7 @@ package final class TraceWriter: @unchecked Sendable {
 
   private static func write(
     _ record: UnsafePointer<ActionRecord>, sessionID: Int64, statements: Statements,
-    connection: SQLiteConnection, lastState: inout Any?, jsonTypes: JSONDiffTypes,
-    keyframes: KeyframeClock?
+    connection: SQLiteConnection, lastState: inout Any?, jsonTypes: JSONDiffTypes
   ) throws(TraceFileError) {
     let insert = statements.insertAction
     insert.reset()
@@ -501,27 +469,19 @@ package final class TraceWriter: @unchecked Sendable {
     insert.bind(12, record.pointee.statePath)
     insert.bind(13, record.pointee.classification.payload)
     insert.bind(14, record.pointee.payloadJSON)
-    // NB: The changes the store's thread left to this one, found from the states' copies.
-    let changes: [StateChange]
-    if let states = record.pointee.actionStates {
-      changes = states.changes()
-      keyframes?.countLeftChanges(changes.count)
-    } else {
-      changes = record.pointee.changes
-    }
     insert.bind(15, Self.jsonChanges(record, lastState: &lastState, types: jsonTypes))
     try insert.run()
     let actionID = connection.lastInsertRowID
-    for position in changes.indices {
+    for position in record.pointee.changes.indices {
       let insert = statements.insertChange
       insert.reset()
       insert.bind(1, actionID)
       insert.bind(2, Int64(position))
-      insert.bind(3, changes[position].path)
-      insert.bind(4, changes[position].kind.rawValue)
-      insert.bind(5, changes[position].old)
-      insert.bind(6, changes[position].new)
-      insert.bind(7, changes[position].rebuild?.json)
+      insert.bind(3, record.pointee.changes[position].path)
+      insert.bind(4, record.pointee.changes[position].kind.rawValue)
+      insert.bind(5, record.pointee.changes[position].old)
+      insert.bind(6, record.pointee.changes[position].new)
+      insert.bind(7, record.pointee.changes[position].rebuild?.json)
       try insert.run()
     }
     for snapshot in record.pointee.states {
