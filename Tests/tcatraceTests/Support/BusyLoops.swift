@@ -1,7 +1,7 @@
 import Foundation
 
 /// Processes that keep the machine's cores busy, as a build beside a test run does, until
-/// stopped.
+/// stopped, or until this process ends.
 final class BusyLoops {
   private let processes: [Process]
 
@@ -11,7 +11,9 @@ final class BusyLoops {
     for _ in 0..<count {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", "while :; do :; done"]
+      // NB: Each loop lasts while this process does: a test run that ends without stopping
+      // them (interrupted, or killed by a closed pipe) leaves no core busy behind it.
+      process.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"]
       do {
         try process.run()
       } catch {
