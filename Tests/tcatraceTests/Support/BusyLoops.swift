@@ -4,7 +4,7 @@ import Foundation
 /// stopped, or until this process ends.
 final class BusyLoops {
   private let processes: [Process]
-  /// Each loop's shell waits for the end of its pipe, then stops its loop: at ``stop(_:)``, or
+  /// Each loop's shell waits for the end of its pipe, then stops its loop: at ``stop(_:_:)``, or
   /// when this process ends, however it ends, and the system closes the pipe's other end.
   private let lifelines: [Pipe]
 
