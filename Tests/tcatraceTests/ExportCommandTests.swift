@@ -289,11 +289,16 @@ struct ExportCommandTests {
     receiver.arguments = ["python3", script, received.url.path, mode]
     let output = Pipe()
     receiver.standardOutput = output
+    // NB: The receiver ends when its input does: when this process closes the pipe, or dies
+    // midway through the test, however it dies.
+    let lifeline = Pipe()
+    receiver.standardInput = lifeline
     try receiver.run()
     defer {
       // NB: Killed, so that the wait for it is bounded.
       kill(receiver.processIdentifier, SIGKILL)
       receiver.waitUntilExit()
+      try? lifeline.fileHandleForWriting.close()
     }
     let port = try #require(try await LineReader(output.fileHandleForReading).next(within: 60).flatMap { Int($0) })
     try await body(port, received)

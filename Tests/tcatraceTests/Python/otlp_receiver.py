@@ -1,5 +1,6 @@
 """An OTLP/HTTP receiver on the loopback address, for ExportCommandTests: prints its port, then
-answers each POST as MODE says, until it is killed.
+answers each POST as MODE says, until it is killed or its standard input ends: the test holds
+the other end, so that a test run killed midway leaves no receiver behind.
 
     python3 otlp_receiver.py DIRECTORY MODE
 
@@ -10,6 +11,7 @@ never answers.
 import http.server
 import os
 import sys
+import threading
 import time
 
 directory, mode = sys.argv[1], sys.argv[2]
@@ -41,6 +43,12 @@ class Receiver(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def exit_when_input_ends():
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
+threading.Thread(target=exit_when_input_ends, daemon=True).start()
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
 print(server.server_address[1], flush=True)
 server.serve_forever()
