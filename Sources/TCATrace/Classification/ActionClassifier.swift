@@ -55,6 +55,39 @@ final class ActionClassifier: @unchecked Sendable {
     return classification
   }
 
+  #if ComposableArchitecture
+    // MARK: - Routes kept with their chains
+
+    /// The route kept with the chain of cases of the action at `action`, derived in a state of
+    /// type `stateType`; `nil` when none is kept.
+    func keptRoute(at action: UnsafeRawPointer, stateType: ObjectIdentifier) -> RouteDerivation.Derived? {
+      let leaf = withUnsafeTemporaryAllocation(
+        byteCount: Self.scratchBytes, alignment: Self.slotAlignment
+      ) { self.lookUp(action, scratch: $0)?.0 }
+      guard let leaf else { return nil }
+      self.lock.lock()
+      defer { self.lock.unlock() }
+      guard let kept = leaf.route, kept.stateType == stateType else { return nil }
+      return kept.route
+    }
+
+    /// Keeps `route`, which ``RouteDerivation`` derived in a state of type `stateType` from the
+    /// action at `action` and the types alone, reading `levels` of its cases, with the action's
+    /// chain: when its classification is kept, and read at least as many cases, every action
+    /// of the chain has that route.
+    func keep(
+      _ route: RouteDerivation.Derived, levels: Int, stateType: ObjectIdentifier, at action: UnsafeRawPointer
+    ) {
+      let leaf = withUnsafeTemporaryAllocation(
+        byteCount: Self.scratchBytes, alignment: Self.slotAlignment
+      ) { self.lookUp(action, scratch: $0)?.0 }
+      guard let leaf, levels <= leaf.levels else { return }
+      self.lock.lock()
+      defer { self.lock.unlock() }
+      if leaf.route == nil { leaf.route = (stateType, route) }
+    }
+  #endif
+
   // MARK: - The tree
 
   /// One level of the tree: an enum type's cases, and what is known of the chains through each.
@@ -142,11 +175,22 @@ final class ActionClassifier: @unchecked Sendable {
     /// The level whose payload is rendered, and how it is read.
     let payloadLevel: Int?
     let payload: EnumReflection.Layout.Payload?
+    /// How many levels the chain has: the cases read to find this leaf.
+    let levels: Int
+    #if ComposableArchitecture
+      /// The route of the chain's actions, for the state type it was derived in, when it
+      /// depends on nothing but the chain and the types; only read and set under `lock`.
+      var route: (stateType: ObjectIdentifier, route: RouteDerivation.Derived)?
+    #endif
 
-    init(_ classification: ActionClassification, payload: (level: Int, payload: EnumReflection.Layout.Payload)?) {
+    init(
+      _ classification: ActionClassification, levels: Int,
+      payload: (level: Int, payload: EnumReflection.Layout.Payload)?
+    ) {
       var classification = classification
       classification.payload = nil
       self.classification = classification
+      self.levels = levels
       self.payloadLevel = payload?.level
       self.payload = payload?.payload
     }
@@ -224,7 +268,7 @@ final class ActionClassifier: @unchecked Sendable {
         let dependsOnValue = payload.map { Self.isExistential($0.type) } ?? false
         if isCacheable, !dependsOnValue, depth == trace.levels - 1 {
           if level.pointee.entries[tag] == nil {
-            let leaf = Leaf(classification, payload: payloadToRender)
+            let leaf = Leaf(classification, levels: trace.levels, payload: payloadToRender)
             self.objects.append(leaf)
             level.pointee.entries[tag] = .classified(Unmanaged.passUnretained(leaf))
           }

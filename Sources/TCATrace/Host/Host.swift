@@ -35,13 +35,18 @@ enum RecordingHost {
 /// `Reduce(view:internal:)` their own, a feature's `body` what it returned in all. A feature
 /// that returned an effect while the child the action went on to returned none returned it
 /// itself; otherwise a feature that reports nothing of its own counts 0.
+///
+/// - Parameter classifier: The classifier of `Action`, which keeps on TCA the routes that
+///   depend only on the action's cases.
 func collectingRoute<State, Action>(
-  of action: Action, from stateBefore: State, _ body: () -> Effect<Action>
+  of action: Action, from stateBefore: State, classifier: ActionClassifier?,
+  _ body: () -> Effect<Action>
 ) -> (effect: Effect<Action>, route: [ActionRoute], ownEffectCounts: [Int]) {
   #if ComposableArchitecture
     let collector = RouteCollector()
     let effect = ActionRouting.withCollector(collector) { body() }
-    let (route, actionTypes, isEnumReducer) = RouteDerivation.route(of: action, in: stateBefore)
+    let derived = RouteDerivation.route(of: action, in: stateBefore, classifier: classifier)
+    let (route, actionTypes, isEnumReducer) = (derived.route, derived.actionTypes, derived.isEnumReducer)
     let types = [ObjectIdentifier(Action.self)] + actionTypes
     let own = collector.ownEffectsByActionType
     let totals = collector.totalEffectsByActionType

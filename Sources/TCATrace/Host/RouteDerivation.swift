@@ -15,29 +15,64 @@
   enum RouteDerivation {
     /// The route, the type of the action each step's child received, and whether each step's
     /// child is an enum reducer (its state an enum): one that only scopes to its cases.
-    static func route(
-      of action: Any, in state: Any
-    ) -> (route: [ActionRoute], actionTypes: [ObjectIdentifier], isEnumReducer: [Bool]) {
-      let steps = self.steps(of: action, in: state)
-      return (
-        steps.map(\.route),
-        steps.map { step in ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self) },
-        steps.map { step in self.isEnumReducer(state: step.childState, action: step.childAction) }
+    struct Derived {
+      var route: [ActionRoute]
+      var actionTypes: [ObjectIdentifier]
+      var isEnumReducer: [Bool]
+    }
+
+    /// The route of `action` in `state`, kept with the action's chain of cases by `classifier`,
+    /// the classifier of `Action`, where it depends on nothing else: derived once for each
+    /// chain, not at every action (a child's action took as long to derive as to record).
+    static func route<Action, State>(
+      of action: Action, in state: State, classifier: ActionClassifier?
+    ) -> Derived {
+      let stateType = ObjectIdentifier(State.self)
+      // NB: A state of a struct type: an existential's or a class's values are of other types.
+      let mayKeep = classifier != nil && MetadataKind.of(State.self) == MetadataKind.struct
+      if mayKeep, let classifier,
+        let kept = withUnsafePointer(to: action, { classifier.keptRoute(at: UnsafeRawPointer($0), stateType: stateType) })
+      {
+        return kept
+      }
+      var derivation = Derivation()
+      let steps = self.steps(of: action, in: state, derivation: &derivation)
+      let derived = Derived(
+        route: steps.map(\.route),
+        actionTypes: steps.map { step in ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self) },
+        isEnumReducer: steps.map { step in
+          self.isEnumReducer(state: step.childState, action: step.childAction, derivation: &derivation)
+        }
       )
+      if mayKeep, let classifier, derivation.dependsOnTypesAlone {
+        withUnsafePointer(to: action) {
+          classifier.keep(derived, levels: derivation.levels, stateType: stateType, at: UnsafeRawPointer($0))
+        }
+      }
+      return derived
+    }
+
+    /// What a derivation read: how many of the action's cases, and whether anything but those
+    /// cases and the types (an element's id, whether an optional holds a value, an enum
+    /// state's case) decided the route.
+    struct Derivation {
+      var levels = 0
+      var dependsOnTypesAlone = true
     }
 
     /// The state of each child feature the action went to, from the root down, as far as
     /// there is one.
     static func states(of action: Any, in state: Any) -> [Any] {
       var states: [Any] = []
-      for step in self.steps(of: action, in: state) {
+      var derivation = Derivation()
+      for step in self.steps(of: action, in: state, derivation: &derivation) {
         guard let state = step.childState else { break }
         states.append(state)
       }
       return states
     }
 
-    private static func steps(of action: Any, in state: Any) -> [Step] {
+    private static func steps(of action: Any, in state: Any, derivation: inout Derivation) -> [Step] {
       var steps: [Step] = []
       var action = action
       var current: Any? = state
@@ -46,7 +81,10 @@
       while self.mayStep(from: type(of: action)), let (_, payload) = EnumReflection.decompose(action),
         let payload
       {
-        if let state = current, let step = self.step(payload, in: state) {
+        derivation.levels += 1
+        // NB: A class's values may be of its subclasses, an existential's of any type.
+        if !self.isValueType(type(of: payload)) { derivation.dependsOnTypesAlone = false }
+        if let state = current, let step = self.step(payload, in: state, derivation: &derivation) {
           steps.append(step)
           guard let childAction = step.childAction else { break }
           action = childAction
@@ -64,11 +102,12 @@
     /// Whether a child whose state and action these are is an enum reducer, which only scopes to
     /// its cases: its state an enum whose case is its action's (`.browsing(Book.State)` and
     /// `.browsing(Book.Action)`). A feature whose state is an enum has actions of its own.
-    private static func isEnumReducer(state: Any?, action: Any?) -> Bool {
+    private static func isEnumReducer(state: Any?, action: Any?, derivation: inout Derivation) -> Bool {
       guard let state, let action else { return false }
       // NB: Only an enum, or a value whose mirror is its own, is asked for
       // its mirror: a struct's cost a mirror at every step of every action.
       guard MetadataKind.of(type(of: state)) == MetadataKind.enum || state is any CustomReflectable else { return false }
+      derivation.dependsOnTypesAlone = false
       let mirror = Mirror(reflecting: state)
       guard mirror.displayStyle == .enum, let stateCase = mirror.children.first?.label,
         let (actionCase, _) = EnumReflection.decompose(action)
@@ -126,11 +165,12 @@
       return false
     }
 
-    private static func step(_ payload: Any, in state: Any) -> Step? {
+    private static func step(_ payload: Any, in state: Any, derivation: inout Derivation) -> Step? {
       let payloadType = self.name(of: type(of: payload))
       var childAction: Any? = payload
       var elementID: Any?
       if payloadType.hasPrefix("ComposableArchitecture.PresentationAction<") {
+        derivation.dependsOnTypesAlone = false
         guard let (name, presented) = EnumReflection.decompose(payload), name == "presented" else {
           return nil
         }
@@ -138,6 +178,7 @@
       } else if payloadType.hasPrefix("ComposableArchitecture.IdentifiedAction<")
         || payloadType.hasPrefix("ComposableArchitecture.StackAction<")
       {
+        derivation.dependsOnTypesAlone = false
         guard let (name, element) = EnumReflection.decompose(payload), name == "element",
           let element
         else { return nil }
@@ -157,6 +198,7 @@
       case .none:
         return nil
       case .mirror:
+        derivation.dependsOnTypesAlone = false
         holders = Mirror(reflecting: state).children.compactMap { child -> (String, Any)? in
           guard let label = child.label else { return nil }
           let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
@@ -182,6 +224,8 @@
       }
       // NB: A property declared of the child's state type holds that state itself. (Typed: in
       // a tuple, the optional that `unwrapped(_:)` returns was boxed into an `Any`.)
+      // NB: Whether an optional or a presentation holds a value is the state's, not its type's.
+      if !plan.holdsStateItself { derivation.dependsOnTypesAlone = false }
       let unwrapped: Any? = plan.holdsStateItself ? holder : self.unwrapped(holder)
       let isOptional = !plan.holdsStateItself && self.name(of: type(of: holder)) != childStateType
       return Step(

@@ -32,6 +32,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   /// Whether the state's type may hold a shared value, asked once: the values of the shared
   /// ones are read before every action where it may.
   let stateMayHoldShared = NodeKind.of(Base.State.self).mayHoldShared
+  let actionClassifier = ActionClassifier.of(Base.Action.self)
   #if ComposableArchitecture
     /// Counts the effects, for a ``RecordingStore``.
     var effects: RunningEffects? = nil
@@ -55,7 +56,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     let stateBefore = state
     let sharedValues = SharedValuesBeforeAction(in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
-    let (effect, route, ownEffectCounts) = collectingRoute(of: action, from: stateBefore) {
+    let (effect, route, ownEffectCounts) = collectingRoute(of: action, from: stateBefore, classifier: self.actionClassifier) {
       self.base.reduce(into: &state, action: action)
     }
     let end = DispatchTime.now().uptimeNanoseconds
