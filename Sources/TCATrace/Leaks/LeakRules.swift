@@ -110,9 +110,10 @@ enum LeakRules {
       } ?? 0
       changedPaths[offender, default: []].append(change.path)
     }
-    let effects = Set(
-      (0..<min(allowedDepth, input.ownEffectCounts.count)).filter { input.ownEffectCounts[$0] > 0 }
-    )
+    let effectDepths = (0..<min(allowedDepth, input.ownEffectCounts.count)).filter { input.ownEffectCounts[$0] > 0 }
+    // NB: Most actions leak nothing: the details are only written for a leak.
+    guard !changedPaths.isEmpty || !effectDepths.isEmpty else { return [] }
+    let effects = Set(effectDepths)
 
     let owner = name(classification.feature, input)
     let what =
