@@ -98,7 +98,8 @@ enum LeakRules {
     // NB: Without the store's route down to the allowed feature (a child action dropped
     // because its state was gone), its state path is unknown and nothing is judged.
     guard input.route.count >= allowedDepth else { return [] }
-    let allowedStatePath = Array(input.route.prefix(allowedDepth)).statePath
+    let allowedStatePath =
+      allowedDepth == input.route.count ? input.route.statePath : Array(input.route.prefix(allowedDepth)).statePath
 
     var changedPaths: [Int: [String]] = [:]
     for change in input.changes
