@@ -66,6 +66,23 @@ package func finishOutput() {
   ).reportAndExit()
 }
 
+/// Whether standard output is a pipe or socket whose reading end is closed: whatever is written
+/// to it now is lost.
+package func isOutputUnread() -> Bool {
+  var output = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+  // NB: No events asked for, no wait: `poll` reports an error or a hang-up on the descriptor
+  // whatever is asked. A file or a terminal reports neither.
+  guard poll(&output, 1, 0) == 1 else { return false }
+  return output.revents & Int16(POLLERR | POLLHUP) != 0
+}
+
+/// Ends the program as a write to a pipe nobody reads does: by `SIGPIPE`, unless the program
+/// ignores it, and then with the error a failed write reports.
+package func raiseBrokenPipe() -> Never {
+  raise(SIGPIPE)
+  CLIError(message: "cannot write the output (\(String(cString: strerror(EPIPE)))): nothing reads it any more").reportAndExit()
+}
+
 /// Writes `bytes` to standard output, the stream `print` writes to, as they are.
 package func writeOutput(_ bytes: UnsafeBufferPointer<UInt8>) {
   _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput())

@@ -38,6 +38,26 @@ struct LiveTests {
     #expect(follow.isRunning)
   }
 
+  @Test func followEndsWhenNothingReadsItsOutputAnyMore() async throws {
+    let trace = try await RecordedTrace()
+    let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--no-diff"])
+    let output = Pipe()
+    follow.standardOutput = output
+    try follow.run()
+    defer {
+      kill(follow.processIdentifier, SIGKILL)
+      follow.waitUntilExit()
+    }
+    let lines = LineReader(output.fileHandleForReading)
+    #expect(try await lines.next(39).count == 39)
+    // What `tcatrace replay --follow | head -39` sees once `head` is done: nothing has been
+    // written since, and the pipe's reading end closes. It ends as a write to it would end it.
+    try output.fileHandleForReading.close()
+    #expect(try await follow.end(within: 60))
+    #expect(follow.terminationReason == .uncaughtSignal)
+    #expect(follow.terminationStatus == SIGPIPE)
+  }
+
   @Test func followAsJSONLinesKeepsOneObjectPerLine() async throws {
     let trace = try await RecordedTrace()
     let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--format", "jsonl", "--feature", "login"])

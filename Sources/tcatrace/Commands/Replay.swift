@@ -121,8 +121,11 @@ extension TCATraceCommand {
       // a recorder begins to write it, it is opened again to read the recorder's commits.
       try reader.verifyRead()
       while true {
-        // NB: Following never ends on its own; output that cannot be written ends it.
+        // NB: Following never ends on its own; output that cannot be written ends it, and so
+        // does a pipe that nobody reads any more (`| head -3` done), as `tail -f` does: at the
+        // next write it would anyway, and until then it would follow for nobody.
         finishOutput()
+        if isOutputUnread() { raiseBrokenPipe() }
         try await Task.sleep(for: .milliseconds(200))
         try reader.reopenIfWritten()
         var next = filter
