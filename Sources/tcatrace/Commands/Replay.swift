@@ -52,7 +52,7 @@ extension TCATraceCommand {
     @Option(help: "Output format: text, json or jsonl.")
     var format: OutputFormat = .text
 
-    @Flag(help: "Keep printing actions as a recorder appends them, until interrupted.")
+    @Flag(help: "Keep printing actions as a recorder appends them, until interrupted or nothing reads the output.")
     var follow = false
 
     /// Replaced by `tcatrace debug`, which also steps back; kept to say so.
