@@ -7,74 +7,68 @@ import Testing
 struct LiveTests {
   @Test func followPrintsWhatAnotherProcessAppends() async throws {
     let trace = try await RecordedTrace()
-    let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--no-diff"])
-    let output = Pipe()
-    follow.standardOutput = output
-    try follow.run()
-    defer {
-      // NB: Killed, so that the wait for it is bounded.
-      kill(follow.processIdentifier, SIGKILL)
-      follow.waitUntilExit()
-    }
-    let lines = LineReader(output.fileHandleForReading)
-    // Session 1's header and 25 actions, a blank line, session 2's header, 7 actions and 4 leaks.
-    let existing = try await lines.next(39)
-    #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
-    #expect(existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
+    try await self.following(trace, ["--no-diff"]) { follow, _, lines in
+      // Session 1's header and 25 actions, a blank line, session 2's header, 7 actions and 4 leaks.
+      let existing = try await lines.next(39)
+      #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
+      #expect(existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
 
-    let append = try await Product("tcatrace-fixture").run(["append", trace.path, "3"])
-    #expect(append.status == 0)
-    let appended = try await lines.next(5)
-    expectNoDifference(
-      appended,
-      [
-        "",
-        "Session 3 · appended · AppFeature · 2026-01-01T00:00:00.000Z",
-        #"#1        +0.000ms view         login                emailChanged  "live1@example.com""#,
-        #"#2        +1.000ms view         login                emailChanged  "live2@example.com""#,
-        #"#3        +2.000ms view         login                emailChanged  "live3@example.com""#,
-      ]
-    )
-    #expect(follow.isRunning)
+      let append = try await Product("tcatrace-fixture").run(["append", trace.path, "3"])
+      #expect(append.status == 0)
+      let appended = try await lines.next(5)
+      expectNoDifference(
+        appended,
+        [
+          "",
+          "Session 3 · appended · AppFeature · 2026-01-01T00:00:00.000Z",
+          #"#1        +0.000ms view         login                emailChanged  "live1@example.com""#,
+          #"#2        +1.000ms view         login                emailChanged  "live2@example.com""#,
+          #"#3        +2.000ms view         login                emailChanged  "live3@example.com""#,
+        ]
+      )
+      #expect(follow.isRunning)
+    }
   }
 
   @Test func followEndsWhenNothingReadsItsOutputAnyMore() async throws {
     let trace = try await RecordedTrace()
-    let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--no-diff"])
-    let output = Pipe()
-    follow.standardOutput = output
-    try follow.run()
-    defer {
-      kill(follow.processIdentifier, SIGKILL)
-      follow.waitUntilExit()
+    try await self.following(trace, ["--no-diff"]) { follow, output, lines in
+      #expect(try await lines.next(39).count == 39)
+      // What `tcatrace replay --follow | head -39` sees once `head` is done: nothing has been
+      // written since, and the pipe's reading end closes. It ends as a write to it would end it.
+      try output.fileHandleForReading.close()
+      #expect(try await follow.end(within: 60))
+      #expect(follow.terminationReason == .uncaughtSignal)
+      #expect(follow.terminationStatus == SIGPIPE)
     }
-    let lines = LineReader(output.fileHandleForReading)
-    #expect(try await lines.next(39).count == 39)
-    // What `tcatrace replay --follow | head -39` sees once `head` is done: nothing has been
-    // written since, and the pipe's reading end closes. It ends as a write to it would end it.
-    try output.fileHandleForReading.close()
-    #expect(try await follow.end(within: 60))
-    #expect(follow.terminationReason == .uncaughtSignal)
-    #expect(follow.terminationStatus == SIGPIPE)
   }
 
   @Test func followAsJSONLinesKeepsOneObjectPerLine() async throws {
     let trace = try await RecordedTrace()
-    let follow = Product.tcatrace.process(["replay", trace.path, "--follow", "--format", "jsonl", "--feature", "login"])
+    try await self.following(trace, ["--format", "jsonl", "--feature", "login"]) { _, _, lines in
+      #expect(try await lines.next(9).count == 9)
+      _ = try await Product("tcatrace-fixture").run(["append", trace.path, "2"])
+      let appended = try await lines.next(2)
+      #expect(appended.count == 2)
+      #expect(appended.allSatisfy { $0.hasPrefix(#"{"session":3,"#) && $0.hasSuffix(#""leaks":[]}"#) })
+    }
+  }
+
+  /// Runs `tcatrace replay` on `trace` with `--follow` and `arguments`, its output read line by
+  /// line, for `body`; kills it afterwards, so that the wait for it is bounded.
+  private func following(
+    _ trace: RecordedTrace, _ arguments: [String],
+    _ body: (_ follow: Process, _ output: Pipe, _ lines: LineReader) async throws -> Void
+  ) async throws {
+    let follow = Product.tcatrace.process(["replay", trace.path, "--follow"] + arguments)
     let output = Pipe()
     follow.standardOutput = output
     try follow.run()
     defer {
-      // NB: Killed, so that the wait for it is bounded.
       kill(follow.processIdentifier, SIGKILL)
       follow.waitUntilExit()
     }
-    let lines = LineReader(output.fileHandleForReading)
-    #expect(try await lines.next(9).count == 9)
-    _ = try await Product("tcatrace-fixture").run(["append", trace.path, "2"])
-    let appended = try await lines.next(2)
-    #expect(appended.count == 2)
-    #expect(appended.allSatisfy { $0.hasPrefix(#"{"session":3,"#) && $0.hasSuffix(#""leaks":[]}"#) })
+    try await body(follow, output, LineReader(output.fileHandleForReading))
   }
 
   @Test func followRejectsAJSONArray() async throws {
