@@ -80,7 +80,8 @@ package func isOutputUnread() -> Bool {
 /// ignores it, and then with the error a failed write reports.
 package func raiseBrokenPipe() -> Never {
   raise(SIGPIPE)
-  CLIError(message: "cannot write the output (\(String(cString: strerror(EPIPE)))): nothing reads it any more").reportAndExit()
+  let reason = String(cString: strerror(EPIPE))
+  CLIError(message: "cannot write the output (\(reason)): nothing reads it any more").reportAndExit()
 }
 
 /// Writes `bytes` to standard output, the stream `print` writes to, as they are.

@@ -60,7 +60,9 @@ final class ActionClassifier: @unchecked Sendable {
 
     /// The route kept with the chain of cases of the action at `action`, derived in a state of
     /// type `stateType`; `nil` when none is kept.
-    func keptRoute(at action: UnsafeRawPointer, stateType: ObjectIdentifier) -> RouteDerivation.Derived? {
+    func keptRoute(
+      at action: UnsafeRawPointer, stateType: ObjectIdentifier
+    ) -> RouteDerivation.Derived? {
       let leaf = withUnsafeTemporaryAllocation(
         byteCount: Self.scratchBytes, alignment: Self.slotAlignment
       ) { self.lookUp(action, scratch: $0)?.0 }
@@ -76,7 +78,8 @@ final class ActionClassifier: @unchecked Sendable {
     /// chain: when its classification is kept, and read at least as many cases, every action
     /// of the chain has that route.
     func keep(
-      _ route: RouteDerivation.Derived, levels: Int, stateType: ObjectIdentifier, at action: UnsafeRawPointer
+      _ route: RouteDerivation.Derived, levels: Int, stateType: ObjectIdentifier,
+      at action: UnsafeRawPointer
     ) {
       let leaf = withUnsafeTemporaryAllocation(
         byteCount: Self.scratchBytes, alignment: Self.slotAlignment

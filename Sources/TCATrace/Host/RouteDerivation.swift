@@ -31,7 +31,9 @@
       // NB: A state of a struct type: an existential's or a class's values are of other types.
       let mayKeep = classifier != nil && MetadataKind.of(State.self) == MetadataKind.struct
       if mayKeep, let classifier,
-        let kept = withUnsafePointer(to: action, { classifier.keptRoute(at: UnsafeRawPointer($0), stateType: stateType) })
+        let kept = withUnsafePointer(to: action, {
+          classifier.keptRoute(at: UnsafeRawPointer($0), stateType: stateType)
+        })
       {
         return kept
       }
@@ -39,14 +41,18 @@
       let steps = self.steps(of: action, in: state, derivation: &derivation)
       let derived = Derived(
         route: steps.map(\.route),
-        actionTypes: steps.map { step in ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self) },
+        actionTypes: steps.map { step in
+          ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self)
+        },
         isEnumReducer: steps.map { step in
           self.isEnumReducer(state: step.childState, action: step.childAction, derivation: &derivation)
         }
       )
       if mayKeep, let classifier, derivation.dependsOnTypesAlone {
         withUnsafePointer(to: action) {
-          classifier.keep(derived, levels: derivation.levels, stateType: stateType, at: UnsafeRawPointer($0))
+          classifier.keep(
+            derived, levels: derivation.levels, stateType: stateType, at: UnsafeRawPointer($0)
+          )
         }
       }
       return derived
@@ -72,7 +78,9 @@
       return states
     }
 
-    private static func steps(of action: Any, in state: Any, derivation: inout Derivation) -> [Step] {
+    private static func steps(
+      of action: Any, in state: Any, derivation: inout Derivation
+    ) -> [Step] {
       var steps: [Step] = []
       var action = action
       var current: Any? = state
@@ -102,7 +110,9 @@
     /// Whether a child whose state and action these are is an enum reducer, which only scopes to
     /// its cases: its state an enum whose case is its action's (`.browsing(Book.State)` and
     /// `.browsing(Book.Action)`). A feature whose state is an enum has actions of its own.
-    private static func isEnumReducer(state: Any?, action: Any?, derivation: inout Derivation) -> Bool {
+    private static func isEnumReducer(
+      state: Any?, action: Any?, derivation: inout Derivation
+    ) -> Bool {
       guard let state, let action else { return false }
       // NB: Only an enum, or a value whose mirror is its own, is asked for
       // its mirror: a struct's cost a mirror at every step of every action.

@@ -99,7 +99,8 @@ enum LeakRules {
     // because its state was gone), its state path is unknown and nothing is judged.
     guard input.route.count >= allowedDepth else { return [] }
     let allowedStatePath =
-      allowedDepth == input.route.count ? input.route.statePath : Array(input.route.prefix(allowedDepth)).statePath
+      allowedDepth == input.route.count
+      ? input.route.statePath : Array(input.route.prefix(allowedDepth)).statePath
 
     var changedPaths: [Int: [String]] = [:]
     for change in input.changes
@@ -111,7 +112,9 @@ enum LeakRules {
       } ?? 0
       changedPaths[offender, default: []].append(change.path)
     }
-    let effectDepths = (0..<min(allowedDepth, input.ownEffectCounts.count)).filter { input.ownEffectCounts[$0] > 0 }
+    let effectDepths = (0..<min(allowedDepth, input.ownEffectCounts.count)).filter {
+      input.ownEffectCounts[$0] > 0
+    }
     // NB: Most actions leak nothing: the details are only written for a leak.
     guard !changedPaths.isEmpty || !effectDepths.isEmpty else { return [] }
     let effects = Set(effectDepths)

@@ -32,6 +32,8 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   /// Whether the state's type may hold a shared value, asked once: the values of the shared
   /// ones are read before every action where it may.
   let stateMayHoldShared = NodeKind.of(Base.State.self).mayHoldShared
+  /// The classifier of the actions, asked once: on TCA it also keeps the routes that the
+  /// action's cases decide.
   let actionClassifier = ActionClassifier.of(Base.Action.self)
   #if ComposableArchitecture
     /// Counts the effects, for a ``RecordingStore``.
@@ -56,7 +58,9 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     let stateBefore = state
     let sharedValues = SharedValuesBeforeAction(in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
-    let (effect, route, ownEffectCounts) = collectingRoute(of: action, from: stateBefore, classifier: self.actionClassifier) {
+    let (effect, route, ownEffectCounts) = collectingRoute(
+      of: action, from: stateBefore, classifier: self.actionClassifier
+    ) {
       self.base.reduce(into: &state, action: action)
     }
     let end = DispatchTime.now().uptimeNanoseconds
