@@ -46,7 +46,7 @@ public struct ActionAnalysis: Sendable {
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
   ) {
-    (self.classification, self.changes, self.leaks) = Self.analyse(
+    (self.classification, self.changes, self.leaks, _) = Self.analyse(
       action: action, actionValue: actionValue, classifier: classifier, before: before,
       after: after, stateKind: stateKind, origin: origin, route: route,
       ownEffectCounts: ownEffectCounts, rootName: rootName
@@ -55,25 +55,27 @@ public struct ActionAnalysis: Sendable {
 
   /// The analysis of an action from its values in place, as separate values: the recorder
   /// moves each into its record, where copying them out of an `ActionAnalysis` retained and
-  /// released each of their strings.
+  /// released each of their strings. With them, the route's state path (`route.statePath`),
+  /// which the leak rules read too: read once, it is named once.
   static func analyse(
     action: UnsafeRawPointer, actionValue: () -> Any, classifier: ActionClassifier?,
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
-  ) -> (classification: ActionClassification, changes: [StateChange], leaks: [Leak]) {
+  ) -> (classification: ActionClassification, changes: [StateChange], leaks: [Leak], statePath: String) {
     let classification =
       classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
     let changes = StateDiff.changes(from: before, to: after, kind: stateKind)
+    let statePath = route.statePath
     let leaks = LeakRules.leaks(
       classification,
       origin: origin,
       input: LeakRules.Input(
-        classification: classification, origin: origin, route: route,
+        classification: classification, origin: origin, route: route, statePath: statePath,
         ownEffectCounts: ownEffectCounts, changes: changes.list,
         sharedPaths: changes.sharedPaths, rootName: rootName
       )
     )
-    return (classification, changes.list, leaks)
+    return (classification, changes.list, leaks, statePath)
   }
 
   /// `AppFeature` for `AppFeature.Action`; the type's own name otherwise.

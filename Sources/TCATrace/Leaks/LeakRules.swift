@@ -9,6 +9,8 @@ enum LeakRules {
     var origin: ActionOrigin
     /// The route the store took, from the root: one step per embedded feature.
     var route: [ActionRoute]
+    /// The state path of the route's last child: `route.statePath`.
+    var statePath: String
     /// Effects each reducer along `route` returned itself, root first.
     var ownEffectCounts: [Int]
     var changes: [StateChange]
@@ -100,7 +102,7 @@ enum LeakRules {
     guard input.route.count >= allowedDepth else { return [] }
     let allowedStatePath =
       allowedDepth == input.route.count
-      ? input.route.statePath : Array(input.route.prefix(allowedDepth)).statePath
+      ? input.statePath : Array(input.route.prefix(allowedDepth)).statePath
 
     var changedPaths: [Int: [String]] = [:]
     for change in input.changes

@@ -341,7 +341,7 @@ public final class TraceRecorder: Sendable {
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
     before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState
   ) -> ActionRecord {
-    let (classification, changes, leaks) = ActionAnalysis.analyse(
+    let (classification, changes, leaks, statePath) = ActionAnalysis.analyse(
       action: action, actionValue: actionValue, classifier: types.actionClassifier,
       before: before, after: after, stateKind: types.state, origin: origin, route: route,
       ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
@@ -352,7 +352,7 @@ public final class TraceRecorder: Sendable {
       durationNs: self.timing.duration(id: id, measured: duration),
       origin: origin,
       classification: classification,
-      statePath: route.statePath,
+      statePath: statePath,
       payloadJSON: types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue()),
       changes: changes,
       leaks: leaks
