@@ -33,6 +33,28 @@ private struct TapParent: Reducer {
   }
 }
 
+/// A parent that counts its child's taps in a property whose name begins with the child's.
+private struct TapCountingParent: Reducer {
+  struct Child: Reducer {
+    func reduce(into state: inout Int, action: TapChild.Action) -> Effect<TapChild.Action> {
+      state += 1
+      return .none
+    }
+  }
+  typealias Action = TapParent.Action
+  struct State: Equatable {
+    var child = 0
+    var childTaps = 0
+  }
+  var body: some ReducerOf<Self> {
+    Scope(state: \.child, action: \._internal.child) { Child() }
+    Reduce { state, action in
+      if case ._internal(.child(.view(.tap))) = action { state.childTaps += 1 }
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite(.hangGuard)
 struct LeakRulesTests {
@@ -110,6 +132,28 @@ struct LeakRulesTests {
         Leak(
           rule: .parentReactsToPrivateChildAction, feature: "",
           detail: "returned an effect in response to view action tap of child"
+        )
+      ]
+    )
+  }
+
+  @Test func aChangeBesideTheChildsStateIsALeakEvenWhereItsNameBeginsWithTheChilds() {
+    let collector = LeakCollector<TapCountingParent.State, TapCountingParent.Action>()
+    let store = Store(
+      initialState: TapCountingParent.State(),
+      observer: { collector.analyses.append(ActionAnalysis($0, rootName: "TapCountingParent")) }
+    ) {
+      TapCountingParent()
+    }
+    store.send(._internal(.child(.view(.tap))))
+    #expect(store.state == TapCountingParent.State(child: 1, childTaps: 1))
+    // `child` is the child's own state; `childTaps` is not within it.
+    expectNoDifference(
+      collector.leaks,
+      [
+        Leak(
+          rule: .parentReactsToPrivateChildAction, feature: "",
+          detail: "changed childTaps in response to view action tap of child"
         )
       ]
     )

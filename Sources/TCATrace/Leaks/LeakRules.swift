@@ -153,11 +153,16 @@ enum LeakRules {
   }
 
   /// Whether the state path `path` lies within the state at `prefix`.
+  ///
+  /// NB: Compared as UTF-8: both paths are written by the same code, and counting the prefix's
+  /// characters to drop them walked the path's grapheme clusters, for every change of every
+  /// action a leak rule judges.
   static func contains(_ prefix: String, _ path: String) -> Bool {
     guard !prefix.isEmpty else { return true }
-    guard path.hasPrefix(prefix) else { return false }
-    let rest = path.dropFirst(prefix.count)
-    return rest.isEmpty || rest.first == "." || rest.first == "["
+    let (prefix, path) = (prefix.utf8, path.utf8)
+    guard path.starts(with: prefix) else { return false }
+    guard let next = path.dropFirst(prefix.count).first else { return true }
+    return next == UInt8(ascii: ".") || next == UInt8(ascii: "[")
   }
 
   /// How a feature is named in details: its path, or the root's type name.
