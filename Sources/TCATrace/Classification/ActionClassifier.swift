@@ -63,10 +63,7 @@ final class ActionClassifier: @unchecked Sendable {
     func keptRoute(
       at action: UnsafeRawPointer, stateType: ObjectIdentifier
     ) -> RouteDerivation.Derived? {
-      let leaf = withUnsafeTemporaryAllocation(
-        byteCount: Self.scratchBytes, alignment: Self.slotAlignment
-      ) { self.lookUp(action, scratch: $0)?.0 }
-      guard let leaf else { return nil }
+      guard let leaf = self.leaf(at: action) else { return nil }
       self.lock.lock()
       defer { self.lock.unlock() }
       guard let kept = leaf.route, kept.stateType == stateType else { return nil }
@@ -81,13 +78,17 @@ final class ActionClassifier: @unchecked Sendable {
       _ route: RouteDerivation.Derived, levels: Int, stateType: ObjectIdentifier,
       at action: UnsafeRawPointer
     ) {
-      let leaf = withUnsafeTemporaryAllocation(
-        byteCount: Self.scratchBytes, alignment: Self.slotAlignment
-      ) { self.lookUp(action, scratch: $0)?.0 }
-      guard let leaf, levels <= leaf.levels else { return }
+      guard let leaf = self.leaf(at: action), levels <= leaf.levels else { return }
       self.lock.lock()
       defer { self.lock.unlock() }
       if leaf.route == nil { leaf.route = (stateType, route) }
+    }
+
+    /// The leaf kept for the chain of cases of the action at `action`, if any.
+    private func leaf(at action: UnsafeRawPointer) -> Leaf? {
+      withUnsafeTemporaryAllocation(byteCount: Self.scratchBytes, alignment: Self.slotAlignment) {
+        self.lookUp(action, scratch: $0)?.0
+      }
     }
   #endif
 
