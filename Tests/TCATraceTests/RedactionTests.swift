@@ -43,7 +43,7 @@ private struct Vault: Reducer {
 
 /// How often `secret`'s bytes occur in the files of `directory`: the database, its WAL, and
 /// anything else the recorder left there.
-private func occurrences(of secret: String, in directory: TemporaryDirectory) throws -> Int {
+func occurrences(of secret: String, in directory: TemporaryDirectory) throws -> Int {
   let needle = Data(secret.utf8)
   var count = 0
   for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {

@@ -28,14 +28,21 @@ struct Redactor: Sendable {
         }
       case let .action(_, extract):
         var level: Any? = event.action
+        var cases: [String] = []
         while let current = level {
+          let parts = EnumReflection.decompose(current)
           if let value = extract(current) {
             secrets.append(value)
             if Self.isFinalPayload(value, of: record.classification, in: current) {
               record.classification.payload = TraceRedaction.marker
             }
+            if let json = record.payloadJSON, let steps = Self.jsonSteps(to: value, in: current, below: cases) {
+              record.payloadJSON = JSONRedaction.redacting(steps[...], in: json)
+            }
           }
-          level = EnumReflection.decompose(current)?.payload
+          guard let parts else { break }
+          cases.append(parts.name)
+          level = parts.payload
         }
       }
     }
@@ -69,6 +76,31 @@ struct Redactor: Sendable {
       if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) { secrets.append(unwrapped) }
     }
     tree = tree.scrubbing(Self.renderings(of: secrets), with: TraceRedaction.marker)
+  }
+
+  /// The path in an action's JSON to the associated values of the case that holds `value`,
+  /// a value extracted from `level`, an action reached through `cases` from the root action.
+  ///
+  /// NB: A case key path is opaque: which case of `level`'s it reaches into is found by
+  /// walking down `level`'s cases to the first whose associated values render as `value`.
+  private static func jsonSteps(to value: Any, in level: Any, below cases: [String]) -> [JSONRedaction.Step]? {
+    let rendering = String(customDumping: value)
+    var cases = cases
+    var current = level
+    for _ in 0..<16 {
+      guard let (name, payload) = EnumReflection.decompose(current), let payload else { return nil }
+      cases.append(name)
+      if String(customDumping: payload) == rendering {
+        var steps: [JSONRedaction.Step] = []
+        for (index, name) in cases.enumerated() {
+          steps.append(.member(name))
+          steps.append(index + 1 < cases.count ? .caseValues(next: cases[index + 1]) : .eachMember)
+        }
+        return steps
+      }
+      current = payload
+    }
+    return nil
   }
 
   /// `path`, a path inside `parent`, from `parent`: `password` in `login.password` from `login`.
@@ -128,8 +160,40 @@ struct Redactor: Sendable {
   /// named state paths, and every ``TraceRedacted`` value in it, read `"<redacted>"` wherever
   /// their JSON shows.
   func redact(json: String, state: Any) -> String {
+    var json = json
+    for steps in self.jsonPaths {
+      json = JSONRedaction.redacting(steps[...], in: json)
+    }
     let fragments = Self.jsonFragments(of: Self.redactedValues(in: state) + self.pathSecrets(in: state))
     return fragments.isEmpty ? json : Self.scrubbing(json, of: fragments)
+  }
+
+  /// The named state paths as paths into the state's JSON: each reads `"<redacted>"` there,
+  /// whatever its value (an empty one too). A path through an element of a collection, which
+  /// JSON reaches by index, has none: its value is found by its JSON, as a typed secret's is.
+  private var jsonPaths: [[JSONRedaction.Step]] {
+    self.redactions.compactMap { redaction in
+      guard case let .state(_, _, path) = redaction.kind else { return nil }
+      return JSONRedaction.steps(ofStatePath: path)
+    }
+  }
+
+  /// `json`, the value a JSON change sets at `path`, with what lies at a named state path
+  /// redacted: all of it when the change is at or below a named path, what lies at the named
+  /// path inside it when the change sets a value that holds one.
+  private func redact(json: String, at path: [StateJSONKey]) -> String {
+    var json = json
+    for steps in self.jsonPaths {
+      let common = min(path.count, steps.count)
+      let onPath = zip(path.prefix(common), steps.prefix(common)).allSatisfy { key, step in
+        guard case let .key(name) = key, case let .member(property) = step else { return false }
+        return name == property || name == "_" + property
+      }
+      guard onPath else { continue }
+      if path.count >= steps.count { return JSONRedaction.marker }
+      json = JSONRedaction.redacting(steps.dropFirst(path.count), in: json)
+    }
+    return json
   }
 
   /// The values at the named state paths of `state`.
@@ -166,14 +230,15 @@ struct Redactor: Sendable {
       // NB: A number, a string or a flag holds no other value: it is not walked.
       let fragments = JSONDiff.isScalar(type(of: value))
         ? pathSecrets : pathSecrets.union(Self.jsonFragments(of: Self.redactedValues(in: value)))
-      guard !fragments.isEmpty else { return change }
-      func redacted(_ json: String) -> String {
+      func redacted(_ json: String, at path: [StateJSONKey]) -> String {
+        let json = self.redact(json: json, at: path)
+        guard !fragments.isEmpty else { return json }
         // NB: A value that is a secret whole reads as the marker, whatever its JSON.
-        fragments.contains(json) ? "\"\(TraceRedaction.marker)\"" : Self.scrubbing(json, of: fragments)
+        return fragments.contains(json) ? JSONRedaction.marker : Self.scrubbing(json, of: fragments)
       }
       switch change {
-      case let .set(path, json): return .set(path, redacted(json))
-      case let .insert(path, json): return .insert(path, redacted(json))
+      case let .set(path, json): return .set(path, redacted(json, at: path))
+      case let .insert(path, json): return .insert(path, redacted(json, at: path))
       case .remove: return change
       }
     }
