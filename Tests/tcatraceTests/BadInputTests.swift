@@ -385,7 +385,7 @@ struct BadInputTests {
       let result = try await Product.tcatrace.run([command[0], name] + command.dropFirst(), in: self.trace.directory.url)
       #expect(result.status == 2, "\(command)")
       #expect(
-        result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's quick_check of its 'states' table ("),
+        result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's integrity check ("),
         "\(command): \(result.stderr)"
       )
       #expect(result.stderr.filter { $0 == "\n" }.count == 1)
@@ -465,7 +465,7 @@ struct BadInputTests {
           && result.stderr.hasPrefix("Error: SQLite error 11: database disk image is malformed - while reading '\(name)'")
         #expect(
           noticedBySQLite
-            || result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's quick_check of its '\(table)' table ("),
+            || result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's integrity check ("),
           "\(table), \(command): \(result.stderr)"
         )
         #expect(result.stderr.hasSuffix(": the file is damaged (truncated or overwritten); record it again\n"))

@@ -49,6 +49,9 @@ struct TestCommandTests {
     expectNoDifference(
       result.stderr.split(separator: "\n").map(String.init),
       [
+        // NB: A marked path reads "<redacted>" in the kept states' JSON even where it was empty
+        // (issue #58): the password, before it is typed.
+        #"note: the initial state holds values redacted when it was recorded: they decode as "<redacted>"."#,
         "note: the effects of 7 actions sent actions: give the test their dependencies with --dependencies.",
         "note: 6 values were redacted when recorded or cannot be written: fill in the placeholders (<#…#>).",
       ]

@@ -144,6 +144,15 @@ package enum TraceFile {
     }
   }
 
+  /// The first problem `PRAGMA integrity_check` finds in the file, on one line; `nil` when
+  /// there is none. It reads every page, and looks each table's rows up in its indexes.
+  package static func integrityProblem(_ connection: SQLiteConnection) throws(TraceFileError) -> String? {
+    let check = try connection.prepare("PRAGMA integrity_check(1)")
+    guard try check.step(), let result = check.text(0) else { return "it said nothing" }
+    guard result != "ok" else { return nil }
+    return result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }.joined(separator: " ")
+  }
+
   /// The first problem `PRAGMA quick_check` finds in the file, or in `table` and its indexes,
   /// on one line; `nil` when there is none.
   package static func quickCheck(
@@ -224,6 +233,13 @@ package enum TraceFile {
       )
     }
     return (connection, immutable ? snapshot : nil)
+  }
+
+  /// The bytes of the file at `path` and of its `-wal`: what reading all of it reads.
+  package static func size(_ path: String) -> Int {
+    [path, path + "-wal"].reduce(0) { total, path in
+      total + (FileStatus(path).map { Int(clamping: $0.size) } ?? 0)
+    }
   }
 
   /// Whether a `-wal` with something in it lies beside `path`: a recorder is writing the file,

@@ -3,7 +3,7 @@ internal import CSQLite
 /// Copies the sessions of trace files into a new trace: `tcatrace merge`.
 ///
 /// Each input is checked whole before anything is copied from it (a trace this version reads,
-/// with all its tables, that `PRAGMA quick_check` finds sound), then read through a read-only
+/// with all its tables, that `PRAGMA integrity_check` finds sound), then read through a read-only
 /// attachment in one transaction, so a file a recorder is writing gives one moment of it. Its
 /// sessions and actions get new ids after those copied before, in the order of their old ones
 /// — ranks, not an offset, so no id in a file from someone else can overflow them — and each
@@ -87,8 +87,8 @@ package final class TraceMerge {
     for table in tables where !(try connection.hasTable(table)) {
       throw TraceFileError(kind: .corrupt, path: path, message: "has a trace's header but not all of a trace's tables")
     }
-    // NB: The check every command makes of the tables it reads, and its words.
-    try IntegrityCheck.check(tables + ["session_sources"], of: connection, path: path)
+    // NB: The check every command makes of a file, and its words.
+    try IntegrityCheck.check(connection, path: path)
     return (version, try connection.hasTable("session_sources"), snapshot)
   }
 

@@ -46,24 +46,20 @@ struct TraceFileArguments: ParsableArguments {
     return reader
   }
 
-  /// Opens the file, and runs `body` with it.
+  /// Opens the file, checks it, and runs `body` with it.
   ///
-  /// - Parameters:
-  ///   - tables: Tables `body` reads, which SQLite's `quick_check` checks: when they are
-  ///     damaged, the command ends with that error, not with what `body` could read of them.
-  ///   - alongside: Whether the check runs on a thread and a connection of its own while `body`
-  ///     reads (for tables read whole, which take as long to check as to read), or with the
-  ///     reading connection after `body` (for small tables, which take less time to check than
-  ///     a second connection takes to open).
+  /// SQLite's `integrity_check` checks the whole file (see `IntegrityCheck`): a damaged file
+  /// ends the command with that error, not with what `body` could read of it, whatever table
+  /// the damage is in. A file of up to ``checkedFirstUpTo`` bytes is checked before `body`
+  /// runs, so that nothing of it is printed; a larger one beside `body`, on a thread and a
+  /// connection of their own, so that the check does not hold up the first line (it takes
+  /// about as long as reading the whole file), and the command ends with the error after.
   ///
   /// When the file was written while `body` read it (a recorder began appending), what was
   /// printed may be torn, and the command ends with that error instead. Both win over an
   /// error of `body`'s, which the change or the damage may explain.
-  func read<Result>(
-    checking tables: [String] = [], alongside: Bool = true, _ body: (TraceReader) throws -> Result
-  ) throws -> Result {
-    let reader = try self.open()
-    self.check(tables, alongside: alongside, reader)
+  func read<Result>(_ body: (TraceReader) throws -> Result) throws -> Result {
+    let reader = try self.openChecked()
     do {
       let result = try body(reader)
       try reader.verifyRead()
@@ -74,21 +70,9 @@ struct TraceFileArguments: ParsableArguments {
     }
   }
 
-  private func check(_ tables: [String], alongside: Bool, _ reader: TraceReader) {
-    guard !tables.isEmpty else { return }
-    if alongside {
-      reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables)
-    } else {
-      reader.tablesCheckedAfterReading = tables
-    }
-  }
-
-  /// ``read(checking:alongside:_:)`` for a body that waits.
-  func read<Result>(
-    checking tables: [String] = [], alongside: Bool = true, _ body: (TraceReader) async throws -> Result
-  ) async throws -> Result {
-    let reader = try self.open()
-    self.check(tables, alongside: alongside, reader)
+  /// ``read(_:)`` for a body that waits.
+  func read<Result>(_ body: (TraceReader) async throws -> Result) async throws -> Result {
+    let reader = try self.openChecked()
     do {
       let result = try await body(reader)
       try reader.verifyRead()
@@ -97,6 +81,24 @@ struct TraceFileArguments: ParsableArguments {
       try reader.verifyRead()
       throw error
     }
+  }
+
+  /// The size up to which a file (with its `-wal`) is checked before it is read.
+  ///
+  /// NB: `integrity_check` reads a trace at tens of megabytes a second here (Performance.md):
+  /// up to this size a command waits a fraction of a second for it.
+  static let checkedFirstUpTo = 32 << 20
+
+  /// Opens the file and starts its check: done at once for a file of up to
+  /// ``checkedFirstUpTo`` bytes, begun beside the reading for a larger one.
+  func openChecked() throws(TraceFileError) -> TraceReader {
+    let reader = try self.open()
+    if TraceFile.size(self.file) <= Self.checkedFirstUpTo {
+      try reader.checkIntegrity()
+    } else {
+      reader.integrityCheck = IntegrityCheck(path: self.file)
+    }
+    return reader
   }
 }
 
