@@ -127,6 +127,33 @@ struct MergeCommandTests {
     #expect(plain.stdout.split(separator: "\n").first?.hasSuffix("LEAKS") == true)
   }
 
+  /// Issue #58: a merged trace and one of the traces it was merged from give each session
+  /// once, and the output says which were skipped.
+  @Test func aSessionReachedTwiceIsCopiedOnce() async throws {
+    #expect(try await self.run(["merge", "fleet.db", self.demo.path, self.other.path]).status == 0)
+    let fleet = try await self.sessions(self.output.path("fleet.db"))
+    let again = try await self.run(["merge", "again.db", "fleet.db", self.demo.path])
+    #expect(again.status == 0, "\(again.stderr)")
+    let actions = fleet.map { $0["actions"] as? Int ?? 0 }.reduce(0, +)
+    expectNoDifference(
+      again.stdout,
+      """
+      Merged 4 sessions (\(actions) actions) from 2 files into 'again.db'.
+      Skipped session 1 of '\(self.demo.path)': it is session 1 of 'again.db' already.
+      Skipped session 2 of '\(self.demo.path)': it is session 2 of 'again.db' already.
+
+      """
+    )
+    let merged = try await self.sessions(self.output.path("again.db"))
+    #expect(merged.map { $0["actions"] as? Int } == fleet.map { $0["actions"] as? Int })
+    #expect(merged.map { $0["source"] as? NSDictionary } == fleet.map { $0["source"] as? NSDictionary })
+    // The other way round: the demo's sessions first, then the merged trace's others only.
+    let reversed = try await self.run(["merge", "reversed.db", self.demo.path, "fleet.db"])
+    #expect(reversed.status == 0, "\(reversed.stderr)")
+    #expect(reversed.stdout.contains("Skipped session 1 of 'fleet.db': it is session 1 of 'reversed.db' already."))
+    #expect(try await self.sessions(self.output.path("reversed.db")).count == 4)
+  }
+
   /// A trace of an older version is copied as a recorder appending to it would bring it to this
   /// one: what its version did not keep stays empty.
   @Test func anOlderTraceIsMerged() async throws {

@@ -32,6 +32,7 @@ package final class TraceMerge {
       PRAGMA temp_store = MEMORY;
       CREATE TEMP TABLE merged_sessions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
       CREATE TEMP TABLE merged_actions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+      CREATE TEMP TABLE skipped_sessions (old INTEGER PRIMARY KEY, copy INTEGER NOT NULL);
       """
     )
   }
@@ -39,12 +40,23 @@ package final class TraceMerge {
   /// Copies every session of the trace at `path`.
   ///
   /// - Parameter name: What `session_sources.file` says of the sessions recorded in it.
-  /// - Returns: The sessions and actions copied.
+  /// A session of an input that the merged trace holds already, which is not copied again:
+  /// the same recording, reached twice (a merged trace and one of its sources).
+  package struct Skipped: Equatable, Sendable {
+    /// Its id in the input.
+    package var id: Int64
+    /// The id of its copy in the merged trace.
+    package var copy: Int64
+  }
+
+  /// - Returns: The sessions and actions copied, and the sessions skipped.
   /// - Throws: `TraceFileError` when the file is not a trace this version reads, is damaged, or
   ///   was written while it was copied (nothing of it is then kept), or when the merged trace
   ///   cannot be written.
   @discardableResult
-  package func append(_ path: String, as name: String) throws(TraceFileError) -> (sessions: Int64, actions: Int64) {
+  package func append(
+    _ path: String, as name: String
+  ) throws(TraceFileError) -> (sessions: Int64, actions: Int64, skipped: [Skipped]) {
     let (version, hasSources, snapshot) = try Self.check(path)
     let attach = try self.connection.prepare("ATTACH DATABASE ?1 AS input")
     // NB: Read-only, and without locks when no recorder was writing it (see
@@ -56,7 +68,7 @@ package final class TraceMerge {
       throw TraceFileError(kind: .sqlite, path: path, sqliteCode: error.sqliteCode, message: error.message)
     }
     defer { try? self.connection.execute("DETACH DATABASE input") }
-    let counts: (sessions: Int64, actions: Int64)
+    let counts: (sessions: Int64, actions: Int64, skipped: [Skipped])
     do throws(TraceFileError) {
       try self.connection.execute("BEGIN")
       counts = try self.copy(from: path, version: version, hasSources: hasSources, name: name)
@@ -92,9 +104,66 @@ package final class TraceMerge {
     return (version, try connection.hasTable("session_sources"), snapshot)
   }
 
+  /// Finds the sessions of the input that the merged trace holds already, into
+  /// `temp.skipped_sessions`: those recorded in the same file with the same id (by the
+  /// `session_sources` of both, a session an input recorded itself being from that input)
+  /// and with the same name and start. A file is the same when its name as given is, or when
+  /// both names lead to the same file.
+  private func findSkipped(name: String, hasSources: Bool) throws(TraceFileError) -> [Skipped] {
+    try self.connection.execute("DELETE FROM temp.skipped_sessions")
+    let copied = try self.connection.prepare(
+      """
+      SELECT s.id, src.file, src.original_id, s.name, s.started_at
+      FROM main.sessions s JOIN main.session_sources src ON src.session_id = s.id
+      """
+    )
+    var copies: [(id: Int64, file: String, originalID: Int64, name: String?, start: String?)] = []
+    while try copied.step() {
+      copies.append((copied.int64(0), copied.text(1) ?? "", copied.int64(2), copied.text(3), copied.text(4)))
+    }
+    guard !copies.isEmpty else { return [] }
+    let input = try self.connection.prepare(
+      hasSources
+        ? """
+          SELECT s.id, coalesce(src.file, ?1), coalesce(src.original_id, s.id), s.name, s.started_at
+          FROM input.sessions s LEFT JOIN input.session_sources src ON src.session_id = s.id
+          ORDER BY s.id
+          """
+        : "SELECT s.id, ?1, s.id, s.name, s.started_at FROM input.sessions s ORDER BY s.id"
+    )
+    input.bind([.text(name)])
+    var identities: [String: FileStatus.Identity?] = [:]
+    func sameFile(_ first: String, _ second: String) -> Bool {
+      guard first != second else { return true }
+      for file in [first, second] where identities[file] == nil {
+        identities[file] = .some(FileStatus(file)?.identity)
+      }
+      guard let one = identities[first] ?? nil, let other = identities[second] ?? nil else { return false }
+      return one == other
+    }
+    var skipped: [Skipped] = []
+    while try input.step() {
+      let (id, file, originalID, name, start) = (input.int64(0), input.text(1) ?? "", input.int64(2), input.text(3), input.text(4))
+      if let copy = copies.first(where: {
+        $0.originalID == originalID && $0.name == name && $0.start == start && sameFile($0.file, file)
+      }) {
+        skipped.append(Skipped(id: id, copy: copy.id))
+      }
+    }
+    let insert = try self.connection.prepare("INSERT INTO temp.skipped_sessions (old, copy) VALUES (?1, ?2)")
+    for session in skipped {
+      try insert.run([.integer(session.id), .integer(session.copy)])
+    }
+    return skipped
+  }
+
   private func copy(
     from path: String, version: Int64, hasSources: Bool, name: String
-  ) throws(TraceFileError) -> (sessions: Int64, actions: Int64) {
+  ) throws(TraceFileError) -> (sessions: Int64, actions: Int64, skipped: [Skipped]) {
+    let skipped = try self.findSkipped(name: name, hasSources: hasSources)
+    // NB: What the rows of the sessions skipped are: the rest of each table is copied whole.
+    let notSkipped = "NOT IN (SELECT old FROM temp.skipped_sessions)"
+    let skippedActions = "NOT IN (SELECT id FROM input.actions WHERE session_id IN (SELECT old FROM temp.skipped_sessions))"
     // NB: Ids here are ranks from 1, so the next ones cannot overflow.
     let sessionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.sessions") ?? 0
     let actionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.actions") ?? 0
@@ -108,9 +177,11 @@ package final class TraceMerge {
       DELETE FROM temp.merged_sessions;
       DELETE FROM temp.merged_actions;
       INSERT INTO temp.merged_sessions (old, new)
-        SELECT id, \(sessionBase) + row_number() OVER (ORDER BY id) FROM input.sessions;
+        SELECT id, \(sessionBase) + row_number() OVER (ORDER BY id) FROM input.sessions
+        WHERE id \(notSkipped);
       INSERT INTO temp.merged_actions (old, new)
-        SELECT id, \(actionBase) + row_number() OVER (ORDER BY id) FROM input.actions;
+        SELECT id, \(actionBase) + row_number() OVER (ORDER BY id) FROM input.actions
+        WHERE session_id \(notSkipped);
       INSERT INTO main.sessions
         (id, name, root_feature, started_at, ended_at, dropped_actions, recorder_version)
         SELECT m.new, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
@@ -137,7 +208,7 @@ package final class TraceMerge {
       """
     )
     try self.copyAll(
-      try self.connection.integer("SELECT count(*) FROM input.state_changes") ?? 0,
+      try self.connection.integer("SELECT count(*) FROM input.state_changes WHERE action_id \(skippedActions)") ?? 0,
       "state changes", of: "actions", from: path,
       """
       INSERT INTO main.state_changes
@@ -149,7 +220,7 @@ package final class TraceMerge {
     )
     if version >= 2 {
       try self.copyAll(
-        try self.connection.integer("SELECT count(*) FROM input.states") ?? 0,
+        try self.connection.integer("SELECT count(*) FROM input.states WHERE session_id \(notSkipped)") ?? 0,
         "kept states", of: "sessions", from: path,
         """
         INSERT INTO main.states (session_id, seq, tree, json)
@@ -160,7 +231,7 @@ package final class TraceMerge {
       )
     }
     try self.copyAll(
-      try self.connection.integer("SELECT count(*) FROM input.leaks") ?? 0,
+      try self.connection.integer("SELECT count(*) FROM input.leaks WHERE action_id \(skippedActions)") ?? 0,
       "leaks", of: "actions", from: path,
       """
       INSERT INTO main.leaks (action_id, rule, feature, detail)
@@ -184,7 +255,7 @@ package final class TraceMerge {
     )
     sources.bind([.text(name)])
     try sources.run()
-    return (sessions, actions)
+    return (sessions, actions, skipped)
   }
 
   /// Runs `sql`, which copies rows of `table`, and checks that it copied all `count` of them:

@@ -23,6 +23,12 @@ extension TCATraceCommand {
         Each FILE is checked whole before anything is copied from it; a damaged one stops the \
         merge with what is wrong. The FILEs are read only, and OUT appears only once complete. \
         A FILE a recorder is still writing gives what it held when its turn came.
+
+        A session OUT holds already is skipped, and the output says which: one reached twice, \
+        as when a merged trace and one of the traces it was merged from are both given. It is \
+        the same session when its name, root feature, start, recorder version, number of \
+        actions and last action's time agree; one copied while it was being recorded and again \
+        with more actions is copied both times.
         """
     )
 
@@ -54,6 +60,7 @@ extension TCATraceCommand {
       defer { temporary.discard() }
       var sessions: Int64 = 0
       var actions: Int64 = 0
+      var notes: [String] = []
       // NB: The merge's connection is closed before the file is moved into place.
       do {
         let merge = try TraceMerge(path: temporary.path, destination: self.out)
@@ -61,6 +68,11 @@ extension TCATraceCommand {
           let copied = try merge.append(file, as: file)
           sessions += copied.sessions
           actions += copied.actions
+          for skipped in copied.skipped {
+            notes.append(
+              "Skipped session \(skipped.id) of '\(file.terminalSafe)': it is session \(skipped.copy) of '\(self.out.terminalSafe)' already."
+            )
+          }
         }
       }
       try temporary.commit(replacing: false)
@@ -70,6 +82,7 @@ extension TCATraceCommand {
         from \(self.files.count) file\(self.files.count == 1 ? "" : "s") into '\(self.out.terminalSafe)'.
         """
       )
+      for note in notes { print(note) }
     }
 
     /// Refuses an OUT that exists, and a trace given twice.
