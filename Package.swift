@@ -106,7 +106,10 @@ let package = Package(
     // NB: What a store's observer sees of an action (`ActionEvent`, its origin and route),
     // and the collection of routes: `Composable`'s observation seam, which `TCATrace` records
     // through on either host.
-    .target(name: "ActionObservation"),
+    .target(name: "ActionObservation", dependencies: ["TCATraceAtomicsShims"]),
+    // NB: Atomic operations on a word for `ActionObservation.AtomicWord`: the standard
+    // library's `Atomic` is available from iOS 18 and macOS 15 only.
+    .target(name: "TCATraceAtomicsShims"),
     .target(
       name: "Composable",
       dependencies: [

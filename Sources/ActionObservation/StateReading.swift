@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A wrapper whose single stored value is the state: readers of state (the recorder's diff)
 /// look through it, so that `@Presents var destination` reads as `destination`.
 package protocol _TransparentStateWrapper {
@@ -17,4 +15,4 @@ package protocol _SharedStateValue {
 
 /// Whether any shared value was ever made: until one is, readers of state (the recorder's
 /// diff) need not look for them.
-package let sharedValuesExist = Atomic<Bool>(false)
+package let sharedValuesExist = AtomicWord(0)

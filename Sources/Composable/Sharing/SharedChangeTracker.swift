@@ -1,4 +1,4 @@
-import Synchronization
+import ActionObservation
 
 /// Keeps, while a store processes an action, the value each shared value had before the action
 /// changed it, so that the state before the action and the state after it (which hold the same
@@ -69,19 +69,19 @@ package final class SharedChangeTracker: @unchecked Sendable {
   @TaskLocal private static var assertingTracker: SharedChangeTracker?
   /// How many assertions run now, in any task: a shared value reads the task-local tracker only
   /// when some does.
-  private static let assertions = Atomic<Int>(0)
+  private static let assertions = AtomicWord(0)
 
   /// The tracker whose test store asserts in this task, if any.
   static var asserting: SharedChangeTracker? {
-    guard Self.assertions.load(ordering: .relaxed) > 0 else { return nil }
+    guard Self.assertions.loadRelaxed() != 0 else { return nil }
     return Self.assertingTracker
   }
 
   /// Runs `body` (a test's expectation of a state, and its comparison with the actual one) with
   /// shared values read as their values before the action, changed there, and compared with now.
   package func asserting<T>(_ body: () throws -> T) rethrows -> T {
-    Self.assertions.add(1, ordering: .relaxed)
-    defer { Self.assertions.subtract(1, ordering: .relaxed) }
+    Self.assertions.addRelaxed(1)
+    defer { Self.assertions.addRelaxed(-1) }
     return try Self.$assertingTracker.withValue(self, operation: body)
   }
 }

@@ -1,6 +1,5 @@
 import ActionObservation
 import Foundation
-import Synchronization
 
 /// Where a ``Shared`` value lives: a root that holds it (and saves it under its key), or a part
 /// of another shared value.
@@ -38,7 +37,7 @@ final class RootReference<Value>: SharedReference, @unchecked Sendable {
   init(value: Value, key: (any SharedKey<Value>)?) {
     self._value = value
     self.key = key
-    sharedValuesExist.store(true, ordering: .relaxed)
+    sharedValuesExist.storeRelaxed(1)
   }
 
   var id: ObjectIdentifier { ObjectIdentifier(self) }

@@ -40,6 +40,7 @@ package final class EffectExecutor: Sendable {
     label: "Composable.TestStore.effects", attributes: .concurrent
   )
 
+  @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
   fileprivate func run(_ job: UnownedJob, on executor: UnownedTaskExecutor) {
     self.work.withLock { $0.jobs += 1 }
     Self.queue.async {

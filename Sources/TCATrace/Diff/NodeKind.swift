@@ -1,6 +1,5 @@
 import ActionObservation
 import CustomDump
-import Synchronization
 @_spi(Reflection) import Swift
 
 #if canImport(Glibc)
@@ -161,7 +160,7 @@ final class NodeKind: @unchecked Sendable {
   /// ``Shared`` value inside a collection, whose `==` answers "equal" for storage it shares
   /// without comparing its elements (and so without asking the shared value what changed).
   var mayChangeUnseen: Bool {
-    self.mayHoldShared && sharedValuesExist.load(ordering: .relaxed)
+    self.mayHoldShared && sharedValuesExist.loadRelaxed() != 0
   }
 
   /// Whether two values of this kind in place hold the same bytes wherever they hold a value:
@@ -343,10 +342,10 @@ final class NodeKind: @unchecked Sendable {
   /// A kind found the first time it is asked for and kept, read without a lock after that.
   private final class KindCell: Sendable {
     /// The kind's object, retained, as bits; 0 until it is found.
-    private let bits = Atomic<UInt>(0)
+    private let bits = AtomicWord(0)
 
     func kind(of type: Any.Type) -> NodeKind {
-      let bits = self.bits.load(ordering: .acquiring)
+      let bits = self.bits.loadAcquiring()
       if bits != 0 {
         return Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
       }
@@ -354,14 +353,14 @@ final class NodeKind: @unchecked Sendable {
       let found = UInt(bitPattern: Unmanaged.passRetained(kind).toOpaque())
       // NB: Two threads may find it at once: the same kind (`NodeKind.of(_:)` keeps one per type);
       // the one that comes second gives its reference back.
-      if !self.bits.compareExchange(expected: 0, desired: found, ordering: .acquiringAndReleasing).exchanged {
+      if !self.bits.compareExchange(expected: 0, desired: found) {
         Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: found)!).release()
       }
       return kind
     }
 
     deinit {
-      let bits = self.bits.load(ordering: .acquiring)
+      let bits = self.bits.loadAcquiring()
       if bits != 0 { Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
     }
   }

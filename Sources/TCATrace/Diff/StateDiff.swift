@@ -253,7 +253,7 @@ enum StateDiff {
     // NB: The places hold no reference: reading them retains nothing, where reading each
     // field's name and kind retained and released both, for every field of every action.
     let places = kind.fieldPlaces
-    let sharedValuesExist = sharedValuesExist.load(ordering: .relaxed)
+    let sharedValuesExist = sharedValuesExist.loadRelaxed() != 0
     var unequal = knownUnequal
     if !knownUnequal {
       guard places.contains(where: { !$0.hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) })

@@ -34,8 +34,8 @@
     static func values(in state: Any) -> [ObjectIdentifier: Any] {
       var values: [ObjectIdentifier: Any] = [:]
       self.collect(state, into: &values, depth: 0)
-      if !values.isEmpty, !sharedValuesExist.load(ordering: .relaxed) {
-        sharedValuesExist.store(true, ordering: .relaxed)
+      if !values.isEmpty, sharedValuesExist.loadRelaxed() == 0 {
+        sharedValuesExist.storeRelaxed(1)
       }
       return values
     }
