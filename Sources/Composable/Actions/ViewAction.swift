@@ -1,3 +1,7 @@
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// An action whose view actions are in a `view` case: `enum Action: ViewAction`.
 ///
 /// ```swift
@@ -38,14 +42,14 @@ extension ViewActionSending {
     self.store.send(.view(action))
   }
 
-  /// Sends a view action to the store; the animation is accepted and ignored.
+  /// Sends a view action to the store with `animation`, as ``Store/send(_:animation:)`` does.
   @discardableResult
   @MainActor
   public func send(_ action: StoreAction.ViewAction, animation: Animation?) -> StoreTask {
     self.store.send(.view(action), animation: animation)
   }
 
-  /// Sends a view action to the store; the transaction is accepted and ignored.
+  /// Sends a view action to the store in `transaction`, as ``Store/send(_:transaction:)`` does.
   @discardableResult
   @MainActor
   public func send(_ action: StoreAction.ViewAction, transaction: Transaction) -> StoreTask {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
 
 /// A button of an ``AlertState`` or a ``ConfirmationDialogState``: its label, role, and the
 /// action it sends.

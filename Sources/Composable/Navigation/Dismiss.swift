@@ -1,5 +1,8 @@
 import Dependencies
 import IssueReporting
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
 
 extension DependencyValues {
   /// An effect that dismisses the current presentation.
