@@ -8,11 +8,14 @@ import Testing
 /// an index's (which only a filter reads), the schema's. Pages of a recorded trace are
 /// overwritten from fixed seeds (`DamagedPageTests.seeds`), as a disk or a copy would damage
 /// them; run more with `TCATRACE_FUZZ_SEEDS=500 swift test --filter DamagedPageTests`.
-@Suite(.hangGuard)
+///
+/// NB: Serialized: each seed runs twelve commands, and two cores running every seed's at once
+/// slowed the suite's timed tests past their limits.
+@Suite(.hangGuard, .serialized)
 struct DamagedPageTests {
   static let seeds: [UInt64] =
     ProcessInfo.processInfo.environment["TCATRACE_FUZZ_SEEDS"].flatMap { UInt64($0) }
-    .map { Array(1...max(1, $0)) } ?? Array(1...24)
+    .map { Array(1...max(1, $0)) } ?? Array(1...16)
 
   /// Every command that reads a trace, as a user would run it (`FILE` is the damaged trace).
   static let commands: [[String]] = [

@@ -144,10 +144,15 @@ package enum TraceFile {
     }
   }
 
-  /// The first problem `PRAGMA integrity_check` finds in the file, on one line; `nil` when
-  /// there is none. It reads every page, and looks each table's rows up in its indexes.
-  package static func integrityProblem(_ connection: SQLiteConnection) throws(TraceFileError) -> String? {
-    let check = try connection.prepare("PRAGMA integrity_check(1)")
+  /// The first problem `PRAGMA integrity_check` finds in the file, or in `table` and its
+  /// indexes, on one line; `nil` when there is none. It reads every page, and looks each
+  /// table's rows up in its indexes.
+  package static func integrityProblem(
+    _ connection: SQLiteConnection, table: String? = nil
+  ) throws(TraceFileError) -> String? {
+    let check = try connection.prepare(
+      table.map { "PRAGMA integrity_check(\"\($0)\")" } ?? "PRAGMA integrity_check(1)"
+    )
     guard try check.step(), let result = check.text(0) else { return "it said nothing" }
     guard result != "ok" else { return nil }
     return result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }.joined(separator: " ")

@@ -69,8 +69,12 @@ public final class TraceReader {
 
   private var keepsTemporaryDataInMemory = false
 
-  /// A check of the whole file, started beside the reading; see ``IntegrityCheck``.
+  /// A check of the file, started beside the reading; see ``IntegrityCheck``.
   package var integrityCheck: IntegrityCheck?
+
+  /// Tables SQLite's `integrity_check` checks with the reading connection once reading ends:
+  /// small ones, which take less time to check than a second connection takes to open.
+  package var tablesCheckedAfterReading: [String] = []
 
   /// Checks the whole file now, with the reading connection; see ``IntegrityCheck``.
   ///
@@ -79,11 +83,14 @@ public final class TraceReader {
     try IntegrityCheck.check(self.connection, path: self.path)
   }
 
-  /// After reading: ``checkUnchanged()``, then waits for ``integrityCheck``; throws what they
-  /// found.
+  /// After reading: ``checkUnchanged()``, then waits for ``integrityCheck``, then checks
+  /// ``tablesCheckedAfterReading``; throws what they found.
   package func verifyRead() throws(TraceFileError) {
     try self.checkUnchanged()
     try self.integrityCheck?.verify()
+    if !self.tablesCheckedAfterReading.isEmpty {
+      try IntegrityCheck.check(self.connection, path: self.path, tables: self.tablesCheckedAfterReading)
+    }
   }
 
   /// For following a file: when it was opened as a file no recorder was writing, and a
@@ -455,28 +462,28 @@ public final class TraceReader {
   }
 }
 
-/// SQLite's `PRAGMA integrity_check` of a whole trace, run on a thread of Dispatch's pool,
-/// with a connection of its own, while a reader reads it: a damaged file gives its damage, not
-/// a part of its rows presented as the whole.
+/// SQLite's `PRAGMA integrity_check` of a trace, or of some of its tables, run on a thread of
+/// Dispatch's pool, with a connection of its own, while a reader reads it: a damaged file gives
+/// its damage, not a part of its rows presented as the whole.
 ///
 /// NB: SQLite notices damage only in the pages a query reads, and a damaged page can make a
 /// query miss rows (the rest of a session, every change of an action) without an error; an
 /// index that lost rows makes a filter that reads it miss them, and no read of the table finds
-/// that. `integrity_check` reads every page of every table and index, once, and checks each
-/// index against its table and each row against its `NOT NULL` and `CHECK` constraints.
-/// `quick_check` skips the indexes' contents, which is how a damaged `actions_by_category`
-/// passed it (issue #58).
+/// that. `integrity_check` reads every page of the file (or of a table and its indexes), once,
+/// and checks each index against its table and each row against its `NOT NULL` and `CHECK`
+/// constraints. `quick_check` skips the indexes' contents, which is how a damaged
+/// `actions_by_category` passed it (issue #58).
 package final class IntegrityCheck: @unchecked Sendable {
   // NB: `outcome` is written by the checking thread before `done` is signalled, and read after.
   private var outcome: Result<Void, TraceFileError> = .success(())
   private let done = DispatchSemaphore(value: 0)
 
-  /// Starts checking the trace at `path`.
-  package init(path: String) {
+  /// Starts checking the trace at `path`: the whole file, or `tables` and their indexes.
+  package init(path: String, tables: [String]? = nil) {
     DispatchQueue.global().async { [self] in
       do throws(TraceFileError) {
         let connection = try TraceFile.openForReading(path: path, live: false).connection
-        try Self.check(connection, path: path)
+        try Self.check(connection, path: path, tables: tables)
       } catch {
         self.outcome = .failure(error)
       }
@@ -484,16 +491,24 @@ package final class IntegrityCheck: @unchecked Sendable {
     }
   }
 
-  /// Runs `integrity_check` on the whole file with `connection`; throws the first damage found.
-  package static func check(_ connection: SQLiteConnection, path: String) throws(TraceFileError) {
-    let problem: String?
-    do throws(TraceFileError) {
-      problem = try TraceFile.integrityProblem(connection)
-    } catch where error.kind == .corrupt {
-      throw TraceFileError(kind: .corrupt, path: path, message: "does not pass SQLite's integrity check (\(error.message))")
-    }
-    if let problem {
-      throw TraceFileError(kind: .corrupt, path: path, message: "does not pass SQLite's integrity check (\(problem))")
+  /// Runs `integrity_check` with `connection`, on the whole file or on `tables` and their
+  /// indexes; throws the first damage found. A table the file does not have (`states`, in a
+  /// trace older than version 2) is skipped.
+  package static func check(
+    _ connection: SQLiteConnection, path: String, tables: [String]? = nil
+  ) throws(TraceFileError) {
+    for table in tables ?? [""] {
+      let problem: String?
+      let what = table.isEmpty ? "" : " of its '\(table)' table"
+      do throws(TraceFileError) {
+        if !table.isEmpty, !(try connection.hasTable(table)) { continue }
+        problem = try TraceFile.integrityProblem(connection, table: table.isEmpty ? nil : table)
+      } catch where error.kind == .corrupt {
+        throw TraceFileError(kind: .corrupt, path: path, message: "does not pass SQLite's integrity check\(what) (\(error.message))")
+      }
+      if let problem {
+        throw TraceFileError(kind: .corrupt, path: path, message: "does not pass SQLite's integrity check\(what) (\(problem))")
+      }
     }
   }
 

@@ -34,7 +34,7 @@ extension TCATraceCommand {
     func run() throws {
       // NB: The file is opened and its session found before the terminal is taken over, so
       // that a bad file or session ends with the usual one line.
-      let reader = try self.trace.openChecked()
+      let reader = try self.trace.openChecked(["sessions", "actions", "state_changes", "states", "leaks"])
       // NB: The debugger reads as the keys ask, for as long as it runs: a large file's check,
       // begun beside it, is waited for before the terminal is taken over.
       try reader.verifyRead()

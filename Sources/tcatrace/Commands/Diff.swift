@@ -44,9 +44,10 @@ extension TCATraceCommand {
     func run() throws {
       var otherTrace = self.trace
       otherTrace.file = self.other
-      let (first, second) = try self.trace.read { reader in
+      let tables = ["sessions", "actions", "state_changes"]
+      let (first, second) = try self.trace.read(checking: tables) { reader in
         let first = try Side(reader, file: self.trace.file, session: self.session)
-        let second = try otherTrace.read { reader in
+        let second = try otherTrace.read(checking: tables) { reader in
           try Side(reader, file: self.other, session: self.otherSession ?? self.session)
         }
         return (first, second)

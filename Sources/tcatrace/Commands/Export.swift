@@ -81,7 +81,7 @@ extension TCATraceCommand {
       // (damage found while reading, a full disk) removes what was written of it.
       var output: ExportOutput?
       defer { output?.discard() }
-      try self.trace.read { reader in
+      try self.trace.read(checking: ["sessions", "actions", "leaks", "state_changes"]) { reader in
         let selected = try self.sessionOptions.session.resolve(in: reader)
         let destination = try self.output()
         output = destination

@@ -22,7 +22,7 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let (summaries, roots) = try self.trace.read { reader in
+      let (summaries, roots) = try self.trace.read(checking: ["leaks", "sessions"], alongside: false) { reader in
         let session = try self.sessionOptions.session.resolve(in: reader)
         return (try reader.leakSummaries(session: session), try reader.rootFeatures())
       }

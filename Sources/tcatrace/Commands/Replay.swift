@@ -93,8 +93,11 @@ extension TCATraceCommand {
     }
 
     func run() async throws {
-      // NB: Following, only what is there when it starts is checked.
-      try await self.trace.read { reader in try await self.replay(reader) }
+      // NB: Following, only what is there when it starts is checked. In a large file, the kept
+      // states are checked too, though a replay does not read them: damage there is damage to
+      // the session's record, which `state` and `debug` would meet (issue #40).
+      let tables = ["sessions", "actions", "leaks", "states"] + (self.noDiff ? [] : ["state_changes"])
+      try await self.trace.read(checking: tables) { reader in try await self.replay(reader) }
     }
 
     private func replay(_ reader: TraceReader) async throws {

@@ -21,7 +21,7 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let sessions = try self.trace.read { try $0.sessions() }
+      let sessions = try self.trace.read(checking: ["sessions", "actions", "leaks"]) { try $0.sessions() }
       switch self.format {
       case .text:
         guard !sessions.isEmpty else {

@@ -53,7 +53,7 @@ extension TCATraceCommand {
     }
 
     func run() throws {
-      let (sessionID, seq, kept) = try self.trace.read { reader in
+      let (sessionID, seq, kept) = try self.trace.read(checking: ["sessions", "actions", "state_changes", "states"]) { reader in
         // NB: Not `session(id:)`, whose counts are a pass over every action of the session.
         let session = try reader.sessionExtent(id: self.session.id)
         let seq = self.at ?? session.lastSeq

@@ -21,7 +21,7 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let statistics = try self.trace.read { reader in
+      let statistics = try self.trace.read(checking: ["actions"]) { reader in
         try reader.featureStatistics(session: try self.sessionOptions.session.resolve(in: reader))
       }
       switch self.format {

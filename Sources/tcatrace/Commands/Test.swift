@@ -75,7 +75,7 @@ extension TCATraceCommand {
     }
 
     func run() throws {
-      let (test, twin) = try self.trace.read { reader in
+      let (test, twin) = try self.trace.read(checking: ["sessions", "actions", "state_changes", "states"]) { reader in
         let session = try self.session.session(in: reader)
         let actions = try reader.actions(matching: TraceFilter(session: session.id))
         guard !actions.isEmpty else {

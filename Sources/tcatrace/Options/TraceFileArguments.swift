@@ -48,18 +48,28 @@ struct TraceFileArguments: ParsableArguments {
 
   /// Opens the file, checks it, and runs `body` with it.
   ///
-  /// SQLite's `integrity_check` checks the whole file (see `IntegrityCheck`): a damaged file
-  /// ends the command with that error, not with what `body` could read of it, whatever table
-  /// the damage is in. A file of up to ``checkedFirstUpTo`` bytes is checked before `body`
-  /// runs, so that nothing of it is printed; a larger one beside `body`, on a thread and a
-  /// connection of their own, so that the check does not hold up the first line (it takes
-  /// about as long as reading the whole file), and the command ends with the error after.
+  /// SQLite's `integrity_check` (see `IntegrityCheck`) checks a file of up to
+  /// ``checkedWholeUpTo`` bytes whole, before `body` runs: a damaged file ends the command with
+  /// that error, whatever table the damage is in, and nothing of it is printed. Checking a
+  /// larger file whole would cost a command that reads a little of it (`leaks`, `sessions`)
+  /// seconds: there the check covers `tables`, what `body` reads, with their indexes (the whole
+  /// file when `tables` is `nil`), so that what is printed comes from pages SQLite has checked.
+  ///
+  /// - Parameters:
+  ///   - tables: The tables `body` reads; `nil`: any of them.
+  ///   - alongside: For a large file, whether the check runs on a thread and a connection of
+  ///     its own while `body` reads (for tables read whole, which take as long to check as to
+  ///     read: the check does not hold up the first line, and the command ends with its error
+  ///     after), or with the reading connection after `body` (for small tables, which take less
+  ///     time to check than a second connection takes to open).
   ///
   /// When the file was written while `body` read it (a recorder began appending), what was
   /// printed may be torn, and the command ends with that error instead. Both win over an
   /// error of `body`'s, which the change or the damage may explain.
-  func read<Result>(_ body: (TraceReader) throws -> Result) throws -> Result {
-    let reader = try self.openChecked()
+  func read<Result>(
+    checking tables: [String]? = nil, alongside: Bool = true, _ body: (TraceReader) throws -> Result
+  ) throws -> Result {
+    let reader = try self.openChecked(tables, alongside: alongside)
     do {
       let result = try body(reader)
       try reader.verifyRead()
@@ -70,9 +80,11 @@ struct TraceFileArguments: ParsableArguments {
     }
   }
 
-  /// ``read(_:)`` for a body that waits.
-  func read<Result>(_ body: (TraceReader) async throws -> Result) async throws -> Result {
-    let reader = try self.openChecked()
+  /// ``read(checking:alongside:_:)`` for a body that waits.
+  func read<Result>(
+    checking tables: [String]? = nil, alongside: Bool = true, _ body: (TraceReader) async throws -> Result
+  ) async throws -> Result {
+    let reader = try self.openChecked(tables, alongside: alongside)
     do {
       let result = try await body(reader)
       try reader.verifyRead()
@@ -83,20 +95,21 @@ struct TraceFileArguments: ParsableArguments {
     }
   }
 
-  /// The size up to which a file (with its `-wal`) is checked before it is read.
+  /// The size up to which a file (with its `-wal`) is checked whole before it is read.
   ///
-  /// NB: `integrity_check` reads a trace at tens of megabytes a second here (Performance.md):
-  /// up to this size a command waits a fraction of a second for it.
-  static let checkedFirstUpTo = 32 << 20
+  /// NB: `integrity_check` reads a trace at 80 to 170 MB a second here (Performance.md): up to
+  /// this size a command waits about a fifth of a second for it at most.
+  static let checkedWholeUpTo = 32 << 20
 
-  /// Opens the file and starts its check: done at once for a file of up to
-  /// ``checkedFirstUpTo`` bytes, begun beside the reading for a larger one.
-  func openChecked() throws(TraceFileError) -> TraceReader {
+  /// Opens the file and checks it, or starts checking it; see ``read(checking:alongside:_:)``.
+  func openChecked(_ tables: [String]?, alongside: Bool = true) throws(TraceFileError) -> TraceReader {
     let reader = try self.open()
-    if TraceFile.size(self.file) <= Self.checkedFirstUpTo {
+    if TraceFile.size(self.file) <= Self.checkedWholeUpTo {
       try reader.checkIntegrity()
+    } else if alongside || tables == nil {
+      reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables)
     } else {
-      reader.integrityCheck = IntegrityCheck(path: self.file)
+      reader.tablesCheckedAfterReading = tables ?? []
     }
     return reader
   }
