@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 
 import CompilerPluginSupport
 import PackageDescription
@@ -298,6 +298,17 @@ let package = Package(
         "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    // NB: The check that the libraries an app compiles use no API above the declared floor
+    // (issue #59); it reads the toolchain's interfaces with swift-syntax.
+    .testTarget(
+      name: "AvailabilityTests",
+      dependencies: [
+        "TestSupport",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
       ]
     ),
     .testTarget(
