@@ -38,7 +38,8 @@ public final class TraceRecorder: Sendable {
     case stopInDebug
   }
 
-  /// The trace file's path.
+  /// The trace file's path: in an app, a relative path given is resolved in its Documents
+  /// directory (see ``init(path:session:policy:redacting:fileID:filePath:line:column:)``).
   public let path: String
   /// What a detected leak does.
   public let policy: LeakPolicy
@@ -61,7 +62,10 @@ public final class TraceRecorder: Sendable {
   /// one more.
   ///
   /// - Parameters:
-  ///   - path: The trace file.
+  ///   - path: The trace file. A relative path is in the app's Documents directory in an app
+  ///     (iOS, tvOS, watchOS, visionOS, and a macOS app bundle), where the working directory is
+  ///     `/`; elsewhere (a command-line program, tests, Linux) in the working directory.
+  ///     ``path`` says where it is.
   ///   - session: The session's name. Default: the root feature's type name and the start time.
   ///   - policy: What a detected leak does. Default: ``LeakPolicy/reportIssue``.
   ///   - redacting: Values to keep out of the trace; see ``TraceRedaction``. Default: none.
@@ -100,11 +104,13 @@ public final class TraceRecorder: Sendable {
     redacting redactions: [TraceRedaction] = [],
     timing: TraceTiming,
     keepsStates: Bool = true,
+    directory: String? = TracePath.platformDirectory,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) throws {
+    let path = TracePath.resolve(path, in: directory)
     self.path = path
     self.policy = policy
     self.sessionName = session
