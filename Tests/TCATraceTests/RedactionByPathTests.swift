@@ -15,17 +15,8 @@ import Testing
 struct RedactionByPathTests {
   @Test func theDemoHoldsNoValueAtAMarkedPathInAnyColumn() async throws {
     let directory = try TemporaryDirectory()
-    let path = directory.path("demo.db")
-    let recorder = try TraceRecorder(path: path, redacting: AppFeature.redactions)
-    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      AppFeature()
-    } withDependencies: {
-      $0.apiClient = .fake(latency: .zero)
-      $0.tickClient = .immediate(count: 0)
-      $0.stackElementID = .incrementing
-    }
-    await DemoScript.runApp(finish: store.finish) { store.send($0) }
-    await store.finish()
+    let path = directory.path("app.db")
+    let recorder = try await RedactionTests.recordApp(into: directory, redacting: AppFeature.redactions)
     try await recorder.close()
 
     for secret in [APIClient.fakePassword, APIClient.fakeCode] {

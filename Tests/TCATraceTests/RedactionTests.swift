@@ -60,7 +60,7 @@ func occurrences(of secret: String, in directory: TemporaryDirectory) throws -> 
 @Suite(.hangGuard)
 struct RedactionTests {
   /// Records the demo's app session, which types the password and the two-factor code.
-  private func recordApp(into directory: TemporaryDirectory, redacting: [TraceRedaction]) async throws -> TraceRecorder {
+  static func recordApp(into directory: TemporaryDirectory, redacting: [TraceRedaction]) async throws -> TraceRecorder {
     let recorder = try TraceRecorder(path: directory.path("app.db"), redacting: redacting)
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
       AppFeature()
@@ -76,7 +76,7 @@ struct RedactionTests {
 
   @Test func theRawFilesHoldNeitherThePasswordNorTheCode() async throws {
     let directory = try TemporaryDirectory()
-    let recorder = try await self.recordApp(into: directory, redacting: AppFeature.redactions)
+    let recorder = try await Self.recordApp(into: directory, redacting: AppFeature.redactions)
     // While recording: the database, its WAL and its shared memory file.
     // NB: Waited for through the recorder, suspended: never a poll of the file that blocks the
     // main actor.
@@ -149,7 +149,7 @@ struct RedactionTests {
 
   @Test func withoutRedactionTheScanFindsTheSecrets() async throws {
     let directory = try TemporaryDirectory()
-    let recorder = try await self.recordApp(into: directory, redacting: [])
+    let recorder = try await Self.recordApp(into: directory, redacting: [])
     try await recorder.close()
     #expect(try occurrences(of: APIClient.fakePassword, in: directory) > 0)
     #expect(try occurrences(of: APIClient.fakeCode, in: directory) > 0)

@@ -150,21 +150,22 @@ package enum TraceFile {
   package static func integrityProblem(
     _ connection: SQLiteConnection, table: String? = nil
   ) throws(TraceFileError) -> String? {
-    let check = try connection.prepare(
-      table.map { "PRAGMA integrity_check(\"\($0)\")" } ?? "PRAGMA integrity_check(1)"
-    )
-    guard try check.step(), let result = check.text(0) else { return "it said nothing" }
-    guard result != "ok" else { return nil }
-    return result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }.joined(separator: " ")
+    try self.problem("integrity_check", connection, table: table)
   }
 
   /// The first problem `PRAGMA quick_check` finds in the file, or in `table` and its indexes,
-  /// on one line; `nil` when there is none.
+  /// on one line; `nil` when there is none. It reads every page, but not the indexes' entries.
   package static func quickCheck(
     _ connection: SQLiteConnection, table: String? = nil
   ) throws(TraceFileError) -> String? {
+    try self.problem("quick_check", connection, table: table)
+  }
+
+  private static func problem(
+    _ pragma: String, _ connection: SQLiteConnection, table: String?
+  ) throws(TraceFileError) -> String? {
     let check = try connection.prepare(
-      table.map { "PRAGMA quick_check(\"\($0)\")" } ?? "PRAGMA quick_check(1)"
+      table.map { "PRAGMA \(pragma)(\"\($0)\")" } ?? "PRAGMA \(pragma)(1)"
     )
     guard try check.step(), let result = check.text(0) else { return "it said nothing" }
     guard result != "ok" else { return nil }
