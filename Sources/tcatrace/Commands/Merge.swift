@@ -26,9 +26,9 @@ extension TCATraceCommand {
 
         A session OUT holds already is skipped, and the output says which: one reached twice, \
         as when a merged trace and one of the traces it was merged from are both given. It is \
-        the same session when its name, root feature, start, recorder version, number of \
-        actions and last action's time agree; one copied while it was being recorded and again \
-        with more actions is copied both times.
+        the same session when it was recorded in the same file with the same id (as each \
+        file's sources say; a file is the same when the names given are, or lead to the same \
+        file) and has the same name and start.
         """
     )
 
