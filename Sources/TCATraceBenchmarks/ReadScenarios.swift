@@ -112,10 +112,10 @@ extension Scenarios {
         compare(export, sqliteJSON)
       }
 
-      // NB: Issue #58: every command has SQLite check the whole file; on a file this large the
-      // check runs beside the reading, and what it may cost is the wait for the first line.
-      // SQLite's check itself is timed on its own, as a rate, for the size up to which a
-      // command checks a file before it reads it.
+      // NB: Issue #58: every command has SQLite check what it reads; on a file this large the
+      // check of the tables `replay` reads runs beside the reading, and what it may cost is the
+      // wait for the first line. SQLite's check of a whole file is timed on its own, as a rate,
+      // for the size up to which a command checks a file whole before it reads it.
       let firstLine = Figure(
         name: "tcatrace replay, first line", unit: "ms",
         samples: try (0..<size.launches).map { _ in
@@ -221,7 +221,6 @@ extension Scenarios {
     return record
   }
 
-  /// Runs `executable` with `arguments`, its output into /dev/null, and checks its status.
   /// Milliseconds from starting `executable` until its first line of output, after which it
   /// is stopped.
   static func firstLine(_ executable: String, _ arguments: [String]) throws -> Double {
@@ -250,6 +249,7 @@ extension Scenarios {
     return elapsed
   }
 
+  /// Runs `executable` with `arguments`, its output into /dev/null, and checks its status.
   static func run(_ executable: String, _ arguments: [String], expecting status: Int32 = 0) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)

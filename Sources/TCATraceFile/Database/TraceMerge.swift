@@ -37,9 +37,6 @@ package final class TraceMerge {
     )
   }
 
-  /// Copies every session of the trace at `path`.
-  ///
-  /// - Parameter name: What `session_sources.file` says of the sessions recorded in it.
   /// A session of an input that the merged trace holds already, which is not copied again:
   /// the same recording, reached twice (a merged trace and one of its sources).
   package struct Skipped: Equatable, Sendable {
@@ -49,6 +46,9 @@ package final class TraceMerge {
     package var copy: Int64
   }
 
+  /// Copies every session of the trace at `path` that the merged trace does not hold already.
+  ///
+  /// - Parameter name: What `session_sources.file` says of the sessions recorded in it.
   /// - Returns: The sessions and actions copied, and the sessions skipped.
   /// - Throws: `TraceFileError` when the file is not a trace this version reads, is damaged, or
   ///   was written while it was copied (nothing of it is then kept), or when the merged trace
