@@ -39,6 +39,13 @@ enum JSONRedaction {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// Whether a JSON member named `name` is the property `property`: by its name, or by its
+  /// storage's (`_name`).
+  static func isMember(_ name: some Collection<UInt8>, named property: String) -> Bool {
+    name.elementsEqual(property.utf8)
+      || (name.first == UInt8(ascii: "_") && name.dropFirst().elementsEqual(property.utf8))
+  }
+
   /// The member steps of a state path (`login.twoFactor.code`); `nil` when it names something
   /// that is not a member (an element of a collection), which JSON reaches by index.
   static func steps(ofStatePath path: String) -> [Step]? {
@@ -71,7 +78,7 @@ enum JSONRedaction {
       let rest = path.dropFirst()
       switch step {
       case let .member(name):
-        for member in members where Self.isMember(self.bytes, member.name, named: name) {
+        for member in members where JSONRedaction.isMember(self.bytes[member.name], named: name) {
           var scanner = Scanner(bytes: self.bytes, index: member.value.lowerBound)
           scanner.find(rest, ranges: &ranges)
           return
@@ -82,7 +89,7 @@ enum JSONRedaction {
           ? members.first
           : members.first { member in
             var scanner = Scanner(bytes: self.bytes, index: member.value.lowerBound)
-            return scanner.members()?.contains { Self.isMember(self.bytes, $0.name, named: next) } == true
+            return scanner.members()?.contains { JSONRedaction.isMember(self.bytes[$0.name], named: next) } == true
           }
         guard let chosen else { return }
         var scanner = Scanner(bytes: self.bytes, index: chosen.value.lowerBound)
@@ -98,12 +105,6 @@ enum JSONRedaction {
     private init(bytes: [UInt8], index: Int) {
       self.bytes = bytes
       self.index = index
-    }
-
-    private static func isMember(_ bytes: [UInt8], _ name: Range<Int>, named property: String) -> Bool {
-      let name = bytes[name]
-      return name.elementsEqual(property.utf8)
-        || (name.first == UInt8(ascii: "_") && name.dropFirst().elementsEqual(property.utf8))
     }
 
     /// The members of the object at `index`: the range of each name's bytes (inside its

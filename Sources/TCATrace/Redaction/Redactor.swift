@@ -10,6 +10,18 @@ import Foundation
 /// `Encodable` action) are also replaced wherever their rendering appears in the row.
 struct Redactor: Sendable {
   let redactions: [TraceRedaction]
+  /// The named state paths as paths into the state's JSON: each reads `"<redacted>"` there,
+  /// whatever its value (an empty one too). A path through an element of a collection, which
+  /// JSON reaches by index, has none: its value is found by its JSON, as a typed secret's is.
+  private let jsonPaths: [[JSONRedaction.Step]]
+
+  init(redactions: [TraceRedaction]) {
+    self.redactions = redactions
+    self.jsonPaths = redactions.compactMap { redaction in
+      guard case let .state(_, _, path) = redaction.kind else { return nil }
+      return JSONRedaction.steps(ofStatePath: path)
+    }
+  }
 
   var isEmpty: Bool { self.redactions.isEmpty }
 
@@ -168,16 +180,6 @@ struct Redactor: Sendable {
     return fragments.isEmpty ? json : Self.scrubbing(json, of: fragments)
   }
 
-  /// The named state paths as paths into the state's JSON: each reads `"<redacted>"` there,
-  /// whatever its value (an empty one too). A path through an element of a collection, which
-  /// JSON reaches by index, has none: its value is found by its JSON, as a typed secret's is.
-  private var jsonPaths: [[JSONRedaction.Step]] {
-    self.redactions.compactMap { redaction in
-      guard case let .state(_, _, path) = redaction.kind else { return nil }
-      return JSONRedaction.steps(ofStatePath: path)
-    }
-  }
-
   /// `json`, the value a JSON change sets at `path`, with what lies at a named state path
   /// redacted: all of it when the change is at or below a named path, what lies at the named
   /// path inside it when the change sets a value that holds one.
@@ -187,7 +189,7 @@ struct Redactor: Sendable {
       let common = min(path.count, steps.count)
       let onPath = zip(path.prefix(common), steps.prefix(common)).allSatisfy { key, step in
         guard case let .key(name) = key, case let .member(property) = step else { return false }
-        return name == property || name == "_" + property
+        return JSONRedaction.isMember(name.utf8, named: property)
       }
       guard onPath else { continue }
       if path.count >= steps.count { return JSONRedaction.marker }
