@@ -153,12 +153,10 @@ package enum TraceFile {
     try self.problem("integrity_check", connection, table: table)
   }
 
-  /// The first problem `PRAGMA quick_check` finds in the file, or in `table` and its indexes,
-  /// on one line; `nil` when there is none. It reads every page, but not the indexes' entries.
-  package static func quickCheck(
-    _ connection: SQLiteConnection, table: String? = nil
-  ) throws(TraceFileError) -> String? {
-    try self.problem("quick_check", connection, table: table)
+  /// The first problem `PRAGMA quick_check` finds in the file, on one line; `nil` when there
+  /// is none. It reads every page, but not the indexes' entries.
+  package static func quickCheck(_ connection: SQLiteConnection) throws(TraceFileError) -> String? {
+    try self.problem("quick_check", connection, table: nil)
   }
 
   private static func problem(

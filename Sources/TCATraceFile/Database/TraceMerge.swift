@@ -132,14 +132,10 @@ package final class TraceMerge {
         : "SELECT s.id, ?1, s.id, s.name, s.started_at FROM input.sessions s ORDER BY s.id"
     )
     input.bind([.text(name)])
-    var identities: [String: FileStatus.Identity?] = [:]
     func sameFile(_ first: String, _ second: String) -> Bool {
       guard first != second else { return true }
-      for file in [first, second] where identities[file] == nil {
-        identities[file] = .some(FileStatus(file)?.identity)
-      }
-      guard let one = identities[first] ?? nil, let other = identities[second] ?? nil else { return false }
-      return one == other
+      guard let identity = FileStatus(first)?.identity else { return false }
+      return FileStatus(second)?.identity == identity
     }
     var skipped: [Skipped] = []
     while try input.step() {

@@ -497,12 +497,14 @@ package final class IntegrityCheck: @unchecked Sendable {
   package static func check(
     _ connection: SQLiteConnection, path: String, tables: [String]? = nil
   ) throws(TraceFileError) {
-    for table in tables ?? [""] {
+    // NB: `nil`: the whole file.
+    let targets: [String?] = tables ?? [nil]
+    for table in targets {
       let problem: String?
-      let what = table.isEmpty ? "" : " of its '\(table)' table"
+      let what = table.map { " of its '\($0)' table" } ?? ""
       do throws(TraceFileError) {
-        if !table.isEmpty, !(try connection.hasTable(table)) { continue }
-        problem = try TraceFile.integrityProblem(connection, table: table.isEmpty ? nil : table)
+        if let table, !(try connection.hasTable(table)) { continue }
+        problem = try TraceFile.integrityProblem(connection, table: table)
       } catch where error.kind == .corrupt {
         throw TraceFileError(kind: .corrupt, path: path, message: "does not pass SQLite's integrity check\(what) (\(error.message))")
       }

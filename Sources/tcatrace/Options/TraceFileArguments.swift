@@ -106,10 +106,10 @@ struct TraceFileArguments: ParsableArguments {
     let reader = try self.open()
     if TraceFile.size(self.file) <= Self.checkedWholeUpTo {
       try reader.checkIntegrity()
-    } else if alongside || tables == nil {
-      reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables)
+    } else if let tables, !alongside {
+      reader.tablesCheckedAfterReading = tables
     } else {
-      reader.tablesCheckedAfterReading = tables ?? []
+      reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables)
     }
     return reader
   }
