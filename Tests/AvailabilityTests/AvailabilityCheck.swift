@@ -262,7 +262,11 @@ struct AvailabilityCheck {
   /// the platforms the check reads.
   static func versions(of attribute: AttributeSyntax, platforms: some Collection<String>) -> Requirement {
     guard attribute.attributeName.trimmedDescription == "available" else { return [:] }
-    let text = attribute.arguments?.trimmedDescription ?? ""
+    return Self.versions(in: attribute.arguments?.trimmedDescription ?? "", platforms: platforms)
+  }
+
+  /// The platform versions the arguments of `@available` or `#available` name.
+  static func versions(in text: String, platforms: some Collection<String>) -> Requirement {
     var requirement: Requirement = [:]
     for platform in platforms {
       // `iOS 18.0` in the short form; `iOS, introduced: 18.0` in the long one.
@@ -333,10 +337,7 @@ private final class DeclarationCollector: SyntaxVisitor {
 
   private func enter(_ attributes: AttributeListSyntax, type name: String?, declares: Bool) -> SyntaxVisitorContinueKind {
     let requirement = self.requirement(attributes)
-    if declares, let name {
-      let above = AvailabilityCheck.above(requirement, floor: self.floor)
-      if above.isEmpty { self.oldNames.insert(name) } else { self.newTypes[name] = above }
-    }
+    if declares, let name { self.record(type: name, requirement) }
     self.stack.append((requirement, name ?? self.stack.last!.type))
     return .visitChildren
   }
@@ -527,14 +528,10 @@ private final class UseFinder: SyntaxVisitor {
       guard let availability = condition.condition.as(AvailabilityConditionSyntax.self),
         availability.availabilityKeyword.tokenKind == .poundAvailable
       else { continue }
-      let text = availability.availabilityArguments.trimmedDescription
-      for platform in platforms {
-        guard let regex = try? NSRegularExpression(pattern: "(^|[ ,])\(platform) +([0-9]+(\\.[0-9]+)*)"),
-          let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-          let range = Range(match.range(at: 2), in: text)
-        else { continue }
-        ensured[platform] = AvailabilityCheck.Version(text[range])
-      }
+      ensured = AvailabilityCheck.combine(
+        ensured,
+        AvailabilityCheck.versions(in: availability.availabilityArguments.trimmedDescription, platforms: platforms)
+      )
     }
     return ensured
   }
