@@ -294,6 +294,7 @@ let package = Package(
     .testTarget(
       name: "TCATraceExamplesTests",
       dependencies: [
+        "LibraryExample",
         "TCATraceExamples",
         "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),

@@ -1,13 +1,14 @@
--- TCATrace trace file, schema version 4.
+-- TCATrace trace file, schema version 5.
 --
 -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
 -- a TCA-style app: every action the store processed, the state changes it caused, and the
 -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
--- ('TCAT') and PRAGMA user_version = 4 (this schema's version). Readers refuse files with a
+-- ('TCAT') and PRAGMA user_version = 5 (this schema's version). Readers refuse files with a
 -- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, version
--- 2 no `states.json`, and version 3 no `actions.json_changes`: a recorder that appends to an
--- older file adds them; its older sessions have no states (version 1), no states' JSON
--- (version 2), or their JSON only where a whole state was kept (version 3).
+-- 2 no `states.json`, version 3 no `actions.json_changes`, and version 4 no
+-- `actions.at_once` and `state_changes.shared`: a recorder that appends to an older file adds
+-- them; its older sessions have no states (version 1), no states' JSON (version 2), their
+-- JSON only where a whole state was kept (version 3), or neither mark (version 4).
 
 -- One recording: one store, from its first action until the recorder closed.
 CREATE TABLE sessions (
@@ -73,6 +74,11 @@ CREATE TABLE actions (
   -- its JSON could not be followed (its JSON after this action is then known only from the
   -- next state kept).
   json_changes TEXT,
+  -- 1 for an effect's action that the store processed before it had finished processing its
+  -- cause: an effect that sends at once, such as `.send`, whose action a `TestStore` has
+  -- processed when the `send` (or `receive`) of the action that began the processing
+  -- returns; NULL otherwise. Follow cause_seq while it is 1 to find that action.
+  at_once INTEGER CHECK (at_once = 1),
   UNIQUE (session_id, seq)
 );
 
@@ -99,6 +105,11 @@ CREATE TABLE state_changes (
   -- ("index") or printed key ("label"), a collection's new order ("order"); NULL when
   -- new_value is all it needs. See `states`.
   rebuild TEXT,
+  -- When the changed value is, or is inside, a `@Shared` value, that value's path ('settings'
+  -- for a change at 'settings.theme'; the innermost, when shared values hold others): a
+  -- reference other features' states may hold too, whose change a `TestStore` sees when it is
+  -- made. NULL when the value is not shared.
+  shared TEXT,
   PRIMARY KEY (action_id, position)
 ) WITHOUT ROWID;
 

@@ -17,7 +17,8 @@ import SwiftSyntax
 ///             | "await store.send(" action ")" [assertions]
 ///             | "await store.receive(" key-path | placeholder ")" [assertions]
 ///             | ["try"] "await store.withExhaustivity(.off) {" ("_ = " send | receive)* "}"
-/// assertions := "{" (lvalue "=" value | lvalue ".insert(" value ", at:" integer ")")* "}"
+/// assertions := "{" (change | lvalue ".$" name ".withLock {" change "}")* "}"
+/// change     := lvalue "=" value | lvalue ".insert(" value ", at:" integer ")"
 /// lvalue     := "$0" ("." name | "?" | "[" literal "]" | "[id:" literal ["," "case: \." name] "]")*
 /// action     := value | "try decoded(" Type ".Action.self," raw-string ")"
 /// value      := literal | placeholder | "." name ["(" arguments ")"] | ".init(" arguments ")"
@@ -207,7 +208,7 @@ private struct Checker {
         try self.keyPath(argument.expression, subscripts: true)
       }
       if let assertions = call.trailingClosure {
-        try self.closure(assertions, self.assertion)
+        try self.closure(assertions) { item throws(Refusal) in try self.assertion(item) }
       }
     case "withExhaustivity":
       guard call.arguments.map(\.trimmedDescription) == [".off"], let body = call.trailingClosure else {
@@ -291,11 +292,26 @@ private struct Checker {
 
   // MARK: Assertions
 
-  func assertion(_ item: CodeBlockItemSyntax) throws(Refusal) {
+  /// One statement of an assertion's closure; `inShared`: inside the closure of a shared
+  /// value's `withLock`, where another `withLock` is not written.
+  func assertion(_ item: CodeBlockItemSyntax, inShared: Bool = false) throws(Refusal) {
     guard case let .expr(expression) = item.item else {
       throw self.refuse(item, "an assertion the generator does not write")
     }
-    if let sequence = expression.as(SequenceExprSyntax.self) {
+    if !inShared, let call = expression.as(FunctionCallExprSyntax.self), call.leftParen == nil,
+      call.arguments.isEmpty, call.additionalTrailingClosures.isEmpty,
+      let closure = call.trailingClosure, closure.statements.count == 1,
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+      member.declName.baseName.text == "withLock", member.declName.argumentNames == nil,
+      let projection = member.base?.as(MemberAccessExprSyntax.self), let base = projection.base,
+      projection.declName.argumentNames == nil,
+      case let name = projection.declName.baseName.text, name.hasPrefix("$"),
+      self.isName(String(name.dropFirst()))
+    {
+      // NB: `$0.shelf.$count.withLock { $0 = 1 }`: a shared value's change.
+      try self.lvalue(base)
+      try self.closure(closure) { item throws(Refusal) in try self.assertion(item, inShared: true) }
+    } else if let sequence = expression.as(SequenceExprSyntax.self) {
       let parts = Array(sequence.elements)
       guard parts.count == 3, parts[1].is(AssignmentExprSyntax.self) else {
         throw self.refuse(expression, "an assertion the generator does not write")

@@ -2,8 +2,9 @@
 # Records the example app and the library example on pointfreeco's TCA (this package, through
 # TCATrace's `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture`), and
 # compares the two recordings with `tcatrace diff`, the routes' state paths and `tcatrace
-# leaks`; then writes the test `tcatrace test` makes of the app's session on TCA, compares it
-# with the one kept in Tests/RealTCATests, and runs that against TCA's `TestStore` (issue #41).
+# leaks`; then writes the tests `tcatrace test` makes of the app's and the library's sessions
+# on TCA, compares them with the ones kept in Tests/RealTCATests, and runs those against TCA's
+# `TestStore` (issues #41, #58).
 #
 #   REAL_TCA=DIR Tests/RealTCA/check.sh
 #
@@ -98,13 +99,26 @@ if ! diff -u --label kept --label written "$kept" "$work/unredacted/test.swift";
   echo "The test tcatrace test writes differs from the one kept in Tests/RealTCATests."
   status=1
 fi
+# The test of the library example's session on TCA, as the main suite keeps the one of its
+# session on Composable: a shared value that an action sent at once changes is asserted at
+# the send that began its processing, where TestStore sees it (issue #58).
+deadline 300 "$here/.build/debug/RealTCADemo" --library "$work/unredacted/library.db" || exit 2
+kept="$here/Tests/RealTCATests/LibrarySessionTest.swift"
+(cd "$work/unredacted" && "$root/.build/debug/tcatrace" test library.db --session 1 \
+  --name replaysLibrarySession --import LibraryExample \
+  --dependencies '$0.continuousClock = ImmediateClock()' --initial-state 'Library.State()' \
+  > library-test.swift 2> /dev/null) || exit 2
+if ! diff -u --label kept --label written "$kept" "$work/unredacted/library-test.swift"; then
+  echo "The library's test tcatrace test writes differs from the one kept in Tests/RealTCATests."
+  status=1
+fi
 cd "$here"
 if swift test > "$work/test.log" 2>&1; then
   # NB: A run with known issues (a check that a broken reducer fails) is marked "━", not "✔".
   grep -E '^. Test run with' "$work/test.log" || true
 else
   grep -E '✘|error:' "$work/test.log"
-  echo "The kept test fails against TCA's TestStore."
+  echo "The kept tests fail against TCA's TestStore."
   status=1
 fi
 exit $status

@@ -67,8 +67,8 @@ struct TraceFileTests {
     let states = try #require(created.first { $0.hasPrefix("CREATE TABLE states") })
     #expect(!states.contains("WITHOUT ROWID"))
     let header = try TraceReader(path: path).query("PRAGMA user_version")
-    #expect(header.rows == [[.integer(4)]])
-    #expect(file.contains("PRAGMA user_version = 4"))
+    #expect(header.rows == [[.integer(5)]])
+    #expect(file.contains("PRAGMA user_version = 5"))
   }
 
   @Test func recorderRefusesAFileThatIsNotSQLite() throws {
@@ -100,7 +100,7 @@ struct TraceFileTests {
     #expect(try bytes(path) == before)
   }
 
-  /// Issue #18: a recorder appending to a version-1 file adds what versions 2 to 4 keep; the
+  /// Issue #18: a recorder appending to a version-1 file adds what versions 2 to 5 keep; the
   /// older sessions have no states, the new one has.
   @Test func recordingIntoAVersion1FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
@@ -108,13 +108,13 @@ struct TraceFileTests {
       in: directory,
       changedBy: """
         DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild;
-        ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 1;
+        ALTER TABLE actions DROP COLUMN json_changes; \(dropVersion5Columns) PRAGMA user_version = 1;
         """
     )
     #expect(try TraceReader(path: path).query("PRAGMA user_version").rows == [[.integer(1)]])
     try await recordShortSession(path)
     let reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(4)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(5)]])
     #expect(try reader.holdsStates(session: 1) == false)
     #expect(try reader.holdsStates(session: 2))
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
@@ -127,14 +127,17 @@ struct TraceFileTests {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
       in: directory,
-      changedBy: "ALTER TABLE states DROP COLUMN json; ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 2;"
+      changedBy: """
+        ALTER TABLE states DROP COLUMN json; ALTER TABLE actions DROP COLUMN json_changes;
+        \(dropVersion5Columns) PRAGMA user_version = 2;
+        """
     )
     var reader = try TraceReader(path: path)
     #expect(try reader.state(session: 1, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(4)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(5)]])
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     #expect(try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
   }
@@ -145,17 +148,45 @@ struct TraceFileTests {
   @Test func recordingIntoAVersion3FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
-      in: directory, changedBy: "ALTER TABLE actions DROP COLUMN json_changes; PRAGMA user_version = 3;"
+      in: directory,
+      changedBy: "ALTER TABLE actions DROP COLUMN json_changes; \(dropVersion5Columns) PRAGMA user_version = 3;"
     )
     var reader = try TraceReader(path: path)
     #expect(try reader.stateJSON(session: 1, after: 0) != nil)
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(4)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(5)]])
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     let json = try #require(try reader.stateJSON(session: 2, after: 1))
     #expect(try JSONDecoder().decode(AppFeature.State.self, from: Data(json.utf8)).login.email == "blob@example.com")
+  }
+
+  /// What a version-4 file lacks: the marks of actions sent at once and of shared changes.
+  private let dropVersion5Columns = "ALTER TABLE actions DROP COLUMN at_once; ALTER TABLE state_changes DROP COLUMN shared;"
+
+  /// Issue #58: a version-4 file (no marks of actions sent at once or of shared changes) is
+  /// read as it is, none marked, and a recorder appending to it adds both columns, which the
+  /// older sessions leave empty.
+  @Test func recordingIntoAVersion4FileUpgradesIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await recordedFile(in: directory, changedBy: "\(dropVersion5Columns) PRAGMA user_version = 4;")
+    var reader = try TraceReader(path: path)
+    let actions = try reader.actions(matching: TraceFilter(session: 1))
+    #expect(!actions.isEmpty)
+    #expect(actions.allSatisfy { !$0.atOnce && $0.changes.allSatisfy { $0.sharedPath == nil } })
+    try await recordShortSession(path)
+    reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(5)]])
+    #expect(
+      try reader.query(
+        """
+        SELECT (SELECT count(*) FROM pragma_table_info('actions') WHERE name = 'at_once'),
+          (SELECT count(*) FROM pragma_table_info('state_changes') WHERE name = 'shared'),
+          (SELECT count(*) FROM actions WHERE at_once IS NOT NULL)
+        """
+      ).rows == [[.integer(1), .integer(1), .integer(0)]]
+    )
   }
 
   /// Issue #18: a file whose kept states are a WITHOUT ROWID table, as files were written
@@ -186,9 +217,9 @@ struct TraceFileTests {
 
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
-    let path = try await recordedFile(in: directory, named: "future.db", changedBy: "PRAGMA user_version = 5;")
+    let path = try await recordedFile(in: directory, named: "future.db", changedBy: "PRAGMA user_version = 6;")
     let before = try bytes(path)
-    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(5) }
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(6) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
     #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
     #expect(try bytes(path) == before)

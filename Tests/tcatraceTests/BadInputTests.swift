@@ -122,7 +122,7 @@ struct BadInputTests {
     }
     try await self.expectError(
       name,
-      "'newer.db' was written by a newer TCATrace (schema version 7; this one reads up to 4): update tcatrace to read it"
+      "'newer.db' was written by a newer TCATrace (schema version 7; this one reads up to 5): update tcatrace to read it"
     )
   }
 

@@ -96,7 +96,13 @@ enum StateDiff {
       let values = shared.sharedValues
       let before = changes.count
       self.diff(values.before, values.after, path: path, depth: depth, into: &changes)
-      if changes.count > before { changes.sharedPaths.append(path) }
+      if changes.count > before {
+        changes.sharedPaths.append(path)
+        // NB: The innermost shared value holding a change is the one a test changes.
+        for index in before..<changes.count where changes.list[index].sharedPath == nil {
+          changes.list[index].sharedPath = path
+        }
+      }
       return
     }
 

@@ -3,7 +3,7 @@ package struct ActionRecord: Sendable {
   package init(
     seq: Int, timeNs: Int64, durationNs: Int64, origin: ActionOrigin,
     classification: ActionClassification, statePath: String, payloadJSON: String?,
-    changes: [StateChange], leaks: [Leak]
+    changes: [StateChange], leaks: [Leak], atOnce: Bool = false
   ) {
     self.seq = seq
     self.timeNs = timeNs
@@ -14,6 +14,7 @@ package struct ActionRecord: Sendable {
     self.payloadJSON = payloadJSON
     self.changes = changes
     self.leaks = leaks
+    self.atOnce = atOnce
   }
 
   package var seq: Int
@@ -25,6 +26,9 @@ package struct ActionRecord: Sendable {
   package var payloadJSON: String?
   package var changes: [StateChange]
   package var leaks: [Leak]
+  /// Whether an effect sent the action while the store was still processing its cause (see
+  /// ``SynchronousSends``).
+  package var atOnce: Bool
   /// Whole states to keep with the action: the state before the session's first action, and
   /// keyframes (see ``StateSnapshot``).
   package var states: [StateSnapshot] = []

@@ -50,6 +50,7 @@ public final class TraceRecorder: Sendable {
   private let timing: TraceTiming
   private let redactor: Redactor
   private let keyframes: KeyframeClock
+  private let synchronousSends = SynchronousSends()
   /// Redacts a kept state's tree, on the writer's thread.
   private let redactState: @Sendable (inout StateNode, Any) -> Void
   private let redactStateJSON: @Sendable (String, Any) -> String
@@ -361,7 +362,8 @@ public final class TraceRecorder: Sendable {
       statePath: statePath,
       payloadJSON: types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue()),
       changes: changes,
-      leaks: leaks
+      leaks: leaks,
+      atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin)
     )
   }
 

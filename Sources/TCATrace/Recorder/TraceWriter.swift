@@ -389,14 +389,15 @@ package final class TraceWriter: @unchecked Sendable {
         """
         INSERT INTO actions (
           session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
-          feature, category, case_name, state_path, payload, payload_json, json_changes
-        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+          feature, category, case_name, state_path, payload, payload_json, json_changes, at_once
+        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
         """
       ),
       insertChange: try connection.prepare(
         """
-        INSERT INTO state_changes (action_id, position, path, kind, old_value, new_value, rebuild)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        INSERT INTO state_changes (
+          action_id, position, path, kind, old_value, new_value, rebuild, shared
+        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
         """
       ),
       insertLeak: try connection.prepare(
@@ -470,6 +471,7 @@ package final class TraceWriter: @unchecked Sendable {
     insert.bind(13, record.pointee.classification.payload)
     insert.bind(14, record.pointee.payloadJSON)
     insert.bind(15, Self.jsonChanges(record, lastState: &lastState, types: jsonTypes))
+    insert.bind(16, flag: record.pointee.atOnce)
     try insert.run()
     let actionID = connection.lastInsertRowID
     for position in record.pointee.changes.indices {
@@ -482,6 +484,7 @@ package final class TraceWriter: @unchecked Sendable {
       insert.bind(5, record.pointee.changes[position].old)
       insert.bind(6, record.pointee.changes[position].new)
       insert.bind(7, record.pointee.changes[position].rebuild?.json)
+      insert.bind(8, record.pointee.changes[position].sharedPath)
       try insert.run()
     }
     for snapshot in record.pointee.states {

@@ -271,6 +271,16 @@ package final class SQLiteStatement {
     sqlite3_bind_int64(self.handle, position, integer)
   }
 
+  /// Binds 1 to the parameter `?position` when `flag` is set, NULL otherwise: a mark that is
+  /// usually absent costs a record one byte.
+  package func bind(_ position: Int32, flag: Bool) {
+    if flag {
+      sqlite3_bind_int64(self.handle, position, 1)
+    } else {
+      sqlite3_bind_null(self.handle, position)
+    }
+  }
+
   /// Binds `text` to the parameter `?position`; `nil` binds NULL.
   package func bind(_ position: Int32, _ text: String?) {
     guard let text else {

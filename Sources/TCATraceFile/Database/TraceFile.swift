@@ -80,7 +80,8 @@ package enum TraceFile {
   /// Brings an older trace to this version before a recorder appends to it: to a version-1
   /// file, the `states` table and the `rebuild` column of `state_changes`; to a version-2 file,
   /// the `json` column of `states`; to a version-3 file, the `json_changes` column of
-  /// `actions`. Its older sessions leave them empty.
+  /// `actions`; to a version-4 file, the `at_once` column of `actions` and the `shared` column
+  /// of `state_changes`. Its older sessions leave them empty.
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
@@ -99,9 +100,13 @@ package enum TraceFile {
         try connection.execute("ALTER TABLE states ADD COLUMN json TEXT")
       }
       if version < 4 {
+        try connection.execute("ALTER TABLE actions ADD COLUMN json_changes TEXT")
+      }
+      if version < 5 {
         try connection.execute(
           """
-          ALTER TABLE actions ADD COLUMN json_changes TEXT;
+          ALTER TABLE actions ADD COLUMN at_once INTEGER CHECK (at_once = 1);
+          ALTER TABLE state_changes ADD COLUMN shared TEXT;
           PRAGMA user_version = \(TraceSchema.version);
           """
         )

@@ -163,11 +163,13 @@ package final class TraceMerge {
     // NB: Ids here are ranks from 1, so the next ones cannot overflow.
     let sessionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.sessions") ?? 0
     let actionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.actions") ?? 0
-    // NB: The columns versions before 4 lack are NULL, as a recorder appending to such a file
+    // NB: The columns versions before 5 lack are NULL, as a recorder appending to such a file
     // leaves them in its older sessions.
     let rebuild = version >= 2 ? "c.rebuild" : "NULL"
     let json = version >= 3 ? "st.json" : "NULL"
     let jsonChanges = version >= 4 ? "a.json_changes" : "NULL"
+    let atOnce = version >= 5 ? "a.at_once" : "NULL"
+    let shared = version >= 5 ? "c.shared" : "NULL"
     try self.connection.execute(
       """
       DELETE FROM temp.merged_sessions;
@@ -193,10 +195,10 @@ package final class TraceMerge {
       """
       INSERT INTO main.actions
         (id, session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
-         feature, category, case_name, state_path, payload, payload_json, json_changes)
+         feature, category, case_name, state_path, payload, payload_json, json_changes, at_once)
         SELECT am.new, sm.new, a.seq, a.time_ns, a.duration_ns, a.origin, a.cause_seq, a.path,
           a.root_category, a.feature, a.category, a.case_name, a.state_path, a.payload,
-          a.payload_json, \(jsonChanges)
+          a.payload_json, \(jsonChanges), \(atOnce)
         FROM input.actions a
         JOIN temp.merged_actions am ON am.old = a.id
         JOIN temp.merged_sessions sm ON sm.old = a.session_id
@@ -208,8 +210,8 @@ package final class TraceMerge {
       "state changes", of: "actions", from: path,
       """
       INSERT INTO main.state_changes
-        (action_id, position, path, kind, old_value, new_value, rebuild)
-        SELECT am.new, c.position, c.path, c.kind, c.old_value, c.new_value, \(rebuild)
+        (action_id, position, path, kind, old_value, new_value, rebuild, shared)
+        SELECT am.new, c.position, c.path, c.kind, c.old_value, c.new_value, \(rebuild), \(shared)
         FROM input.state_changes c JOIN temp.merged_actions am ON am.old = c.action_id
         ORDER BY am.new, c.position
       """

@@ -22,17 +22,27 @@ public struct StateChange: Hashable, Sendable {
   public var new: String?
   /// What rebuilding the state needs besides ``new``; `nil` when `new` is all it needs.
   public var rebuild: Rebuild?
+  /// When the changed value is, or is inside, a `@Shared` value, that value's path (`settings`
+  /// for a change at `settings.theme`): a reference other states may hold too, whose change a
+  /// `TestStore` sees when it is made. `nil` when it is not shared, and in traces older than
+  /// schema version 5, which do not say.
+  public var sharedPath: String?
 
-  public init(path: String, kind: Kind, old: String?, new: String?, rebuild: Rebuild? = nil) {
+  public init(
+    path: String, kind: Kind, old: String?, new: String?, rebuild: Rebuild? = nil,
+    sharedPath: String? = nil
+  ) {
     self.path = path
     self.kind = kind
     self.old = old
     self.new = new
     self.rebuild = rebuild
+    self.sharedPath = sharedPath
   }
 
   /// Two changes are equal when they say the same: the same path, kind and values. What they
-  /// hold for rebuilding the state follows from the values.
+  /// hold for rebuilding the state follows from the values, and whether they are shared from
+  /// the state's type.
   public static func == (lhs: StateChange, rhs: StateChange) -> Bool {
     lhs.path == rhs.path && lhs.kind == rhs.kind && lhs.old == rhs.old && lhs.new == rhs.new
   }

@@ -422,7 +422,7 @@ extension TraceReader {
   }
 
   /// Whether `table` has a column `column`: files of older schema versions lack some.
-  private func hasColumn(_ column: String, in table: String) throws(TraceFileError) -> Bool {
+  func hasColumn(_ column: String, in table: String) throws(TraceFileError) -> Bool {
     try self.connection.integer(
       "SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'"
     ) == 1

@@ -19,6 +19,9 @@ public final class TraceReader {
   package private(set) var connection: SQLiteConnection
   private var changesStatement: SQLiteStatement?
   private var leaksStatement: SQLiteStatement?
+  /// Whether the file marks actions sent at once and shared changes (schema version 5): asked
+  /// of the file once.
+  private var markedSends: Bool?
   /// What the file was when it was opened immutable (no recorder was writing it); `nil` when
   /// it was opened to see a recorder's commits.
   private var snapshot: FileSnapshot?
@@ -106,6 +109,7 @@ public final class TraceReader {
     // NB: Statements go before their connection.
     self.changesStatement = nil
     self.leaksStatement = nil
+    self.markedSends = nil
     let limit = self.connection.stepTimeLimit
     (self.connection, self.snapshot) = try TraceFile.openForReading(path: self.path, live: false)
     self.connection.stepTimeLimit = limit
@@ -223,7 +227,7 @@ public final class TraceReader {
     includeChanges: Bool = true,
     _ body: (TracedAction) throws -> Void
   ) throws {
-    let (sql, values) = Self.query(filter, order: order, limit: limit)
+    let (sql, values) = Self.query(filter, order: order, limit: limit, marksSends: try self.marksSends())
     let descending = order == .seqDescending
     let statement = try self.connection.prepare(sql)
     statement.bind(values)
@@ -265,7 +269,8 @@ public final class TraceReader {
         payload: try statement.optionalString(13),
         payloadJSON: try statement.optionalString(14),
         changes: includeChanges ? try self.changes(of: id) : [],
-        leaks: try self.leaks(of: id)
+        leaks: try self.leaks(of: id),
+        atOnce: !statement.isNull(15)
       )
       try body(action)
     }
@@ -282,8 +287,10 @@ public final class TraceReader {
 
   // MARK: - Queries
 
+  /// The query of the actions `filter` matches; `marksSends`: whether the file has the
+  /// `at_once` column.
   package static func query(
-    _ filter: TraceFilter, order: ActionOrder = .written, limit: Int? = nil
+    _ filter: TraceFilter, order: ActionOrder = .written, limit: Int? = nil, marksSends: Bool
   ) -> (String, [SQLiteValue]) {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
@@ -325,7 +332,7 @@ public final class TraceReader {
     let sql = """
       SELECT a.id, a.session_id, a.seq, a.time_ns, a.duration_ns, a.origin, a.cause_seq, a.path,
         a.root_category, a.feature, a.category, a.case_name, a.state_path, a.payload,
-        a.payload_json
+        a.payload_json, \(marksSends ? "a.at_once" : "NULL")
       FROM actions a
       \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
       ORDER BY \(order == .written ? "a.id" : order == .seqAscending ? "a.session_id, a.seq" : "a.session_id DESC, a.seq DESC")\(limit.map { " LIMIT \($0)" } ?? "")
@@ -338,10 +345,11 @@ public final class TraceReader {
     if let prepared = self.changesStatement {
       statement = prepared
     } else {
+      let shared = try self.marksSends() ? "shared" : "NULL"
       statement = try self.connection.prepare(
         """
-        SELECT path, kind, old_value, new_value FROM state_changes
-        WHERE action_id = ?1 ORDER BY position
+        SELECT path, kind, old_value, new_value, \(shared)
+        FROM state_changes WHERE action_id = ?1 ORDER BY position
         """
       )
       self.changesStatement = statement
@@ -350,7 +358,9 @@ public final class TraceReader {
     statement.bind(1, actionID)
     var changes: [StateChange] = []
     while try statement.step() {
-      changes.append(try self.change(statement, from: 0))
+      var change = try self.change(statement, from: 0)
+      change.sharedPath = try statement.optionalString(4)
+      changes.append(change)
     }
     return changes
   }
@@ -372,6 +382,17 @@ public final class TraceReader {
       path: try statement.string(column), kind: kind,
       old: try statement.optionalString(column + 2), new: try statement.optionalString(column + 3)
     )
+  }
+
+  /// Whether the file marks actions sent at once and shared changes: traces older than schema
+  /// version 5 have neither column.
+  func marksSends() throws(TraceFileError) -> Bool {
+    if let markedSends { return markedSends }
+    let actions = try self.hasColumn("at_once", in: "actions")
+    let changes = try self.hasColumn("shared", in: "state_changes")
+    let marks = actions && changes
+    self.markedSends = marks
+    return marks
   }
 
   private func leaks(of actionID: Int64) throws(TraceFileError) -> [Leak] {

@@ -87,12 +87,17 @@ public struct TracedAction: Equatable, Sendable {
   public var payloadJSON: String?
   public var changes: [StateChange]
   public var leaks: [Leak]
+  /// Whether an effect sent it at once: the store processed it before it had finished
+  /// processing its cause (an effect such as `.send`), so a `TestStore` has processed it when
+  /// the `send` or `receive` that began the processing returns. `false` in traces older than
+  /// schema version 5, which do not say.
+  public var atOnce: Bool
 
   public init(
     id: Int64, sessionID: Int64, seq: Int, timeNs: Int64, durationNs: Int64,
     origin: Origin, path: String, rootCategory: ActionCategory, feature: String,
     category: ActionCategory, caseName: String, statePath: String, payload: String?,
-    payloadJSON: String?, changes: [StateChange], leaks: [Leak]
+    payloadJSON: String?, changes: [StateChange], leaks: [Leak], atOnce: Bool = false
   ) {
     self.id = id
     self.sessionID = sessionID
@@ -110,6 +115,7 @@ public struct TracedAction: Equatable, Sendable {
     self.payloadJSON = payloadJSON
     self.changes = changes
     self.leaks = leaks
+    self.atOnce = atOnce
   }
 }
 

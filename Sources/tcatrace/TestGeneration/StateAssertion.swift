@@ -11,6 +11,8 @@ import TCATraceFile
 /// A change is assigned where Swift can reach it: through optionals with `?`, into identified
 /// collections and stacks with `[id:]`; a change inside an enum case's value assigns the whole
 /// case. An element added in the middle of an identified collection is inserted at its index.
+/// A change to or inside a `@Shared` value is made with `withLock` on its projection, as
+/// swift-sharing has it (`$0.$count.withLock { $0 = 1 }`), where its setter is deprecated.
 /// A change whose value cannot be written (``SwiftValue/Unwritable``) is left out and named in
 /// ``unasserted``.
 struct StateAssertion {
@@ -70,6 +72,8 @@ private struct Target {
   var steps: [StatePath.Step]
   var kind: StateChange.Kind
   var path: String
+  /// When the target is a `@Shared` value, or inside one, the number of keys to that value.
+  var sharedKeys: Int?
   /// The indices of the steps that name a case of the stack element before them.
   var cases: Set<Int> = []
   /// The state's path names nothing in the states before and after it: a damaged trace.
@@ -116,6 +120,16 @@ private struct Target {
     self.steps = Array(steps.prefix(count))
     self.kind = kind
     self.path = StatePath.path(self.keys)
+    // NB: Only a property's projection has `withLock`: `$0.$count`, not an element's.
+    if let sharedPath = change.sharedPath {
+      let sharedKeys = StatePath.keys(sharedPath)
+      if !sharedKeys.isEmpty, sharedKeys.count <= count, Array(self.keys.prefix(sharedKeys.count)) == sharedKeys,
+        SwiftLiteral.isMemberName(sharedKeys[sharedKeys.count - 1]),
+        !self.cases.contains(sharedKeys.count - 1)
+      {
+        self.sharedKeys = sharedKeys.count
+      }
+    }
   }
 
   func isBelow(_ ancestor: String) -> Bool {
@@ -123,9 +137,12 @@ private struct Target {
   }
 
   /// `$0.a?.b[id: 1]`: the target, with `?` after each optional on the way to it.
-  var lvalue: String {
+  var lvalue: String { self.lvalue(through: self.steps.count) }
+
+  /// The lvalue of the first `count` steps.
+  func lvalue(through count: Int) -> String {
     var out = "$0"
-    for (index, step) in self.steps.enumerated() {
+    for (index, step) in self.steps.prefix(count).enumerated() {
       // NB: `init` checked every key: each is one.
       let key = StatePath.swiftKey(step.key) ?? "<#key#>"
       if self.cases.contains(index) {
@@ -133,7 +150,7 @@ private struct Target {
       } else {
         out += key.hasPrefix("[") ? key : "." + key
       }
-      let isLast = index == self.steps.count - 1
+      let isLast = index == count - 1
       if !isLast, !self.cases.contains(index + 1), step.isOptional || self.cases.contains(index) {
         out += "?"
       }
@@ -144,7 +161,26 @@ private struct Target {
   func assignment(
     after: StateNode, indent: Int, counts: inout [String: Int]
   ) throws(SwiftValue.Unwritable) -> String {
-    let lvalue = self.keys.isEmpty ? "$0" : self.lvalue
+    guard let sharedKeys else {
+      return try self.assignment(to: self.keys.isEmpty ? "$0" : self.lvalue, after: after, indent: indent, counts: &counts)
+    }
+    // NB: `$0.shelf.$count.withLock { $0 = 1 }`; inside the closure, `$0` is the shared value.
+    let shared = self.lvalue(through: sharedKeys)
+    let projection = shared.dropLast(self.keys[sharedKeys - 1].count) + "$" + self.keys[sharedKeys - 1]
+    let inner = "$0" + self.lvalue.dropFirst(shared.count)
+    let countsBefore = counts
+    let oneLine = try self.assignment(to: inner, after: after, indent: indent, counts: &counts)
+    if !oneLine.contains("\n") { return projection + ".withLock { " + oneLine + " }" }
+    counts = countsBefore
+    let body = try self.assignment(to: inner, after: after, indent: indent + 2, counts: &counts)
+    let pad = String(repeating: " ", count: indent)
+    return projection + ".withLock {\n" + pad + "  " + body + "\n" + pad + "}"
+  }
+
+  /// The assignment of the target's value to `lvalue`, laid out from `indent`.
+  private func assignment(
+    to lvalue: String, after: StateNode, indent: Int, counts: inout [String: Int]
+  ) throws(SwiftValue.Unwritable) -> String {
     guard let value = after.node(at: self.path) else { return lvalue + " = nil" }
     // NB: An element added to an identified collection goes at the end with `[id:]`; one
     // added elsewhere is inserted where the trace saw it.

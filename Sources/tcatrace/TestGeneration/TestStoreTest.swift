@@ -133,10 +133,18 @@ struct TestStoreTest {
 
     var unasserted: [String] = []
     var jsonActions = 0
+    let sharedChanges = SharedChangePlacement(actions)
     for action in actions {
-      let before = states[action.seq - 1]
-      let after = states[action.seq]
-      let assertion = StateAssertion(changes: action.changes, before: before, after: after, indent: 4)
+      var assertion = StateAssertion(
+        changes: sharedChanges.ownChanges(of: action), before: states[action.seq - 1],
+        after: states[action.seq], indent: 4
+      )
+      let moved = sharedChanges.changesAssertedWith(action)
+      for (seq, changes) in moved {
+        let assertionOfMoved = StateAssertion(changes: changes, before: states[seq - 1], after: states[seq], indent: 4)
+        assertion.lines += assertionOfMoved.lines
+        assertion.unasserted += assertionOfMoved.unasserted
+      }
       let call: String
       var unwritten: TracedAction?
       switch action.origin {
@@ -164,6 +172,10 @@ struct TestStoreTest {
       lines.append("")
       if let unwritten {
         lines.append("  // #\(unwritten.seq) \(Self.comment(unwritten.path)): tcatrace cannot write this action in Swift.")
+      }
+      if !moved.isEmpty {
+        let list = moved.map { "#\($0.seq)" }.joined(separator: ", ")
+        lines.append("  // With the changes of shared values by \(list), which effects sent at once: a TestStore sees them here.")
       }
       var body = assertion.lines.map { "    " + $0 }
       var prefix = "  await "
@@ -214,6 +226,60 @@ struct TestStoreTest {
       self.notes.append("\(jsonActions) sent action\(jsonActions == 1 ? " is" : "s are") decoded from the trace's JSON, as \(jsonActions == 1 ? "its payload has" : "their payloads have") no Swift literal tcatrace can write")
     }
     self.source = source
+  }
+
+  /// Where each change of a shared value is asserted. A `TestStore` sees such a change when the
+  /// value changes, not when it receives the action that changed it: an action an effect sent at
+  /// once (``TracedAction/atOnce``) is processed before the `send` (or `receive`) of the action
+  /// that began the processing returns, and the shared values it changed are asserted there,
+  /// with the value they had when that processing ended. Other changes stay with their action.
+  struct SharedChangePlacement {
+    /// For each action sent at once, the seq of the action that began its processing.
+    private var roots: [Int: Int] = [:]
+    /// For each action that began a processing in which shared values changed, the shared
+    /// changes of the processing by the action that made them last, in the order of the actions.
+    private var moved: [Int: [(seq: Int, changes: [StateChange])]] = [:]
+    /// The actions whose shared changes are asserted elsewhere: by seq, the paths moved away.
+    private var movedAway: [Int: Set<String>] = [:]
+
+    init(_ actions: [TracedAction]) {
+      var groups: [Int: [TracedAction]] = [:]
+      for action in actions {
+        guard action.atOnce, case let .effect(cause) = action.origin else { continue }
+        let root = self.roots[cause] ?? cause
+        self.roots[action.seq] = root
+        groups[root, default: []].append(action)
+      }
+      let bySeq = Dictionary(actions.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+      for (root, members) in groups {
+        let all = (bySeq[root].map { [$0] } ?? []) + members
+        var last: [String: Int] = [:]
+        for action in all {
+          for change in action.changes where change.sharedPath != nil { last[change.path] = action.seq }
+        }
+        guard !last.isEmpty else { continue }
+        for action in all {
+          let away = Set(action.changes.filter { $0.sharedPath != nil }.map(\.path))
+            .filter { last[$0] != action.seq || action.seq != root }
+          if !away.isEmpty { self.movedAway[action.seq] = away }
+          guard action.seq != root else { continue }
+          let kept = action.changes.filter { $0.sharedPath != nil && last[$0.path] == action.seq }
+          if !kept.isEmpty { self.moved[root, default: []].append((action.seq, kept)) }
+        }
+      }
+    }
+
+    /// The changes asserted at `action` itself.
+    func ownChanges(of action: TracedAction) -> [StateChange] {
+      guard let away = self.movedAway[action.seq] else { return action.changes }
+      return action.changes.filter { !($0.sharedPath != nil && away.contains($0.path)) }
+    }
+
+    /// The shared changes of actions sent at once, asserted at `action`, which began their
+    /// processing: by the seq of the action that made them.
+    func changesAssertedWith(_ action: TracedAction) -> [(seq: Int, changes: [StateChange])] {
+      self.moved[action.seq] ?? []
+    }
   }
 
   /// `text` for a line comment: on one line, its controls escaped (`\u{1B}`), and the line and

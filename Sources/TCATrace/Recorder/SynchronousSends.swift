@@ -1,0 +1,36 @@
+import ActionObservation
+import Dispatch
+
+/// Tells which actions an effect sent at once: processed by the store before it had finished
+/// processing the action whose effect sent them (an effect such as `.send`, which the store
+/// runs as it starts it). A `TestStore` has processed such an action when the `send` (or
+/// `receive`) of the action that began the processing returns, and a change it makes to a
+/// `@Shared` value is seen there.
+///
+/// A store processes what is sent at once without returning to its thread's run loop, and an
+/// effect that runs later (`.run`, a publisher on a scheduler) reaches the store from a later
+/// turn of it: the actions of one turn of the main queue are one processing. The first action
+/// of a turn asks the main queue to end the turn after what it is running now; an effect's
+/// action is sent at once when its cause was processed in the same turn. Stores run on the
+/// main actor, whose jobs that queue runs in order, so the turn ends before any job an action
+/// of it started.
+final class SynchronousSends: Sendable {
+  /// The seq of the first action of the turn in progress; `nil` between turns.
+  private let firstOfTurn = Locked<Int?>(nil)
+
+  /// Whether the action `id`, from `origin`, was sent at once; notes it in the turn.
+  func isAtOnce(id: Int, origin: ActionOrigin) -> Bool {
+    let (atOnce, opensTurn) = self.firstOfTurn.withLock { first -> (Bool, Bool) in
+      let opensTurn = first == nil
+      if opensTurn { first = id }
+      guard case let .effect(cause) = origin, let first else { return (false, opensTurn) }
+      return (cause >= first, opensTurn)
+    }
+    if opensTurn {
+      DispatchQueue.main.async { [weak self] in
+        self?.firstOfTurn.withLock { $0 = nil }
+      }
+    }
+    return atOnce
+  }
+}
