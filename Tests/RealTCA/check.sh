@@ -113,7 +113,14 @@ if ! diff -u --label kept --label written "$kept" "$work/unredacted/library-test
   status=1
 fi
 cd "$here"
-if swift test > "$work/test.log" 2>&1; then
+# NB: The library's test changes a shared value (`.inMemory`) in a `TestStore`, where
+# swift-sharing 2.8's `Shared.withLock` reads the value it is modifying (to snapshot it): on
+# Linux, whose `_PersistentReference.value` is a plain stored property (on Apple platforms it
+# has a `willSet`, so `withLock` modifies a copy), that is an exclusivity violation, which a
+# debug build traps on. It runs in a build of its own without that runtime check.
+if swift test --skip replaysLibrarySession > "$work/test.log" 2>&1 \
+  && swift test --scratch-path .build-unchecked -Xswiftc -enforce-exclusivity=unchecked \
+    --filter replaysLibrarySession >> "$work/test.log" 2>&1; then
   # NB: A run with known issues (a check that a broken reducer fails) is marked "━", not "✔".
   grep -E '^. Test run with' "$work/test.log" || true
 else
