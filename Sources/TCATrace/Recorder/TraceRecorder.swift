@@ -25,6 +25,13 @@ import IssueReporting
 ///
 /// The recorder never stops the app it records: if the file cannot be written (no
 /// permission, a full disk), it reports one issue, stops recording, and the store goes on.
+///
+/// In an app on iOS, tvOS or visionOS, the recorder lets go of the file when the app enters the
+/// background: it writes what is pending, folds the WAL into the file and closes it, waiting
+/// up to ``suspensionTimeout`` for that, so that a trace copied off the device then is complete
+/// and no lock is held while the app is suspended. It opens the file again when the app
+/// returns; actions recorded meanwhile wait in memory. On macOS it does the same as the app
+/// quits.
 public final class TraceRecorder: Sendable {
   /// What a detected boundary leak does, besides being recorded.
   public enum LeakPolicy: Sendable {
@@ -51,6 +58,13 @@ public final class TraceRecorder: Sendable {
   private let redactor: Redactor
   private let keyframes: KeyframeClock
   private let synchronousSends = SynchronousSends()
+  /// The app's lifecycle notifications the recorder observes, until it closes.
+  private let lifecycleObservation = Locked<AppLifecycle.Observation?>(nil)
+
+  /// How long the app's thread waits, as the app leaves the foreground, for the recorder to
+  /// write what is pending and close the file: 2 seconds, well within the time iOS gives an
+  /// app that enters the background.
+  public static let suspensionTimeout: Duration = .seconds(2)
   /// Redacts a kept state's tree, on the writer's thread.
   private let redactState: @Sendable (inout StateNode, Any) -> Void
   private let redactStateJSON: @Sendable (String, Any) -> String
@@ -106,6 +120,7 @@ public final class TraceRecorder: Sendable {
     timing: TraceTiming,
     keepsStates: Bool = true,
     directory: String? = TracePath.platformDirectory,
+    lifecycle: AppLifecycle = .platform,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -151,6 +166,19 @@ public final class TraceRecorder: Sendable {
     self.writer?.onFailure { [weak self] failure in
       self?.reportWriterFailureOnce(failure)
     }
+    if self.writer != nil {
+      let observation = lifecycle.observe(
+        leave: { [weak self] in self?.appIsLeaving() },
+        return: { [weak self] in self?.writer?.resume() }
+      )
+      self.lifecycleObservation.withLock { $0 = observation }
+    }
+  }
+
+  /// Lets go of the file as the app leaves the foreground: see ``suspensionTimeout``.
+  private func appIsLeaving() {
+    let (seconds, attoseconds) = Self.suspensionTimeout.components
+    self.writer?.suspend(waitingUpTo: Double(seconds) + Double(attoseconds) / 1e18)
   }
 
   private static func cannotRecordMessage(path: String, error: TraceFileError) -> String {
@@ -173,6 +201,7 @@ public final class TraceRecorder: Sendable {
   }
 
   deinit {
+    self.lifecycleObservation.withLock { $0?.stop() }
     self.writer?.requestClose(endedAt: self.timing.now())
   }
 
@@ -185,6 +214,8 @@ public final class TraceRecorder: Sendable {
   /// await recorder.flush()
   /// let reader = try TraceReader(path: path, live: true)  // sees `onAppear`
   /// ```
+  ///
+  /// While the app is in the background, with the file closed, it waits until the app returns.
   public func flush() async {
     await self.writer?.flushed()
   }
@@ -195,6 +226,7 @@ public final class TraceRecorder: Sendable {
   /// - Throws: The `TraceFileError` that stopped recording, if one did; the actions recorded
   ///   before it are in the file.
   public func close() async throws {
+    self.lifecycleObservation.withLock { $0?.stop() }
     guard let writer = self.writer else { return }
     await writer.close(endedAt: self.timing.now())
     if let error = writer.error { throw error }

@@ -47,6 +47,10 @@ package final class TraceWriter: @unchecked Sendable {
   /// Who waits for a flush, with the flush request that answers them.
   private var flushWaiters: [(generation: Int, continuation: CheckedContinuation<Void, Never>)] = []
   private var isFinished = false
+  /// Whether the app asked the writer to let go of the file (``suspend(waitingUpTo:)``).
+  private var suspensionRequested = false
+  /// Whether the writer has let go of it: written what was submitted, checkpointed and closed.
+  private var isSuspended = false
   let capacity: Int
 
   private var connection: SQLiteConnection?
@@ -257,6 +261,42 @@ package final class TraceWriter: @unchecked Sendable {
     }
   }
 
+  /// Writes what was submitted before this call, folds the WAL into the file and closes it, so
+  /// that the app holds no lock on it and the file alone is complete: for an app about to be
+  /// suspended. Records submitted meanwhile wait (up to `capacity`) until ``resume()``.
+  ///
+  /// Blocks the calling thread until that is done, or `timeout` seconds have passed.
+  ///
+  /// - Returns: Whether the file was closed in time (or the writer had stopped).
+  @discardableResult
+  func suspend(waitingUpTo timeout: Double) -> Bool {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    self.suspensionRequested = true
+    self.condition.broadcast()
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !self.isSuspended, !self.isFinished, self.failure == nil {
+      if !self.condition.wait(until: deadline) { return self.isSuspended || self.isFinished }
+    }
+    return true
+  }
+
+  /// Opens the file again after ``suspend(waitingUpTo:)``, and writes what waited; returns at
+  /// once.
+  func resume() {
+    self.condition.lock()
+    self.suspensionRequested = false
+    self.condition.broadcast()
+    self.condition.unlock()
+  }
+
+  /// Whether the writer has closed the file for a suspension.
+  var hasSuspended: Bool {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    return self.isSuspended
+  }
+
   /// Asks the thread to stop without waiting; for a recorder that was never closed.
   func requestClose(endedAt: String) {
     self.condition.lock()
@@ -302,18 +342,29 @@ package final class TraceWriter: @unchecked Sendable {
   private func run() {
     while true {
       self.condition.lock()
-      while self.pending.isEmpty, self.pendingSession == nil, !self.isClosing,
-        self.flushRequests == self.flushedGeneration
+      // NB: While suspended, nothing is written until the app returns or the recorder closes.
+      while self.isSuspended ? self.suspensionRequested && !self.isClosing
+        : self.pending.isEmpty && self.pendingSession == nil && !self.isClosing
+          && self.flushRequests == self.flushedGeneration && !self.suspensionRequested
       {
         self.condition.wait()
       }
-      // Give a batch up to `maxDelay` to fill, unless asked to flush or close.
+      if self.isSuspended {
+        self.condition.unlock()
+        self.open()
+        self.condition.lock()
+        self.isSuspended = false
+        self.condition.unlock()
+        continue
+      }
+      // Give a batch up to `maxDelay` to fill, unless asked to flush, close or suspend.
       let deadline = Date(timeIntervalSinceNow: Self.maxDelay)
-      while self.pendingCount < Self.batchSize, !self.isClosing,
+      while self.pendingCount < Self.batchSize, !self.isClosing, !self.suspensionRequested,
         self.flushRequests == self.flushedGeneration
       {
         if !self.condition.wait(until: deadline) { break }
       }
+      let suspending = self.suspensionRequested && !self.isClosing
       let session = self.pendingSession
       self.pendingSession = nil
       var batch: [[ActionRecord]] = []
@@ -361,11 +412,29 @@ package final class TraceWriter: @unchecked Sendable {
         for continuation in flushed + continuations { continuation.resume() }
         return
       }
+      if suspending, self.failure == nil {
+        self.condition.unlock()
+        self.letGoOfTheFile()
+        self.condition.lock()
+        self.isSuspended = true
+      }
       self.condition.broadcast()
       self.condition.unlock()
       for continuation in flushed { continuation.resume() }
       reportFailure?()
     }
+  }
+
+  /// Folds the WAL into the file and closes it, for a suspension: no lock is held, and the file
+  /// alone holds what was written.
+  private func letGoOfTheFile() {
+    if let connection = self.connection {
+      // NB: TRUNCATE leaves an empty WAL should closing not delete it; closing the last
+      // connection checkpoints again and deletes it.
+      try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+    self.statements = nil
+    self.connection = nil
   }
 
   private struct Statements {
