@@ -15,9 +15,32 @@ package enum KeyPathNames {
     // makes every property computed); one not found keeps the description whole, which is
     // still unique if not pretty.
     let description = ComputedPropertyNames.naming(keyPath.debugDescription)
-    let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
+    let rootType = type(of: keyPath).rootType
+    let prefix = "\\" + String(describing: rootType) + "."
     guard description.hasPrefix(prefix) else { return description }
-    return self.unwrapped(description.dropFirst(prefix.count))
+    let path = description.dropFirst(prefix.count)
+    // NB: Without symbols (a stripped build), a computed component is named from the type's
+    // reflection metadata when one property alone can be it.
+    if path.contains("<computed 0x"), let candidates = ReflectedKeyPathNames.candidates(of: path, root: rootType),
+      candidates.count == 1
+    {
+      return self.unwrapped(candidates[0][...])
+    }
+    return self.unwrapped(path)
+  }
+
+  /// Every path `keyPath` may name, as ``name(of:)`` names it: one when the program or the
+  /// type's reflection metadata names each of its components, several when a computed
+  /// component without a symbol (a stripped build) could be more than one property of its
+  /// type; `nil` when it cannot be read. A caller with values of the root tells them apart.
+  package static func candidates(of keyPath: AnyKeyPath) -> [String]? {
+    let description = ComputedPropertyNames.naming(keyPath.debugDescription)
+    let rootType = type(of: keyPath).rootType
+    let prefix = "\\" + String(describing: rootType) + "."
+    guard description.hasPrefix(prefix) else { return nil }
+    let path = description.dropFirst(prefix.count)
+    guard path.contains("<computed 0x") else { return [self.unwrapped(path)] }
+    return ReflectedKeyPathNames.candidates(of: path, root: rootType)?.map { self.unwrapped($0[...]) }
   }
 
   /// A property wrapper's projection reads as the property it wraps: `$destination` and

@@ -2,7 +2,8 @@
 # Records the example app and the library example on pointfreeco's TCA (this package, through
 # TCATrace's `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture`), and
 # compares the two recordings with `tcatrace diff`, the routes' state paths and `tcatrace
-# leaks`; then writes the tests `tcatrace test` makes of the app's and the library's sessions
+# leaks`; records them, and a vault of changing secrets, with a stripped copy of the program
+# too, and compares those with `tcatrace diff` and searches them for the secrets; then writes the tests `tcatrace test` makes of the app's and the library's sessions
 # on TCA, compares them with the ones kept in Tests/RealTCATests, and runs those against TCA's
 # `TestStore` (issues #41, #58).
 #
@@ -67,6 +68,35 @@ for session in 1 2 3; do
     fi
   done
 done
+
+# Stripped programs (issue #59): QA's builds have no symbol table, which names key paths into
+# `@ObservableState` (computed properties) where the program can; without it they are named
+# from the types' reflection metadata and the states' values. The same sessions recorded by a
+# stripped copy of the program are alike by `tcatrace diff`, redacted values included; and the
+# vault's secrets, each changed from one secret to another (a property beside another of its
+# type, inside an optional, inside a presented child), are in neither file.
+if command -v strip > /dev/null; then
+  cp "$here/.build/debug/RealTCADemo" "$work/RealTCADemo-stripped"
+  strip "$work/RealTCADemo-stripped"
+  deadline 300 "$work/RealTCADemo-stripped" "$work/stripped.db" || exit 2
+  deadline 300 "$work/RealTCADemo-stripped" --library "$work/stripped.db" || exit 2
+  for session in 1 2 3; do
+    .build/debug/tcatrace diff "$work/tca.db" "$work/stripped.db" --session "$session" --other-session "$session" || status=1
+  done
+  deadline 300 "$here/.build/debug/RealTCADemo" --vault "$work/vault.db" || exit 2
+  deadline 300 "$work/RealTCADemo-stripped" --vault "$work/vault-stripped.db" || exit 2
+  .build/debug/tcatrace diff "$work/vault.db" "$work/vault-stripped.db" || status=1
+  for secret in alpha-1 bravo-2 river-3 stone-4 pin-4711 pin-0815; do
+    for file in "$work/vault.db" "$work/vault-stripped.db"; do
+      if grep -a -q -F "$secret" "$file"; then
+        echo "$file holds the secret '$secret'."
+        status=1
+      fi
+    done
+  done
+else
+  echo "Tests/RealTCA/check.sh: strip is not here: stripped programs were not recorded."
+fi
 
 # NB: `diff` compares actions and state changes; the leaks are compared as `leaks` prints them.
 # The state path of the feature each action was routed to: the same on both hosts, but where

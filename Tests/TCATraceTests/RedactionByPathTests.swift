@@ -30,6 +30,7 @@ struct RedactionByPathTests {
     #expect(checked.changes >= 2, "\(checked)")
     #expect(checked.states >= 1, "\(checked)")
     #expect(checked.payloads >= 2, "\(checked)")
+    #expect(checked.texts >= 1, "\(checked)")
   }
 
   @Test func nonEmptySecretsInAPresentedStructAnOptionalAndAnIdentifiedCollection() async throws {
@@ -140,7 +141,10 @@ private struct MarkedPaths {
     var changes = 0
     var states = 0
     var payloads = 0
-    var description: String { "\(self.changes) changes, \(self.states) states, \(self.payloads) payloads" }
+    var texts = 0
+    var description: String {
+      "\(self.changes) changes, \(self.states) states, \(self.payloads) payloads, \(self.texts) texts"
+    }
   }
 
   /// Checks the trace at `path`; returns how many values at marked paths it checked.
@@ -170,6 +174,21 @@ private struct MarkedPaths {
         for value in Self.values(at: marked[...], in: json) where !(value is NSNull) {
           #expect(value as? String == "<redacted>", "\(marked) in \(text)")
           checked.states += 1
+        }
+      }
+    }
+    // A value written whole with a marked path inside it: its text names the marked property
+    // with `<redacted>`, even when the secret is empty.
+    for row in try reader.query("SELECT path, old_value, new_value FROM state_changes").rows {
+      guard case let .text(changePath)? = row.first else { continue }
+      for marked in self.state where marked.joined(separator: ".").hasPrefix(changePath + ".") {
+        let label = marked.last! + ": "
+        for case let .text(text) in row.dropFirst() where text.contains(label) {
+          #expect(
+            text.components(separatedBy: label).dropFirst().allSatisfy { $0.hasPrefix("<redacted>") },
+            "\(changePath): \(text)"
+          )
+          checked.texts += 1
         }
       }
     }

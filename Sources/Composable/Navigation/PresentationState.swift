@@ -59,6 +59,8 @@ extension PresentationState: CustomReflectable {
   }
 }
 
-extension PresentationState: _TransparentStateWrapper {
+extension PresentationState: _TransparentStateWrapper, _StateWrapperType {
   package var wrappedState: Any { self.wrappedValue as Any }
+  package static var wrappedStateType: Any.Type { State.self }
+  package static var readsAsOptional: Bool { true }
 }

@@ -214,6 +214,11 @@ extension Shared: CustomReflectable {
   }
 }
 
+extension Shared: _StateWrapperType {
+  package static var wrappedStateType: Any.Type { Value.self }
+  package static var readsAsOptional: Bool { false }
+}
+
 extension Shared: _SharedStateValue {
   package var sharedValues: (before: Any, after: Any) {
     let reference = self.reference

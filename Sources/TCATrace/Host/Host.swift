@@ -129,7 +129,9 @@ struct SharedValuesBeforeAction {
     return ".set(\\.\(KeyPathNames.name(of: keyPath)), \(StateDiff.render(bound)))"
   }
 
-  extension PresentationState: _TransparentStateWrapper {
+  extension PresentationState: _TransparentStateWrapper, _StateWrapperType {
     package var wrappedState: Any { self.wrappedValue as Any }
+    package static var wrappedStateType: Any.Type { State.self }
+    package static var readsAsOptional: Bool { true }
   }
 #endif

@@ -8,6 +8,11 @@
   // their reference (swift-sharing's `Shared` names it through CustomDump's
   // `_CustomDiffObject`), and the diff reads them back. `Composable`'s store keeps them instead.
 
+  extension Shared: _StateWrapperType {
+    package static var wrappedStateType: Any.Type { Value.self }
+    package static var readsAsOptional: Bool { false }
+  }
+
   extension Shared: _SharedStateValue {
     package var sharedValues: (before: Any, after: Any) {
       let now = self.wrappedValue

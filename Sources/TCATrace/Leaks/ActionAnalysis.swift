@@ -62,10 +62,13 @@ public struct ActionAnalysis: Sendable {
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
   ) -> (classification: ActionClassification, changes: [StateChange], leaks: [Leak], statePath: String) {
-    let classification =
+    var classification =
       classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
     let changes = StateDiff.changes(from: before, to: after, kind: stateKind)
     let statePath = route.statePath
+    if let payload = classification.payload, payload.hasPrefix(".set(\\.<computed 0x") {
+      classification.payload = Self.namingBinding(payload, changes: changes.list, statePath: statePath)
+    }
     let leaks = LeakRules.leaks(
       classification,
       origin: origin,
@@ -76,6 +79,36 @@ public struct ActionAnalysis: Sendable {
       )
     )
     return (classification, changes.list, leaks, statePath)
+  }
+
+  /// A binding action's payload whose key path the program cannot name (`.set(\.<computed 0x…
+  /// (String)>, "Blob")`, in a stripped build where its type has several properties of that
+  /// type) named from what it did: the one change below the feature's state that set the bound
+  /// value (`.set(\.displayName, "Blob")`). As it was when no one change did.
+  static func namingBinding(_ payload: String, changes: [StateChange], statePath: String) -> String {
+    // NB: `.set(\.` key path `, ` value `)`: the key path's `, ` are inside the parentheses
+    // around its components' types.
+    guard payload.hasSuffix(")") else { return payload }
+    var depth = 0
+    var separator: String.Index?
+    var index = payload.index(payload.startIndex, offsetBy: ".set(\\.".count)
+    while index < payload.endIndex, separator == nil {
+      switch payload[index] {
+      case "(": depth += 1
+      case ")": depth -= 1
+      case "," where depth == 0: separator = index
+      default: break
+      }
+      index = payload.index(after: index)
+    }
+    guard let separator, payload[payload.index(after: separator)...].hasPrefix(" ") else { return payload }
+    let value = payload[payload.index(separator, offsetBy: 2)..<payload.index(before: payload.endIndex)]
+    let prefix = statePath.isEmpty ? "" : statePath + "."
+    let named = changes.filter { $0.new.map { $0 == value } == true && $0.path.hasPrefix(prefix) }
+    guard named.count == 1, case let relative = named[0].path.dropFirst(prefix.count), !relative.isEmpty,
+      !relative.contains("[")
+    else { return payload }
+    return ".set(\\.\(relative), \(value))"
   }
 
   /// `AppFeature` for `AppFeature.Action`; the type's own name otherwise.

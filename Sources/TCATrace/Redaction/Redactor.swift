@@ -10,29 +10,28 @@ import Foundation
 /// `Encodable` action) are also replaced wherever their rendering appears in the row.
 struct Redactor: Sendable {
   let redactions: [TraceRedaction]
-  /// The named state paths as paths into the state's JSON: each reads `"<redacted>"` there,
-  /// whatever its value (an empty one too). A path through an element of a collection, which
-  /// JSON reaches by index, has none: its value is found by its JSON, as a typed secret's is.
-  private let jsonPaths: [[JSONRedaction.Step]]
+  /// The state paths the redactions name.
+  private let statePaths: StatePaths
 
   init(redactions: [TraceRedaction]) {
     self.redactions = redactions
-    self.jsonPaths = redactions.compactMap { redaction in
-      guard case let .state(_, _, path) = redaction.kind else { return nil }
-      return JSONRedaction.steps(ofStatePath: path)
-    }
+    self.statePaths = StatePaths(redactions)
   }
+
+  /// The named state paths as paths into the state's JSON: each reads `"<redacted>"` there,
+  /// whatever its value (an empty one too). A path through an element of a collection, which
+  /// JSON reaches by index, has none: its value is found by its JSON, as a typed secret's is.
+  private var jsonPaths: [[JSONRedaction.Step]] { self.statePaths.jsonPaths }
 
   var isEmpty: Bool { self.redactions.isEmpty }
 
   func apply<State, Action>(to record: inout ActionRecord, event: ActionEvent<State, Action>) {
     var secrets: [Any] = []
-    var statePaths: [String] = []
+    let statePaths = self.statePaths.paths(narrowedBy: [event.stateBefore, event.stateAfter])
 
     for redaction in self.redactions {
       switch redaction.kind {
-      case let .state(_, keyPath, path):
-        statePaths.append(path)
+      case let .state(_, keyPath, _):
         for state in [event.stateBefore as Any, event.stateAfter as Any] {
           if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) {
             secrets.append(unwrapped)
@@ -60,18 +59,36 @@ struct Redactor: Sendable {
     }
 
     // The named state paths, and everything below them, read <redacted> on both sides.
+    // NB: The trees of the whole states, for a value written whole with a named path inside
+    // it, are built once per action, and only then.
+    var trees: (before: StateNode?, after: StateNode?) = (nil, nil)
     for index in record.changes.indices {
       let path = record.changes[index].path
       if statePaths.contains(where: { LeakRules.contains($0, path) }) {
         if record.changes[index].old != nil { record.changes[index].old = TraceRedaction.marker }
         if record.changes[index].new != nil { record.changes[index].new = TraceRedaction.marker }
         record.changes[index].rebuild?.node = nil
-      } else if var node = record.changes[index].rebuild?.node {
-        // A value added whole (a struct, an element) with a named path inside it.
-        for statePath in statePaths where LeakRules.contains(path, statePath) {
-          node = node.replacing(at: Self.relative(statePath, to: path), with: TraceRedaction.marker)
-        }
+        continue
+      }
+      let inside = statePaths.filter { LeakRules.contains(path, $0) }
+      guard !inside.isEmpty else { continue }
+      // A value written whole (a struct, an element, added, removed or replaced) with a named
+      // path inside it: its text is written anew from its tree with the path redacted, so that
+      // even an empty secret reads <redacted>, which finding its rendering cannot do.
+      func redacted(_ node: StateNode) -> StateNode {
+        inside.reduce(node) { $0.replacing(at: Self.relative($1, to: path), with: TraceRedaction.marker) }
+      }
+      if record.changes[index].old != nil {
+        if trees.before == nil { trees.before = StateTree.node(of: event.stateBefore) }
+        if let old = trees.before?.node(at: path) { record.changes[index].old = redacted(old).rendered() }
+      }
+      if let node = record.changes[index].rebuild?.node {
+        let node = redacted(node)
         record.changes[index].rebuild?.node = node
+        record.changes[index].new = node.rendered()
+      } else if record.changes[index].new != nil {
+        if trees.after == nil { trees.after = StateTree.node(of: event.stateAfter) }
+        if let new = trees.after?.node(at: path) { record.changes[index].new = redacted(new).rendered() }
       }
     }
 
@@ -82,9 +99,11 @@ struct Redactor: Sendable {
   /// state paths read `<redacted>`, and so does the value found there wherever else it shows.
   func redact(_ tree: inout StateNode, state: Any) {
     var secrets: [Any] = []
-    for redaction in self.redactions {
-      guard case let .state(_, keyPath, path) = redaction.kind else { continue }
+    for path in self.statePaths.paths {
       tree = tree.replacing(at: path, with: TraceRedaction.marker)
+    }
+    for redaction in self.redactions {
+      guard case let .state(_, keyPath, _) = redaction.kind else { continue }
       if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) { secrets.append(unwrapped) }
     }
     tree = tree.scrubbing(Self.renderings(of: secrets), with: TraceRedaction.marker)

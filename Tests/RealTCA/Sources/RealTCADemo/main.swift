@@ -4,6 +4,7 @@
 //
 //   RealTCADemo FILE [--unredacted]
 //   RealTCADemo --library FILE
+//   RealTCADemo --vault FILE
 //
 // With --unredacted, the app's session keeps the password and the code: a session whose test
 // `tcatrace test` can write whole.
@@ -58,8 +59,22 @@ if arguments.count == 2, arguments.first == "--library" {
   }
   RunLoop.main.run()
 }
+if arguments.count == 2, arguments.first == "--vault" {
+  Task { @MainActor in
+    do {
+      try await Vault.record(path: arguments.last!)
+      exit(0)
+    } catch {
+      FileHandle.standardError.write(Data("RealTCADemo: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+  RunLoop.main.run()
+}
 guard arguments.count == 1 || arguments.count == 2 && arguments.last == "--unredacted" else {
-  FileHandle.standardError.write(Data("usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE | RealTCADemo --vault FILE\n".utf8)
+  )
   exit(2)
 }
 Task { @MainActor in
