@@ -85,7 +85,8 @@ struct Unlock {
   struct State: Equatable {
     var attempts = 0
     var pin = ""
-    var note = ""
+    /// Beside the PIN, of its type: told apart from it by its value when it is presented.
+    var prompt = "Enter your PIN"
   }
 
   enum Action {
