@@ -98,6 +98,63 @@ else
   echo "Tests/RealTCA/check.sh: strip is not here: stripped programs were not recorded."
 fi
 
+# An app that names no trait (an Xcode app project cannot): it adds this package as it is,
+# and `TCAHost`, whose only job is to turn the `ComposableArchitecture` trait on for the whole
+# build. It records the library's session on TCA, alike with the one above (issue #59).
+mkdir -p "$work/XcodeLike/Sources/App"
+ln -s "$root" "$work/TCATrace"
+ln -s "$root/Tests/Fixtures/Library" "$work/XcodeLike/Sources/LibraryExample"
+cat > "$work/XcodeLike/Package.swift" <<'MANIFEST'
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+  name: "XcodeLike",
+  platforms: [.macOS(.v14), .iOS(.v17)],
+  dependencies: [
+    .package(path: "../TCATrace"),
+    .package(path: "../TCATrace/TCAHost"),
+  ],
+  targets: [
+    .target(name: "LibraryExample", dependencies: [.product(name: "TCATrace", package: "TCATrace")]),
+    .executableTarget(
+      name: "App",
+      dependencies: ["LibraryExample", .product(name: "TCATraceOnTCA", package: "TCAHost")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+MANIFEST
+cat > "$work/XcodeLike/Sources/App/main.swift" <<'SWIFT'
+import Foundation
+import LibraryExample
+import TCATraceOnTCA
+
+// NB: TCA's main-thread checks want the main actor served from the main thread's run loop.
+Task { @MainActor in
+  do {
+    let recorder = try TraceRecorder(path: CommandLine.arguments[1], session: "library", policy: .recordOnly)
+    await LibraryScript.record(to: recorder)
+    try await recorder.close()
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("App: \(error)\n".utf8))
+    exit(1)
+  }
+}
+RunLoop.main.run()
+SWIFT
+# NB: Built where it was built before (the package's folder is new each run): incrementally.
+(cd "$work/XcodeLike" && bash "$REAL_TCA/set-mirrors.sh" > /dev/null \
+  && swift build --product App --scratch-path "$here/.build-xcode-like" 2>&1 | tail -n 1) || exit 2
+deadline 300 "$here/.build-xcode-like/debug/App" "$work/xcode-like.db" > /dev/null || exit 2
+.build/debug/tcatrace diff "$work/tca.db" "$work/xcode-like.db" --session 3 --other-session 1 || status=1
+host=$(.build/debug/tcatrace sql "$work/xcode-like.db" "SELECT recorder_version FROM sessions" --format csv | tail -n 1)
+case "$host" in
+  *+ComposableArchitecture) ;;
+  *) echo "The app that names no trait recorded on '$host', not on TCA."; status=1 ;;
+esac
+
 # NB: `diff` compares actions and state changes; the leaks are compared as `leaks` prints them.
 # The state path of the feature each action was routed to: the same on both hosts, but where
 # `Composable` routes an alert's action into the alert (`todos.alert`), which has no feature of

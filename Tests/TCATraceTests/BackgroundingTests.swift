@@ -41,7 +41,7 @@ struct BackgroundingTests {
 
   @Test func leavingTheForegroundLeavesTheFileWholeAndUnlocked() async throws {
     let recorder = try self.recorder()
-    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
     store.send(.increment)
     store.send(.increment)
     await self.post(Self.leaving)
@@ -75,7 +75,7 @@ struct BackgroundingTests {
   /// and end the session.
   @Test func closingInTheBackgroundWritesWhatWaited() async throws {
     let recorder = try self.recorder()
-    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
     store.send(.increment)
     await self.post(Self.leaving)
     store.send(.increment)
@@ -88,7 +88,7 @@ struct BackgroundingTests {
   /// Leaving twice, and returning without having left, change nothing.
   @Test func repeatedNotificationsAreHarmless() async throws {
     let recorder = try self.recorder()
-    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
     await self.post(Self.returning)
     store.send(.increment)
     await self.post(Self.leaving)
@@ -110,20 +110,5 @@ struct BackgroundingTests {
       guard let target, target.hasPrefix(self.path) else { return nil }
       return target
     }
-  }
-}
-
-private struct Counter: Reducer {
-  struct State: Equatable {
-    var count = 0
-  }
-
-  enum Action {
-    case increment
-  }
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    state.count += 1
-    return .none
   }
 }

@@ -28,26 +28,11 @@ struct TracePathTests {
     let documents = try TemporaryDirectory()
     let recorder = try TraceRecorder(path: "session.db", timing: .fixed, directory: documents.url.path)
     #expect(recorder.path == documents.path("session.db"))
-    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
     store.send(.increment)
     try await recorder.close()
     let actions = try TraceReader(path: documents.path("session.db")).actions()
     #expect(actions.map(\.caseName) == ["increment"])
     #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/session.db"))
-  }
-}
-
-private struct Counter: Reducer {
-  struct State: Equatable {
-    var count = 0
-  }
-
-  enum Action {
-    case increment
-  }
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    state.count += 1
-    return .none
   }
 }

@@ -1,0 +1,2 @@
+// `TCATrace`, recording pointfreeco's TCA: `import TCATraceOnTCA` or `import TCATrace`.
+@_exported import TCATrace
