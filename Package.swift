@@ -248,7 +248,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CSQLiteTests",
-      dependencies: ["CSQLite"]
+      dependencies: ["CSQLite", "TestSupport"]
     ),
     .testTarget(
       name: "ComposableTests",
@@ -263,6 +263,7 @@ let package = Package(
       name: "ComposableMacrosTests",
       dependencies: [
         "ComposableMacros",
+        "TestSupport",
         .product(name: "MacroTesting", package: "swift-macro-testing"),
       ]
     ),

@@ -1,6 +1,8 @@
 import CSQLite
 import Testing
+import TestSupport
 
+@Suite(.hangGuard)
 struct CSQLiteTests {
   @Test func opensAnInMemoryDatabaseAndQueriesIt() throws {
     var db: OpaquePointer?

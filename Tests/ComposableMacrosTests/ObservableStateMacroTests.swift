@@ -1,8 +1,9 @@
 import ComposableMacros
 import MacroTesting
 import Testing
+import TestSupport
 
-@Suite(.macros([ObservableStateMacro.self], record: .missing))
+@Suite(.hangGuard, .macros([ObservableStateMacro.self], record: .missing))
 struct ObservableStateMacroTests {
   @Test func aStructKeepsItsStoredProperties() {
     assertMacro {

@@ -1,8 +1,9 @@
 import ComposableMacros
 import MacroTesting
 import Testing
+import TestSupport
 
-@Suite(.macros([PresentsMacro.self], record: .missing))
+@Suite(.hangGuard, .macros([PresentsMacro.self], record: .missing))
 struct PresentsMacroTests {
   @Test func theOptionalStaysStoredAndIsProjectedAsPresentationState() {
     assertMacro {

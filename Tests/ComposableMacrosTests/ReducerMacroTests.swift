@@ -1,8 +1,9 @@
 import ComposableMacros
 import MacroTesting
 import Testing
+import TestSupport
 
-@Suite(.macros([ReducerMacro.self], record: .missing))
+@Suite(.hangGuard, .macros([ReducerMacro.self], record: .missing))
 struct ReducerMacroTests {
   @Test func aStructBecomesAReducer() {
     assertMacro {

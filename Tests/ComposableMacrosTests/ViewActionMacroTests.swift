@@ -1,8 +1,9 @@
 import ComposableMacros
 import MacroTesting
 import Testing
+import TestSupport
 
-@Suite(.macros([ViewActionMacro.self], record: .missing))
+@Suite(.hangGuard, .macros([ViewActionMacro.self], record: .missing))
 struct ViewActionMacroTests {
   @Test func aTypeWithAStoreSendsViewActions() {
     assertMacro {

@@ -1,6 +1,7 @@
 import Composable
 import CustomDump
 import Testing
+import TestSupport
 
 /// A list that asks before it deletes, with an alert of its own or one among its destinations.
 @Reducer
@@ -70,6 +71,7 @@ extension AlertState where Action == Trash.Action.Alert {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct AlertTests {
   @Test func aButtonsActionReachesTheParentAndTheAlertGoesAway() {
     let store = Store(initialState: Trash.State()) { Trash() }

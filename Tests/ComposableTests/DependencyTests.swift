@@ -237,6 +237,7 @@ private struct Stamper: Reducer {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct SchedulerDependencyTests {
   @Test func theDateAndAnImmediateClockAreDependencies() async {
     let store = Store(initialState: Stamper.State()) {

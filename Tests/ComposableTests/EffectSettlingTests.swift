@@ -1,6 +1,7 @@
 import Composable
 import Testing
 import XCTest
+import TestSupport
 
 /// A test clock that counts the sleeps begun on it, so that a test can ask, without waiting,
 /// whether an effect has gone to sleep.
@@ -56,6 +57,7 @@ private func sendAdvanceAndReceive(iterations: Int) async -> [String] {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct EffectSettlingTests {
   @Test func anEffectSleepsBeforeSendAndReceiveReturn() async {
     let failures = await sendAdvanceAndReceive(iterations: 100)

@@ -319,6 +319,7 @@ private struct Profile {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct BindingTests {
   @Test func bindingReducerSetsTheFieldAndTheReducerMatchesIt() {
     let store = Store(initialState: Profile.State()) { Profile() }
@@ -339,6 +340,7 @@ struct BindingTests {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct ObservableStateTests {
   @Test func stateStaysAValueWhoseEqualityIgnoresIdentity() {
     var a = Ticker.State()
@@ -391,6 +393,7 @@ private struct Gate {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct SmallShapesTests {
   @Test func scopeOnACaseRunsTheChildWhileTheStateIsInIt() {
     var statePaths: [String] = []
@@ -455,6 +458,7 @@ private struct Form {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct StackStateAndFormTests {
   @Test func popToKeepsTheElementAndThoseBelowIt() {
     withDependencies {
@@ -521,6 +525,7 @@ private struct GateView {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct ViewActionSendingTests {
   @Test func aViewSendsItsActionsThroughTheViewCase() {
     var actions: [String] = []

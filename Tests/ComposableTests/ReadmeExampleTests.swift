@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
+@Suite(.hangGuard)
 struct ReadmeExampleTests {
   /// The package's root directory.
   static let root = URL(fileURLWithPath: #filePath)

@@ -1,7 +1,9 @@
 import Composable
 import CustomDump
 import Testing
+import TestSupport
 
+@Suite(.hangGuard)
 struct ReducerTests {
   @Test func reduceImplementationRuns() {
     var state = Counter.State()

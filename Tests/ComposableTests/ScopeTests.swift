@@ -1,8 +1,10 @@
 import Composable
 import CustomDump
 import Testing
+import TestSupport
 
 @MainActor
+@Suite(.hangGuard)
 struct ScopeTests {
   @Test func scopedChildActionChangesOnlyTheChildState() {
     let store = Store(initialState: Parent.State()) { Parent() }

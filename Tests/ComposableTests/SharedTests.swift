@@ -65,6 +65,7 @@ private struct Settings: Codable, Equatable {
 }
 
 @MainActor
+@Suite(.hangGuard)
 struct SharedTests {
   @Test func featuresWithTheSameKeyShareOneValue() {
     let store = Store(initialState: SharedCounter.State()) { SharedCounter() }

@@ -3,9 +3,11 @@
 // `import Composable` here.
 import Composable
 import Testing
+import TestSupport
 
 /// TCA 1.25's spellings that its own examples use (#43).
 @MainActor
+@Suite(.hangGuard)
 struct TCASpellingTests {
   @Reducer
   struct Note {

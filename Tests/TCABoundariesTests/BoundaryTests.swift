@@ -1,8 +1,10 @@
 import CustomDump
 import TCABoundaries
 import Testing
+import TestSupport
 
 @MainActor
+@Suite(.hangGuard)
 struct BoundaryTests {
   typealias Action = UserSettingsFeature.Action
 

@@ -1,8 +1,10 @@
 import CustomDump
 import TCATraceExamples
 import Testing
+import TestSupport
 
 @MainActor
+@Suite(.hangGuard)
 struct SettingsTests {
   @Test func editingAndSavingSettingsUpdatesTheApp() throws {
     var paths: [String] = []

@@ -1,8 +1,10 @@
 import Foundation
 import TCATraceLint
 import Testing
+import TestSupport
 
 /// Issue #40: the grammar `tcatrace test` checks its output against, on Swift's own parser.
+@Suite(.hangGuard)
 struct GeneratedTestGrammarTests {
   /// A generated test around `body`, the lines of its function after the store.
   static func test(_ body: String) -> String {

@@ -1,5 +1,6 @@
 import Testing
 import TCATraceLint
+import TestSupport
 
 /// Lints `source` and returns each finding as `line:column rule`; the column is the offending
 /// case name's first character.
@@ -9,7 +10,7 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
 }
 
 /// The call sites of the seed article ("Call sites"), and the forms a regex misses.
-@Suite struct PatternRuleTests {
+@Suite(.hangGuard) struct PatternRuleTests {
   @Test func theSeedsForbiddenCallSitesAreFindings() {
     let source = """
       switch action {

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue #21: the shapes real apps that use the boundaries pattern write, each as the lint
 /// must see it: the false alarms it gave, and the leaks it missed.
-@Suite struct RealAppShapeTests {
+@Suite(.hangGuard) struct RealAppShapeTests {
   // MARK: False alarms
 
   @Test func aSendInTheCatchClosureOfRunIsAnEffects() {
@@ -216,7 +216,7 @@ import Testing
   }
 }
 
-@Suite struct KeyPathSendTests {
+@Suite(.hangGuard) struct KeyPathSendTests {
   @Test func aKeyPathThroughAnElementRoutesToAChild() {
     let source = """
       func test() async {

@@ -1,7 +1,8 @@
 import Testing
 import TCATraceLint
+import TestSupport
 
-@Suite struct SendRuleTests {
+@Suite(.hangGuard) struct SendRuleTests {
   @Test func effectsThatSendViewActions() {
     let source = """
       func reduce(into state: inout State, action: Action) -> Effect<Action> {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 /// Issue #40: `tcatrace diff`'s alignment, near-linear where `difference(from:)` was O(n²).
+@Suite(.hangGuard)
 struct AlignmentTests {
   /// What the steps say: each element of both sides once, in order, matched only to its equal.
   static func check(_ steps: [Alignment.Step], _ a: [Int], _ b: [Int]) -> (matched: Int, valid: Bool) {

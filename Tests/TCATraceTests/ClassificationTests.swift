@@ -2,6 +2,7 @@ import CustomDump
 import TCATrace
 import TCATraceExamples
 import Testing
+import TestSupport
 
 /// A plain action enum without boundaries.
 private enum FlatAction {
@@ -40,6 +41,7 @@ private enum Shapes<Value> {
   case empty
 }
 
+@Suite(.hangGuard)
 struct ClassificationTests {
   typealias App = AppFeature.Action
 

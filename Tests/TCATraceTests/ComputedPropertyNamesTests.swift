@@ -1,5 +1,6 @@
 import TCATrace
 import Testing
+import TestSupport
 
 /// A state whose properties are computed over storage, as TCA's `@ObservableState` makes them.
 private struct Computed {
@@ -31,6 +32,7 @@ private struct Computed {
 
 /// On Linux the standard library describes a computed property in a key path as `<computed
 /// 0x… (Type)>`; the recorder names it from the program's symbols (#41).
+@Suite(.hangGuard)
 struct ComputedPropertyNamesTests {
   @Test func computedPropertiesAreNamedFromTheProgramsSymbols() {
     #expect(KeyPathNames.name(of: \Computed.title) == "title")

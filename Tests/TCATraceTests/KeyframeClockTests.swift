@@ -1,7 +1,9 @@
 import TCATrace
 import Testing
+import TestSupport
 
 /// Issue #18: when the recorder keeps a whole state.
+@Suite(.hangGuard)
 struct KeyframeClockTests {
   /// The seqs of the states `clock` asks for over `actions` actions of one change each, the
   /// writer building each at once (its tree `nodes` nodes), or `lag` actions later.

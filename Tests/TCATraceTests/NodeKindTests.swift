@@ -2,9 +2,11 @@ import Composable
 import Testing
 
 @testable import TCATrace
+import TestSupport
 
 /// Issue #46: which values the diff walks into once shared values exist, because their `==`
 /// may not see a shared value change: only those whose types may hold one.
+@Suite(.hangGuard)
 struct NodeKindTests {
   private struct Row: Equatable, Identifiable {
     var id: Int

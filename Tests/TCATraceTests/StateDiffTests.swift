@@ -5,6 +5,7 @@ import Synchronization
 import TCATrace
 import TCATraceExamples
 import Testing
+import TestSupport
 
 private struct Row: Equatable, Identifiable {
   var id: Int
@@ -66,6 +67,7 @@ private struct ObservedRow: Equatable, Identifiable {
   }
 }
 
+@Suite(.hangGuard)
 struct StateDiffTests {
   @Test func equalStatesHaveNoChanges() {
     #expect(StateChange.diff(from: Root(), to: Root()).isEmpty)

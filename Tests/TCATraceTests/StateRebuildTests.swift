@@ -9,7 +9,7 @@ import Testing
 /// Issue #18: a state rebuilt from the one before it and the changes the diff recorded renders
 /// as CustomDump renders the state itself, step after step, over nested optionals, identified
 /// arrays, enums with payloads, presented children and stacks.
-@Suite struct StateRebuildTests {
+@Suite(.hangGuard) struct StateRebuildTests {
   /// The changes the recorder's diff finds, on the values where they lie.
   private static func recorderChanges<T>(_ old: T, _ new: T) -> [StateChange] {
     withUnsafePointer(to: old) { old in

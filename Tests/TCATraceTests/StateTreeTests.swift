@@ -6,10 +6,11 @@ import IdentifiedCollections
 import TCATraceExamples
 import TCATraceFile
 import Testing
+import TestSupport
 
 /// Issue #18: a state's tree renders exactly as CustomDump renders the state, whatever its
 /// shape, and a change's path names the node it changed.
-@Suite struct StateTreeTests {
+@Suite(.hangGuard) struct StateTreeTests {
   fileprivate struct Counter: Equatable { var count = 3 }
   fileprivate struct Wrapper: Equatable { var value: Int? = 5 }
   fileprivate struct Texts: Equatable {

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@Suite(.hangGuard)
 struct CommandTests {
   @Test func versionPrintsTheVersion() async throws {
     let result = try await Product.tcatrace.run(["--version"])
