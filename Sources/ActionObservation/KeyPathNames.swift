@@ -14,17 +14,12 @@ package enum KeyPathNames {
     // (Type)>`, and its name is looked up in the program's symbols (TCA's `@ObservableState`
     // makes every property computed); one not found keeps the description whole, which is
     // still unique if not pretty.
-    let description = ComputedPropertyNames.naming(keyPath.debugDescription)
-    let rootType = type(of: keyPath).rootType
-    let prefix = "\\" + String(describing: rootType) + "."
-    guard description.hasPrefix(prefix) else { return description }
-    let path = description.dropFirst(prefix.count)
+    let (description, path) = self.described(keyPath)
+    guard let path else { return description }
     // NB: Without symbols (a stripped build), a computed component is named from the type's
     // reflection metadata when one property alone can be it.
-    if path.contains("<computed 0x"), let candidates = ReflectedKeyPathNames.candidates(of: path, root: rootType),
-      candidates.count == 1
-    {
-      return self.unwrapped(candidates[0][...])
+    if let candidates = self.candidates(path, root: type(of: keyPath).rootType), candidates.count == 1 {
+      return candidates[0]
     }
     return self.unwrapped(path)
   }
@@ -34,13 +29,23 @@ package enum KeyPathNames {
   /// component without a symbol (a stripped build) could be more than one property of its
   /// type; `nil` when it cannot be read. A caller with values of the root tells them apart.
   package static func candidates(of keyPath: AnyKeyPath) -> [String]? {
+    self.described(keyPath).path.flatMap { self.candidates($0, root: type(of: keyPath).rootType) }
+  }
+
+  /// The key path's description, its computed components named from the program's symbols
+  /// where it has them, and the path in it after `\Root.`; `nil` when it does not start so.
+  private static func described(_ keyPath: AnyKeyPath) -> (description: String, path: Substring?) {
     let description = ComputedPropertyNames.naming(keyPath.debugDescription)
-    let rootType = type(of: keyPath).rootType
-    let prefix = "\\" + String(describing: rootType) + "."
-    guard description.hasPrefix(prefix) else { return nil }
-    let path = description.dropFirst(prefix.count)
+    let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
+    guard description.hasPrefix(prefix) else { return (description, nil) }
+    return (description, description.dropFirst(prefix.count))
+  }
+
+  /// The names `path` (a description after `\Root.`) may read as: itself when it has no
+  /// computed component left; else those the root type's reflection metadata gives.
+  private static func candidates(_ path: Substring, root: Any.Type) -> [String]? {
     guard path.contains("<computed 0x") else { return [self.unwrapped(path)] }
-    return ReflectedKeyPathNames.candidates(of: path, root: rootType)?.map { self.unwrapped($0[...]) }
+    return ReflectedKeyPathNames.candidates(of: path, root: root)?.map { self.unwrapped($0[...]) }
   }
 
   /// A property wrapper's projection reads as the property it wraps: `$destination` and

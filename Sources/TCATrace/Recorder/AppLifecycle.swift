@@ -64,8 +64,7 @@ package struct AppLifecycle {
   }
 
   /// The observers ``observe(leave:return:)`` added; removed when it is stopped.
-  final class Observation: @unchecked Sendable {
-    // NB: `@unchecked`: set once, and read only by `stop`, under the lock.
+  final class Observation: Sendable {
     private let state: Locked<(center: NotificationCenter, tokens: [any NSObjectProtocol])>
 
     init(center: NotificationCenter, tokens: [any NSObjectProtocol]) {

@@ -290,13 +290,6 @@ package final class TraceWriter: @unchecked Sendable {
     self.condition.unlock()
   }
 
-  /// Whether the writer has closed the file for a suspension.
-  var hasSuspended: Bool {
-    self.condition.lock()
-    defer { self.condition.unlock() }
-    return self.isSuspended
-  }
-
   /// Asks the thread to stop without waiting; for a recorder that was never closed.
   func requestClose(endedAt: String) {
     self.condition.lock()

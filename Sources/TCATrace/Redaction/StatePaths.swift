@@ -80,8 +80,7 @@ final class UnnamedStatePath: @unchecked Sendable {
   /// The key path, and the paths (as ``KeyPathNames`` writes them) it may be.
   init(_ keyPath: AnyKeyPath, candidates: [String]) {
     self.keyPath = keyPath
-    let paths = candidates.map { $0.replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "") }
-    self.state = Locked((Array(Set(paths)).sorted(), 0))
+    self.state = Locked((Array(Set(candidates.map(KeyPathPath.path(ofName:)))).sorted(), 0))
   }
 
   var candidates: [String] {

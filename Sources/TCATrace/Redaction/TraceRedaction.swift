@@ -60,8 +60,11 @@ public struct TraceRedaction: @unchecked Sendable {
 /// `login.twoFactor.code` (the key path's name, without optional chaining).
 enum KeyPathPath {
   static func path(of keyPath: AnyKeyPath) -> String {
-    KeyPathNames.name(of: keyPath)
-      .replacingOccurrences(of: "?", with: "")
-      .replacingOccurrences(of: "!", with: "")
+    self.path(ofName: KeyPathNames.name(of: keyPath))
+  }
+
+  /// `name`, a key path's name, without its optional chaining.
+  static func path(ofName name: String) -> String {
+    name.replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
   }
 }
