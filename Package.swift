@@ -3,35 +3,6 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// NB: A release `tcatrace-lint` on Linux carries the Swift runtime and Foundation in itself and
-// is not position-independent: the loader then binds no Swift shared libraries' symbols and
-// applies no relative relocations, which took start-up from 14 ms to 7. See README, "Performance".
-let selfContainedOnLinux: [LinkerSetting] = [
-  .unsafeFlags(
-    [
-      "-static-stdlib", "-Xclang-linker", "-no-pie",
-      // Static Foundation's own libraries: our modules are compiled against the shared ones,
-      // whose interfaces do not name them.
-      "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
-      "-l_FoundationCollections", "-lswiftSynchronization",
-    ],
-    .when(platforms: [.linux], configuration: .release)
-  )
-]
-
-// NB: A release `tcatrace` on Linux is one static executable: the Swift runtime,
-// FoundationEssentials (all of Foundation its modules import), SQLite (Debian's
-// `libsqlite3.a`, in `libsqlite3-dev`) and the C libraries. The loader then maps and binds
-// nothing: `tcatrace state` took 2 ms less than with them shared. It runs on any Linux of its
-// architecture; glibc's name lookups (users, groups) and `dlopen` would need the glibc it was
-// built with, and it calls neither (SQLite's extensions are off). See README, "Performance".
-let staticExecutableOnLinux: [LinkerSetting] = [
-  .unsafeFlags(
-    ["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
-    .when(platforms: [.linux], configuration: .release)
-  )
-]
-
 let package = Package(
   name: "TCATrace",
   platforms: [
@@ -43,28 +14,23 @@ let package = Package(
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "TCABoundaries", targets: ["TCABoundaries"]),
     .library(name: "TCATrace", targets: ["TCATrace"]),
-    .library(name: "TCATraceExamples", targets: ["TCATraceExamples"]),
     .library(name: "TCATraceFile", targets: ["TCATraceFile"]),
-    .library(name: "TCATraceLint", targets: ["TCATraceLint"]),
-    .executable(name: "tcatrace-bench", targets: ["tcatrace-bench"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
-    .executable(name: "tcatrace-demo", targets: ["tcatrace-demo"]),
     .executable(name: "tcatrace-lint", targets: ["tcatrace-lint"]),
   ],
   traits: [
-    // NB: One source, two hosts. `TCABoundaries` and `TCATrace` compile against this package's
-    // `Composable` by default, and with this trait against pointfreeco's TCA instead, which
-    // they then re-export: an app on TCA adds this package with `traits:
-    // ["ComposableArchitecture"]`. TCA is only resolved when the trait is on.
+    // NB: One source, two hosts: `TCABoundaries` and `TCATrace` compile against one of the
+    // two implementations of TCA's API, which they then re-export. Exactly one trait is on;
+    // both at once is an error the build names (Sources/TCABoundaries/Exports.swift).
     .trait(
-      name: "ComposableArchitecture",
-      description: "Record apps built on pointfreeco's swift-composable-architecture: TCABoundaries and TCATrace compile against its ComposableArchitecture and re-export it instead of Composable."
-    ),
-    .trait(
-      name: "Composable",
+      name: "BundledComposable",
       description: "TCABoundaries and TCATrace compile against this package's Composable (the default)."
     ),
-    .default(enabledTraits: ["Composable"]),
+    .trait(
+      name: "ComposableArchitecture",
+      description: "Record apps built on pointfreeco's swift-composable-architecture: TCABoundaries and TCATrace compile against its ComposableArchitecture (resolved only with this trait) and re-export it instead of Composable. Name it with `traits: [\"ComposableArchitecture\"]`, which turns the default off."
+    ),
+    .default(enabledTraits: ["BundledComposable"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,8 +49,10 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
-    // NB: TCA's graph caps swift-syntax below 603 (swift-perception), so 602 is admitted too.
-    .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
+    // NB: As wide as the macros and the linter compile with: `.ci/lowest-swift-syntax` builds
+    // and tests them with the lowest. An app's other macro packages (TCA's graph caps it below
+    // 603) then pick the version.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
   ],
   targets: [
@@ -131,7 +99,7 @@ let package = Package(
       name: "TCABoundaries",
       dependencies: [
         "ActionObservation",
-        .target(name: "Composable", condition: .when(traits: ["Composable"])),
+        .target(name: "Composable", condition: .when(traits: ["BundledComposable"])),
         .product(
           name: "ComposableArchitecture", package: "swift-composable-architecture",
           condition: .when(traits: ["ComposableArchitecture"])
@@ -146,16 +114,15 @@ let package = Package(
     .target(
       name: "TCATrace",
       dependencies: [
-        .target(name: "Composable", condition: .when(traits: ["Composable"])),
+        .target(name: "Composable", condition: .when(traits: ["BundledComposable"])),
         .product(
           name: "ComposableArchitecture", package: "swift-composable-architecture",
           condition: .when(traits: ["ComposableArchitecture"])
         ),
         "ActionObservation",
-        "CSQLite",
         "TCABoundaries",
         "TCATraceFile",
-        "TCATraceText",
+        "TerminalSafeText",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -168,33 +135,42 @@ let package = Package(
         .product(name: "SwiftSyntax", package: "swift-syntax"),
       ]
     ),
+    // NB: The grammar `tcatrace test` checks what it writes against, in `tcatrace-lint` (which
+    // holds Swift's parser, so that `tcatrace` does not).
+    .target(
+      name: "GeneratedTestCheck",
+      dependencies: [
+        "ToolSupport",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
     .target(
       name: "TCATraceExamples",
       dependencies: ["TCABoundaries", "TCATrace"]
     ),
     .target(
-      name: "TCATraceCLI",
-      dependencies: ["TCATraceText", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      name: "ToolSupport",
+      dependencies: ["TerminalSafeText", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // NB: What a terminal shows of a trace's text, for the programs and the libraries alike.
-    .target(name: "TCATraceText"),
+    .target(name: "TerminalSafeText"),
     .executableTarget(
       name: "tcatrace",
       dependencies: [
-        "TCATraceCLI",
+        "ToolSupport",
         "TCATraceFile",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // NB: Neither `tcatrace-demo` nor `tcatrace-lint`, which `tcatrace demo` and `tcatrace
       // lint` run: `tcatrace` finds them beside itself, or builds them in a checkout of this
       // package (Sources/tcatrace/Commands/Companions.swift).
-      linkerSettings: staticExecutableOnLinux
     ),
     .executableTarget(
       name: "tcatrace-demo",
       dependencies: [
         "TCATrace",
-        "TCATraceCLI",
+        "ToolSupport",
         "TCATraceExamples",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -202,11 +178,11 @@ let package = Package(
     .executableTarget(
       name: "tcatrace-lint",
       dependencies: [
-        "TCATraceCLI",
+        "GeneratedTestCheck",
+        "ToolSupport",
         "TCATraceLint",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      linkerSettings: selfContainedOnLinux
+      ]
     ),
     .target(
       name: "TCATraceBenchmarks",
@@ -276,6 +252,11 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // NB: The trace file and its reader, tested without the runtime that records traces.
+    .testTarget(
+      name: "TCATraceFileTests",
+      dependencies: ["TCATraceFile", "TestSupport"]
+    ),
     .testTarget(
       name: "TCATraceTests",
       dependencies: [
@@ -302,8 +283,8 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
-    // NB: The check that the libraries an app compiles use no API above the declared floor
-    // (issue #59); it reads the toolchain's interfaces with swift-syntax.
+    // NB: The check that the libraries an app compiles use no API above the declared floor;
+    // it reads the toolchain's interfaces with swift-syntax.
     .testTarget(
       name: "AvailabilityTests",
       dependencies: [
@@ -314,6 +295,10 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "GeneratedTestCheckTests",
+      dependencies: ["GeneratedTestCheck", "TestSupport"]
+    ),
+    .testTarget(
       name: "TCATraceLintTests",
       dependencies: ["TCATraceLint", "TestSupport"]
     ),
@@ -321,8 +306,8 @@ let package = Package(
       name: "tcatraceTests",
       dependencies: [
         "CSQLite",
+        "GeneratedTestCheck",
         "TCATraceFile",
-        "TCATraceLint",
         "tcatrace",
         "tcatrace-demo",
         "tcatrace-lint",

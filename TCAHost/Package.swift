@@ -1,11 +1,11 @@
 // swift-tools-version: 6.2
 
 // The TCA host of TCATrace, for an app whose build cannot name a package trait (an Xcode app
-// project): adding this package, beside or instead of `TCATrace`, turns on `TCATrace`'s
-// `ComposableArchitecture` trait for the whole build (a package's traits are the union of
-// those its dependents ask for), so `import TCATrace` re-exports pointfreeco's TCA and records
-// its stores. Its library, `TCATraceOnTCA`, re-exports `TCATrace`. See the README, "In an
-// Xcode app project".
+// project): adding this package instead of `TCATrace` turns on `TCATrace`'s
+// `ComposableArchitecture` trait alone, so `import TCATrace` re-exports pointfreeco's TCA and
+// records its stores. Its library, `TCATraceOnTCA`, re-exports `TCATrace`. Adding `TCATrace`
+// beside it turns on its default trait too (a package's traits are the union of those its
+// dependents ask for), which the build refuses. See the README, "In an Xcode app project".
 
 import PackageDescription
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TCATrace
-import TCATraceCLI
+import ToolSupport
 import TCATraceExamples
 
 /// `tcatrace-demo`: records the example app's scripted sessions into a trace.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import TCATraceCLI
+import GeneratedTestCheck
 import TCATraceLint
+import ToolSupport
 
 /// `tcatrace lint [PATH …]`: the boundary rules that can be seen in source code.
 ///

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TCATraceFile
-import TCATraceCLI
+import ToolSupport
 
 /// `tcatrace`: replays, filters and checks traces of TCA apps with action boundaries.
 @main

@@ -19,7 +19,7 @@ import TestSupport
 struct AvailabilityCheckTests {
   /// The targets an app that records compiles (the libraries and their host).
   static let libraries = [
-    "ActionObservation", "Composable", "TCABoundaries", "TCATrace", "TCATraceFile", "TCATraceText",
+    "ActionObservation", "Composable", "TCABoundaries", "TCATrace", "TCATraceFile", "TerminalSafeText",
   ]
 
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -98,9 +98,9 @@ else
   echo "Tests/RealTCA/check.sh: strip is not here: stripped programs were not recorded."
 fi
 
-# An app that names no trait (an Xcode app project cannot): it adds this package as it is,
-# and `TCAHost`, whose only job is to turn the `ComposableArchitecture` trait on for the whole
-# build. It records the library's session on TCA, alike with the one above (issue #59).
+# An app that names no trait (an Xcode app project cannot): it adds `TCAHost`, whose only job
+# is to add this package with the `ComposableArchitecture` trait. It records the library's
+# session on TCA, alike with the one above (issue #59).
 mkdir -p "$work/XcodeLike/Sources/App"
 ln -s "$root" "$work/TCATrace"
 ln -s "$root/Tests/Fixtures/Library" "$work/XcodeLike/Sources/LibraryExample"
@@ -112,11 +112,11 @@ let package = Package(
   name: "XcodeLike",
   platforms: [.macOS(.v14), .iOS(.v17)],
   dependencies: [
-    .package(path: "../TCATrace"),
     .package(path: "../TCATrace/TCAHost"),
   ],
   targets: [
-    .target(name: "LibraryExample", dependencies: [.product(name: "TCATrace", package: "TCATrace")]),
+    // NB: The library's sources import `TCATrace`, which `TCATraceOnTCA` builds and re-exports.
+    .target(name: "LibraryExample", dependencies: [.product(name: "TCATraceOnTCA", package: "TCAHost")]),
     .executableTarget(
       name: "App",
       dependencies: ["LibraryExample", .product(name: "TCATraceOnTCA", package: "TCAHost")]
@@ -154,6 +154,19 @@ case "$host" in
   *+ComposableArchitecture) ;;
   *) echo "The app that names no trait recorded on '$host', not on TCA."; status=1 ;;
 esac
+
+# The same app adding `TCATrace` beside `TCAHost` turns both traits on: the build stops with
+# the error that names them (issue #60).
+sed -i 's|    .package(path: "../TCATrace/TCAHost"),|    .package(path: "../TCATrace"),\n&|' "$work/XcodeLike/Package.swift"
+both=$(cd "$work/XcodeLike" && swift build --product App --scratch-path "$here/.build-xcode-like" 2>&1) && {
+  echo "An app that adds TCATrace beside TCAHost built: both traits were on without an error."
+  status=1
+}
+grep -q "traits 'ComposableArchitecture' and 'BundledComposable' are both on" <<< "$both" || {
+  echo "An app that adds TCATrace beside TCAHost did not fail with the error that names both traits:"
+  tail -n 5 <<< "$both"
+  status=1
+}
 
 # NB: `diff` compares actions and state changes; the leaks are compared as `leaks` prints them.
 # The state path of the feature each action was routed to: the same on both hosts, but where

@@ -1,7 +1,7 @@
 import CSQLite
 import CustomDump
 import Foundation
-import TCATraceLint
+import GeneratedTestCheck
 import TestSupport
 import Testing
 

@@ -6,7 +6,7 @@
 import CustomDump
 import Foundation
 import IssueReporting
-import TCATraceText
+import TerminalSafeText
 
 /// Re-runs a recorded session against a reducer — today's code — and says where its behaviour
 /// differs from the recording's.

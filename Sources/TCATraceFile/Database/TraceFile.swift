@@ -351,9 +351,8 @@ package struct FileSnapshot: Equatable, Sendable {
 
 /// What `stat` says of a path, following links; `nil` when there is nothing there.
 ///
-/// NB: One system call, where `FileManager`'s attributes built a dictionary of bridged values:
-/// ~0.3 ms of every `tcatrace` command that opens a trace, most of it the runtime's first
-/// lookups of their types.
+/// NB: One system call: `FileManager`'s attributes build a dictionary of bridged values, whose
+/// types the runtime looks up the first time, in every `tcatrace` command that opens a trace.
 package struct FileStatus {
   package var isDirectory: Bool
   /// Whether it is a file of its own: not a directory, a pipe, a device or a socket.

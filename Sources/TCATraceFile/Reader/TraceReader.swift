@@ -492,8 +492,8 @@ public final class TraceReader {
 /// index that lost rows makes a filter that reads it miss them, and no read of the table finds
 /// that. `integrity_check` reads every page of the file (or of a table and its indexes), once,
 /// and checks each index against its table and each row against its `NOT NULL` and `CHECK`
-/// constraints. `quick_check` skips the indexes' contents, which is how a damaged
-/// `actions_by_category` passed it (issue #58).
+/// constraints. `quick_check` skips the indexes' contents: a damaged `actions_by_category`
+/// passes it.
 package final class IntegrityCheck: @unchecked Sendable {
   // NB: `outcome` is written by the checking thread before `done` is signalled, and read after.
   private var outcome: Result<Void, TraceFileError> = .success(())

@@ -3,7 +3,7 @@
 #else
   import Foundation
 #endif
-import TCATraceCLI
+import ToolSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -10,7 +10,7 @@ import ArgumentParser
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 extension TCATraceCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TCATraceFile
-import TCATraceCLI
+import ToolSupport
 
 extension TCATraceCommand {
   /// `tcatrace leaks FILE`: the boundary leaks, grouped; exit 1 when there are any.

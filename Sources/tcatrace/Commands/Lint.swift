@@ -4,7 +4,7 @@ import ArgumentParser
 #else
   import Foundation
 #endif
-import TCATraceCLI
+import ToolSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TCATraceFile
-import TCATraceCLI
+import ToolSupport
 
 extension TCATraceCommand {
   /// `tcatrace replay FILE`: the timeline of a session, filtered.
@@ -95,7 +95,7 @@ extension TCATraceCommand {
     func run() async throws {
       // NB: Following, only what is there when it starts is checked. In a large file, the kept
       // states are checked too, though a replay does not read them: damage there is damage to
-      // the session's record, which `state` and `debug` would meet (issue #40).
+      // the session's record, which `state` and `debug` would meet.
       let tables = ["sessions", "actions", "leaks", "states"] + (self.noDiff ? [] : ["state_changes"])
       try await self.trace.read(checking: tables) { reader in try await self.replay(reader) }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TCATraceFile
-import TCATraceCLI
+import ToolSupport
 
 extension TCATraceCommand {
   /// `tcatrace sessions FILE`: one line per recorded session.

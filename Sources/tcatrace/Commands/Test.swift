@@ -1,5 +1,5 @@
 import ArgumentParser
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 extension TCATraceCommand {

@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 /// What `tcatrace debug` shows and where it stands in a session: the current action, the pane

@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 /// One line of the screen: spans of text, each in a style. Text from the file is shown with

@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 
 #if canImport(Glibc)
   import Glibc

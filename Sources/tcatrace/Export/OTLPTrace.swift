@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 /// A trace's sessions as OpenTelemetry traces, in OTLP's JSON encoding: one trace per

@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 /// A trace's sessions in the Trace Event JSON format that ui.perfetto.dev and chrome://tracing

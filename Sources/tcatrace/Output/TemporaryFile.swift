@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 
 extension String {
   func leftPadded(to width: Int) -> String {

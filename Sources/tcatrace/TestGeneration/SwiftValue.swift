@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 /// Swift source for values a trace recorded, for the tests `tcatrace test` writes.

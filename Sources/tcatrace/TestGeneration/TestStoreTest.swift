@@ -1,4 +1,4 @@
-import TCATraceCLI
+import ToolSupport
 import TCATraceFile
 
 /// A Swift Testing test that replays a recorded session through a `TestStore`: what
@@ -202,14 +202,7 @@ struct TestStoreTest {
       }
       if !assertion.unasserted.isEmpty { lines.append("  }") }
     }
-    lines += [
-      "}",
-      "",
-      "/// A value from the JSON the trace recorded of it.",
-      "private func decoded<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {",
-      "  try JSONDecoder().decode(type, from: Data(json.utf8))",
-      "}",
-    ]
+    lines += ["}", "", GeneratedTestHelper.documentation, GeneratedTestHelper.function]
     let source = lines.joined(separator: "\n") + "\n"
     let placeholders = source.occurrences(of: "<#")
     if placeholders > 0 {

@@ -1,5 +1,5 @@
 import Foundation
-import TCATraceLint
+import GeneratedTestCheck
 import Testing
 import TestSupport
 

@@ -226,7 +226,7 @@ extension JSONParser {
   ///
   /// NB: Eight bytes at a time: a byte is zero after XOR with the one looked for, and the
   /// lowest byte that borrows when one is taken from each is the first zero (those above it
-  /// may borrow from it). Skipping a keyframe's 1.5 MB: 1.2 ms to 0.9.
+  /// may borrow from it). A keyframe's JSON is skipped over in megabytes at a time.
   private static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
     var index = index
     if let base = UnsafeRawPointer(bytes.baseAddress) {

@@ -1,5 +1,6 @@
 import SwiftParser
 import SwiftSyntax
+import ToolSupport
 
 /// Checks a test `tcatrace test` wrote against the grammar it writes, on the syntax tree Swift's
 /// own parser builds of it: the check that what a trace held stayed data.
@@ -39,11 +40,7 @@ public enum GeneratedTestGrammar {
   }
 
   /// The helper every generated test ends with, as it is written.
-  public static let decodedFunction = """
-    private func decoded<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {
-      try JSONDecoder().decode(type, from: Data(json.utf8))
-    }
-    """
+  public static var decodedFunction: String { GeneratedTestHelper.function }
 
   /// The first place `source` leaves the grammar; `nil` when it is all in it.
   public static func violation(in source: String) -> Violation? {

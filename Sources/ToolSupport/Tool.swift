@@ -1,6 +1,6 @@
 import ArgumentParser
 // NB: Every program that prints a trace's text shows it through `terminalSafe`.
-@_exported import TCATraceText
+@_exported import TerminalSafeText
 
 #if canImport(Glibc)
   import Glibc
@@ -41,7 +41,7 @@ extension ParsableCommand {
   /// program shares: 0 success, 1 findings, 2 usage or bad input, said on one line.
   ///
   /// It runs on the main thread, as `@main`'s `main()` does: a command run on a thread of the
-  /// concurrent pool sets up that thread's own heap first, ~1 ms.
+  /// concurrent pool would set up that thread's own heap first, at every start.
   ///
   /// - Parameter arguments: The arguments; default: the command line's.
   /// - Parameter describe: The one-line message for an error of the caller's own kind
@@ -62,8 +62,8 @@ extension ParsableCommand {
     } catch let error as CLIError {
       error.reportAndExit()
     } catch let code as ExitCode {
-      // NB: Findings (exit 1) carry no message; asking argument-parser for one builds the
-      // command's help, ~0.4 ms.
+      // NB: Findings (exit 1) carry no message; asking argument-parser for one would build
+      // the command's help.
       finishOutput()
       exitProcess(code.rawValue)
     } catch {

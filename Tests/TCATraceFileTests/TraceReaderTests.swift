@@ -1,0 +1,118 @@
+import Foundation
+import TCATraceFile
+import TestSupport
+import Testing
+
+/// The reader on a trace written in SQL (`HandWrittenTrace`): what it lists, filters and
+/// rebuilds, and the files it refuses, without the runtime that records traces.
+@Suite(.hangGuard)
+struct TraceReaderTests {
+  @Test func listsTheSessionWithItsCounts() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    try HandWrittenTrace.write(to: path)
+    let sessions = try TraceReader(path: path).sessions()
+    #expect(sessions.map(\.name) == ["counter"])
+    #expect(sessions.map(\.rootFeature) == ["CounterFeature"])
+    #expect(sessions.map(\.actionCount) == [3])
+    #expect(sessions.map(\.leakCount) == [1])
+  }
+
+  @Test func filtersActionsByCategoryFeatureAndLeaks() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    try HandWrittenTrace.write(to: path)
+    let reader = try TraceReader(path: path)
+    #expect(try reader.actions(matching: TraceFilter(categories: [.view])).map(\.seq) == [1, 3])
+    #expect(try reader.actions(matching: TraceFilter(feature: "child")).map(\.caseName) == ["loaded"])
+    let leaking = try reader.actions(matching: TraceFilter(leaksOnly: true))
+    #expect(leaking.map(\.seq) == [3])
+    #expect(leaking.first?.leaks.map(\.rule) == [.parentReactsToPrivateChildAction])
+    let loaded = try #require(try reader.actions(matching: TraceFilter(fromSeq: 2, toSeq: 2)).first)
+    #expect(loaded.origin == .effect(cause: 1))
+    #expect(loaded.payload == #""hello""#)
+    #expect(loaded.changes.map { [$0.path, $0.old, $0.new] } == [["child.title", #""""#, #""hello""#]])
+  }
+
+  /// Only the state before the first action is kept: the state after each later one is that,
+  /// with every change up to it applied, rendered as CustomDump renders the value.
+  @Test func rebuildsTheStateAfterEachActionFromTheKeptOne() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    try HandWrittenTrace.write(to: path)
+    let reader = try TraceReader(path: path)
+    #expect(
+      try reader.renderedState(session: 1, after: 0) == """
+        CounterFeature.State(
+          count: 0,
+          child: ChildFeature.State(title: "")
+        )
+        """
+    )
+    #expect(
+      try reader.renderedState(session: 1, after: 2) == """
+        CounterFeature.State(
+          count: 1,
+          child: ChildFeature.State(title: "hello")
+        )
+        """
+    )
+    #expect(
+      try reader.renderedState(session: 1, after: 3) == """
+        CounterFeature.State(
+          count: 0,
+          child: ChildFeature.State(title: "hello")
+        )
+        """
+    )
+  }
+
+  @Test func refusesAMissingFile() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("nope.db")
+    #expect {
+      try TraceReader(path: path)
+    } throws: { error in
+      (error as? TraceFileError)?.description == "'\(path)' does not exist: check the path"
+    }
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func refusesAFileThatIsNotSQLiteAndLeavesIt() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("notes.db")
+    let bytes = Data("not a database, just some notes\n".utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    #expect {
+      try TraceReader(path: path)
+    } throws: { error in
+      (error as? TraceFileError)?.kind == .notSQLite
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["notes.db"])
+  }
+
+  @Test func refusesANewerSchema() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("newer.db")
+    try HandWrittenTrace.write(to: path)
+    try SQLiteConnection(path: path, mode: .readWrite).execute("PRAGMA user_version = 99")
+    #expect {
+      try TraceReader(path: path)
+    } throws: { error in
+      (error as? TraceFileError)?.kind == .newerSchema(99)
+    }
+  }
+
+  @Test func queriesOnlyRead() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    try HandWrittenTrace.write(to: path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let reader = try TraceReader(path: path)
+    #expect(throws: TraceFileError.self) { try reader.query("DELETE FROM actions") }
+    #expect(throws: TraceFileError.self) { try reader.query("UPDATE sessions SET name = 'x'") }
+    #expect(try reader.query("SELECT count(*) FROM actions").rows == [[.integer(3)]])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+}
