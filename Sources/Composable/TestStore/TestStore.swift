@@ -998,24 +998,27 @@ extension TestStore {
   /// main actor free lets it, and the wait goes on if it came back to the executor.
   ///
   /// Where task executors are not available, it gives the effects a few turns and, while they
-  /// run, a millisecond, as it did before: that narrows, and cannot close, the window in which
-  /// a test moves a test clock before an effect sleeps on it.
+  /// run, a millisecond (``settleByYielding()``): that narrows, and cannot close, the window in
+  /// which a test moves a test clock before an effect sleeps on it.
   fileprivate func settle() async {
     guard
       #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *),
       let executor = self.runtime.effectExecutor
     else {
-      await Task.megaYield(count: 20)
-      for _ in 0..<10 {
-        await Task.detached(priority: .background) { await Task.yield() }.value
-      }
-      guard !self.runtime.inFlightEffects.isEmpty else { return }
-      try? await Task.sleep(for: .milliseconds(1))
-      for _ in 0..<10 {
-        await Task.detached(priority: .background) { await Task.yield() }.value
-      }
+      await self.settleByYielding()
       return
     }
+    await self.settle(on: executor)
+  }
+
+  /// Waits until the effects' executor has nothing queued or running on two turns in a row,
+  /// then, while effects are in flight, frees the main actor for a moment and looks again.
+  ///
+  /// NB: Two idle turns, not one: between a job that ends and the continuation it enqueues, the
+  /// executor is idle for a moment.
+  @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+  private func settle(on executor: EffectExecutor) async {
+    let idleTurnsToSettle = 2
     let start = DispatchTime.now().uptimeNanoseconds
     repeat {
       var idleTurns = 0
@@ -1025,11 +1028,28 @@ extension TestStore {
           return false
         }
         idleTurns += 1
-        return idleTurns >= 2
+        return idleTurns >= idleTurnsToSettle
       }
       guard !self.runtime.inFlightEffects.isEmpty, !Task.isCancelled else { return }
       try? await Task.sleep(for: .milliseconds(1))
     } while !executor.isIdle && DispatchTime.now().uptimeNanoseconds &- start < self.timeout
+  }
+
+  /// Gives the effects turns without knowing where they are: yields on the main actor as TCA's
+  /// `TestStore` does (`megaYield`'s 20), then turns through the thread pool (each lets the work
+  /// queued there run, behind it), and, while effects are in flight, a millisecond and as many
+  /// turns again.
+  private func settleByYielding() async {
+    let poolTurns = 10
+    await Task.megaYield(count: 20)
+    for _ in 0..<poolTurns {
+      await Task.detached(priority: .background) { await Task.yield() }.value
+    }
+    guard !self.runtime.inFlightEffects.isEmpty else { return }
+    try? await Task.sleep(for: .milliseconds(1))
+    for _ in 0..<poolTurns {
+      await Task.detached(priority: .background) { await Task.yield() }.value
+    }
   }
 }
 

@@ -80,8 +80,8 @@ public final class RecordingStore<State, Action> {
 
   #if !ComposableArchitecture
     /// The store's observer: it runs on the main actor, but does not check that it does; made
-    /// outside the main actor's isolation, it is not compiled with that check, which cost every
-    /// action ~0.1 µs.
+    /// outside the main actor's isolation, it is not compiled with that check, which every
+    /// action would pay.
     private nonisolated static func observer(
       recording recorder: TraceRecorder
     ) -> @Sendable (ActionEvent<State, Action>) -> Void {

@@ -279,7 +279,7 @@ public final class TraceRecorder: Sendable {
     let types =
       knownTypes.flatMap { $0.isFor(State.self, Action.self) ? $0 : nil }
       ?? self.learnTypes(ActionEvent<State, Action>.self)
-    _ = self.record(event, types: types, session: session)
+    _ = self.submit(event, types: types, session: session)
   }
 
   /// The observer of the store this recorder's session records, for ``RecordingStore``: it
@@ -297,7 +297,7 @@ public final class TraceRecorder: Sendable {
     let hasStopped = StopFlag()
     return { event in
       guard !hasStopped.value else { return }
-      if !self.record(event, types: types, session: session) { hasStopped.value = true }
+      if !self.submit(event, types: types, session: session) { hasStopped.value = true }
     }
   }
 
@@ -309,7 +309,7 @@ public final class TraceRecorder: Sendable {
   /// Analyses `event`, of the types `types` describes, and hands it to the writer.
   ///
   /// - Returns: `false` when the writer has failed: the recording has stopped.
-  private func record<State, Action>(
+  private func submit<State, Action>(
     _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState
   ) -> Bool {
     guard let writer = self.writer else { return false }
@@ -319,24 +319,22 @@ public final class TraceRecorder: Sendable {
       event.id, event.origin, event.route, event.ownEffectCounts, event.timestamp, event.duration
     )
     // NB: The record is built, redacted and handed over inside the closure: returned from it,
-    // it was copied out and destroyed, a retain and a release of each of its strings.
-    return withUnsafePointer(to: event) { place in
-      let place = UnsafeRawPointer(place)
-      let action = place + types.event.action
-      var record = self.record(
+    // it would be copied out and destroyed, a retain and a release of each of its strings.
+    return types.event.withValues(of: event) { values in
+      var record = self.analysedRecord(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
-        timestamp: timestamp, duration: duration, action: action,
-        actionValue: { types.event.loadAction(action) }, before: place + types.event.stateBefore,
-        after: place + types.event.stateAfter, types: types, session: session
+        timestamp: timestamp, duration: duration, action: values.action,
+        actionValue: { values.actionValue() }, before: values.stateBefore, after: values.stateAfter,
+        types: types, session: session
       )
       let states = self.states(
         seq: id, changes: record.changes.count, kind: types.state,
-        before: place + types.event.stateBefore, after: place + types.event.stateAfter
+        before: values.stateBefore, after: values.stateAfter
       )
       // NB: The state's JSON is followed on the writer's thread, from each state to the next.
       let stateAfter =
         types.stateIsEncodable && self.keyframes.isEnabled
-        ? StateAfterAction(value: types.state.load(place + types.event.stateAfter), redact: self.redactJSONChanges)
+        ? StateAfterAction(value: types.state.load(values.stateAfter), redact: self.redactJSONChanges)
         : nil
       record.keep(states, stateAfter: stateAfter)
       // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
@@ -374,8 +372,8 @@ public final class TraceRecorder: Sendable {
     )
   }
 
-  /// The record of one action, from its values in place.
-  private func record(
+  /// The record of one action, from its values in place: classified, diffed and checked.
+  private func analysedRecord(
     id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
     before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState
@@ -404,18 +402,12 @@ public final class TraceRecorder: Sendable {
     // NB: An existential action type's values have types of their own; each is asked.
     let action = Action.self as Any.Type
     let isExistential = MetadataKind.of(action) == MetadataKind.existential
-    typealias Event = ActionEvent<State, Action>
     let types = RecordedTypes(
       stateType: State.self, actionType: Action.self,
       state: NodeKind.of(State.self),
       actionIsEncodable: isExistential ? nil : action is any Encodable.Type,
       actionClassifier: ActionClassifier.of(action),
-      event: RecordedTypes.EventLayout(
-        action: MemoryLayout<Event>.offset(of: \.action)!,
-        stateBefore: MemoryLayout<Event>.offset(of: \.stateBefore)!,
-        stateAfter: MemoryLayout<Event>.offset(of: \.stateAfter)!,
-        loadAction: { $0.load(as: Action.self) }
-      )
+      event: EventLayout(ActionEvent<State, Action>.self)
     )
     self.state.withLock { $0.types = types }
     return types
@@ -531,31 +523,6 @@ public final class TraceRecorder: Sendable {
 
 }
 
-/// The JSON of `Encodable` values, as a trace stores it.
-///
-/// NB: One encoder configuration for the action's JSON and for the JSON fragments the
-/// redactor looks for in it: a secret is found only if both encode it the same way.
-enum TraceJSON {
-  private static let encodableTypes = Locked<[ObjectIdentifier: Bool]>([:])
-
-  /// `value` as JSON, with sorted keys; `nil` when it is not `Encodable` or fails to encode.
-  static func encode(_ value: Any) -> String? {
-    // NB: Whether a type is `Encodable` is asked of every action; the answer is kept per type.
-    let key = ObjectIdentifier(type(of: value))
-    let isEncodable =
-      self.encodableTypes.withLock { $0[key] }
-      ?? {
-        let isEncodable = value is any Encodable
-        self.encodableTypes.withLock { $0[key] = isEncodable }
-        return isEncodable
-      }()
-    guard isEncodable, let value = value as? any Encodable else { return nil }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
-  }
-}
-
 private struct RecorderState {
   var session: SessionState?
   var types: RecordedTypes?
@@ -566,177 +533,7 @@ private struct RecorderState {
   var pendingCauses: [Int] = []
 }
 
-/// Where a recorder's times come from.
-package enum TraceTiming: Sendable {
-  /// The clocks: wall time for the session, the store's measurements for actions.
-  case measured
-  /// Made-up times that are the same every run: the session starts at 2026-01-01T00:00:00Z,
-  /// action n starts at (n - 1) ms and runs for (n × 37 mod 50 + 1) µs.
-  case fixed
-
-  func now() -> String {
-    switch self {
-    case .measured:
-      let formatter = ISO8601DateFormatter()
-      formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-      return formatter.string(from: Date())
-    case .fixed:
-      return "2026-01-01T00:00:00.000Z"
-    }
-  }
-
-  /// When action `id`, which started at `timestamp`, happened in the session.
-  func time(id: Int, timestamp: UInt64, sessionStart: UInt64) -> Int64 {
-    switch self {
-    case .measured: Int64(clamping: timestamp &- sessionStart)
-    case .fixed: Int64(id - 1) * 1_000_000
-    }
-  }
-
-  /// How long action `id`, measured at `measured` nanoseconds, took.
-  func duration(id: Int, measured: UInt64) -> Int64 {
-    switch self {
-    case .measured: Int64(clamping: measured)
-    case .fixed: Int64(id * 37 % 50 + 1) * 1_000
-    }
-  }
-}
-
-/// What a recorder knows of its store's types, found at the first action.
-///
-/// NB: A class: the recorder reads it under its lock for every action, and a reference is one
-/// count to keep instead of one per member.
-final class RecordedTypes: Sendable {
-  let state: NodeKind
-  /// Whether the state is `Encodable`: the writer then keeps its JSON at each action.
-  let stateIsEncodable: Bool
-  /// Whether actions are `Encodable`; `nil` when the action type is an existential, whose
-  /// values' types vary.
-  let actionIsEncodable: Bool?
-  /// Classifies actions by their chain of cases; `nil` when the action type is not an enum.
-  let actionClassifier: ActionClassifier?
-  /// Where an event's values lie, read without generic code.
-  let event: EventLayout
-
-  struct EventLayout: Sendable {
-    /// Offsets in an `ActionEvent` of the store's types.
-    let action: Int
-    let stateBefore: Int
-    let stateAfter: Int
-    /// A copy of the action at a place, boxed.
-    let loadAction: @Sendable (UnsafeRawPointer) -> Any
-  }
-
-  let stateType: ObjectIdentifier
-  let actionType: ObjectIdentifier
-
-  init(
-    stateType: Any.Type, actionType: Any.Type, state: NodeKind, actionIsEncodable: Bool?,
-    actionClassifier: ActionClassifier?, event: EventLayout
-  ) {
-    self.stateType = ObjectIdentifier(stateType)
-    self.actionType = ObjectIdentifier(actionType)
-    self.state = state
-    self.stateIsEncodable = stateType is any Encodable.Type
-    self.actionIsEncodable = actionIsEncodable
-    self.actionClassifier = actionClassifier
-    self.event = event
-  }
-
-  /// Whether these are the types of events of `State` and `Action`.
-  func isFor(_ state: Any.Type, _ action: Any.Type) -> Bool {
-    self.stateType == ObjectIdentifier(state) && self.actionType == ObjectIdentifier(action)
-  }
-}
-
 struct SessionState: Sendable {
   var rootFeature: String
   var startNanoseconds: UInt64
-}
-
-/// When the recorder keeps a whole state: before the first action, and after an action once the
-/// changes since the last kept state add up to a quarter of its size in nodes. Rebuilding any
-/// state then reads one kept state and at most a quarter as many changes as it has nodes (a
-/// change read costs about what a node read does: a late step costs at most about a quarter
-/// more than an early one); keeping one costs about four nodes' worth of work per change
-/// recorded, on the writer's thread.
-package final class KeyframeClock: @unchecked Sendable {
-  // NB: `@unchecked`: `hasInitial` and `changesSince` are only touched on the store's thread,
-  // as actions are recorded; `threshold` is locked.
-
-  /// The fewest changes between two kept states, so that a small state is not kept at every
-  /// few actions.
-  package static let minimumInterval = 1_000
-
-  /// How many of a kept state's nodes make one change of the interval to the next.
-  package static let nodesPerChange = 4
-
-  private var hasInitial = false
-  private var changesSince = 0
-  /// The changes between two keyframes, which the writer sets from the size of the last one
-  /// it built, and whether it is building one.
-  private let threshold = Locked(Threshold(value: KeyframeClock.minimumInterval, isBuilding: false))
-  private struct Threshold {
-    var value: Int
-    var isBuilding: Bool
-  }
-  /// The threshold as last read, on the store's thread.
-  private var lastThreshold = KeyframeClock.minimumInterval
-  /// Whether states are kept at all: the benchmark measures the recorder without them.
-  package let isEnabled: Bool
-
-  package init(isEnabled: Bool = true) {
-    self.isEnabled = isEnabled
-  }
-
-  /// The states to keep with the action `seq`, which made `changes` changes.
-  package func snapshots(
-    seq: Int, changes: Int, before: () -> Any, after: () -> Any,
-    redact: @escaping @Sendable (inout StateNode, Any) -> Void,
-    redactJSON: @escaping @Sendable (String, Any) -> String = { json, _ in json }
-  ) -> [StateSnapshot] {
-    guard self.isEnabled else { return [] }
-    // NB: Most actions keep nothing: they cost a sum and a comparison, no allocation. The
-    // threshold the writer sets is read only when the count might have reached it.
-    self.changesSince += changes
-    guard !self.hasInitial || self.changesSince >= self.lastThreshold else { return [] }
-    if self.changesSince >= self.lastThreshold {
-      // NB: No new keyframe while the last one is still being built: a writer slower than the
-      // store (a large state, a busy host) would otherwise be asked for one at every
-      // interval, each as slow to build as the last, and fall ever further behind.
-      let (threshold, isBuilding) = self.threshold.withLock { ($0.value, $0.isBuilding) }
-      self.lastThreshold = threshold
-      if isBuilding { return [] }
-    }
-    var snapshots: [StateSnapshot] = []
-    let built: @Sendable (Int) -> Void = { [threshold] size in
-      threshold.withLock { $0 = Threshold(value: max(KeyframeClock.minimumInterval, size / KeyframeClock.nodesPerChange), isBuilding: false) }
-    }
-    if !self.hasInitial {
-      self.hasInitial = true
-      snapshots.append(StateSnapshot(seq: 0, value: before(), redact: redact, redactJSON: redactJSON, built: built))
-    }
-    if self.changesSince >= self.lastThreshold {
-      self.changesSince = 0
-      snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, redactJSON: redactJSON, built: built))
-    }
-    // NB: Only a state handed over is being built. Marked when the count had reached the old
-    // threshold but not the new one, none would ever be built again.
-    guard !snapshots.isEmpty else { return [] }
-    self.threshold.withLock { $0.isBuilding = true }
-    return snapshots
-  }
-
-  /// Whether a kept state is being built: until it is, no other is asked for.
-  package var isBuilding: Bool {
-    self.threshold.withLock { $0.isBuilding }
-  }
-
-  /// The writer dropped an action (its buffer was full): the states after it cannot be
-  /// rebuilt from an earlier one, so the next action that the writer takes keeps one.
-  package func dropped() {
-    guard self.isEnabled else { return }
-    self.threshold.withLock { $0.isBuilding = false }
-    self.changesSince = Int.max / 2
-  }
 }

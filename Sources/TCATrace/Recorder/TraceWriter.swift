@@ -105,10 +105,9 @@ package final class TraceWriter: @unchecked Sendable {
   /// Lowers the calling thread's priority below the app's threads.
   ///
   /// NB: The writer is behind the store whenever actions come fast, busy all the while. Where
-  /// it shares the store's core, as an equal it took half of it: on one core, the store's
-  /// send loop of a 1,000-row state took 3.65–3.88 µs an action with the writer as its equal
-  /// and 2.25–2.35 µs with the writer below it, its CPU time 1.9 µs either way. Apple's
-  /// threads take a quality of service (above); on Linux, a nice value is
+  /// it shares the store's core as an equal it takes half of it; below the app's threads, the
+  /// store keeps the core (Performance.md measures both). Apple's threads take a quality of
+  /// service (above); on Linux, a nice value is
   /// a thread's own, and `setpriority` with `who` 0 sets the calling thread's (Foundation's
   /// `Thread` keeps a quality of service there, and does nothing with it). Foundation does
   /// not give the kernel the thread's name on Linux either; it is given here, so that `top -H`

@@ -1,0 +1,94 @@
+import ActionObservation
+
+/// What a recorder knows of its store's types, found at the first action.
+///
+/// NB: A class: the recorder reads it under its lock for every action, and a reference is one
+/// count to keep instead of one per member.
+final class RecordedTypes: Sendable {
+  let state: NodeKind
+  /// Whether the state is `Encodable`: the writer then keeps its JSON at each action.
+  let stateIsEncodable: Bool
+  /// Whether actions are `Encodable`; `nil` when the action type is an existential, whose
+  /// values' types vary.
+  let actionIsEncodable: Bool?
+  /// Classifies actions by their chain of cases; `nil` when the action type is not an enum.
+  let actionClassifier: ActionClassifier?
+  /// Where an event's values lie, read without generic code.
+  let event: EventLayout
+
+  let stateType: ObjectIdentifier
+  let actionType: ObjectIdentifier
+
+  init(
+    stateType: Any.Type, actionType: Any.Type, state: NodeKind, actionIsEncodable: Bool?,
+    actionClassifier: ActionClassifier?, event: EventLayout
+  ) {
+    self.stateType = ObjectIdentifier(stateType)
+    self.actionType = ObjectIdentifier(actionType)
+    self.state = state
+    self.stateIsEncodable = stateType is any Encodable.Type
+    self.actionIsEncodable = actionIsEncodable
+    self.actionClassifier = actionClassifier
+    self.event = event
+  }
+
+  /// Whether these are the types of events of `State` and `Action`.
+  func isFor(_ state: Any.Type, _ action: Any.Type) -> Bool {
+    self.stateType == ObjectIdentifier(state) && self.actionType == ObjectIdentifier(action)
+  }
+}
+
+/// Where an `ActionEvent`'s action and states lie in it, so that code that is not generic (the
+/// analysis, the diff, the keyframes) reads them in place, without copying them out.
+///
+/// The recorder reads an event's memory by offset here and nowhere else. What makes it safe:
+/// - the offsets are those of `ActionEvent<State, Action>` for the `State` and `Action` of the
+///   event read (``withValues(of:_:)`` asserts it in debug builds);
+/// - the pointers it lends point into that event, and are used only inside the closure, while
+///   the event is alive and not changed.
+struct EventLayout: Sendable {
+  /// The values of one event, in place: valid inside ``EventLayout/withValues(of:_:)`` only.
+  struct Values {
+    let action: UnsafeRawPointer
+    let stateBefore: UnsafeRawPointer
+    let stateAfter: UnsafeRawPointer
+    fileprivate let loadAction: @Sendable (UnsafeRawPointer) -> Any
+
+    /// A copy of the action, boxed.
+    func actionValue() -> Any { self.loadAction(self.action) }
+  }
+
+  private let action: Int
+  private let stateBefore: Int
+  private let stateAfter: Int
+  private let loadAction: @Sendable (UnsafeRawPointer) -> Any
+  private let eventType: ObjectIdentifier
+
+  init<State, Action>(_: ActionEvent<State, Action>.Type) {
+    typealias Event = ActionEvent<State, Action>
+    self.action = MemoryLayout<Event>.offset(of: \.action)!
+    self.stateBefore = MemoryLayout<Event>.offset(of: \.stateBefore)!
+    self.stateAfter = MemoryLayout<Event>.offset(of: \.stateAfter)!
+    self.loadAction = { $0.load(as: Action.self) }
+    self.eventType = ObjectIdentifier(Event.self)
+  }
+
+  /// Calls `body` with `event`'s values where they lie.
+  func withValues<State, Action, Result>(
+    of event: ActionEvent<State, Action>, _ body: (Values) -> Result
+  ) -> Result {
+    assert(
+      self.eventType == ObjectIdentifier(ActionEvent<State, Action>.self),
+      "EventLayout of another event type used for \(ActionEvent<State, Action>.self)"
+    )
+    return withUnsafePointer(to: event) { place in
+      let place = UnsafeRawPointer(place)
+      return body(
+        Values(
+          action: place + self.action, stateBefore: place + self.stateBefore,
+          stateAfter: place + self.stateAfter, loadAction: self.loadAction
+        )
+      )
+    }
+  }
+}
