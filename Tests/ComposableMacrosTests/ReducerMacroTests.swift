@@ -133,6 +133,61 @@ struct ReducerMacroTests {
     }
   }
 
+  /// Issue #60 asked whether a `@Dependency` property should stop the synthesis of `State` and
+  /// `Action`. TCA's macro (ReducerMacro.swift, `hasExplicitReducerBody`, at ff20f36) counts
+  /// every stored property without an initializer as a sign of a hand-written reducer, a
+  /// `@Dependency var` included, and synthesizes only `body`: so does this one. A property
+  /// with an initializer does not count, in both.
+  @Test func aPropertyWithoutAnInitializerStopsStateAndActionAsInTCA() {
+    assertMacro {
+      """
+      @Reducer
+      struct Ticker {
+        @Dependency(\\.continuousClock) var clock
+      }
+      """
+    } expansion: {
+      """
+      struct Ticker {
+        @Dependency(\\.continuousClock) var clock
+
+        let body = Composable.EmptyReducer<State, Action>()
+      }
+
+      extension Ticker: Composable.Reducer {
+      }
+      """
+    }
+    assertMacro {
+      """
+      @Reducer
+      struct Ticker {
+        let interval = 1
+      }
+      """
+    } expansion: {
+      """
+      struct Ticker {
+        let interval = 1
+
+        @ObservableState
+        struct State: Codable, Equatable, Hashable, Sendable {
+          init() {
+          }
+        }
+
+        enum Action: Equatable, Hashable, Sendable {
+        }
+
+        let body = Composable.EmptyReducer<State, Action>()
+      }
+
+      extension Ticker: Composable.Reducer {
+      }
+      """
+    }
+  }
+
   @Test func argumentsOnAStructAreAnError() {
     assertMacro {
       """

@@ -23,7 +23,8 @@
 
     /// The route of `action` in `state`, kept with the action's chain of cases by `classifier`,
     /// the classifier of `Action`, where it depends on nothing else: derived once for each
-    /// chain, not at every action (a child's action took as long to derive as to record).
+    /// chain, not at every action (deriving a child's action's route costs as much as
+    /// recording it).
     static func route<Action, State>(
       of action: Action, in state: State, classifier: ActionClassifier?
     ) -> Derived {
