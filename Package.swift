@@ -24,11 +24,13 @@ let package = Package(
     // both at once is an error the build names (Sources/TCABoundaries/Exports.swift).
     .trait(
       name: "BundledComposable",
-      description: "TCABoundaries and TCATrace compile against this package's Composable (the default)."
+      description:
+        "TCABoundaries and TCATrace compile against this package's Composable (the default)."
     ),
     .trait(
       name: "ComposableArchitecture",
-      description: "Record apps built on pointfreeco's swift-composable-architecture: TCABoundaries and TCATrace compile against its ComposableArchitecture (resolved only with this trait) and re-export it instead of Composable. Name it with `traits: [\"ComposableArchitecture\"]`, which turns the default off."
+      description:
+        "Record apps built on pointfreeco's swift-composable-architecture: TCABoundaries and TCATrace compile against its ComposableArchitecture (resolved only with this trait) and re-export it instead of Composable. Name it with `traits: [\"ComposableArchitecture\"]`, which turns the default off."
     ),
     .default(enabledTraits: ["BundledComposable"]),
   ],
@@ -151,7 +153,9 @@ let package = Package(
     ),
     .target(
       name: "ToolSupport",
-      dependencies: ["TerminalSafeText", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "TerminalSafeText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     // NB: What a terminal shows of a trace's text, for the programs and the libraries alike.
     .target(name: "TerminalSafeText"),
@@ -324,7 +328,8 @@ let package = Package(
 )
 
 for target in package.targets where target.type != .system {
-  target.swiftSettings = (target.swiftSettings ?? []) + [
-    .enableUpcomingFeature("ExistentialAny")
-  ]
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny")
+    ]
 }

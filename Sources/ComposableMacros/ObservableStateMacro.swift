@@ -22,7 +22,8 @@ extension ObservableStateMacro: MemberMacro {
       return self.enumMembers(of: enumDecl)
     }
     let kind =
-      declaration.is(ClassDeclSyntax.self) ? "class"
+      declaration.is(ClassDeclSyntax.self)
+      ? "class"
       : declaration.is(ActorDeclSyntax.self) ? "actor" : nil
     if let kind, let name = declaration.asProtocol((any NamedDeclSyntax).self)?.name.text {
       throw DiagnosticsError(diagnostics: [
@@ -77,9 +78,10 @@ extension ObservableStateMacro: MemberMacro {
     for (tag, element) in elements.enumerated() {
       let name = element.name.text
       if let parameters = element.parameterClause?.parameters, parameters.count == 1 {
-        let label = parameters.first?.firstName.map {
-          $0.tokenKind == .wildcard ? "" : "\($0.text): "
-        } ?? ""
+        let label =
+          parameters.first?.firstName.map {
+            $0.tokenKind == .wildcard ? "" : "\($0.text): "
+          } ?? ""
         ids.append("case let .\(name)(state):\nreturn ._$id(for: state)._$tag(\(tag))")
         willModifies.append(
           "case var .\(name)(state):\nComposable._$willModify(&state)\nself = .\(name)(\(label)state)"
@@ -137,7 +139,8 @@ extension ObservableStateMacro: MemberAttributeMacro {
             oldNode: attribute,
             newNode: attribute.with(
               \.attributeName,
-              TypeSyntax(type.with(\.name, .identifier(rename, trailingTrivia: type.name.trailingTrivia)))
+              TypeSyntax(
+                type.with(\.name, .identifier(rename, trailingTrivia: type.name.trailingTrivia)))
             )
           )
         )

@@ -45,9 +45,12 @@ extension ReducerMacro: MemberAttributeMacro {
         names.removeAll { $0 == "CasePathable" }
       }
       names.removeAll { enumDecl.attributes.contains(named: $0) }
-      return names.map { AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier($0))) }
+      return names.map {
+        AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier($0)))
+      }
     }
-    if let variable = member.as(VariableDeclSyntax.self), let builder = self.builder(for: variable) {
+    if let variable = member.as(VariableDeclSyntax.self), let builder = self.builder(for: variable)
+    {
       return [builder]
     }
     if let caseDecl = member.as(EnumCaseDeclSyntax.self), caseDecl.elements.count == 1,
@@ -80,7 +83,8 @@ extension ReducerMacro: MemberAttributeMacro {
       ? "\(arguments.trimmedDescription).State, \(arguments.trimmedDescription).Action"
       : arguments.trimmedDescription
     return AttributeSyntax(
-      attributeName: IdentifierTypeSyntax(name: .identifier("Composable.ReducerBuilder<\(generics)>"))
+      attributeName: IdentifierTypeSyntax(
+        name: .identifier("Composable.ReducerBuilder<\(generics)>"))
     )
   }
 }
@@ -140,7 +144,9 @@ extension ReducerMacro: MemberMacro {
       }
     let hasBody =
       hasReduceMethod
-      || bindings.contains { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body" }
+      || bindings.contains {
+        $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body"
+      }
 
     var decls: [DeclSyntax] = []
     if !typeNames.contains("State") && !hasExplicitBody {
@@ -343,7 +349,8 @@ private struct ReducerCase {
         let arguments = identifier.genericArgumentClause?.arguments, arguments.count == 1,
         let argument = arguments.first
       {
-        self.kind = .ephemeral(type: type.trimmedDescription, actionType: argument.trimmedDescription)
+        self.kind = .ephemeral(
+          type: type.trimmedDescription, actionType: argument.trimmedDescription)
       } else if type.is(IdentifierTypeSyntax.self) || type.is(MemberTypeSyntax.self) {
         self.kind = .ephemeral(
           type: type.trimmedDescription, actionType: "\(type.trimmedDescription).Action"

@@ -180,7 +180,8 @@ extension DeclGroupSyntax {
   fileprivate func addingStore(of feature: String, access: AccessLevel?) -> Self {
     var copy = self
     let indentation = self.memberBlock.members.first?.leadingTrivia ?? "\n  "
-    let store: DeclSyntax = "\(raw: access.map { "\($0.rawValue) " } ?? "")let store: StoreOf<\(raw: feature)>"
+    let store: DeclSyntax =
+      "\(raw: access.map { "\($0.rawValue) " } ?? "")let store: StoreOf<\(raw: feature)>"
     copy.memberBlock.members.insert(
       MemberBlockItemSyntax(leadingTrivia: indentation, decl: store, trailingTrivia: .newline),
       at: copy.memberBlock.members.startIndex

@@ -50,7 +50,8 @@ public enum GeneratedTestGrammar {
       let parseError = ParseErrorFinder(viewMode: .all)
       parseError.walk(tree)
       if let node = parseError.node {
-        throw Refusal(node: node, "it does not parse there: \(node.trimmedDescription.debugDescription)")
+        throw Refusal(
+          node: node, "it does not parse there: \(node.trimmedDescription.debugDescription)")
       }
       try Checker().file(tree)
       return nil
@@ -75,7 +76,9 @@ private final class ParseErrorFinder: SyntaxVisitor {
 
   override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
     let isPlaceholder = token.text.hasPrefix("<#") && token.text.hasSuffix("#>")
-    if self.node == nil, token.presence == .missing || token.tokenDiagnostic != nil && !isPlaceholder {
+    if self.node == nil,
+      token.presence == .missing || token.tokenDiagnostic != nil && !isPlaceholder
+    {
       self.node = Syntax(token.parent ?? Syntax(token))
     }
     return .skipChildren
@@ -95,7 +98,9 @@ private struct Refusal: Error {
 private struct Checker {
   func refuse(_ node: some SyntaxProtocol, _ what: String) -> Refusal {
     let text = node.trimmedDescription
-    let shown = text.unicodeScalars.count > 60 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(60))) + "…" : text
+    let shown =
+      text.unicodeScalars.count > 60
+      ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(60))) + "…" : text
     return Refusal(node: Syntax(node), "\(what): \(shown.debugDescription)")
   }
 
@@ -105,12 +110,15 @@ private struct Checker {
     var functions = 0
     var helpers = 0
     for item in tree.statements {
-      guard case let .decl(decl) = item.item else { throw self.refuse(item, "a statement outside the test") }
+      guard case let .decl(decl) = item.item else {
+        throw self.refuse(item, "a statement outside the test")
+      }
       if let importDecl = decl.as(ImportDeclSyntax.self) {
         try self.importDecl(importDecl)
       } else if let function = decl.as(FunctionDeclSyntax.self), function.name.text == "decoded" {
         guard function.trimmedDescription == GeneratedTestGrammar.decodedFunction else {
-          throw self.refuse(function, "a 'decoded' function other than the one the generator writes")
+          throw self.refuse(
+            function, "a 'decoded' function other than the one the generator writes")
         }
         helpers += 1
       } else if let function = decl.as(FunctionDeclSyntax.self) {
@@ -121,7 +129,9 @@ private struct Checker {
       }
     }
     guard functions == 1, helpers <= 1 else {
-      throw self.refuse(tree, "\(functions) test functions and \(helpers) 'decoded' functions, not one and at most one")
+      throw self.refuse(
+        tree,
+        "\(functions) test functions and \(helpers) 'decoded' functions, not one and at most one")
     }
   }
 
@@ -192,7 +202,8 @@ private struct Checker {
     }
     switch member {
     case "send", "receive":
-      guard call.arguments.count == 1, let argument = call.arguments.first, argument.label == nil else {
+      guard call.arguments.count == 1, let argument = call.arguments.first, argument.label == nil
+      else {
         throw self.refuse(call, "a \(member) the generator does not write")
       }
       if member == "send" {
@@ -208,7 +219,8 @@ private struct Checker {
         try self.closure(assertions) { item throws(Refusal) in try self.assertion(item) }
       }
     case "withExhaustivity":
-      guard call.arguments.map(\.trimmedDescription) == [".off"], let body = call.trailingClosure else {
+      guard call.arguments.map(\.trimmedDescription) == [".off"], let body = call.trailingClosure
+      else {
         throw self.refuse(call, "a withExhaustivity the generator does not write")
       }
       try self.closure(body) { (item) throws(Refusal) in
@@ -240,18 +252,25 @@ private struct Checker {
   func closure(
     _ closure: ClosureExprSyntax, _ check: (CodeBlockItemSyntax) throws(Refusal) -> Void
   ) throws(Refusal) {
-    guard closure.signature == nil else { throw self.refuse(closure, "a closure the generator does not write") }
+    guard closure.signature == nil else {
+      throw self.refuse(closure, "a closure the generator does not write")
+    }
     for item in closure.statements { try check(item) }
   }
 
   /// `try decoded(Type.State.self, #"""…"""#)`.
   func decoded(_ expression: ExprSyntax, type: String) throws(Refusal) {
-    guard let call = expression.as(TryExprSyntax.self).flatMap({ $0.questionOrExclamationMark == nil ? $0 : nil })?
+    guard
+      let call = expression.as(TryExprSyntax.self).flatMap({
+        $0.questionOrExclamationMark == nil ? $0 : nil
+      })?
       .expression.as(FunctionCallExprSyntax.self),
-      self.isPlain(call), call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "decoded",
+      self.isPlain(call),
+      call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "decoded",
       call.arguments.count == 2, call.arguments.allSatisfy({ $0.label == nil }),
       let metatype = call.arguments.first?.expression.as(MemberAccessExprSyntax.self),
-      metatype.declName.baseName.tokenKind == .keyword(.self), let base = metatype.base, self.isType(base),
+      metatype.declName.baseName.tokenKind == .keyword(.self), let base = metatype.base,
+      self.isType(base),
       let json = call.arguments.last?.expression.as(StringLiteralExprSyntax.self)
     else { throw self.refuse(expression, "a decoding the generator does not write") }
     try self.rawString(json)
@@ -261,7 +280,8 @@ private struct Checker {
   func testStore(_ expression: ExprSyntax) throws(Refusal) {
     guard let call = expression.as(FunctionCallExprSyntax.self),
       call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "TestStore",
-      call.arguments.count == 1, let initial = call.arguments.first, initial.label?.text == "initialState",
+      call.arguments.count == 1, let initial = call.arguments.first,
+      initial.label?.text == "initialState",
       initial.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "initialState"
         || self.isPlaceholder(initial.expression),
       let reducer = call.trailingClosure, reducer.signature == nil, reducer.statements.count == 1,
@@ -269,15 +289,18 @@ private struct Checker {
       call.additionalTrailingClosures.count <= 1
     else { throw self.refuse(expression, "a store the generator does not write") }
     if !self.isPlaceholder(reducerExpression) {
-      guard let initializer = reducerExpression.as(FunctionCallExprSyntax.self), self.isPlain(initializer),
+      guard let initializer = reducerExpression.as(FunctionCallExprSyntax.self),
+        self.isPlain(initializer),
         initializer.arguments.isEmpty,
-        self.isType(initializer.calledExpression) || self.isPlaceholder(initializer.calledExpression)
+        self.isType(initializer.calledExpression)
+          || self.isPlaceholder(initializer.calledExpression)
       else { throw self.refuse(reducerExpression, "a reducer the generator does not write") }
     }
     if let dependencies = call.additionalTrailingClosures.first {
       let closure = dependencies.closure
       let signature = closure.signature?.trimmedDescription
-      guard dependencies.label.text == "withDependencies", signature == nil || signature == "dependencies in",
+      guard dependencies.label.text == "withDependencies",
+        signature == nil || signature == "dependencies in",
         closure.statements.count <= 1,
         closure.statements.allSatisfy({ item in
           if case let .expr(expression) = item.item { return self.isPlaceholder(expression) }
@@ -319,7 +342,8 @@ private struct Checker {
       let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
       member.declName.baseName.text == "insert", member.declName.argumentNames == nil,
       call.arguments.count == 2, call.arguments.first!.label == nil,
-      call.arguments.last!.label?.text == "at", call.arguments.last!.expression.is(IntegerLiteralExprSyntax.self)
+      call.arguments.last!.label?.text == "at",
+      call.arguments.last!.expression.is(IntegerLiteralExprSyntax.self)
     {
       try self.lvalue(base)
       try self.value(call.arguments.first!.expression)
@@ -329,7 +353,8 @@ private struct Checker {
   }
 
   func lvalue(_ expression: ExprSyntax) throws(Refusal) {
-    if let reference = expression.as(DeclReferenceExprSyntax.self), reference.baseName.tokenKind == .dollarIdentifier("$0"),
+    if let reference = expression.as(DeclReferenceExprSyntax.self),
+      reference.baseName.tokenKind == .dollarIdentifier("$0"),
       reference.argumentNames == nil
     {
       return
@@ -342,7 +367,8 @@ private struct Checker {
     if let optional = expression.as(OptionalChainingExprSyntax.self) {
       return try self.lvalue(optional.expression)
     }
-    if let subscriptCall = expression.as(SubscriptCallExprSyntax.self), subscriptCall.trailingClosure == nil,
+    if let subscriptCall = expression.as(SubscriptCallExprSyntax.self),
+      subscriptCall.trailingClosure == nil,
       subscriptCall.additionalTrailingClosures.isEmpty
     {
       try self.subscriptArguments(subscriptCall.arguments, cases: true)
@@ -366,11 +392,13 @@ private struct Checker {
 
   /// `\.a.b`, and with `subscripts`, `\.a[id: 1].b`.
   func keyPath(_ expression: ExprSyntax, subscripts: Bool) throws(Refusal) {
-    guard let keyPath = expression.as(KeyPathExprSyntax.self), keyPath.root == nil, !keyPath.components.isEmpty
+    guard let keyPath = expression.as(KeyPathExprSyntax.self), keyPath.root == nil,
+      !keyPath.components.isEmpty
     else { throw self.refuse(expression, "a key path the generator does not write") }
     for component in keyPath.components {
       switch component.component {
-      case let .property(property) where component.period != nil && property.genericArgumentClause == nil
+      case let .property(property)
+      where component.period != nil && property.genericArgumentClause == nil
         && self.isMember(property.declName):
         continue
       case let .subscript(subscriptComponent) where subscripts && component.period == nil:
@@ -386,7 +414,9 @@ private struct Checker {
   func value(_ expression: ExprSyntax) throws(Refusal) {
     if self.isPlaceholder(expression) { return }
     if let member = expression.as(MemberAccessExprSyntax.self), member.base == nil {
-      guard self.isMember(member.declName) else { throw self.refuse(expression, "a member the generator does not write") }
+      guard self.isMember(member.declName) else {
+        throw self.refuse(expression, "a member the generator does not write")
+      }
       return
     }
     if let call = expression.as(FunctionCallExprSyntax.self) {
@@ -416,8 +446,12 @@ private struct Checker {
 
   /// `.case(…)`, `.init(label: …)`, and alerts' builders.
   func call(_ call: FunctionCallExprSyntax) throws(Refusal) {
-    if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil, self.isPlain(call) {
-      if member.declName.baseName.tokenKind == .keyword(.`init`), member.declName.argumentNames == nil {
+    if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+      self.isPlain(call)
+    {
+      if member.declName.baseName.tokenKind == .keyword(.`init`),
+        member.declName.argumentNames == nil
+      {
         return try self.arguments(call.arguments, labelled: true)
       }
       if self.isMember(member.declName) {
@@ -425,10 +459,12 @@ private struct Checker {
       }
     }
     switch call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text {
-    case "TextState" where self.isPlain(call) && call.arguments.count == 1 && call.arguments.first!.label == nil:
+    case "TextState"
+    where self.isPlain(call) && call.arguments.count == 1 && call.arguments.first!.label == nil:
       return try self.value(call.arguments.first!.expression)
     case "ButtonState" where call.additionalTrailingClosures.isEmpty:
-      guard call.arguments.allSatisfy({ ["role", "action"].contains($0.label?.text) }), let label = call.trailingClosure
+      guard call.arguments.allSatisfy({ ["role", "action"].contains($0.label?.text) }),
+        let label = call.trailingClosure
       else { break }
       try self.arguments(call.arguments, labelled: true)
       return try self.builder(label, of: "TextState")
@@ -452,7 +488,8 @@ private struct Checker {
   /// A result builder's closure of `type`'s values.
   func builder(_ closure: ClosureExprSyntax, of type: String) throws(Refusal) {
     try self.closure(closure) { (item) throws(Refusal) in
-      guard case let .expr(expression) = item.item, let call = expression.as(FunctionCallExprSyntax.self),
+      guard case let .expr(expression) = item.item,
+        let call = expression.as(FunctionCallExprSyntax.self),
         call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == type
       else { throw self.refuse(item, "a \(type) the generator does not write") }
       try self.call(call)
@@ -473,7 +510,9 @@ private struct Checker {
   }
 
   func literal(_ expression: ExprSyntax) throws(Refusal) {
-    if expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self) { return }
+    if expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self) {
+      return
+    }
     var number = expression
     if let negative = expression.as(PrefixOperatorExprSyntax.self), negative.operator.text == "-" {
       number = negative.expression
@@ -484,7 +523,9 @@ private struct Checker {
       return
     }
     if let float = number.as(FloatLiteralExprSyntax.self),
-      float.literal.text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ".eE+-".unicodeScalars.contains($0) })
+      float.literal.text.unicodeScalars.allSatisfy({
+        ("0"..."9").contains($0) || ".eE+-".unicodeScalars.contains($0)
+      })
     {
       return
     }
@@ -518,7 +559,8 @@ private struct Checker {
   /// An Xcode placeholder, `<#redacted#>`: a value for the user to fill in, which does not
   /// compile until they do.
   func isPlaceholder(_ expression: ExprSyntax) -> Bool {
-    let token = expression.as(DeclReferenceExprSyntax.self)?.baseName
+    let token =
+      expression.as(DeclReferenceExprSyntax.self)?.baseName
       ?? expression.as(EditorPlaceholderExprSyntax.self)?.placeholder
     guard let token, token.text.hasPrefix("<#"), token.text.hasSuffix("#>") else { return false }
     return expression.as(DeclReferenceExprSyntax.self)?.argumentNames == nil
@@ -537,13 +579,16 @@ private struct Checker {
       return reference.argumentNames == nil && self.isTypeName(reference.baseName)
     }
     if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
-      return member.declName.argumentNames == nil && self.isTypeName(member.declName.baseName) && self.isType(base)
+      return member.declName.argumentNames == nil && self.isTypeName(member.declName.baseName)
+        && self.isType(base)
     }
     return false
   }
 
   func isTypeName(_ token: TokenSyntax) -> Bool {
-    guard case .identifier = token.tokenKind, let first = token.text.unicodeScalars.first else { return false }
+    guard case .identifier = token.tokenKind, let first = token.text.unicodeScalars.first else {
+      return false
+    }
     return ("A"..."Z").contains(first) && self.isName(token.text)
   }
 
@@ -553,7 +598,8 @@ private struct Checker {
     switch reference.baseName.tokenKind {
     case .identifier, .keyword:
       return self.isName(reference.baseName.text)
-        && !["init", "self", "Self", "Type", "Protocol", "dynamicType"].contains(reference.baseName.text)
+        && !["init", "self", "Self", "Type", "Protocol", "dynamicType"].contains(
+          reference.baseName.text)
     default:
       return false
     }
@@ -561,7 +607,8 @@ private struct Checker {
 
   /// `[A-Za-z_][A-Za-z0-9_]*`.
   func isName(_ text: String) -> Bool {
-    guard let first = text.unicodeScalars.first, first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
+    guard let first = text.unicodeScalars.first,
+      first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
     else { return false }
     return text.unicodeScalars.allSatisfy {
       $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)

@@ -53,8 +53,14 @@ extension Reduce where Action: TCAFeatureAction {
   /// }
   /// ```
   public init(
-    view: @escaping (_ state: inout State, _ action: Action.ViewAction) -> Effect<AllowedActions<Action>>,
-    internal: @escaping (_ state: inout State, _ action: Action.InternalAction) -> Effect<AllowedActions<Action>>
+    view:
+      @escaping (_ state: inout State, _ action: Action.ViewAction) -> Effect<
+        AllowedActions<Action>
+      >,
+    internal:
+      @escaping (_ state: inout State, _ action: Action.InternalAction) -> Effect<
+        AllowedActions<Action>
+      >
   ) {
     let reduceInternal = `internal`
     self.init { state, action -> Effect<Action> in

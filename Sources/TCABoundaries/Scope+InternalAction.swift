@@ -13,7 +13,9 @@ extension Scope where ParentAction: TCAFeatureAction {
     action toChildAction: CaseKeyPath<ParentAction.InternalAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.init(state: toChildState, action: ParentAction.internalCase.appending(path: toChildAction), child: child)
+    self.init(
+      state: toChildState, action: ParentAction.internalCase.appending(path: toChildAction),
+      child: child)
   }
 
   /// A scope on a child embedded in `InternalAction`, in TCA 1.25's spelling:
@@ -53,7 +55,9 @@ extension Reducer where Action: TCAFeatureAction {
     /// for a child embedded in `InternalAction` as a ``PresentationAction``.
     public func ifLet<ChildState, ChildAction, Child: Reducer>(
       _ toChildState: WritableKeyPath<State, ChildState?>,
-      action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<ChildAction>>,
+      action toPresentationAction: CaseKeyPath<
+        Action.InternalAction, PresentationAction<ChildAction>
+      >,
       @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
       fileID: StaticString = #fileID,
       filePath: StaticString = #filePath,
@@ -62,7 +66,8 @@ extension Reducer where Action: TCAFeatureAction {
     ) -> some Reducer<State, Action>
     where ChildState == Child.State, ChildAction == Child.Action {
       self.ifLet(
-        toChildState, action: Action.internalCase.appending(path: toPresentationAction), then: child,
+        toChildState, action: Action.internalCase.appending(path: toPresentationAction),
+        then: child,
         fileID: fileID, filePath: filePath, line: line, column: column
       )
     }
@@ -81,7 +86,8 @@ extension Reducer where Action: TCAFeatureAction {
   ) -> some Reducer<State, Action>
   where ElementState == Element.State, ElementAction == Element.Action {
     self.forEach(
-      toElementsState, action: Action.internalCase.appending(path: toElementAction), element: element,
+      toElementsState, action: Action.internalCase.appending(path: toElementAction),
+      element: element,
       fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
@@ -92,7 +98,9 @@ extension Reducer where Action: TCAFeatureAction {
   /// child embedded in `InternalAction`: `.ifLet(\.$twoFactor, action: \.twoFactor) { … }`.
   public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<DestinationAction>>,
+    action toPresentationAction: CaseKeyPath<
+      Action.InternalAction, PresentationAction<DestinationAction>
+    >,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -110,7 +118,9 @@ extension Reducer where Action: TCAFeatureAction {
   /// The same for an enum reducer's state: `.ifLet(\.$destination, action: \.destination)`.
   public func ifLet<DestinationState: CaseReducerState, DestinationAction>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<DestinationAction>>,
+    action toPresentationAction: CaseKeyPath<
+      Action.InternalAction, PresentationAction<DestinationAction>
+    >,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -128,7 +138,9 @@ extension Reducer where Action: TCAFeatureAction {
   @_disfavoredOverload
   public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action.InternalAction, PresentationAction<DestinationAction>>,
+    action toPresentationAction: CaseKeyPath<
+      Action.InternalAction, PresentationAction<DestinationAction>
+    >,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -145,7 +157,9 @@ extension Reducer where Action: TCAFeatureAction {
   /// embedded in `InternalAction`: `.forEach(\.path, action: \.path) { … }`.
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
-    action toStackAction: CaseKeyPath<Action.InternalAction, StackAction<DestinationState, DestinationAction>>,
+    action toStackAction: CaseKeyPath<
+      Action.InternalAction, StackAction<DestinationState, DestinationAction>
+    >,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -154,7 +168,8 @@ extension Reducer where Action: TCAFeatureAction {
   ) -> some Reducer<State, Action>
   where DestinationState == Destination.State, DestinationAction == Destination.Action {
     self.forEach(
-      toStackState, action: Action.internalCase.appending(path: toStackAction), destination: destination,
+      toStackState, action: Action.internalCase.appending(path: toStackAction),
+      destination: destination,
       fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
@@ -162,7 +177,9 @@ extension Reducer where Action: TCAFeatureAction {
   /// The same for an enum reducer's state: `.forEach(\.path, action: \.path)`.
   public func forEach<DestinationState: CaseReducerState, DestinationAction>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
-    action toStackAction: CaseKeyPath<Action.InternalAction, StackAction<DestinationState, DestinationAction>>,
+    action toStackAction: CaseKeyPath<
+      Action.InternalAction, StackAction<DestinationState, DestinationAction>
+    >,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,

@@ -24,7 +24,8 @@ public enum BenchFeature {
     public var rows: IdentifiedArrayOf<Row> = []
 
     public init(rows: Int) {
-      self.rows = IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, title: "row \($0)", count: 0) })
+      self.rows = IdentifiedArray(
+        uniqueElements: (0..<rows).map { Row(id: $0, title: "row \($0)", count: 0) })
     }
   }
 
@@ -124,7 +125,8 @@ public enum ObservedRowsFeature {
     public var rows: IdentifiedArrayOf<Row> = []
 
     public init(rows: Int) {
-      self.rows = IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, title: "row \($0)", count: 0) })
+      self.rows = IdentifiedArray(
+        uniqueElements: (0..<rows).map { Row(id: $0, title: "row \($0)", count: 0) })
     }
   }
 

@@ -31,7 +31,9 @@ public enum BenchReport {
 
   public static func json(_ results: [ScenarioResult]) -> String {
     func quote(_ string: String) -> String {
-      "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      "\""
+        + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+          of: "\"", with: "\\\"") + "\""
     }
     let scenarios = results.map { result in
       let figures = result.figures.map {
@@ -45,15 +47,18 @@ public enum BenchReport {
           case nil: "null"
           }
         let meets = ratio.meetsTarget.map { $0 ? "true" : "false" } ?? "null"
-        return "{\"name\":\(quote(ratio.name)),\"value\":\(ratio.value),\"target\":\(target),\"meets_target\":\(meets)}"
+        return
+          "{\"name\":\(quote(ratio.name)),\"value\":\(ratio.value),\"target\":\(target),\"meets_target\":\(meets)}"
       }
-      return "{\"scenario\":\(quote(result.name)),\"figures\":[\(figures.joined(separator: ","))],\"ratios\":[\(ratios.joined(separator: ","))]}"
+      return
+        "{\"scenario\":\(quote(result.name)),\"figures\":[\(figures.joined(separator: ","))],\"ratios\":[\(ratios.joined(separator: ","))]}"
     }
     return "[" + scenarios.joined(separator: ",") + "]\n"
   }
 
   static func number(_ value: Double) -> String {
-    value >= 100 || value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.2f", value)
+    value >= 100 || value == value.rounded()
+      ? String(format: "%.0f", value) : String(format: "%.2f", value)
   }
 }
 

@@ -15,7 +15,11 @@ extension Scenarios {
     var edited = paths
     var edits = 0
     for index in stride(from: n - 1, through: 0, by: -300) {
-      if edits % 2 == 0 { edited.remove(at: index) } else { edited.insert("_internal.other.view.tapped", at: index) }
+      if edits % 2 == 0 {
+        edited.remove(at: index)
+      } else {
+        edited.insert("_internal.other.view.tapped", at: index)
+      }
       edits += 1
     }
     let disjoint = paths.map { "other." + $0 }
@@ -46,14 +50,17 @@ extension Scenarios {
       }
     )
     figures.append(numbering)
-    for (name, other) in [("alike", paths), ("\(edits) edits", edited), ("nothing in common", disjoint)] {
+    for (name, other) in [
+      ("alike", paths), ("\(edits) edits", edited), ("nothing in common", disjoint),
+    ] {
       let (a, b) = (numbered(paths), numbered(other))
       let figure = Figure(
         name: "diff: aligning \(n) actions with \(other.count), \(name)", unit: "s",
         samples: try seconds { _ = try Alignment.steps(a, b) }
       )
       figures.append(figure)
-      ratios.append(Ratio(name: "diff, \(name): aligning / numbering", value: figure.median / numbering.median))
+      ratios.append(
+        Ratio(name: "diff, \(name): aligning / numbering", value: figure.median / numbering.median))
     }
     let small = min(n, 2_000)
     let (a, b) = (Array(0..<small), Array(small..<2 * small))
@@ -66,7 +73,10 @@ extension Scenarios {
       samples: try seconds { _ = try Alignment.steps(a, b) }
     )
     figures += [standard, ours]
-    ratios.append(Ratio(name: "diff, \(small) with nothing in common: difference(from:) / Alignment", value: standard.median / ours.median))
+    ratios.append(
+      Ratio(
+        name: "diff, \(small) with nothing in common: difference(from:) / Alignment",
+        value: standard.median / ours.median))
     return ScenarioResult(name: "diff alignment", figures: figures, ratios: ratios)
   }
 }

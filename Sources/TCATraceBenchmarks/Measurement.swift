@@ -19,7 +19,9 @@ public struct Figure: Equatable, Sendable {
   public var unit: String
   public var repetitions: Int
 
-  public init(name: String, median: Double, min: Double, max: Double, unit: String, repetitions: Int) {
+  public init(
+    name: String, median: Double, min: Double, max: Double, unit: String, repetitions: Int
+  ) {
     self.name = name
     self.median = median
     self.min = min
@@ -116,7 +118,9 @@ struct CoreAffinity {
       else { return nil }
       self.set = unsafeBitCast(set, to: SetAffinity.self)
       var mask = [UInt64](repeating: 0, count: 16)
-      let got = mask.withUnsafeMutableBytes { unsafeBitCast(get, to: GetAffinity.self)(0, $0.count, $0.baseAddress!) }
+      let got = mask.withUnsafeMutableBytes {
+        unsafeBitCast(get, to: GetAffinity.self)(0, $0.count, $0.baseAddress!)
+      }
       guard got == 0, mask.reduce(0, { $0 + $1.nonzeroBitCount }) > 1 else { return nil }
       self.original = mask
     #else

@@ -19,7 +19,8 @@ extension Scenarios {
       BenchFeature.Feature()
     }
     func send(_ index: Int) {
-      store.send(index.isMultiple(of: 2) ? .view(.incrementTapped) : .view(.rowTapped(id: index % 1_000)))
+      store.send(
+        index.isMultiple(of: 2) ? .view(.incrementTapped) : .view(.rowTapped(id: index % 1_000)))
     }
     // NB: One action first, so that the one-time costs (type metadata, the session's row)
     // are part of the baseline rather than of the growth.
@@ -59,8 +60,12 @@ extension Scenarios {
         Figure(name: "actions dropped", unit: "actions", samples: [Double(session.droppedActions)]),
       ],
       ratios: [
-        Ratio(name: "peak above baseline, MB", value: Double(peak - baseline) / 1_048_576, target: .atMost(100)),
-        Ratio(name: "written + dropped / sent", value: Double(session.actionCount + session.droppedActions) / actions),
+        Ratio(
+          name: "peak above baseline, MB", value: Double(peak - baseline) / 1_048_576,
+          target: .atMost(100)),
+        Ratio(
+          name: "written + dropped / sent",
+          value: Double(session.actionCount + session.droppedActions) / actions),
       ]
     )
   }
@@ -87,9 +92,11 @@ enum ResidentMemory {
     defer { fclose(file) }
     var buffer = [CChar](repeating: 0, count: 256)
     while fgets(&buffer, Int32(buffer.count), file) != nil {
-      let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let line = String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       guard line.hasPrefix(name) else { continue }
-      let kilobytes = line.dropFirst(name.count).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
+      let kilobytes = line.dropFirst(name.count).split(whereSeparator: \.isWhitespace).first.flatMap
+      { Int($0) }
       return kilobytes.map { $0 * 1024 }
     }
     return nil

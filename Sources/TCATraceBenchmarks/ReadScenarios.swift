@@ -32,11 +32,15 @@ extension Scenarios {
   /// changes (one in a thousand with a leak): `TraceReader`, `tcatrace replay --format jsonl`
   /// and `tcatrace leaks`, each against the `sqlite3` shell running the same query into
   /// /dev/null.
-  public static func readerThroughput(_ size: BenchmarkSize, tools: BenchTools) async throws -> ScenarioResult {
+  public static func readerThroughput(_ size: BenchmarkSize, tools: BenchTools) async throws
+    -> ScenarioResult
+  {
     let scratch = try Scratch()
     let path = scratch.path("reader.db")
     let writer = try TraceWriter(path: path)
-    writer.submit(session: SessionRecord(name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
+    writer.submit(
+      session: SessionRecord(
+        name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
     for seq in 0..<size.readerActions {
       while !writer.submit(Self.readerRecord(seq)) { await Task.yield() }
     }
@@ -58,13 +62,17 @@ extension Scenarios {
       return seconds
     }
     func rate(_ name: String, actions: Double, _ body: () throws -> Void) rethrows -> Figure {
-      let figure = Figure(name: name, unit: "actions/s", samples: try samples(body).map { actions / $0 })
+      let figure = Figure(
+        name: name, unit: "actions/s", samples: try samples(body).map { actions / $0 })
       figures.append(figure)
       return figure
     }
     func compare(_ ours: Figure, _ theirs: Figure?) {
       guard let theirs else { return }
-      ratios.append(Ratio(name: "\(ours.name) / sqlite3", value: ours.median / theirs.median, target: .atLeast(0.5)))
+      ratios.append(
+        Ratio(
+          name: "\(ours.name) / sqlite3", value: ours.median / theirs.median, target: .atLeast(0.5))
+      )
     }
     func sqlite3(_ name: String, actions: Double, mode: String, _ sql: String) throws -> Figure? {
       guard let shell = tools.sqlite3 else { return nil }
@@ -79,15 +87,22 @@ extension Scenarios {
       let reader = try TraceReader(path: path)
       var seen = 0
       try reader.forEachAction { _ in seen += 1 }
-      guard seen == size.readerActions else { throw BenchError("read \(seen) of \(size.readerActions) actions") }
+      guard seen == size.readerActions else {
+        throw BenchError("read \(seen) of \(size.readerActions) actions")
+      }
     }
-    compare(all, try sqlite3("SELECT, every action", actions: count, mode: "-list", Self.timelineSQL(where: nil)))
+    compare(
+      all,
+      try sqlite3(
+        "SELECT, every action", actions: count, mode: "-list", Self.timelineSQL(where: nil)))
 
     let filtered = try rate("TraceReader, --category delegate", actions: delegates) {
       let reader = try TraceReader(path: path)
       var seen = 0
       try reader.forEachAction(matching: TraceFilter(categories: [.delegate])) { _ in seen += 1 }
-      guard Double(seen) == delegates else { throw BenchError("read \(seen) of \(delegates) delegate actions") }
+      guard Double(seen) == delegates else {
+        throw BenchError("read \(seen) of \(delegates) delegate actions")
+      }
     }
     compare(
       filtered,
@@ -101,7 +116,8 @@ extension Scenarios {
       let replay = try rate("tcatrace replay --format jsonl", actions: count) {
         try Self.run(tcatrace, ["replay", path, "--session", "all", "--format", "jsonl"])
       }
-      let sqliteJSON = try sqlite3("-json SELECT, every action", actions: count, mode: "-json", Self.timelineSQL(where: nil))
+      let sqliteJSON = try sqlite3(
+        "-json SELECT, every action", actions: count, mode: "-json", Self.timelineSQL(where: nil))
       compare(replay, sqliteJSON)
 
       // NB: Issue #45: an export writes every action, as `replay` does, against the same rows.
@@ -144,7 +160,10 @@ extension Scenarios {
       ]
       if let shell = tools.sqlite3 {
         launches += [
-          ("sqlite3 leak summary SELECT", shell, ["-list", "-readonly", path, Self.leakSummarySQL], 0),
+          (
+            "sqlite3 leak summary SELECT", shell,
+            ["-list", "-readonly", path, Self.leakSummarySQL], 0
+          ),
           ("sqlite3 SELECT 1 (start-up)", shell, ["-list", "-readonly", path, "SELECT 1;"], 0),
         ]
       }
@@ -160,11 +179,15 @@ extension Scenarios {
       figures += timed
       if tools.sqlite3 != nil {
         let (leaks, start, theirs, theirStart) = (timed[0], timed[1], timed[2], timed[3])
-        ratios.append(Ratio(name: "tcatrace leaks / sqlite3 (rate)", value: theirs.median / leaks.median, target: .atLeast(0.5)))
+        ratios.append(
+          Ratio(
+            name: "tcatrace leaks / sqlite3 (rate)", value: theirs.median / leaks.median,
+            target: .atLeast(0.5)))
         ratios.append(
           Ratio(
             name: "tcatrace leaks / sqlite3, start-up excluded",
-            value: max(theirs.median - theirStart.median, 0) / max(leaks.median - start.median, 1e-3)
+            value: max(theirs.median - theirStart.median, 0)
+              / max(leaks.median - start.median, 1e-3)
           )
         )
       }
@@ -212,10 +235,14 @@ extension Scenarios {
     var record = Self.record(seq)
     let category = Self.category(of: seq)
     record.classification.category = category
-    record.classification.caseName = ["toggleCompleted", "rowLoaded", "didFinish"][category == .view ? 0 : category == .internal ? 1 : 2]
+    record.classification.caseName =
+      ["toggleCompleted", "rowLoaded", "didFinish"][
+        category == .view ? 0 : category == .internal ? 1 : 2]
     if seq % 1_000 == 999 {
       record.leaks = [
-        Leak(rule: .parentReactsToPrivateChildAction, feature: "todos", detail: "todos handled rows[id: \(seq % 100)].view")
+        Leak(
+          rule: .parentReactsToPrivateChildAction, feature: "todos",
+          detail: "todos handled rows[id: \(seq % 100)].view")
       ]
     }
     return record
@@ -239,7 +266,9 @@ extension Scenarios {
     let reading = output.fileHandleForReading
     while true {
       let data = reading.availableData
-      guard !data.isEmpty else { throw BenchError("\(executable) \(arguments.joined(separator: " ")) printed no line") }
+      guard !data.isEmpty else {
+        throw BenchError("\(executable) \(arguments.joined(separator: " ")) printed no line")
+      }
       if data.contains(UInt8(ascii: "\n")) { break }
     }
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
@@ -263,7 +292,9 @@ extension Scenarios {
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == status else {
-      throw BenchError("\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+      throw BenchError(
+        "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)"
+      )
     }
   }
 }

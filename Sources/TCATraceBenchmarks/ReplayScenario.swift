@@ -16,7 +16,9 @@ extension Scenarios {
       $0 % 4 == 0 ? .rowTapped(id: $0 % 100) : .incrementTapped
     }
     let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured)
-    let recording = RecordingStore(initialState: CodableBenchFeature.State(rows: 100), recorder: recorder) {
+    let recording = RecordingStore(
+      initialState: CodableBenchFeature.State(rows: 100), recorder: recorder
+    ) {
       CodableBenchFeature.Feature()
     }
     // NB: Paced, so that the writer keeps up and drops nothing; only the sends are timed.
@@ -34,20 +36,25 @@ extension Scenarios {
     var plain: [Double] = []
     var replays: [Double] = []
     for _ in 0..<size.repetitions {
-      let store = Store(initialState: CodableBenchFeature.State(rows: 100)) { CodableBenchFeature.Feature() }
+      let store = Store(initialState: CodableBenchFeature.State(rows: 100)) {
+        CodableBenchFeature.Feature()
+      }
       let start = DispatchTime.now().uptimeNanoseconds
       for action in actions { store.send(action) }
       plain.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
 
       let replayStart = DispatchTime.now().uptimeNanoseconds
-      let report = try await TraceReplayer(path: path, session: 1).run(CodableBenchFeature.Feature())
+      let report = try await TraceReplayer(path: path, session: 1).run(
+        CodableBenchFeature.Feature())
       replays.append(Double(DispatchTime.now().uptimeNanoseconds - replayStart) / Double(count))
       guard report.divergence == nil, report.replayed == count else {
         throw BenchError("the replay diverged: \(report)")
       }
     }
-    let store = Figure(name: "\(count) actions sent to a plain store", unit: "ns/action", samples: plain)
-    let replay = Figure(name: "the same actions replayed from the trace", unit: "ns/action", samples: replays)
+    let store = Figure(
+      name: "\(count) actions sent to a plain store", unit: "ns/action", samples: plain)
+    let replay = Figure(
+      name: "the same actions replayed from the trace", unit: "ns/action", samples: replays)
     // What recording them cost (once): `Codable` actions are encoded as JSON on the store's thread.
     let recorded = Figure(
       name: "the same actions recorded (Codable: with their JSON)", unit: "ns/action",
@@ -57,8 +64,10 @@ extension Scenarios {
       name: "replay",
       figures: [store, replay, recorded],
       ratios: [
-        Ratio(name: "replay / plain store", value: replay.median / store.median, target: .atMost(3)),
-        Ratio(name: "recording Codable actions / plain store", value: recorded.median / store.median),
+        Ratio(
+          name: "replay / plain store", value: replay.median / store.median, target: .atMost(3)),
+        Ratio(
+          name: "recording Codable actions / plain store", value: recorded.median / store.median),
       ]
     )
   }

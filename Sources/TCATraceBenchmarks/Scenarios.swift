@@ -46,9 +46,12 @@ public struct BenchmarkSize: Sendable {
     readerActions: 1_000_000, memoryActions: 1_000_000, launches: 21
   )
   public static let tiny = BenchmarkSize(
-    repetitions: 1, sends: 5, sendPairs: 1, sendsPerPair: 5, stateSizes: [10, 100], writerActions: 50,
-    readerActions: 2_000, memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 3, keyframePairs: 1,
-    keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100, stateActions: 2_000, stateRows: 100,
+    repetitions: 1, sends: 5, sendPairs: 1, sendsPerPair: 5, stateSizes: [10, 100],
+    writerActions: 50,
+    readerActions: 2_000, memoryActions: 100, launches: 1, keyframeRepetitions: 1, keyframeSends: 3,
+    keyframePairs: 1,
+    keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100,
+    stateActions: 2_000, stateRows: 100,
     replayActions: 200, diffActions: 1_000
   )
 
@@ -56,7 +59,8 @@ public struct BenchmarkSize: Sendable {
   /// state of `rows` rows.
   func keyframeRecordings(rows: Int) -> (sends: Int, pairs: Int) {
     rows >= self.largeStateRows
-      ? (self.keyframeSendsOfLargeStates, self.keyframePairsOfLargeStates) : (self.keyframeSends, self.keyframePairs)
+      ? (self.keyframeSendsOfLargeStates, self.keyframePairsOfLargeStates)
+      : (self.keyframeSends, self.keyframePairs)
   }
 }
 
@@ -104,7 +108,8 @@ public enum Scenarios {
     keptAside: Bool = false
   ) async throws -> (plain: Figure, recording: Figure, printChanges: Figure, keptAside: Figure?) {
     try await self.sendCosts(
-      rows: rows, initialState: { BenchFeature.State(rows: rows) }, reducer: { BenchFeature.Feature() },
+      rows: rows, initialState: { BenchFeature.State(rows: rows) },
+      reducer: { BenchFeature.Feature() },
       change: change, count: count, repetitions: repetitions, label: label, keptAside: keptAside
     )
   }
@@ -200,17 +205,33 @@ public enum Scenarios {
       name: "send overhead",
       figures: [plain, recording, printChanges],
       ratios: [
-        Ratio(name: "recording / Store.send, paired, median", value: paired.median, target: .atMost(1.5)),
+        Ratio(
+          name: "recording / Store.send, paired, median", value: paired.median, target: .atMost(1.5)
+        ),
         Ratio(name: "recording / Store.send, paired, 95% interval from", value: paired.lower),
         Ratio(name: "recording / Store.send, paired, 95% interval to", value: paired.upper),
-        Ratio(name: "a child's action: recording / Store.send, paired, median", value: child.median),
-        Ratio(name: "a child's action: recording / Store.send, paired, 95% interval from", value: child.lower),
-        Ratio(name: "a child's action: recording / Store.send, paired, 95% interval to", value: child.upper),
-        Ratio(name: "recording / printChanges", value: recording.median / printChanges.median, target: .atMost(0.2)),
+        Ratio(
+          name: "a child's action: recording / Store.send, paired, median", value: child.median),
+        Ratio(
+          name: "a child's action: recording / Store.send, paired, 95% interval from",
+          value: child.lower),
+        Ratio(
+          name: "a child's action: recording / Store.send, paired, 95% interval to",
+          value: child.upper),
+        Ratio(
+          name: "recording / printChanges", value: recording.median / printChanges.median,
+          target: .atMost(0.2)),
         // NB: What no recorder on this host can go below (#46's ≤ 1.5 leaves the recorder the rest).
-        Ratio(name: "the store's observation alone, an observer doing nothing / Store.send, paired, median", value: observed.median),
-        Ratio(name: "the store's observation alone / Store.send, paired, 95% interval from", value: observed.lower),
-        Ratio(name: "the store's observation alone / Store.send, paired, 95% interval to", value: observed.upper),
+        Ratio(
+          name:
+            "the store's observation alone, an observer doing nothing / Store.send, paired, median",
+          value: observed.median),
+        Ratio(
+          name: "the store's observation alone / Store.send, paired, 95% interval from",
+          value: observed.lower),
+        Ratio(
+          name: "the store's observation alone / Store.send, paired, 95% interval to",
+          value: observed.upper),
       ]
     )
   }
@@ -235,10 +256,14 @@ public enum Scenarios {
     var recording: [Double] = []
     for index in 0..<pairs {
       let recorder =
-        observedOnly ? nil : try TraceRecorder(path: scratch.path("pair-\(index).db"), policy: .recordOnly)
-      let recordingStore = recorder.map { RecordingStore(initialState: initialState(), recorder: $0) { reducer() } }
+        observedOnly
+        ? nil : try TraceRecorder(path: scratch.path("pair-\(index).db"), policy: .recordOnly)
+      let recordingStore = recorder.map {
+        RecordingStore(initialState: initialState(), recorder: $0) { reducer() }
+      }
       let observedStore =
-        recorder == nil ? Store(initialState: initialState(), observer: { _ in }) { reducer() } : nil
+        recorder == nil
+        ? Store(initialState: initialState(), observer: { _ in }) { reducer() } : nil
       func sendPlain() async {
         plain += await nanosecondsPerOperation(repetitions: 1, count: sends) {
           for _ in 0..<sends { plainStore.send(change) }
@@ -292,19 +317,24 @@ public enum Scenarios {
             label: "\(rows) rows, one \(kind) changed", keptAside: true
           )
           : try await self.sendCosts(
-            rows: rows, change: kind == "scalar" ? .view(.incrementTapped) : .view(.rowTapped(id: 3)),
+            rows: rows,
+            change: kind == "scalar" ? .view(.incrementTapped) : .view(.rowTapped(id: 3)),
             count: min(count, size.sends), repetitions: size.repetitions,
             label: "\(rows) rows, one \(kind) changed", keptAside: kind == "row"
           )
         figures += [plain, recording, printChanges] + (kept.map { [$0] } ?? [])
         recordingBySize[rows] = recording
         ratios.append(
-          Ratio(name: "\(rows) rows, \(kind): printChanges / recording", value: printChanges.median / recording.median)
+          Ratio(
+            name: "\(rows) rows, \(kind): printChanges / recording",
+            value: printChanges.median / recording.median)
         )
         if let kept {
           keptBySize[rows] = kept
           ratios.append(
-            Ratio(name: "\(rows) rows, \(kind): recording / Store.send with the state kept aside", value: recording.median / kept.median)
+            Ratio(
+              name: "\(rows) rows, \(kind): recording / Store.send with the state kept aside",
+              value: recording.median / kept.median)
           )
         }
       }
@@ -312,7 +342,10 @@ public enum Scenarios {
         let small = keptBySize[smallest], let large = keptBySize[largest]
       {
         ratios.append(
-          Ratio(name: "Store.send with the state kept aside, one \(kind): \(largest) rows / \(smallest) rows", value: large.median / small.median)
+          Ratio(
+            name:
+              "Store.send with the state kept aside, one \(kind): \(largest) rows / \(smallest) rows",
+            value: large.median / small.median)
         )
       }
       if let smallest = size.stateSizes.first, let largest = size.stateSizes.last,
@@ -344,7 +377,8 @@ public enum Scenarios {
     var recordingBySize: [Int: Figure] = [:]
     for rows in [size.stateSizes.first, size.stateSizes.last].compactMap({ $0 }) {
       let (plain, recording, _, _) = try await self.sendCosts(
-        rows: rows, change: .view(.incrementTapped), count: size.sends, repetitions: size.repetitions,
+        rows: rows, change: .view(.incrementTapped), count: size.sends,
+        repetitions: size.repetitions,
         label: "\(rows) rows, scalar, with @Shared"
       )
       figures += [plain, recording]
@@ -374,7 +408,9 @@ public enum Scenarios {
     for repetition in 0..<size.repetitions {
       let writer = try TraceWriter(path: scratch.path("writer-\(repetition).db"))
       let start = DispatchTime.now().uptimeNanoseconds
-      writer.submit(session: SessionRecord(name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
+      writer.submit(
+        session: SessionRecord(
+          name: "bench", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
       for record in records {
         // NB: The buffer is bounded; a full one drops. The benchmark measures the rate the
         // writer sustains, so it waits for room instead.
@@ -394,7 +430,10 @@ public enum Scenarios {
     return ScenarioResult(
       name: "writer throughput",
       figures: [writer, raw],
-      ratios: [Ratio(name: "writer / raw inserts", value: writer.median / raw.median, target: .atLeast(0.5))]
+      ratios: [
+        Ratio(
+          name: "writer / raw inserts", value: writer.median / raw.median, target: .atLeast(0.5))
+      ]
     )
   }
 
@@ -410,7 +449,9 @@ public enum Scenarios {
       statePath: "todos.todos[id: \(seq % 100)]",
       payloadJSON: nil,
       changes: [
-        StateChange(path: "todos.todos[id: \(seq % 100)].isComplete", kind: .changed, old: "false", new: "true"),
+        StateChange(
+          path: "todos.todos[id: \(seq % 100)].isComplete", kind: .changed, old: "false",
+          new: "true"),
         StateChange(path: "todos.completedCount", kind: .changed, old: "\(seq)", new: "\(seq + 1)"),
       ],
       leaks: []
@@ -429,7 +470,9 @@ public enum Scenarios {
     }
     try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
     try exec(TraceSchema.sql)
-    try exec("INSERT INTO sessions (name, root_feature, started_at, recorder_version) VALUES ('raw', 'Bench', '', '')")
+    try exec(
+      "INSERT INTO sessions (name, root_feature, started_at, recorder_version) VALUES ('raw', 'Bench', '', '')"
+    )
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     var insertAction: OpaquePointer?
     var insertChange: OpaquePointer?
@@ -460,7 +503,9 @@ public enum Scenarios {
       sqlite3_bind_text(insertAction, 5, record.classification.featurePath, -1, transient)
       sqlite3_bind_text(insertAction, 6, record.classification.caseName, -1, transient)
       sqlite3_bind_text(insertAction, 7, record.statePath, -1, transient)
-      guard sqlite3_step(insertAction) == SQLITE_DONE else { throw BenchError(String(cString: sqlite3_errmsg(db))) }
+      guard sqlite3_step(insertAction) == SQLITE_DONE else {
+        throw BenchError(String(cString: sqlite3_errmsg(db)))
+      }
       let actionID = sqlite3_last_insert_rowid(db)
       for (position, change) in record.changes.enumerated() {
         sqlite3_reset(insertChange)
@@ -469,7 +514,9 @@ public enum Scenarios {
         sqlite3_bind_text(insertChange, 3, change.path, -1, transient)
         sqlite3_bind_text(insertChange, 4, change.old, -1, transient)
         sqlite3_bind_text(insertChange, 5, change.new, -1, transient)
-        guard sqlite3_step(insertChange) == SQLITE_DONE else { throw BenchError(String(cString: sqlite3_errmsg(db))) }
+        guard sqlite3_step(insertChange) == SQLITE_DONE else {
+          throw BenchError(String(cString: sqlite3_errmsg(db)))
+        }
       }
     }
     try exec("COMMIT")

@@ -9,7 +9,9 @@ extension Scenarios {
   /// that is (whose JSON the writer follows too); the file's bytes per action either way; and
   /// `tcatrace state` early and late in a long session, against `sqlite3` reading one keyframe.
   @MainActor
-  public static func keyframes(_ size: BenchmarkSize, tools: BenchTools) async throws -> ScenarioResult {
+  public static func keyframes(_ size: BenchmarkSize, tools: BenchTools) async throws
+    -> ScenarioResult
+  {
     let scratch = try Scratch()
     var figures: [Figure] = []
     var ratios: [Ratio] = []
@@ -17,7 +19,8 @@ extension Scenarios {
     for rows in size.stateSizes {
       let (count, pairs) = size.keyframeRecordings(rows: rows)
       let (withSend, measured) = try await Self.recordingCost(
-        label: "\(rows) rows, one scalar changed", name: "\(rows) rows", path: { scratch.path("keyframes-\(rows)-\($0)-\($1).db") },
+        label: "\(rows) rows, one scalar changed", name: "\(rows) rows",
+        path: { scratch.path("keyframes-\(rows)-\($0)-\($1).db") },
         count: count, repetitions: pairs, fileCount: size.sends,
         makeSendLoop: Self.scalarSendLoop(rows: rows)
       )
@@ -30,7 +33,9 @@ extension Scenarios {
         path: { scratch.path("keyframes-codable-\(rows)-\($0)-\($1).db") },
         count: count, repetitions: pairs, fileCount: size.sends
       ) { recorder, count in
-        let store = RecordingStore(initialState: CodableBenchFeature.State(rows: rows), recorder: recorder) {
+        let store = RecordingStore(
+          initialState: CodableBenchFeature.State(rows: rows), recorder: recorder
+        ) {
           CodableBenchFeature.Feature()
         }
         return { for _ in 0..<count { store.send(.incrementTapped) } }
@@ -47,16 +52,20 @@ extension Scenarios {
       // rows 1.1–1.7× (five runs).
       ratios.append(
         Ratio(
-          name: "recording with keyframes: \(largest) rows / \(smallest) rows, the least of each", value: large.min / small.min,
+          name: "recording with keyframes: \(largest) rows / \(smallest) rows, the least of each",
+          value: large.min / small.min,
           target: .atMost(2)
         )
       )
     }
 
     // The store and the writer on one core, as on a device whose other cores are busy.
-    if let affinity = CoreAffinity(), let rows = size.stateSizes.dropFirst().first ?? size.stateSizes.first {
+    if let affinity = CoreAffinity(),
+      let rows = size.stateSizes.dropFirst().first ?? size.stateSizes.first
+    {
       let shared = try await Self.sharingOneCore(
-        rows: rows, count: size.sends, repetitions: size.keyframeRepetitions, affinity: affinity, path: { scratch.path("one-core-\($0)-\($1).db") }
+        rows: rows, count: size.sends, repetitions: size.keyframeRepetitions, affinity: affinity,
+        path: { scratch.path("one-core-\($0)-\($1).db") }
       )
       figures += shared.figures
       ratios += shared.ratios
@@ -69,11 +78,20 @@ extension Scenarios {
     if let tcatrace = tools.tcatrace {
       var launches: [(name: String, executable: String, arguments: [String])] = [
         ("tcatrace state --at 10", tcatrace, ["state", path, "--at", "10"]),
-        ("tcatrace state --at \(size.stateActions - 1)", tcatrace, ["state", path, "--at", "\(size.stateActions - 1)"]),
+        (
+          "tcatrace state --at \(size.stateActions - 1)", tcatrace,
+          ["state", path, "--at", "\(size.stateActions - 1)"]
+        ),
       ]
       if let shell = tools.sqlite3 {
         launches.append(
-          ("sqlite3 SELECT one keyframe", shell, ["-list", "-readonly", path, "SELECT tree FROM states WHERE session_id = 1 ORDER BY seq DESC LIMIT 1;"])
+          (
+            "sqlite3 SELECT one keyframe", shell,
+            [
+              "-list", "-readonly", path,
+              "SELECT tree FROM states WHERE session_id = 1 ORDER BY seq DESC LIMIT 1;",
+            ]
+          )
         )
       }
       var milliseconds = Array(repeating: [Double](), count: launches.count)
@@ -92,16 +110,28 @@ extension Scenarios {
       // 12.3–13.5 in the others): a turn's launches share the host's state of the moment.
       let lateEarly = PairedRatios(milliseconds[1], milliseconds[0])
       ratios += [
-        Ratio(name: "state late / early in the session, paired, median", value: lateEarly.median, target: .atMost(2)),
-        Ratio(name: "state late / early in the session, paired, 95% interval to", value: lateEarly.upper),
-        Ratio(name: "state late / early in the session, the least of each", value: timed[1].min / timed[0].min),
+        Ratio(
+          name: "state late / early in the session, paired, median", value: lateEarly.median,
+          target: .atMost(2)),
+        Ratio(
+          name: "state late / early in the session, paired, 95% interval to", value: lateEarly.upper
+        ),
+        Ratio(
+          name: "state late / early in the session, the least of each",
+          value: timed[1].min / timed[0].min),
       ]
       if timed.count > 2 {
         let lateShell = PairedRatios(milliseconds[1], milliseconds[2])
         ratios += [
-          Ratio(name: "state late / sqlite3 reading one keyframe, paired, median", value: lateShell.median, target: .atMost(3)),
-          Ratio(name: "state late / sqlite3 reading one keyframe, paired, 95% interval to", value: lateShell.upper),
-          Ratio(name: "state late / sqlite3 reading one keyframe, the least of each", value: timed[1].min / timed[2].min),
+          Ratio(
+            name: "state late / sqlite3 reading one keyframe, paired, median",
+            value: lateShell.median, target: .atMost(3)),
+          Ratio(
+            name: "state late / sqlite3 reading one keyframe, paired, 95% interval to",
+            value: lateShell.upper),
+          Ratio(
+            name: "state late / sqlite3 reading one keyframe, the least of each",
+            value: timed[1].min / timed[2].min),
         ]
       }
     }
@@ -127,7 +157,8 @@ extension Scenarios {
       // without spent a third of their send loop off their core.
       for keepsStates in repetition.isMultiple(of: 2) ? [true, false] : [false, true] {
         let path = path(keepsStates, repetition)
-        let timed = try await Self.timedRecording(path: path, keepsStates: keepsStates, count: count, makeSendLoop: makeSendLoop)
+        let timed = try await Self.timedRecording(
+          path: path, keepsStates: keepsStates, count: count, makeSendLoop: makeSendLoop)
         sends[keepsStates, default: []].append(timed.send)
         sendCPU[keepsStates, default: []].append(timed.sendCPU)
         totals[keepsStates, default: []].append(timed.untilClosed)
@@ -141,39 +172,65 @@ extension Scenarios {
     for keepsStates in [true, false] {
       let file = path(keepsStates, reusesLastPair ? repetitions - 1 : repetitions)
       if !reusesLastPair {
-        _ = try await Self.timedRecording(path: file, keepsStates: keepsStates, count: fileCount, makeSendLoop: makeSendLoop)
+        _ = try await Self.timedRecording(
+          path: file, keepsStates: keepsStates, count: fileCount, makeSendLoop: makeSendLoop)
       }
       let fileSize = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
       bytes[keepsStates] = Double(fileSize) / Double(fileCount)
     }
-    let withSend = Figure(name: "\(label): recording with keyframes", unit: "ns/action", samples: sends[true]!)
-    let withoutSend = Figure(name: "\(label): recording without", unit: "ns/action", samples: sends[false]!)
-    let withCPU = Figure(name: "\(label): recording with keyframes, store's CPU time", unit: "ns/action", samples: sendCPU[true]!)
-    let withoutCPU = Figure(name: "\(label): recording without, store's CPU time", unit: "ns/action", samples: sendCPU[false]!)
-    let withTotal = Figure(name: "\(label): with keyframes, until closed", unit: "ns/action", samples: totals[true]!)
-    let withoutTotal = Figure(name: "\(label): without, until closed", unit: "ns/action", samples: totals[false]!)
+    let withSend = Figure(
+      name: "\(label): recording with keyframes", unit: "ns/action", samples: sends[true]!)
+    let withoutSend = Figure(
+      name: "\(label): recording without", unit: "ns/action", samples: sends[false]!)
+    let withCPU = Figure(
+      name: "\(label): recording with keyframes, store's CPU time", unit: "ns/action",
+      samples: sendCPU[true]!)
+    let withoutCPU = Figure(
+      name: "\(label): recording without, store's CPU time", unit: "ns/action",
+      samples: sendCPU[false]!)
+    let withTotal = Figure(
+      name: "\(label): with keyframes, until closed", unit: "ns/action", samples: totals[true]!)
+    let withoutTotal = Figure(
+      name: "\(label): without, until closed", unit: "ns/action", samples: totals[false]!)
     let figures = [
       withSend, withoutSend, withCPU, withoutCPU, withTotal, withoutTotal,
-      Figure(name: "\(label): file, with keyframes", unit: "bytes/action", samples: [bytes[true] ?? 0]),
+      Figure(
+        name: "\(label): file, with keyframes", unit: "bytes/action", samples: [bytes[true] ?? 0]),
       Figure(name: "\(label): file, without", unit: "bytes/action", samples: [bytes[false] ?? 0]),
     ]
     let paired = PairedRatios(sends[true]!, sends[false]!)
     let pairedCPU = PairedRatios(sendCPU[true]!, sendCPU[false]!)
     let ratios = [
-      Ratio(name: "\(name): recording with / without keyframes", value: withSend.median / withoutSend.median),
-      Ratio(name: "\(name): recording with / without keyframes, the least of each", value: withSend.min / withoutSend.min),
+      Ratio(
+        name: "\(name): recording with / without keyframes",
+        value: withSend.median / withoutSend.median),
+      Ratio(
+        name: "\(name): recording with / without keyframes, the least of each",
+        value: withSend.min / withoutSend.min),
       // NB: The target is on the median of the pairs' ratios, which neither a slow stretch of
       // the host (it slows both sides of a pair) nor a few slow pairs move. Its interval says
       // how sure one run is: 41 pairs of 20,000 actions put its upper end 0.02 to 0.33 above
       // the median (five runs); 201 pairs of 2,000, 0.00 to 0.03 at 10 and 1,000 rows (five).
-      Ratio(name: "\(name): recording with / without keyframes, paired, median", value: paired.median, target: .atMost(1.1)),
-      Ratio(name: "\(name): recording with / without keyframes, paired, 95% interval from", value: paired.lower),
-      Ratio(name: "\(name): recording with / without keyframes, paired, 95% interval to", value: paired.upper),
+      Ratio(
+        name: "\(name): recording with / without keyframes, paired, median", value: paired.median,
+        target: .atMost(1.1)),
+      Ratio(
+        name: "\(name): recording with / without keyframes, paired, 95% interval from",
+        value: paired.lower),
+      Ratio(
+        name: "\(name): recording with / without keyframes, paired, 95% interval to",
+        value: paired.upper),
       // NB: The store thread's CPU time leaves out the time it spent off its core, which the
       // host decides.
-      Ratio(name: "\(name): store's CPU time with / without keyframes, paired, median", value: pairedCPU.median),
-      Ratio(name: "\(name): store's CPU time with / without keyframes, paired, 95% interval to", value: pairedCPU.upper),
-      Ratio(name: "\(name): until closed, with / without keyframes", value: withTotal.median / withoutTotal.median),
+      Ratio(
+        name: "\(name): store's CPU time with / without keyframes, paired, median",
+        value: pairedCPU.median),
+      Ratio(
+        name: "\(name): store's CPU time with / without keyframes, paired, 95% interval to",
+        value: pairedCPU.upper),
+      Ratio(
+        name: "\(name): until closed, with / without keyframes",
+        value: withTotal.median / withoutTotal.median),
     ]
     return (withSend, (figures, ratios))
   }
@@ -197,7 +254,8 @@ extension Scenarios {
   private static func timedRecording(
     path: String, keepsStates: Bool, count: Int, makeSendLoop: (TraceRecorder, Int) -> () -> Void
   ) async throws -> (send: Double, sendCPU: Double, untilClosed: Double) {
-    let recorder = try TraceRecorder(path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
+    let recorder = try TraceRecorder(
+      path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
     let sendLoop = makeSendLoop(recorder, count)
     let start = DispatchTime.now().uptimeNanoseconds
     let startCPU = threadCPUNanoseconds()
@@ -226,15 +284,23 @@ extension Scenarios {
         let file = path(oneCore, repetition)
         let send = {
           try await Self.timedRecording(
-            path: file, keepsStates: true, count: count, makeSendLoop: Self.scalarSendLoop(rows: rows)
+            path: file, keepsStates: true, count: count,
+            makeSendLoop: Self.scalarSendLoop(rows: rows)
           )
         }
-        sends[oneCore, default: []].append(oneCore ? try await affinity.onOneCore(send).send : try await send().send)
+        sends[oneCore, default: []].append(
+          oneCore ? try await affinity.onOneCore(send).send : try await send().send)
       }
     }
-    let shared = Figure(name: "\(rows) rows, store and writer on one core: recording", unit: "ns/action", samples: sends[true]!)
-    let own = Figure(name: "\(rows) rows, on every core: recording", unit: "ns/action", samples: sends[false]!)
-    let ratio = Ratio(name: "\(rows) rows: recording on a core shared with the writer / on every core, the least of each", value: shared.min / own.min)
+    let shared = Figure(
+      name: "\(rows) rows, store and writer on one core: recording", unit: "ns/action",
+      samples: sends[true]!)
+    let own = Figure(
+      name: "\(rows) rows, on every core: recording", unit: "ns/action", samples: sends[false]!)
+    let ratio = Ratio(
+      name:
+        "\(rows) rows: recording on a core shared with the writer / on every core, the least of each",
+      value: shared.min / own.min)
     return ([shared, own], [ratio])
   }
 
@@ -248,17 +314,23 @@ extension Scenarios {
   /// far apart, whatever the state's size.
   static func writeLongSession(path: String, actions: Int, rows: Int) async throws {
     let writer = try TraceWriter(path: path)
-    writer.submit(session: SessionRecord(name: "long", rootFeature: "Bench", startedAt: "", recorderVersion: ""))
+    writer.submit(
+      session: SessionRecord(name: "long", rootFeature: "Bench", startedAt: "", recorderVersion: "")
+    )
     let clock = KeyframeClock()
     var state = BenchFeature.State(rows: rows)
     for seq in 1...actions {
       let before = state
       state.counter += 1
       var record = Self.record(seq - 1)
-      record.changes = [StateChange(path: "counter", kind: .changed, old: String(before.counter), new: String(state.counter))]
+      record.changes = [
+        StateChange(
+          path: "counter", kind: .changed, old: String(before.counter), new: String(state.counter))
+      ]
       record.leaks = []
       let after = state
-      let snapshots = clock.snapshots(seq: seq, changes: 1, before: { before }, after: { after }, redact: { _, _ in })
+      let snapshots = clock.snapshots(
+        seq: seq, changes: 1, before: { before }, after: { after }, redact: { _, _ in })
       record.keep(snapshots)
       while !writer.submit(record) { await Task.yield() }
       if !snapshots.isEmpty {

@@ -40,7 +40,8 @@ struct ActionChain {
     for component in keyPath.components {
       switch component.component {
       case let .property(property):
-        self.steps.append(Step(name: property.declName.baseName.text, token: property.declName.baseName))
+        self.steps.append(
+          Step(name: property.declName.baseName.text, token: property.declName.baseName))
       case .subscript:
         // NB: `\._internal.rows[id: 1].view.tapped`: an element of a collection of children.
         if !self.steps.isEmpty { self.routingSteps.insert(self.steps.count - 1) }
@@ -67,7 +68,9 @@ struct ActionChain {
     if arguments[1].label?.text == "action" { return arguments[1].expression }
     guard arguments.allSatisfy({ $0.label == nil }) else { return nil }
     let second = arguments[1].expression
-    let name = second.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    let name =
+      second.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?
+      .declName.baseName.text
       ?? second.as(MemberAccessExprSyntax.self)?.declName.baseName.text
     return name.flatMap(Boundary.childCategoryKind) != nil ? second : nil
   }
@@ -108,13 +111,16 @@ struct ActionChain {
       self.steps.append(Step(name: member.declName.baseName.text, token: member.declName.baseName))
     } else if let pattern = expression.as(PatternExprSyntax.self) {
       self.append(pattern.pattern)
-    } else if expression.is(DiscardAssignmentExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
+    } else if expression.is(DiscardAssignmentExprSyntax.self)
+      || expression.is(NilLiteralExprSyntax.self)
       || expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
       || expression.is(StringLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
       || expression.is(ArrayExprSyntax.self) || expression.is(DictionaryExprSyntax.self)
     {
       // A wildcard or a literal payload: the chain is complete.
-    } else if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+    } else if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+      let only = tuple.elements.first
+    {
       self.append(only.expression)
     } else {
       self.endsOpen = !self.steps.isEmpty
@@ -167,7 +173,9 @@ extension ActionChain {
     /// action, a view action,".
     var kindDescription: String {
       switch Boundary.childCategoryKind(self.category.name) {
-      case Boundary.view?: self.category.name == Boundary.binding ? "a binding action, a view action," : "a view action"
+      case Boundary.view?:
+        self.category.name == Boundary.binding
+          ? "a binding action, a view action," : "a view action"
       case "internal"?: "an internal action"
       default: "a delegate action"
       }
@@ -180,7 +188,9 @@ extension ActionChain {
     where !Boundary.isBoundary(self.steps[index].name)
       && Boundary.childCategoryKind(self.steps[index + 1].name) != nil
     {
-      result.append(Embedding(depth: result.count + 1, child: self.steps[index], category: self.steps[index + 1]))
+      result.append(
+        Embedding(
+          depth: result.count + 1, child: self.steps[index], category: self.steps[index + 1]))
     }
     return result
   }
@@ -189,7 +199,9 @@ extension ActionChain {
   /// it reaches): `view`, `delegate` or `_internal`; `nil` when the syntax cannot tell, as in
   /// `._internal(.login(action))`, where `login` may embed a child whose action is a variable.
   var ownerCategory: Step? {
-    guard let last = self.steps.lastIndex(where: { Boundary.isBoundary($0.name) }) else { return nil }
+    guard let last = self.steps.lastIndex(where: { Boundary.isBoundary($0.name) }) else {
+      return nil
+    }
     // NB: A category step must be the first step or follow an embedding case.
     guard last == 0 || !Boundary.isBoundary(self.steps[last - 1].name) else { return nil }
     let category = self.steps[last]
@@ -198,7 +210,8 @@ extension ActionChain {
     // to it. A `Result`'s or an `Optional`'s case is a value of the feature's own action.
     if Boundary.internalNames.contains(category.name), self.steps.count > last + 2,
       !Boundary.isBoundary(self.steps[last + 1].name),
-      !Boundary.isBoundary(self.steps[last + 2].name), !Boundary.valueCases.contains(self.steps[last + 2].name)
+      !Boundary.isBoundary(self.steps[last + 2].name),
+      !Boundary.valueCases.contains(self.steps[last + 2].name)
     {
       return nil
     }
@@ -216,7 +229,8 @@ extension ActionChain {
 
   /// The step after `step`, if any.
   func step(after step: Step) -> Step? {
-    guard let index = self.steps.firstIndex(where: { $0.token.id == step.token.id }), index + 1 < self.steps.count
+    guard let index = self.steps.firstIndex(where: { $0.token.id == step.token.id }),
+      index + 1 < self.steps.count
     else { return nil }
     return self.steps[index + 1]
   }

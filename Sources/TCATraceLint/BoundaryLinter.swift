@@ -21,7 +21,9 @@ public enum BoundaryLinter {
     Self.lint(Parser.parse(source: source), file: file, rules: rules)
   }
 
-  private static func lint(_ tree: SourceFileSyntax, file: String, rules: Set<LintRule>) -> [LintFinding] {
+  private static func lint(_ tree: SourceFileSyntax, file: String, rules: Set<LintRule>)
+    -> [LintFinding]
+  {
     let converter = SourceLocationConverter(fileName: file, tree: tree)
     let visitor = BoundaryVisitor()
     visitor.walk(tree)
@@ -31,7 +33,9 @@ public enum BoundaryLinter {
       let location = converter.location(for: raw.token.positionAfterSkippingLeadingTrivia)
       guard !disabled.silences(raw.rule, line: location.line) else { continue }
       findings.append(
-        LintFinding(file: file, line: location.line, column: location.column, rule: raw.rule, message: raw.message)
+        LintFinding(
+          file: file, line: location.line, column: location.column, rule: raw.rule,
+          message: raw.message)
       )
     }
     return findings.sorted { ($0.line, $0.column, $0.rule) < ($1.line, $1.column, $1.rule) }
@@ -100,11 +104,14 @@ struct DisableDirectives {
     }
   }
 
-  private mutating func note(_ piece: TriviaPiece, at position: AbsolutePosition, converter: SourceLocationConverter) {
+  private mutating func note(
+    _ piece: TriviaPiece, at position: AbsolutePosition, converter: SourceLocationConverter
+  ) {
     guard case let .lineComment(text) = piece else { return }
     let body = text.dropFirst(2).trimmingCharacters(in: .whitespaces)
     guard body.hasPrefix(Self.marker) else { return }
-    let names = body.dropFirst(Self.marker.count).split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+    let names = body.dropFirst(Self.marker.count).split(whereSeparator: { $0 == " " || $0 == "," })
+      .map(String.init)
     let line = converter.location(for: position).line + 1
     self.rulesByLine[line, default: []].formUnion(names)
   }
@@ -126,7 +133,8 @@ enum SourceFiles {
       }
       guard isDirectory.boolValue else {
         guard path.hasSuffix(".swift") else {
-          throw LintError(path: path, message: "is not a Swift file: give .swift files or directories")
+          throw LintError(
+            path: path, message: "is not a Swift file: give .swift files or directories")
         }
         guard fileManager.isReadableFile(atPath: path) else {
           throw LintError(path: path, message: "cannot be read: check its permissions")

@@ -22,7 +22,9 @@ final class BoundaryVisitor: SyntaxVisitor {
 
   // MARK: Strings
 
-  override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+    .skipChildren
+  }
   override func visit(_ node: RegexLiteralExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
   // MARK: Patterns
@@ -47,8 +49,10 @@ final class BoundaryVisitor: SyntaxVisitor {
     let embeddings = chain.embeddings
     // NB: A grandchild's delegate is reached through the child's internal case; that is one
     // finding, the more specific one.
-    if let deep = embeddings.first(where: { $0.depth >= 2 && $0.category.name == Boundary.delegate }) {
-      let via = embeddings.filter { $0.depth < deep.depth }.map(\.child.name).joined(separator: ", ")
+    if let deep = embeddings.first(where: { $0.depth >= 2 && $0.category.name == Boundary.delegate }
+    ) {
+      let via = embeddings.filter { $0.depth < deep.depth }.map(\.child.name).joined(
+        separator: ", ")
       self.findings.append(
         RawFinding(
           token: deep.category.token, rule: .grandchildDelegateAccess,
@@ -103,14 +107,18 @@ final class BoundaryVisitor: SyntaxVisitor {
   private static func returnedActions(of statements: CodeBlockItemListSyntax) -> [ExprSyntax] {
     if statements.count == 1, let only = statements.first?.item {
       if let expression = only.as(ExprSyntax.self) { return [Self.unwrapped(expression)] }
-      if let statement = only.as(ExpressionStmtSyntax.self) { return [Self.unwrapped(statement.expression)] }
+      if let statement = only.as(ExpressionStmtSyntax.self) {
+        return [Self.unwrapped(statement.expression)]
+      }
     }
     final class Returns: SyntaxVisitor {
       var expressions: [ExprSyntax] = []
       override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
       override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
       override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
-        if let expression = node.expression { self.expressions.append(BoundaryVisitor.unwrapped(expression)) }
+        if let expression = node.expression {
+          self.expressions.append(BoundaryVisitor.unwrapped(expression))
+        }
         return .skipChildren
       }
     }
@@ -121,7 +129,9 @@ final class BoundaryVisitor: SyntaxVisitor {
 
   /// `expression` without the `await` and `try` before it.
   private static func unwrapped(_ expression: ExprSyntax) -> ExprSyntax {
-    if let awaited = expression.as(AwaitExprSyntax.self) { return Self.unwrapped(awaited.expression) }
+    if let awaited = expression.as(AwaitExprSyntax.self) {
+      return Self.unwrapped(awaited.expression)
+    }
     if let tried = expression.as(TryExprSyntax.self) { return Self.unwrapped(tried.expression) }
     return expression
   }
@@ -141,14 +151,18 @@ final class BoundaryVisitor: SyntaxVisitor {
     if node.signature.effectSpecifiers?.asyncSpecifier != nil,
       let type = node.signature.returnClause?.type, Self.isActionType(type), let body = node.body
     {
-      for action in Self.returnedActions(of: body.statements) { self.checkSend(action, from: .effect) }
+      for action in Self.returnedActions(of: body.statements) {
+        self.checkSend(action, from: .effect)
+      }
     }
     return .visitChildren
   }
 
   /// `Action`, or a type's `Action` (`Feature.Action`).
   private static func isActionType(_ type: TypeSyntax) -> Bool {
-    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Action" }
+    if let identifier = type.as(IdentifierTypeSyntax.self) {
+      return identifier.name.text == "Action"
+    }
     if let member = type.as(MemberTypeSyntax.self) { return member.name.text == "Action" }
     return false
   }
@@ -201,11 +215,13 @@ final class BoundaryVisitor: SyntaxVisitor {
       parent.trailingClosure?.id == closure.id
     {
       call = parent
-    } else if let trailingLabel, let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self),
+    } else if let trailingLabel,
+      let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self),
       element.label.text == trailingLabel
     {
       call = element.parent?.parent?.as(FunctionCallExprSyntax.self)
-    } else if let argument = closure.parent?.as(LabeledExprSyntax.self), labels.contains(argument.label?.text),
+    } else if let argument = closure.parent?.as(LabeledExprSyntax.self),
+      labels.contains(argument.label?.text),
       let list = argument.parent?.as(LabeledExprListSyntax.self)
     {
       call = list.parent?.as(FunctionCallExprSyntax.self)
@@ -219,9 +235,13 @@ final class BoundaryVisitor: SyntaxVisitor {
   private static func isEffectBase(_ base: ExprSyntax?) -> Bool {
     guard let base else { return true }
     let names: Set<String> = ["Effect", "EffectTask"]
-    if let reference = base.as(DeclReferenceExprSyntax.self) { return names.contains(reference.baseName.text) }
+    if let reference = base.as(DeclReferenceExprSyntax.self) {
+      return names.contains(reference.baseName.text)
+    }
     if let generic = base.as(GenericSpecializationExprSyntax.self) {
-      return generic.expression.as(DeclReferenceExprSyntax.self).map { names.contains($0.baseName.text) } ?? false
+      return generic.expression.as(DeclReferenceExprSyntax.self).map {
+        names.contains($0.baseName.text)
+      } ?? false
     }
     return false
   }
@@ -256,12 +276,15 @@ final class BoundaryVisitor: SyntaxVisitor {
     }
     guard let argument = node.arguments.first else { return .visitChildren }
     let sender: Sender
-    if argument.label?.text == "value", node.arguments.count == 1, Self.isEffectInitializer(node.calledExpression) {
+    if argument.label?.text == "value", node.arguments.count == 1,
+      Self.isEffectInitializer(node.calledExpression)
+    {
       // `Effect(value: .view(…))`, `.init(value: …)`: the effect form before `.send`.
       sender = .effect
     } else if argument.label != nil {
       return .visitChildren
-    } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "sending",
+    } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
+      member.declName.baseName.text == "sending",
       member.base != nil, argument.expression.is(KeyPathExprSyntax.self)
     {
       // `$store.name.sending(\.view.nameChanged)`: a binding a view hands to a control.
@@ -276,7 +299,9 @@ final class BoundaryVisitor: SyntaxVisitor {
       } else {
         return .visitChildren
       }
-    } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "send" {
+    } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
+      member.declName.baseName.text == "send"
+    {
       // `.send(…)` / `Effect.send(…)` is an effect; `store.send(…)` is a caller outside.
       sender = Self.isEffectBase(member.base) ? .effect : .outside
     } else {
@@ -294,7 +319,8 @@ final class BoundaryVisitor: SyntaxVisitor {
     guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
       member.declName.baseName.text == "binding", call.arguments.first?.label?.text == "get"
     else { return nil }
-    let send = call.arguments.first { $0.label?.text == "send" }?.expression
+    let send =
+      call.arguments.first { $0.label?.text == "send" }?.expression
       ?? call.trailingClosure.map(ExprSyntax.init)
     guard let send else { return nil }
     if let closure = send.as(ClosureExprSyntax.self) { return Self.returnedActions(of: closure) }
@@ -305,8 +331,11 @@ final class BoundaryVisitor: SyntaxVisitor {
   ///
   /// - Parameter payloadIsAValue: Whether a payload the syntax does not show is known to be a
   ///   value, not a child's action.
-  private func checkSend(_ expression: ExprSyntax, from sender: Sender, payloadIsAValue: Bool = false) {
-    var chain = expression.as(KeyPathExprSyntax.self).map(ActionChain.init) ?? ActionChain(expression)
+  private func checkSend(
+    _ expression: ExprSyntax, from sender: Sender, payloadIsAValue: Bool = false
+  ) {
+    var chain =
+      expression.as(KeyPathExprSyntax.self).map(ActionChain.init) ?? ActionChain(expression)
     if payloadIsAValue { chain.endsOpen = false }
     // NB: A reducer or an effect that sends an embedded child's view or internal action reaches
     // into the child: one finding, the more specific one, also when it is a view action.

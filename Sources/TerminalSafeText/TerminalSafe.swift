@@ -5,10 +5,13 @@ extension String {
     // NB: Read as bytes while they are ASCII, where the only controls are the C0 ones and DEL:
     // a state of a megabyte is checked at a fraction of reading its scalars, and from its
     // storage at a fraction of reading its bytes one by one.
-    let ascii = self.utf8.withContiguousStorageIfAvailable(Self.isTerminalSafeLineByLine(ascii:))
+    let ascii =
+      self.utf8.withContiguousStorageIfAvailable(Self.isTerminalSafeLineByLine(ascii:))
       ?? Array(self.utf8).withUnsafeBufferPointer(Self.isTerminalSafeLineByLine(ascii:))
     if let ascii { return ascii }
-    return !self.unicodeScalars.contains { ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80 }
+    return !self.unicodeScalars.contains {
+      ($0.isTerminalControl && $0 != "\n") || $0.value >= 0x10FF80
+    }
   }
 
   /// Whether UTF-8 `bytes` show as they are on a terminal, line by line, when they are ASCII;

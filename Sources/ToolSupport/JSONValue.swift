@@ -90,9 +90,11 @@ package enum JSONValue {
         case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
           escapedLength = 2
         case 0xD8 where index + 1 < bytes.count && bytes[index + 1] == 0x9C: escapedLength = 2
-        case 0xE2 where index + 2 < bytes.count
+        case 0xE2
+        where index + 2 < bytes.count
           && ((bytes[index + 1] == 0x80
-            && (bytes[index + 2] == 0x8E || bytes[index + 2] == 0x8F || (0xAA...0xAE).contains(bytes[index + 2])))
+            && (bytes[index + 2] == 0x8E || bytes[index + 2] == 0x8F
+              || (0xAA...0xAE).contains(bytes[index + 2])))
             || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
           escapedLength = 3
         default:
@@ -107,8 +109,11 @@ package enum JSONValue {
         case 0x0D: output += #"\r"#.utf8
         case 0x09: output += #"\t"#.utf8
         default:
-          let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + escapedLength]), as: UTF8.self)
-            .unicodeScalars.first!.value
+          let scalar = String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + escapedLength]),
+            as: UTF8.self
+          )
+          .unicodeScalars.first!.value
           let hex = String(scalar, radix: 16)
           output += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
         }

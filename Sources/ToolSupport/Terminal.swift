@@ -62,7 +62,8 @@ package func finishOutput() {
   guard !flushed || ferror(output) != 0 else { return }
   clearerr(output)
   CLIError(
-    message: "cannot write the output\(reason.map { " (\($0))" } ?? ""): nothing after that was written; check where the output goes"
+    message:
+      "cannot write the output\(reason.map { " (\($0))" } ?? ""): nothing after that was written; check where the output goes"
   ).reportAndExit()
 }
 
@@ -81,7 +82,8 @@ package func isOutputUnread() -> Bool {
 package func raiseBrokenPipe() -> Never {
   raise(SIGPIPE)
   let reason = String(cString: strerror(EPIPE))
-  CLIError(message: "cannot write the output (\(reason)): nothing reads it any more").reportAndExit()
+  CLIError(message: "cannot write the output (\(reason)): nothing reads it any more")
+    .reportAndExit()
 }
 
 /// Writes `bytes` to standard output, the stream `print` writes to, as they are.

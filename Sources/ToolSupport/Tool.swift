@@ -85,11 +85,16 @@ extension ParsableCommand {
       // NB: Usage errors get one line, not argument-parser's usage block, and exit 2 rather
       // than 64 (EX_USAGE), as every tcatrace error does.
       let reason = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
-      let help = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") }
-        .flatMap { name in configuration.subcommands.contains { $0._commandName == name } ? name : nil }
+      let help =
+        CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") }
+        .flatMap { name in
+          configuration.subcommands.contains { $0._commandName == name } ? name : nil
+        }
         .map { "\(_commandName) \($0) --help" } ?? "\(_commandName) --help"
-      CLIError(message: "\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); see '\(help)'.")
-        .reportAndExit()
+      CLIError(
+        message: "\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); see '\(help)'."
+      )
+      .reportAndExit()
     }
   }
 }

@@ -6,7 +6,8 @@ import TCATraceBenchmarks
 /// ratio with its target.
 @main
 struct Bench {
-  static let usage = "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|memory|shared]\n"
+  static let usage =
+    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|memory|shared]\n"
 
   @MainActor
   static func main() async throws {
@@ -14,7 +15,9 @@ struct Bench {
     var jsonPath: String?
     var size = BenchmarkSize.full
     var only: String?
-    let scenarios = ["send", "scaling", "writer", "reader", "states", "replay", "diff", "memory", "shared"]
+    let scenarios = [
+      "send", "scaling", "writer", "reader", "states", "replay", "diff", "memory", "shared",
+    ]
     while let argument = arguments.first {
       arguments.removeFirst()
       switch argument {
@@ -34,9 +37,13 @@ struct Bench {
     let tools = BenchTools.locate(besides: CommandLine.arguments[0])
     if runs("reader") {
       if tools.tcatrace == nil {
-        FileHandle.standardError.write(Data("note: no tcatrace beside tcatrace-bench; replay and leaks skipped\n".utf8))
+        FileHandle.standardError.write(
+          Data("note: no tcatrace beside tcatrace-bench; replay and leaks skipped\n".utf8))
       }
-      if tools.sqlite3 == nil { FileHandle.standardError.write(Data("note: sqlite3 is not installed; reader ratios skipped\n".utf8)) }
+      if tools.sqlite3 == nil {
+        FileHandle.standardError.write(
+          Data("note: sqlite3 is not installed; reader ratios skipped\n".utf8))
+      }
       results.append(try await Scenarios.readerThroughput(size, tools: tools))
     }
     if runs("states") { results.append(try await Scenarios.keyframes(size, tools: tools)) }

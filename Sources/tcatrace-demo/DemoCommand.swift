@@ -49,7 +49,8 @@ struct DemoCommand: AsyncParsableCommand {
     await app.finish()
     try await appRecorder.close()
 
-    let leakyRecorder = try TraceRecorder(path: self.out, session: "demo leaky", policy: .recordOnly)
+    let leakyRecorder = try TraceRecorder(
+      path: self.out, session: "demo leaky", policy: .recordOnly)
     let leaky = RecordingStore(initialState: LeakyParentFeature.State(), recorder: leakyRecorder) {
       LeakyParentFeature()
     }

@@ -29,12 +29,14 @@ struct LintCommand: ParsableCommand {
   @Argument(help: "Swift files or directories to check. Default: the current directory.")
   var paths: [String] = []
 
-  @Option(help: "Output format: text, json, or xcode (what Xcode shows inline, as SwiftLint prints).")
+  @Option(
+    help: "Output format: text, json, or xcode (what Xcode shows inline, as SwiftLint prints).")
   var format: LintFormat = .text
 
   @Option(
     name: .customLong("rule"),
-    help: ArgumentHelp("Check only this rule; repeat for several. Default: every rule.", valueName: "name")
+    help: ArgumentHelp(
+      "Check only this rule; repeat for several. Default: every rule.", valueName: "name")
   )
   var rules: [String] = []
 
@@ -56,9 +58,11 @@ struct LintCommand: ParsableCommand {
     if self.generatedTest {
       // NB: `tcatrace test` runs this on what it is about to print: see `GeneratedTestGrammar`.
       let input = FileHandle.standardInput.readDataToEndOfFile()
-      if let violation = GeneratedTestGrammar.violation(in: String(decoding: input, as: UTF8.self)) {
+      if let violation = GeneratedTestGrammar.violation(in: String(decoding: input, as: UTF8.self))
+      {
         throw CLIError(
-          message: "tcatrace test wrote Swift outside the grammar it writes, so it printed nothing (\(violation)); please report the trace that did this"
+          message:
+            "tcatrace test wrote Swift outside the grammar it writes, so it printed nothing (\(violation)); please report the trace that did this"
         )
       }
       return
@@ -67,7 +71,8 @@ struct LintCommand: ParsableCommand {
     for name in self.rules {
       guard let rule = LintRule(rawValue: name) else {
         throw CLIError(
-          message: "no rule '\(name)'; the rules are \(LintRule.allCases.map(\.rawValue).joined(separator: ", "))."
+          message:
+            "no rule '\(name)'; the rules are \(LintRule.allCases.map(\.rawValue).joined(separator: ", "))."
         )
       }
       chosen.insert(rule)
@@ -75,14 +80,16 @@ struct LintCommand: ParsableCommand {
     let report: LintReport
     do {
       report = try BoundaryLinter.lint(
-        paths: self.paths.isEmpty ? ["."] : self.paths, rules: chosen.isEmpty ? Set(LintRule.allCases) : chosen
+        paths: self.paths.isEmpty ? ["."] : self.paths,
+        rules: chosen.isEmpty ? Set(LintRule.allCases) : chosen
       )
     } catch {
       throw CLIError(message: error.description + ".")
     }
     for file in report.unparsedFiles {
       printError(
-        "warning: '\(file)' has syntax errors; it was checked as far as it parses, so findings in it may be missing".terminalSafe
+        "warning: '\(file)' has syntax errors; it was checked as far as it parses, so findings in it may be missing"
+          .terminalSafe
       )
     }
     switch self.format {
@@ -101,13 +108,16 @@ struct LintCommand: ParsableCommand {
         count == 0
           ? terminal.paint("No boundary findings in \(checked).", .green)
           : terminal.paint(
-            "\(count) finding\(count == 1 ? "" : "s") in \(Set(report.findings.map(\.file)).count) of \(checked).", .red
+            "\(count) finding\(count == 1 ? "" : "s") in \(Set(report.findings.map(\.file)).count) of \(checked).",
+            .red
           )
       )
     case .xcode:
       for finding in report.findings {
         let path = URL(fileURLWithPath: finding.file).standardizedFileURL.path
-        print("\(path):\(finding.line):\(finding.column): error: \(finding.message) (\(finding.rule.rawValue))")
+        print(
+          "\(path):\(finding.line):\(finding.column): error: \(finding.message) (\(finding.rule.rawValue))"
+        )
       }
     case .json:
       print(

@@ -16,7 +16,10 @@ struct TCATraceCommand: AsyncParsableCommand {
       Exit codes: 0 success, 1 findings (leaks, lint), 2 usage or bad input.
       """,
     version: TCATraceVersion.current,
-    subcommands: [Demo.self, Sessions.self, Replay.self, State.self, Debug.self, Diff.self, Test.self, Leaks.self, Stats.self, SQL.self, Export.self, Merge.self, Lint.self]
+    subcommands: [
+      Demo.self, Sessions.self, Replay.self, State.self, Debug.self, Diff.self, Test.self,
+      Leaks.self, Stats.self, SQL.self, Export.self, Merge.self, Lint.self,
+    ]
   )
 
   /// Runs the command, with the exit codes every `tcatrace` command shares: 0 success,
@@ -26,9 +29,12 @@ struct TCATraceCommand: AsyncParsableCommand {
     // `--help` included.
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "lint" || arguments == ["help", "lint"] {
-      Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst())).reportAndExit()
+      Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
+        .reportAndExit()
     }
     // NB: File names that are not UTF-8 reach the commands whole (see `FileName`).
-    await runAsTool(arguments: FileName.arguments()) { error in (error as? TraceFileError)?.cliDescription }
+    await runAsTool(arguments: FileName.arguments()) { error in
+      (error as? TraceFileError)?.cliDescription
+    }
   }
 }

@@ -99,7 +99,8 @@ struct AvailabilityCheck {
         if trimmed.hasPrefix("#endif") { conditions -= 1 }
       }
       braces += Self.braceBalance(of: trimmed)
-      let isAttributeOrComment = trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed.hasPrefix("#")
+      let isAttributeOrComment =
+        trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed.hasPrefix("#")
         || (trimmed.hasPrefix("@") && !trimmed.contains(" "))
         || (trimmed.hasPrefix("@available(") && trimmed.hasSuffix(")"))
       if braces <= 0, conditions <= 0, !isAttributeOrComment {
@@ -122,7 +123,13 @@ struct AvailabilityCheck {
     for character in line {
       defer { previous = character }
       if inString {
-        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+        }
         continue
       }
       switch character {
@@ -157,14 +164,19 @@ struct AvailabilityCheck {
     var type: String?
     for (index, word) in words.enumerated() where index + 1 < words.count {
       switch word {
-      case "func", "var", "let", "struct", "class", "enum", "protocol", "actor", "typealias", "associatedtype":
+      case "func", "var", "let", "struct", "class", "enum", "protocol", "actor", "typealias",
+        "associatedtype":
         collector.oldNames.insert(String(words[index + 1]))
-        if type == nil, ["struct", "class", "enum", "actor", "protocol"].contains(word) { type = String(words[index + 1]) }
+        if type == nil, ["struct", "class", "enum", "actor", "protocol"].contains(word) {
+          type = String(words[index + 1])
+        }
       case "extension":
         if type == nil {
           // `extension _Concurrency.Task where …`: the last component before `where` or `{`.
           var next = index + 1
-          while next + 1 < words.count, text.contains("\(words[next]).\(words[next + 1])") { next += 1 }
+          while next + 1 < words.count, text.contains("\(words[next]).\(words[next + 1])") {
+            next += 1
+          }
           type = String(words[next])
         }
       default:
@@ -172,11 +184,14 @@ struct AvailabilityCheck {
       }
     }
     guard let type else { return }
-    for line in text.split(separator: "\n") where line.contains("init(") || line.contains("init?(") {
+    for line in text.split(separator: "\n") where line.contains("init(") || line.contains("init?(")
+    {
       var rest = line[...]
       while let colon = rest.firstIndex(of: ":") {
         let label = rest[..<colon].reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-        if !label.isEmpty { collector.oldInitializerLabels[type, default: []].insert(String(label.reversed())) }
+        if !label.isEmpty {
+          collector.oldInitializerLabels[type, default: []].insert(String(label.reversed()))
+        }
         rest = rest[rest.index(after: colon)...]
       }
     }
@@ -193,7 +208,9 @@ struct AvailabilityCheck {
     for (name, requirement) in collector.newTypes { self.types[name] = requirement }
     for (name, requirement) in collector.newMembers { self.members[name] = requirement }
     for (type, labels) in collector.newInitializerLabels {
-      for (label, requirement) in labels { self.initializerLabels[type, default: [:]][label] = requirement }
+      for (label, requirement) in labels {
+        self.initializerLabels[type, default: [:]][label] = requirement
+      }
     }
     // NB: A name that an older declaration has too is not told apart by name.
     for name in self.oldNames {
@@ -212,7 +229,9 @@ struct AvailabilityCheck {
     var name: String
     var requirement: String
 
-    var description: String { "\(self.file):\(self.line): '\(self.name)' needs \(self.requirement)" }
+    var description: String {
+      "\(self.file):\(self.line): '\(self.name)' needs \(self.requirement)"
+    }
   }
 
   /// The uses in `source` (the file `file`) of newer APIs outside a guard; names `declared` in
@@ -226,7 +245,8 @@ struct AvailabilityCheck {
       Finding(
         file: file, line: converter.location(for: node.positionAfterSkippingLeadingTrivia).line,
         name: name,
-        requirement: requirement.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        requirement: requirement.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+          separator: ", ")
       )
     }
   }
@@ -235,19 +255,35 @@ struct AvailabilityCheck {
   static func declaredNames(in source: String) -> Set<String> {
     final class Names: SyntaxVisitor {
       var names: Set<String> = []
-      override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { self.add(node.name) }
+      override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        self.add(node.name)
+      }
       override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
-          if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier { _ = self.add(name) }
+          if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier {
+            _ = self.add(name)
+          }
         }
         return .visitChildren
       }
-      override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { self.add(node.name) }
-      override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { self.add(node.name) }
-      override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { self.add(node.name) }
-      override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { self.add(node.name) }
-      override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { self.add(node.name) }
-      override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { self.add(node.name) }
+      override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        self.add(node.name)
+      }
+      override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        self.add(node.name)
+      }
+      override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        self.add(node.name)
+      }
+      override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        self.add(node.name)
+      }
+      override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        self.add(node.name)
+      }
+      override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        self.add(node.name)
+      }
       func add(_ name: TokenSyntax) -> SyntaxVisitorContinueKind {
         self.names.insert(name.text)
         return .visitChildren
@@ -260,7 +296,9 @@ struct AvailabilityCheck {
 
   /// The platform versions an `@available` attribute names (`macOS 15.0`, `iOS 18.0`), for
   /// the platforms the check reads.
-  static func versions(of attribute: AttributeSyntax, platforms: some Collection<String>) -> Requirement {
+  static func versions(of attribute: AttributeSyntax, platforms: some Collection<String>)
+    -> Requirement
+  {
     guard attribute.attributeName.trimmedDescription == "available" else { return [:] }
     return Self.versions(in: attribute.arguments?.trimmedDescription ?? "", platforms: platforms)
   }
@@ -271,7 +309,8 @@ struct AvailabilityCheck {
     for platform in platforms {
       // `iOS 18.0` in the short form; `iOS, introduced: 18.0` in the long one.
       let patterns = [
-        "(^|[ ,])\(platform) +([0-9]+(\\.[0-9]+)*)", "(^|[ ,])\(platform) *, *introduced *: *([0-9]+(\\.[0-9]+)*)",
+        "(^|[ ,])\(platform) +([0-9]+(\\.[0-9]+)*)",
+        "(^|[ ,])\(platform) *, *introduced *: *([0-9]+(\\.[0-9]+)*)",
       ]
       for pattern in patterns {
         guard let regex = try? NSRegularExpression(pattern: pattern),
@@ -302,8 +341,11 @@ private func isOtherPlatformsOnly(_ clause: IfConfigClauseSyntax) -> Bool {
     guard let clauses = clause.parent?.as(IfConfigClauseListSyntax.self) else { return false }
     return clauses.contains { other in
       let text = other.condition?.trimmedDescription.replacingOccurrences(of: " ", with: "") ?? ""
-      return ["canImport(Darwin)", "canImport(SwiftUI)", "canImport(UIKit)", "os(macOS)", "os(iOS)", "canImport(ObjectiveC)"]
-        .contains { text == $0 || text.hasPrefix($0 + "||") }
+      return [
+        "canImport(Darwin)", "canImport(SwiftUI)", "canImport(UIKit)", "os(macOS)", "os(iOS)",
+        "canImport(ObjectiveC)",
+      ]
+      .contains { text == $0 || text.hasPrefix($0 + "||") }
     }
   }
   return condition.contains("os(Linux)") || condition.contains("canImport(Glibc)")
@@ -330,31 +372,46 @@ private final class DeclarationCollector: SyntaxVisitor {
   private func requirement(_ attributes: AttributeListSyntax) -> AvailabilityCheck.Requirement {
     var own: AvailabilityCheck.Requirement = [:]
     for case let .attribute(attribute) in attributes {
-      own = AvailabilityCheck.combine(own, AvailabilityCheck.versions(of: attribute, platforms: self.floor.keys))
+      own = AvailabilityCheck.combine(
+        own, AvailabilityCheck.versions(of: attribute, platforms: self.floor.keys))
     }
     return AvailabilityCheck.combine(self.stack.last!.requirement, own)
   }
 
-  private func enter(_ attributes: AttributeListSyntax, type name: String?, declares: Bool) -> SyntaxVisitorContinueKind {
+  private func enter(_ attributes: AttributeListSyntax, type name: String?, declares: Bool)
+    -> SyntaxVisitorContinueKind
+  {
     let requirement = self.requirement(attributes)
     if declares, let name { self.record(type: name, requirement) }
     self.stack.append((requirement, name ?? self.stack.last!.type))
     return .visitChildren
   }
 
-  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { self.enter(node.attributes, type: node.name.text, declares: true) }
+  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+    self.enter(node.attributes, type: node.name.text, declares: true)
+  }
   override func visitPost(_ node: StructDeclSyntax) { self.stack.removeLast() }
-  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { self.enter(node.attributes, type: node.name.text, declares: true) }
+  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+    self.enter(node.attributes, type: node.name.text, declares: true)
+  }
   override func visitPost(_ node: ClassDeclSyntax) { self.stack.removeLast() }
-  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { self.enter(node.attributes, type: node.name.text, declares: true) }
+  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+    self.enter(node.attributes, type: node.name.text, declares: true)
+  }
   override func visitPost(_ node: EnumDeclSyntax) { self.stack.removeLast() }
-  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { self.enter(node.attributes, type: node.name.text, declares: true) }
+  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+    self.enter(node.attributes, type: node.name.text, declares: true)
+  }
   override func visitPost(_ node: ActorDeclSyntax) { self.stack.removeLast() }
-  override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { self.enter(node.attributes, type: node.name.text, declares: true) }
+  override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+    self.enter(node.attributes, type: node.name.text, declares: true)
+  }
   override func visitPost(_ node: ProtocolDeclSyntax) { self.stack.removeLast() }
   override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
     // NB: `extension _Concurrency.Task where …`: the type is the last component.
-    let name = node.extendedType.trimmedDescription.split(separator: ".").last.map { String($0.split(separator: "<").first ?? $0) }
+    let name = node.extendedType.trimmedDescription.split(separator: ".").last.map {
+      String($0.split(separator: "<").first ?? $0)
+    }
     return self.enter(node.attributes, type: name, declares: false)
   }
   override func visitPost(_ node: ExtensionDeclSyntax) { self.stack.removeLast() }
@@ -444,7 +501,8 @@ private final class UseFinder: SyntaxVisitor {
   }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    let callee = node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+    let callee =
+      node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
       ?? node.calledExpression.as(MemberAccessExprSyntax.self).flatMap { access in
         access.declName.baseName.text == "init" ? access.base?.trimmedDescription : nil
       }
@@ -467,14 +525,17 @@ private final class UseFinder: SyntaxVisitor {
     var parent = node.parent
     while let current = parent {
       if let attributes = Self.attributes(of: current) {
-        if attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }) {
+        if attributes.contains(where: {
+          $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+        }) {
           return .visitChildren
         }
         break
       }
       parent = current.parent
     }
-    self.use("isolated deinit", ["iOS": .init([18, 4]), "macOS": .init([15, 4])], at: Syntax(node))
+    self.use(
+      "isolated deinit", ["iOS": .init([18, 4]), "macOS": .init([15, 4])], at: Syntax(node))
     return .visitChildren
   }
 
@@ -502,17 +563,20 @@ private final class UseFinder: SyntaxVisitor {
     while let current = parent {
       if let attributes = Self.attributes(of: current) {
         for case let .attribute(attribute) in attributes {
-          ensured = AvailabilityCheck.combine(ensured, AvailabilityCheck.versions(of: attribute, platforms: platforms))
+          ensured = AvailabilityCheck.combine(
+            ensured, AvailabilityCheck.versions(of: attribute, platforms: platforms))
         }
       }
       if let ifExpression = current.as(IfExprSyntax.self), child.id == ifExpression.body.id {
-        ensured = AvailabilityCheck.combine(ensured, Self.ensured(by: ifExpression.conditions, platforms: platforms))
+        ensured = AvailabilityCheck.combine(
+          ensured, Self.ensured(by: ifExpression.conditions, platforms: platforms))
       }
       if let block = current.as(CodeBlockItemListSyntax.self) {
         for item in block {
           if item.id == child.id { break }
           if let guardStatement = item.item.as(GuardStmtSyntax.self) {
-            ensured = AvailabilityCheck.combine(ensured, Self.ensured(by: guardStatement.conditions, platforms: platforms))
+            ensured = AvailabilityCheck.combine(
+              ensured, Self.ensured(by: guardStatement.conditions, platforms: platforms))
           }
         }
       }
@@ -522,7 +586,9 @@ private final class UseFinder: SyntaxVisitor {
     return ensured
   }
 
-  private static func ensured(by conditions: ConditionElementListSyntax, platforms: [String]) -> AvailabilityCheck.Requirement {
+  private static func ensured(by conditions: ConditionElementListSyntax, platforms: [String])
+    -> AvailabilityCheck.Requirement
+  {
     var ensured: AvailabilityCheck.Requirement = [:]
     for condition in conditions {
       guard let availability = condition.condition.as(AvailabilityConditionSyntax.self),
@@ -530,14 +596,17 @@ private final class UseFinder: SyntaxVisitor {
       else { continue }
       ensured = AvailabilityCheck.combine(
         ensured,
-        AvailabilityCheck.versions(in: availability.availabilityArguments.trimmedDescription, platforms: platforms)
+        AvailabilityCheck.versions(
+          in: availability.availabilityArguments.trimmedDescription, platforms: platforms)
       )
     }
     return ensured
   }
 
   private static func attributes(of node: Syntax) -> AttributeListSyntax? {
-    if let declaration = node.asProtocol((any WithAttributesSyntax).self) { return declaration.attributes }
+    if let declaration = node.asProtocol((any WithAttributesSyntax).self) {
+      return declaration.attributes
+    }
     return nil
   }
 }

@@ -19,7 +19,8 @@ import TestSupport
 struct AvailabilityCheckTests {
   /// The targets an app that records compiles (the libraries and their host).
   static let libraries = [
-    "ActionObservation", "Composable", "TCABoundaries", "TCATrace", "TCATraceFile", "TerminalSafeText",
+    "ActionObservation", "Composable", "TCABoundaries", "TCATrace", "TCATraceFile",
+    "TerminalSafeText",
   ]
 
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -27,14 +28,18 @@ struct AvailabilityCheckTests {
 
   /// The floor `Package.swift` declares: `.iOS(.v17)`, `.macOS(.v14)`.
   static func floor() throws -> AvailabilityCheck.Requirement {
-    let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let manifest = try String(
+      contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
     var floor: AvailabilityCheck.Requirement = [:]
     for platform in ["iOS", "macOS"] {
       let regex = try NSRegularExpression(pattern: "\\.\(platform)\\(\\.v([0-9_]+)\\)")
-      guard let match = regex.firstMatch(in: manifest, range: NSRange(manifest.startIndex..., in: manifest)),
+      guard
+        let match = regex.firstMatch(
+          in: manifest, range: NSRange(manifest.startIndex..., in: manifest)),
         let range = Range(match.range(at: 1), in: manifest)
       else { continue }
-      floor[platform] = AvailabilityCheck.Version(manifest[range].replacingOccurrences(of: "_", with: ".")[...])
+      floor[platform] = AvailabilityCheck.Version(
+        manifest[range].replacingOccurrences(of: "_", with: ".")[...])
     }
     return floor
   }
@@ -45,24 +50,33 @@ struct AvailabilityCheckTests {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     let fileManager = FileManager.default
     guard
-      let swiftc = path.split(separator: ":").map({ URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc") })
-        .first(where: { fileManager.isExecutableFile(atPath: $0.path) })
+      let swiftc = path.split(separator: ":").map({
+        URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc")
+      })
+      .first(where: { fileManager.isExecutableFile(atPath: $0.path) })
     else { return [] }
-    let toolchain = swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+    let toolchain = swiftc.resolvingSymlinksInPath().deletingLastPathComponent()
+      .deletingLastPathComponent()
     let modules = toolchain.appendingPathComponent("lib/swift/linux")
-    let names = ["Swift", "_Concurrency", "Synchronization", "Observation", "_StringProcessing", "RegexBuilder", "Distributed"]
+    let names = [
+      "Swift", "_Concurrency", "Synchronization", "Observation", "_StringProcessing",
+      "RegexBuilder", "Distributed",
+    ]
     return try names.flatMap { name -> [URL] in
       let folder = modules.appendingPathComponent("\(name).swiftmodule")
       guard fileManager.fileExists(atPath: folder.path) else { return [] }
       return try fileManager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-        .filter { $0.pathExtension == "swiftinterface" && !$0.lastPathComponent.contains(".private.") }
+        .filter {
+          $0.pathExtension == "swiftinterface" && !$0.lastPathComponent.contains(".private.")
+        }
     }
   }
 
   /// The check, with what the toolchain's interfaces say: read once for every test here.
   static func check() throws -> AvailabilityCheck {
     let check = try Self.learned.get()
-    try #require(!check.types.isEmpty, "no interfaces of the standard library beside swiftc on PATH")
+    try #require(
+      !check.types.isEmpty, "no interfaces of the standard library beside swiftc on PATH")
     return check
   }
 
@@ -80,14 +94,21 @@ struct AvailabilityCheckTests {
     var sources: [(String, String)] = []
     for library in Self.libraries {
       let folder = Self.root.appendingPathComponent("Sources/\(library)")
-      let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+      let files =
+        FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
         .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
       for file in files {
-        sources.append((String(file.path.dropFirst(Self.root.path.count + 1)), try String(contentsOf: file, encoding: .utf8)))
+        sources.append(
+          (
+            String(file.path.dropFirst(Self.root.path.count + 1)),
+            try String(contentsOf: file, encoding: .utf8)
+          ))
       }
     }
     #expect(sources.count > 100)
-    let declared = sources.reduce(into: Set<String>()) { $0.formUnion(AvailabilityCheck.declaredNames(in: $1.1)) }
+    let declared = sources.reduce(into: Set<String>()) {
+      $0.formUnion(AvailabilityCheck.declaredNames(in: $1.1))
+    }
     let findings = sources.flatMap { check.findings(in: $0.1, file: $0.0, declared: declared) }
     #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
   }
@@ -96,7 +117,8 @@ struct AvailabilityCheckTests {
     let check = try Self.check()
     #expect(check.types["Atomic"] == ["iOS": .init([18, 0]), "macOS": .init([15, 0])])
     #expect(check.types["Mutex"] == ["iOS": .init([18, 0]), "macOS": .init([15, 0])])
-    #expect(check.types["UnownedTaskExecutor"] == ["iOS": .init([18, 0]), "macOS": .init([15, 0])])
+    #expect(
+      check.types["UnownedTaskExecutor"] == ["iOS": .init([18, 0]), "macOS": .init([15, 0])])
     #expect(check.members["asUnownedTaskExecutor"] != nil)
     #expect(check.initializerLabels["Task"]?["executorPreference"] != nil)
     // Older than the floor, or shared with older declarations: not flagged.
@@ -107,14 +129,18 @@ struct AvailabilityCheckTests {
 
   /// Each of the uses the package had before #59, as it was: each is found.
   @Test(arguments: [
-    ("StateReading.swift", "import Synchronization\npackage let sharedValuesExist = Atomic<Bool>(false)\n", "Atomic"),
+    (
+      "StateReading.swift",
+      "import Synchronization\npackage let sharedValuesExist = Atomic<Bool>(false)\n", "Atomic"
+    ),
     (
       "NodeKind.swift",
       "final class KindCell: Sendable {\n  private let bits = Atomic<UInt>(0)\n}\n", "Atomic"
     ),
     (
       "SharedChangeTracker.swift",
-      "final class SharedChangeTracker {\n  private static let assertions = Atomic<Int>(0)\n}\n", "Atomic"
+      "final class SharedChangeTracker {\n  private static let assertions = Atomic<Int>(0)\n}\n",
+      "Atomic"
     ),
     (
       "EffectExecutor.swift",

@@ -6,12 +6,14 @@ import TestSupport
 struct CSQLiteTests {
   @Test func opensAnInMemoryDatabaseAndQueriesIt() throws {
     var db: OpaquePointer?
-    let openResult = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+    let openResult = sqlite3_open_v2(
+      ":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
     defer { sqlite3_close(db) }
     #expect(openResult == SQLITE_OK)
 
     var statement: OpaquePointer?
-    #expect(sqlite3_prepare_v2(db, "SELECT sqlite_version(), 6 * 7", -1, &statement, nil) == SQLITE_OK)
+    #expect(
+      sqlite3_prepare_v2(db, "SELECT sqlite_version(), 6 * 7", -1, &statement, nil) == SQLITE_OK)
     defer { sqlite3_finalize(statement) }
     #expect(sqlite3_step(statement) == SQLITE_ROW)
     let version = String(cString: sqlite3_column_text(statement, 0))

@@ -191,7 +191,8 @@ struct DismissTests {
     await withKnownIssue {
       await store.send(.closeButtonTapped).finish()
     } matching: { issue in
-      issue.description.contains("A reducer requested dismissal at \"ComposableTests/DismissTests.swift:")
+      issue.description.contains(
+        "A reducer requested dismissal at \"ComposableTests/DismissTests.swift:")
         && issue.description.contains("but couldn't be dismissed")
     }
   }

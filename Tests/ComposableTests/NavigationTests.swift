@@ -106,12 +106,15 @@ struct NavigationTests {
     let actions: [PresentationAction<Child>] = [.presented(.tapped(3)), .dismiss]
     let json = try actions.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
     #expect(json == [#"{"presented":{"_0":{"tapped":{"_0":3}}}}"#, #"{"dismiss":{}}"#])
-    #expect(try json.map { try JSONDecoder().decode(PresentationAction<Child>.self, from: Data($0.utf8)) } == actions)
+    #expect(
+      try json.map { try JSONDecoder().decode(PresentationAction<Child>.self, from: Data($0.utf8)) }
+        == actions)
   }
 
   private func makeStore(
     clock: TestClock<Duration> = TestClock(),
-    observer: @escaping @MainActor (ActionEvent<Navigator.State, Navigator.Action>) -> Void = { _ in }
+    observer: @escaping @MainActor (ActionEvent<Navigator.State, Navigator.Action>) -> Void = { _ in
+    }
   ) -> StoreOf<Navigator> {
     Store(initialState: Navigator.State(), observer: observer) {
       Navigator()
@@ -335,7 +338,8 @@ struct BindingTests {
     let isPublic: Bool? = action[case: \.isPublic]
     #expect(name == "Blob")
     #expect(isPublic == nil)
-    #expect(BindingAction<Profile.State>.allCasePaths.isPublic.embed(true) == .set(\.isPublic, true))
+    #expect(
+      BindingAction<Profile.State>.allCasePaths.isPublic.embed(true) == .set(\.isPublic, true))
   }
 }
 

@@ -116,7 +116,8 @@ struct ObserverTests {
     expectNoDifference(
       seen,
       [
-        Seen(id: 1, action: .tap, origin: .send, statePath: "", ownEffectCounts: [0], changed: true),
+        Seen(
+          id: 1, action: .tap, origin: .send, statePath: "", ownEffectCounts: [0], changed: true),
         Seen(
           id: 2, action: .middle(.leaf(.tapThenFinish)), origin: .send,
           statePath: "middle.leaf", ownEffectCounts: [0, 0, 1], changed: true

@@ -79,7 +79,6 @@ struct ReducerTests {
   }
 }
 
-
 private struct Grouped: Reducer {
   struct State: Equatable {
     var log: [String] = []

@@ -107,7 +107,7 @@ enum Block01_EnumBasedDesign {
   @Reducer
   struct Feature {
     @ObservableState
-    struct State: Equatable, Sendable { /* ... */ }
+    struct State: Equatable, Sendable { /* ... */  }
 
     enum Action: Equatable, Sendable {
       case incrementButtonTapped
@@ -136,8 +136,8 @@ enum Block02_Equatable {
     static func == (lhs: Self, rhs: Self) -> Bool {
       switch (lhs, rhs) {
       case (.incrementButtonTapped, .incrementButtonTapped),
-           (.decrementButtonTapped, .decrementButtonTapped),
-           (.numberFactButtonTapped, .numberFactButtonTapped):
+        (.decrementButtonTapped, .decrementButtonTapped),
+        (.numberFactButtonTapped, .numberFactButtonTapped):
         return true
       case let (.numberFactResponse(lhsString), .numberFactResponse(rhsString)):
         return lhsString == rhsString

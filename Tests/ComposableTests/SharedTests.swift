@@ -136,7 +136,9 @@ struct SharedTests {
       )
       """
     )
-    #expect(settings.description == #"Shared<Settings>(Settings(displayName: "Blob", notificationsEnabled: false))"#)
+    #expect(
+      settings.description
+        == #"Shared<Settings>(Settings(displayName: "Blob", notificationsEnabled: false))"#)
   }
 
   @Test func fileStorageWritesJSONAndReadsItBack() throws {

@@ -52,7 +52,8 @@ struct TCASpellingTests {
   @Test func theUnlabelledScopeRunsTheChildOnItsState() {
     let id = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
     let store = Store(
-      initialState: Notebook.State(note: Note.State(id: id, createdAt: Date(timeIntervalSince1970: 0)))
+      initialState: Notebook.State(
+        note: Note.State(id: id, createdAt: Date(timeIntervalSince1970: 0)))
     ) {
       Notebook()
     }
@@ -85,7 +86,9 @@ struct TCASpellingTests {
         case .alert:
           return .none
         case .resetTapped:
-          state.alert = AlertState { TextState("Reset?") } actions: {
+          state.alert = AlertState {
+            TextState("Reset?")
+          } actions: {
             ButtonState(action: .confirmTapped) { TextState("Reset") }
           }
           return .none
@@ -102,7 +105,9 @@ struct TCASpellingTests {
   @Test func anAlertInAnOptionalGoesAwayAfterItsActionAndItsCasesReadThroughPresented() async {
     let store = TestStore(initialState: Counter.State(count: 4)) { Counter() }
     await store.send(.resetTapped) {
-      $0.alert = AlertState { TextState("Reset?") } actions: {
+      $0.alert = AlertState {
+        TextState("Reset?")
+      } actions: {
         ButtonState(action: .confirmTapped) { TextState("Reset") }
       }
     }
@@ -150,9 +155,13 @@ struct TCASpellingTests {
         case .cycleTapped:
           return .run { send in
             for color in [Color.red, .blue] {
-              await send(.setColor(color), animation: .interactiveSpring(response: 0.25, dampingFraction: 0.1))
+              await send(
+                .setColor(color),
+                animation: .interactiveSpring(response: 0.25, dampingFraction: 0.1))
             }
-            await send(.setColor(Color("brand")), animation: .interpolatingSpring(stiffness: 3000, damping: 40))
+            await send(
+              .setColor(Color("brand")),
+              animation: .interpolatingSpring(stiffness: 3000, damping: 40))
             await send(.setColor(.black), animation: .spring())
           }
         case let .setColor(color):

@@ -375,24 +375,28 @@ struct TestStoreTests {
     let store = TestStore(initialState: SharedCounter.State()) {
       SharedCounter()
     }
-    await expectIssue(startingWith: """
+    await expectIssue(
+      startingWith: """
         State was not expected to change, but a change occurred: …
 
               SharedCounter.State(
             −   _count: 0
             +   _count: 1
               )
-        """) {
+        """
+    ) {
       await store.send(.incrementButtonTapped)
     }
-    await expectIssue(startingWith: """
+    await expectIssue(
+      startingWith: """
         A state change does not match expectation: …
 
               SharedCounter.State(
             −   _count: 3
             +   _count: 2
               )
-        """) {
+        """
+    ) {
       await store.send(.incrementButtonTapped) {
         $0.$count.withLock { $0 = 3 }
       }
@@ -457,19 +461,21 @@ struct TestStoreTests {
     let store = TestStore(initialState: FactCounter.State()) {
       FactCounter()
     }
-    let line = #line + 13
-    await expectIssue("""
-        A state change does not match expectation: …
+    let line = #line + 15
+    await expectIssue(
+      """
+      A state change does not match expectation: …
 
-              FactCounter.State(
-            −   count: 42,
-            +   count: 1,
-                fact: nil,
-                isTimerRunning: false
-              )
+            FactCounter.State(
+          −   count: 42,
+          +   count: 1,
+              fact: nil,
+              isTimerRunning: false
+            )
 
-        (Expected: −, Actual: +)
-        """, line: line) {
+      (Expected: −, Actual: +)
+      """, line: line
+    ) {
       await store.send(.incrementButtonTapped) {
         $0.count = 42
       }
@@ -481,18 +487,20 @@ struct TestStoreTests {
     let store = TestStore(initialState: FactCounter.State()) {
       FactCounter()
     }
-    await expectIssue("""
-        State was not expected to change, but a change occurred: …
+    await expectIssue(
+      """
+      State was not expected to change, but a change occurred: …
 
-              FactCounter.State(
-            −   count: 0,
-            +   count: 1,
-                fact: nil,
-                isTimerRunning: false
-              )
+            FactCounter.State(
+          −   count: 0,
+          +   count: 1,
+              fact: nil,
+              isTimerRunning: false
+            )
 
-        (Expected: −, Actual: +)
-        """) {
+      (Expected: −, Actual: +)
+      """
+    ) {
       await store.send(.incrementButtonTapped)
     }
   }
@@ -501,12 +509,14 @@ struct TestStoreTests {
     let store = TestStore(initialState: FactCounter.State()) {
       FactCounter()
     }
-    await expectIssue("""
-        Expected state to change, but no change occurred.
+    await expectIssue(
+      """
+      Expected state to change, but no change occurred.
 
-        The trailing closure made no observable modifications to state. If no change to state \
-        is expected, omit the trailing closure.
-        """) {
+      The trailing closure made no observable modifications to state. If no change to state \
+      is expected, omit the trailing closure.
+      """
+    ) {
       await store.send(.pingButtonTapped) { _ in }
       await store.receive(.pong)
     }
@@ -516,13 +526,15 @@ struct TestStoreTests {
     let store = TestStore(initialState: FactCounter.State()) {
       FactCounter()
     }
-    await expectIssue("""
-        Must handle 1 received action before sending an action: …
+    await expectIssue(
+      """
+      Must handle 1 received action before sending an action: …
 
-        Unhandled actions: [
-          [0]: .pong
-        ]
-        """) {
+      Unhandled actions: [
+        [0]: .pong
+      ]
+      """
+    ) {
       await store.send(.pingButtonTapped)
       await store.send(.incrementButtonTapped) {
         $0.count = 1
@@ -532,14 +544,16 @@ struct TestStoreTests {
   }
 
   @Test func anActionLeftUnreceivedFailsAtTheEnd() async {
-    let line = #line + 8
-    await expectIssue("""
-        The store received 1 unexpected action by the end of this test: …
+    let line = #line + 10
+    await expectIssue(
+      """
+      The store received 1 unexpected action by the end of this test: …
 
-          Unhandled actions: [
-          [0]: .pong
-        ]
-        """, line: line) {
+        Unhandled actions: [
+        [0]: .pong
+      ]
+      """, line: line
+    ) {
       let store = TestStore(initialState: FactCounter.State()) {
         FactCounter()
       }
@@ -569,11 +583,13 @@ struct TestStoreTests {
     await expectIssue("Expected to receive an action matching case path, but didn't get one.") {
       await store.receive(\.factResponse)
     }
-    await expectIssue("""
-        Expected to receive the following action, but didn't: …
+    await expectIssue(
+      """
+      Expected to receive the following action, but didn't: …
 
-          FactCounter.Action.pong
-        """) {
+        FactCounter.Action.pong
+      """
+    ) {
       await store.receive(.pong)
     }
   }
@@ -585,22 +601,26 @@ struct TestStoreTests {
       $0.factClient.fetch = { _ in "A fact." }
     }
     await store.send(.factButtonTapped)
-    await expectIssue("""
-        Received unexpected action: …
+    await expectIssue(
+      """
+      Received unexpected action: …
 
-            − FactCounter.Action.factResponse("Another fact.")
-            + FactCounter.Action.factResponse("A fact.")
+          − FactCounter.Action.factResponse("Another fact.")
+          + FactCounter.Action.factResponse("A fact.")
 
-        (Expected: −, Received: +)
-        """) {
+      (Expected: −, Received: +)
+      """
+    ) {
       await store.receive(.factResponse("Another fact."))
     }
     await store.send(.pingButtonTapped)
-    await expectIssue("""
-        Received unexpected action: …
+    await expectIssue(
+      """
+      Received unexpected action: …
 
-          FactCounter.Action.pong
-        """) {
+        FactCounter.Action.pong
+      """
+    ) {
       await store.receive(\.timerTick)
     }
   }
@@ -648,7 +668,8 @@ struct TestStoreTests {
     }
     let task = await store.send(.listenButtonTapped)
     await expectIssue(
-      startingWith: "Expected effects to finish, but there are still effects in-flight after 0.1 seconds."
+      startingWith:
+        "Expected effects to finish, but there are still effects in-flight after 0.1 seconds."
     ) {
       await store.finish(timeout: .milliseconds(100))
     }
@@ -679,18 +700,20 @@ struct TestStoreTests {
     }
     store.exhaustivity = .off
     await store.send(.incrementButtonTapped)
-    await expectIssue("""
-        A state change does not match expectation: …
+    await expectIssue(
+      """
+      A state change does not match expectation: …
 
-              FactCounter.State(
-            −   count: 2,
-            +   count: 1,
-                fact: nil,
-                isTimerRunning: false
-              )
+            FactCounter.State(
+          −   count: 2,
+          +   count: 1,
+              fact: nil,
+              isTimerRunning: false
+            )
 
-        (Expected: −, Actual: +)
-        """) {
+      (Expected: −, Actual: +)
+      """
+    ) {
       store.assert {
         $0.count = 2
       }
@@ -782,5 +805,7 @@ private func expectIssue(
       && issue.sourceLocation?.fileName == "TestStoreTests.swift"
   }
   #expect(messages.value.count == 1, sourceLocation: sourceLocation)
-  #expect(messages.value.allSatisfy(isExpected), "\(messages.value.map { String(reflecting: $0) })", sourceLocation: sourceLocation)
+  #expect(
+    messages.value.allSatisfy(isExpected), "\(messages.value.map { String(reflecting: $0) })",
+    sourceLocation: sourceLocation)
 }

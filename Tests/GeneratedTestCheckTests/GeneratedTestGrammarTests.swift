@@ -35,9 +35,12 @@ struct GeneratedTestGrammarTests {
     """
   }
 
-  @Test(arguments: ["DemoAppSessionTest.swift", "TextSessionTest.swift", "CraftedSessionTest.swift"])
+  @Test(arguments: [
+    "DemoAppSessionTest.swift", "TextSessionTest.swift", "CraftedSessionTest.swift",
+  ])
   func theTestsKeptInTheSuiteAreInTheGrammar(name: String) throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .appendingPathComponent("TCATraceExamplesTests/Generated/\(name)")
     // NB: `--dependencies` is the user's code, not the trace's: `tcatrace test` checks the test
     // with a placeholder in its place.
@@ -99,7 +102,8 @@ struct GeneratedTestGrammarTests {
     ] {
       let source = Self.test("  await store.send(.view(.tapped)) {\n  \(line)\n  }")
       let violation = GeneratedTestGrammar.violation(in: source)
-      #expect(violation.map { String($0.description.prefix(expected.count)) } == expected, "\(line)")
+      #expect(
+        violation.map { String($0.description.prefix(expected.count)) } == expected, "\(line)")
     }
   }
 

@@ -11,23 +11,28 @@ import TestSupport
 struct BenchmarkTests {
   @Test func sendOverheadReportsThreeVariantsAndItsTargets() async throws {
     let result = try await Scenarios.sendOverhead(.tiny)
-    #expect(result.figures.map(\.name) == [
-      "small state: Store.send", "small state: RecordingStore.send", "small state: printChanges",
-    ])
+    #expect(
+      result.figures.map(\.name) == [
+        "small state: Store.send", "small state: RecordingStore.send", "small state: printChanges",
+      ])
     #expect(result.figures.allSatisfy { $0.median > 0 && $0.unit == "ns/action" })
     #expect(
       result.ratios.map(\.name) == [
-        "recording / Store.send, paired, median", "recording / Store.send, paired, 95% interval from",
+        "recording / Store.send, paired, median",
+        "recording / Store.send, paired, 95% interval from",
         "recording / Store.send, paired, 95% interval to",
         "a child's action: recording / Store.send, paired, median",
         "a child's action: recording / Store.send, paired, 95% interval from",
-        "a child's action: recording / Store.send, paired, 95% interval to", "recording / printChanges",
+        "a child's action: recording / Store.send, paired, 95% interval to",
+        "recording / printChanges",
         "the store's observation alone, an observer doing nothing / Store.send, paired, median",
         "the store's observation alone / Store.send, paired, 95% interval from",
         "the store's observation alone / Store.send, paired, 95% interval to",
       ]
     )
-    let targets: [Ratio.Target?] = [.atMost(1.5), nil, nil, nil, nil, nil, .atMost(0.2), nil, nil, nil]
+    let targets: [Ratio.Target?] = [
+      .atMost(1.5), nil, nil, nil, nil, nil, .atMost(0.2), nil, nil, nil,
+    ]
     #expect(result.ratios.map(\.target) == targets)
     #expect(result.ratios.allSatisfy { $0.value > 0 && $0.value.isFinite })
   }
@@ -39,12 +44,18 @@ struct BenchmarkTests {
     let text = BenchReport.text([
       ScenarioResult(
         name: "send overhead",
-        figures: [Figure(name: "a figure whose name is longer than the column of the table", unit: "ns/action", samples: [1])],
+        figures: [
+          Figure(
+            name: "a figure whose name is longer than the column of the table", unit: "ns/action",
+            samples: [1])
+        ],
         ratios: [Ratio(name: long, value: 1.5), Ratio(name: "short", value: 2)]
       )
     ])
     #expect(text.contains("  ratio \(long)      1.500"))
-    #expect(text.contains("  a figure whose name is longer than the column of the table            1 ns/action"))
+    #expect(
+      text.contains(
+        "  a figure whose name is longer than the column of the table            1 ns/action"))
     #expect(text.contains("  ratio short" + String(repeating: " ", count: 41) + "      2.000"))
   }
 
@@ -54,12 +65,19 @@ struct BenchmarkTests {
     // `@ObservableState` ones) a plain store that keeps the state aside as a recorder does.
     let variants = 3 * 2 * 3
     #expect(result.figures.count == variants + 2 * 2)
-    #expect(result.ratios.contains { $0.name == "recording, one scalar: 100 rows / 10 rows" && $0.target == .atMost(2) })
-    // NB: #46's target is for `@ObservableState` rows; a plain struct's is reported.
-    #expect(result.ratios.contains { $0.name == "recording, one row: 100 rows / 10 rows" && $0.target == nil })
     #expect(
       result.ratios.contains {
-        $0.name == "recording, one @ObservableState row: 100 rows / 10 rows" && $0.target == .atMost(2)
+        $0.name == "recording, one scalar: 100 rows / 10 rows" && $0.target == .atMost(2)
+      })
+    // NB: #46's target is for `@ObservableState` rows; a plain struct's is reported.
+    #expect(
+      result.ratios.contains {
+        $0.name == "recording, one row: 100 rows / 10 rows" && $0.target == nil
+      })
+    #expect(
+      result.ratios.contains {
+        $0.name == "recording, one @ObservableState row: 100 rows / 10 rows"
+          && $0.target == .atMost(2)
       }
     )
     #expect(
@@ -102,7 +120,8 @@ struct BenchmarkTests {
     #expect(abs(ratios.upper - 1.07) < 1e-9)  // the 28th
     // 201 pairs, as the benchmark takes, whose ratios are 0.800, 0.802, …, 1.200: the 86th and
     // the 116th.
-    let many = PairedRatios((0..<201).reversed().map { 0.8 + Double($0) / 500 }, Array(repeating: 1, count: 201))
+    let many = PairedRatios(
+      (0..<201).reversed().map { 0.8 + Double($0) / 500 }, Array(repeating: 1, count: 201))
     #expect(abs(many.median - 1.0) < 1e-9)
     #expect(abs(many.lower - 0.97) < 1e-9)
     #expect(abs(many.upper - 1.03) < 1e-9)
@@ -112,84 +131,139 @@ struct BenchmarkTests {
   }
 
   @Test func keyframesCompareRecordingWithAndWithoutAndReadEarlyAndLate() async throws {
-    let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3)
+    let tools = BenchTools(
+      tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3
+    )
     let result = try await Scenarios.keyframes(.tiny, tools: tools)
     let names = { (name: String) in
       [
-        "recording with / without keyframes", "recording with / without keyframes, the least of each",
-        "recording with / without keyframes, paired, median", "recording with / without keyframes, paired, 95% interval from",
-        "recording with / without keyframes, paired, 95% interval to", "store's CPU time with / without keyframes, paired, median",
-        "store's CPU time with / without keyframes, paired, 95% interval to", "until closed, with / without keyframes",
+        "recording with / without keyframes",
+        "recording with / without keyframes, the least of each",
+        "recording with / without keyframes, paired, median",
+        "recording with / without keyframes, paired, 95% interval from",
+        "recording with / without keyframes, paired, 95% interval to",
+        "store's CPU time with / without keyframes, paired, median",
+        "store's CPU time with / without keyframes, paired, 95% interval to",
+        "until closed, with / without keyframes",
       ].map { name + ": " + $0 }
     }
     #expect(
       Array(result.ratios.map(\.name).prefix(33))
-        == names("10 rows") + names("Codable, 10 rows") + names("100 rows") + names("Codable, 100 rows")
+        == names("10 rows") + names("Codable, 10 rows") + names("100 rows")
+        + names("Codable, 100 rows")
         + ["recording with keyframes: 100 rows / 10 rows, the least of each"]
     )
     // NB: The target is on the median of the pairs' ratios.
     let targeted = result.ratios.filter { $0.target != nil }
-    #expect(targeted.filter { $0.target == .atMost(1.1) }.map(\.name) == ["10 rows", "Codable, 10 rows", "100 rows", "Codable, 100 rows"].map {
-      $0 + ": recording with / without keyframes, paired, median"
-    })
+    #expect(
+      targeted.filter { $0.target == .atMost(1.1) }.map(\.name)
+        == ["10 rows", "Codable, 10 rows", "100 rows", "Codable, 100 rows"].map {
+          $0 + ": recording with / without keyframes, paired, median"
+        })
     #expect(result.ratios.allSatisfy { $0.value > 0 })
-    #expect(result.figures.contains { $0.name == "100 rows, one scalar changed: recording with keyframes, store's CPU time" && $0.median > 0 })
+    #expect(
+      result.figures.contains {
+        $0.name == "100 rows, one scalar changed: recording with keyframes, store's CPU time"
+          && $0.median > 0
+      })
     #if os(Linux)
       // NB: On a host of more than one core, the store and the writer are also put on one.
       if ProcessInfo.processInfo.activeProcessorCount > 1 {
-        #expect(result.ratios.contains { $0.name == "100 rows: recording on a core shared with the writer / on every core, the least of each" && $0.value > 0 })
-        #expect(result.figures.map(\.name).contains("100 rows, store and writer on one core: recording"))
+        #expect(
+          result.ratios.contains {
+            $0.name
+              == "100 rows: recording on a core shared with the writer / on every core, the least of each"
+              && $0.value > 0
+          })
+        #expect(
+          result.figures.map(\.name).contains("100 rows, store and writer on one core: recording"))
       }
     #endif
     // NB: `tcatrace state` early and late are judged by the median of the ratios in each turn.
-    #expect(result.ratios.contains { $0.name == "state late / early in the session, paired, median" && $0.target == .atMost(2) && $0.value > 0 })
+    #expect(
+      result.ratios.contains {
+        $0.name == "state late / early in the session, paired, median" && $0.target == .atMost(2)
+          && $0.value > 0
+      })
     if tools.sqlite3 != nil {
-      #expect(result.ratios.contains { $0.name == "state late / sqlite3 reading one keyframe, paired, median" && $0.target == .atMost(3) && $0.value > 0 })
+      #expect(
+        result.ratios.contains {
+          $0.name == "state late / sqlite3 reading one keyframe, paired, median"
+            && $0.target == .atMost(3) && $0.value > 0
+        })
     }
-    #expect(result.figures.contains { $0.name == "10 rows, one scalar changed: file, with keyframes" && $0.unit == "bytes/action" && $0.median > 0 })
-    #expect(result.figures.contains { $0.name == "Codable state of 10 rows, one scalar changed: file, with keyframes" && $0.median > 0 })
+    #expect(
+      result.figures.contains {
+        $0.name == "10 rows, one scalar changed: file, with keyframes" && $0.unit == "bytes/action"
+          && $0.median > 0
+      })
+    #expect(
+      result.figures.contains {
+        $0.name == "Codable state of 10 rows, one scalar changed: file, with keyframes"
+          && $0.median > 0
+      })
     // NB: The tiny run's 100 rows count as a large state, whose last pair's files are measured.
-    #expect(result.figures.contains { $0.name == "100 rows, one scalar changed: file, without" && $0.median > 0 })
+    #expect(
+      result.figures.contains {
+        $0.name == "100 rows, one scalar changed: file, without" && $0.median > 0
+      })
   }
 
   /// Issue #19: a recorded session replayed against its reducer, against a plain store.
   @Test func replayComparesWithAPlainStore() async throws {
     let result = try await Scenarios.replay(.tiny)
-    #expect(result.ratios.map(\.name) == ["replay / plain store", "recording Codable actions / plain store"])
-    #expect(result.figures.map(\.name) == [
-      "200 actions sent to a plain store", "the same actions replayed from the trace",
-      "the same actions recorded (Codable: with their JSON)",
-    ])
+    #expect(
+      result.ratios.map(\.name) == [
+        "replay / plain store", "recording Codable actions / plain store",
+      ])
+    #expect(
+      result.figures.map(\.name) == [
+        "200 actions sent to a plain store", "the same actions replayed from the trace",
+        "the same actions recorded (Codable: with their JSON)",
+      ])
     #expect(result.figures.allSatisfy { $0.median > 0 })
   }
 
   /// Issue #40: the diff's alignment of three pairs of sessions, against numbering them.
   @Test func diffAlignmentComparesThreePairsWithNumberingThem() throws {
     let result = try Scenarios.diffAlignment(.tiny)
-    #expect(result.ratios.map(\.name) == [
-      "diff, alike: aligning / numbering", "diff, 4 edits: aligning / numbering",
-      "diff, nothing in common: aligning / numbering",
-      "diff, 1000 with nothing in common: difference(from:) / Alignment",
-    ])
+    #expect(
+      result.ratios.map(\.name) == [
+        "diff, alike: aligning / numbering", "diff, 4 edits: aligning / numbering",
+        "diff, nothing in common: aligning / numbering",
+        "diff, 1000 with nothing in common: difference(from:) / Alignment",
+      ])
     #expect(result.figures.count == 6)
     #expect(result.figures.allSatisfy { $0.median > 0 })
   }
 
   @Test func readerThroughputComparesEachReadWithTheSQLiteShell() async throws {
-    let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3)
+    let tools = BenchTools(
+      tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3
+    )
     let result = try await Scenarios.readerThroughput(.tiny, tools: tools)
     #expect(result.figures.prefix(2).map(\.name).first == "TraceReader, every action")
-    #expect(result.figures.contains { $0.name == "tcatrace replay --format jsonl" && $0.unit == "actions/s" })
-    #expect(result.figures.contains { $0.name == "tcatrace export --format perfetto" && $0.unit == "actions/s" })
-    #expect(result.figures.contains { $0.name == "tcatrace export --format otlp" && $0.unit == "actions/s" })
+    #expect(
+      result.figures.contains {
+        $0.name == "tcatrace replay --format jsonl" && $0.unit == "actions/s"
+      })
+    #expect(
+      result.figures.contains {
+        $0.name == "tcatrace export --format perfetto" && $0.unit == "actions/s"
+      })
+    #expect(
+      result.figures.contains {
+        $0.name == "tcatrace export --format otlp" && $0.unit == "actions/s"
+      })
     #expect(result.figures.contains { $0.name == "tcatrace leaks" && $0.unit == "ms" })
     if tools.sqlite3 != nil {
-      #expect(result.ratios.map(\.name) == [
-        "TraceReader, every action / sqlite3", "TraceReader, --category delegate / sqlite3",
-        "tcatrace replay --format jsonl / sqlite3", "tcatrace export --format perfetto / sqlite3",
-        "tcatrace export --format otlp / sqlite3", "tcatrace leaks / sqlite3 (rate)",
-        "tcatrace leaks / sqlite3, start-up excluded",
-      ])
+      #expect(
+        result.ratios.map(\.name) == [
+          "TraceReader, every action / sqlite3", "TraceReader, --category delegate / sqlite3",
+          "tcatrace replay --format jsonl / sqlite3", "tcatrace export --format perfetto / sqlite3",
+          "tcatrace export --format otlp / sqlite3", "tcatrace leaks / sqlite3 (rate)",
+          "tcatrace leaks / sqlite3, start-up excluded",
+        ])
       #expect(result.ratios.filter { $0.target != nil }.allSatisfy { $0.target == .atLeast(0.5) })
     }
   }
@@ -210,10 +284,14 @@ struct BenchmarkTests {
     #expect(result.status == 0)
     #expect(result.stdout.contains("## send overhead"))
     #expect(result.stdout.contains("ratio writer / raw inserts"))
-    let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]]
-    #expect(decoded?.map { $0["scenario"] as? String } == [
-      "send overhead", "state-size scaling", "writer throughput", "reader throughput", "keyframes", "replay",
-      "diff alignment", "memory", "state-size scaling with @Shared",
-    ])
+    let decoded =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json)))
+      as? [[String: Any]]
+    #expect(
+      decoded?.map { $0["scenario"] as? String } == [
+        "send overhead", "state-size scaling", "writer throughput", "reader throughput",
+        "keyframes", "replay",
+        "diff alignment", "memory", "state-size scaling with @Shared",
+      ])
   }
 }

@@ -142,7 +142,8 @@ struct LoginFlowTests {
     await store.send(\._internal.login.view.passwordChanged, APIClient.fakePassword)
     await store.send(\._internal.login.view.loginButtonTapped)
     await store.receive(\._internal.login._internal.loginResponse.success)
-    await store.send(\._internal.login._internal.twoFactor.presented.view.codeChanged, APIClient.fakeCode)
+    await store.send(
+      \._internal.login._internal.twoFactor.presented.view.codeChanged, APIClient.fakeCode)
     await store.send(\._internal.login._internal.twoFactor.presented.view.submitButtonTapped)
     await store.receive(\._internal.login.delegate.didLogin) {
       $0.user = User(id: 1, name: "blob")
@@ -156,7 +157,9 @@ struct LoginFlowTests {
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
     store.send(._internal(.login(.view(.loginButtonTapped))))
     await store.finish()
-    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
+    store.send(
+      ._internal(
+        .login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
     store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
     await store.finish()
     // Effects come from the feature that owns each action: login's run, two-factor's run, its

@@ -19,7 +19,8 @@ struct SettingsTests {
     }
     store.send(.view(.settingsButtonTapped))
     let id = try #require(store.state.path.ids.last)
-    expectNoDifference(store.state.path[id: id], .settings(SettingsFeature.State(displayName: "blob")))
+    expectNoDifference(
+      store.state.path[id: id], .settings(SettingsFeature.State(displayName: "blob")))
 
     func settings(_ action: SettingsFeature.Action) {
       store.send(._internal(.path(.element(id: id, action: .settings(action)))))
@@ -48,7 +49,9 @@ struct SettingsTests {
     }
     store.send(.view(.settingsButtonTapped))
     let id = try #require(store.state.path.ids.last)
-    store.send(._internal(.path(.element(id: id, action: .settings(.view(.binding(.set(\.displayName, "x"))))))))
+    store.send(
+      ._internal(
+        .path(.element(id: id, action: .settings(.view(.binding(.set(\.displayName, "x"))))))))
     store.send(._internal(.path(.popFrom(id: id))))
     #expect(store.state.path.isEmpty)
     expectNoDifference(store.state.user, User(id: 1, name: "blob"))

@@ -165,7 +165,8 @@ struct TodosTests {
       $0.apiClient = .fake(latency: .zero)
       $0.tickClient = .immediate(count: 0)
     }
-    store.send(._internal(.todos(._internal(.rows(.element(id: 3, action: .view(.toggleCompleted)))))))
+    store.send(
+      ._internal(.todos(._internal(.rows(.element(id: 3, action: .view(.toggleCompleted)))))))
     expectNoDifference(paths, ["todos.todos[id: 3]", "todos.todos[id: 3]"])
   }
 }

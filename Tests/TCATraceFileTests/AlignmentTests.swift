@@ -6,7 +6,9 @@ import Testing
 @Suite(.hangGuard)
 struct AlignmentTests {
   /// What the steps say: each element of both sides once, in order, matched only to its equal.
-  static func check(_ steps: [Alignment.Step], _ a: [Int], _ b: [Int]) -> (matched: Int, valid: Bool) {
+  static func check(_ steps: [Alignment.Step], _ a: [Int], _ b: [Int]) -> (
+    matched: Int, valid: Bool
+  ) {
     var (i, j, matched) = (0, 0, 0)
     for step in steps {
       switch step {
@@ -27,9 +29,12 @@ struct AlignmentTests {
   @Test func smallSequencesAlignAsAShortestEditScript() throws {
     let a = [1, 2, 3, 4, 5, 6]
     let b = [1, 3, 4, 7, 5, 6]
-    expectSteps(try Alignment.steps(a, b), [
-      .both(0, 0), .onlyFirst(1), .both(2, 1), .both(3, 2), .onlySecond(3), .both(4, 4), .both(5, 5),
-    ])
+    expectSteps(
+      try Alignment.steps(a, b),
+      [
+        .both(0, 0), .onlyFirst(1), .both(2, 1), .both(3, 2), .onlySecond(3), .both(4, 4),
+        .both(5, 5),
+      ])
     expectSteps(try Alignment.steps([], [1, 2]), [.onlySecond(0), .onlySecond(1)])
     expectSteps(try Alignment.steps([1, 2], []), [.onlyFirst(0), .onlyFirst(1)])
     expectSteps(try Alignment.steps([], []), [])
@@ -41,8 +46,12 @@ struct AlignmentTests {
   @Test func randomSequencesMatchAsManyAsTheStandardLibrary() throws {
     var random = SeededGenerator(seed: 40)
     for _ in 0..<200 {
-      let a = (0..<Int.random(in: 0...60, using: &random)).map { _ in Int.random(in: 0..<5, using: &random) }
-      let b = (0..<Int.random(in: 0...60, using: &random)).map { _ in Int.random(in: 0..<5, using: &random) }
+      let a = (0..<Int.random(in: 0...60, using: &random)).map { _ in
+        Int.random(in: 0..<5, using: &random)
+      }
+      let b = (0..<Int.random(in: 0...60, using: &random)).map { _ in
+        Int.random(in: 0..<5, using: &random)
+      }
       let result = Self.check(try Alignment.steps(a, b), a, b)
       #expect(result.valid, "\(a) \(b)")
       let standard = a.count - b.difference(from: a).removals.count
@@ -65,7 +74,11 @@ struct AlignmentTests {
     let base = edited
     for _ in 0..<300 {
       let index = Int.random(in: 0..<edited.count, using: &random)
-      if Bool.random(using: &random) { edited.remove(at: index) } else { edited.insert(99, at: index) }
+      if Bool.random(using: &random) {
+        edited.remove(at: index)
+      } else {
+        edited.insert(99, at: index)
+      }
     }
     result = Self.check(try Alignment.steps(base, edited), base, edited)
     #expect(result.valid)
@@ -84,7 +97,10 @@ struct AlignmentTests {
     }
   }
 
-  private func expectSteps(_ steps: [Alignment.Step], _ expected: [Alignment.Step], sourceLocation: SourceLocation = #_sourceLocation) {
+  private func expectSteps(
+    _ steps: [Alignment.Step], _ expected: [Alignment.Step],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     #expect(steps == expected, sourceLocation: sourceLocation)
   }
 }

@@ -24,14 +24,16 @@ struct TraceReaderTests {
     try HandWrittenTrace.write(to: path)
     let reader = try TraceReader(path: path)
     #expect(try reader.actions(matching: TraceFilter(categories: [.view])).map(\.seq) == [1, 3])
-    #expect(try reader.actions(matching: TraceFilter(feature: "child")).map(\.caseName) == ["loaded"])
+    #expect(
+      try reader.actions(matching: TraceFilter(feature: "child")).map(\.caseName) == ["loaded"])
     let leaking = try reader.actions(matching: TraceFilter(leaksOnly: true))
     #expect(leaking.map(\.seq) == [3])
     #expect(leaking.first?.leaks.map(\.rule) == [.parentReactsToPrivateChildAction])
     let loaded = try #require(try reader.actions(matching: TraceFilter(fromSeq: 2, toSeq: 2)).first)
     #expect(loaded.origin == .effect(cause: 1))
     #expect(loaded.payload == #""hello""#)
-    #expect(loaded.changes.map { [$0.path, $0.old, $0.new] } == [["child.title", #""""#, #""hello""#]])
+    #expect(
+      loaded.changes.map { [$0.path, $0.old, $0.new] } == [["child.title", #""""#, #""hello""#]])
   }
 
   /// Only the state before the first action is kept: the state after each later one is that,

@@ -26,12 +26,13 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
         break
       }
       """
-    #expect(findings(source) == [
-      "2:32 child-private-action-access",
-      "4:32 child-private-action-access",
-      "6:32 child-private-action-access",
-      "8:32 child-private-action-access",
-    ])
+    #expect(
+      findings(source) == [
+        "2:32 child-private-action-access",
+        "4:32 child-private-action-access",
+        "6:32 child-private-action-access",
+        "8:32 child-private-action-access",
+      ])
   }
 
   @Test func theSeedsAllowedCallSitesAreNot() {
@@ -75,13 +76,14 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
         break
       }
       """
-    #expect(findings(source) == [
-      "4:6 child-private-action-access",
-      "8:36 child-private-action-access",
-      "10:36 child-private-action-access",
-      "12:75 child-private-action-access",
-      "14:79 child-private-action-access",
-    ])
+    #expect(
+      findings(source) == [
+        "4:6 child-private-action-access",
+        "8:36 child-private-action-access",
+        "10:36 child-private-action-access",
+        "12:75 child-private-action-access",
+        "14:79 child-private-action-access",
+      ])
   }
 
   @Test func ifGuardAndForCaseAndSwitchesInClosures() {
@@ -96,12 +98,13 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
         }
       }
       """
-    #expect(findings(source) == [
-      "1:35 child-private-action-access",
-      "2:35 child-private-action-access",
-      "3:29 child-private-action-access",
-      "6:27 child-private-action-access",
-    ])
+    #expect(
+      findings(source) == [
+        "1:35 child-private-action-access",
+        "2:35 child-private-action-access",
+        "3:29 child-private-action-access",
+        "6:27 child-private-action-access",
+      ])
   }
 
   @Test func childrenInPresentationAndIdentifiedActions() {
@@ -115,10 +118,11 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       default: break
       }
       """
-    #expect(findings(source) == [
-      "2:42 child-private-action-access",
-      "5:48 child-private-action-access",
-    ])
+    #expect(
+      findings(source) == [
+        "2:42 child-private-action-access",
+        "5:48 child-private-action-access",
+      ])
   }
 
   @Test func aSwitchOverTheInternalActionsNamesChildrenWithoutTheInternalCase() {
@@ -145,12 +149,13 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       default: break
       }
       """
-    #expect(findings(source) == [
-      "2:48 grandchild-delegate-access",
-      "3:37 grandchild-delegate-access",
-      "4:49 grandchild-delegate-access",
-      "5:25 child-private-action-access",
-    ])
+    #expect(
+      findings(source) == [
+        "2:48 grandchild-delegate-access",
+        "3:37 grandchild-delegate-access",
+        "4:49 grandchild-delegate-access",
+        "5:25 child-private-action-access",
+      ])
   }
 
   @Test func commentsAndStringsAreNeverFindings() {
@@ -183,11 +188,12 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       default: break
       }
       """
-    #expect(findings(source) == [
-      "5:25 child-private-action-access",
-      "6:25 child-private-action-access",
-      "9:25 child-private-action-access",
-    ])
+    #expect(
+      findings(source) == [
+        "5:25 child-private-action-access",
+        "6:25 child-private-action-access",
+        "9:25 child-private-action-access",
+      ])
   }
 
   @Test func rulesCanBeChosen() {
@@ -198,17 +204,20 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       default: break
       }
       """
-    #expect(findings(source, rules: [.grandchildDelegateAccess]) == ["2:48 grandchild-delegate-access"])
+    #expect(
+      findings(source, rules: [.grandchildDelegateAccess]) == ["2:48 grandchild-delegate-access"])
     #expect(findings(source, rules: [.viewActionFromEffect]) == [])
   }
 
   @Test func findingsSayWhatWasMatchedAndWhatToDo() {
     let found = BoundaryLinter.lint(
-      source: "switch action {\ncase ._internal(.userSettings(.view(.tapped))): break\ndefault: break\n}",
+      source:
+        "switch action {\ncase ._internal(.userSettings(.view(.tapped))): break\ndefault: break\n}",
       file: "Sources/Parent.swift"
     )
-    #expect(found.map(\.description) == [
-      "Sources/Parent.swift:2:32: error: '._internal(.userSettings(.view))' matches a view action of the child 'userSettings'; a parent reacts only to its children's delegate actions [child-private-action-access]"
-    ])
+    #expect(
+      found.map(\.description) == [
+        "Sources/Parent.swift:2:32: error: '._internal(.userSettings(.view))' matches a view action of the child 'userSettings'; a parent reacts only to its children's delegate actions [child-private-action-access]"
+      ])
   }
 }

@@ -64,11 +64,12 @@ import Testing
     // or an Optional's case (`.success`, `.none`) is a value, not a child's action. Line 10 is
     // the limit Documentation/CLI.md names: the syntax cannot tell `.completed` from a plain child's
     // action, so it is taken for a route and missed.
-    #expect(findings(source) == [
-      "7:17 private-action-sent-from-view",
-      "8:17 private-action-sent-from-view",
-      "9:17 private-action-sent-from-view",
-    ])
+    #expect(
+      findings(source) == [
+        "7:17 private-action-sent-from-view",
+        "8:17 private-action-sent-from-view",
+        "9:17 private-action-sent-from-view",
+      ])
   }
 
   // MARK: Misses
@@ -87,11 +88,12 @@ import Testing
       """
     // A labelled payload, two payloads or an array literal is not a child's action; a
     // variable may be (line 7 is not reported).
-    #expect(findings(source) == [
-      "4:34 private-action-sent-from-view",
-      "5:34 private-action-sent-from-view",
-      "6:33 private-action-sent-from-view",
-    ])
+    #expect(
+      findings(source) == [
+        "4:34 private-action-sent-from-view",
+        "5:34 private-action-sent-from-view",
+        "6:33 private-action-sent-from-view",
+      ])
   }
 
   @Test func keyPathSendsFromAViewAreSends() {
@@ -106,10 +108,11 @@ import Testing
         }
       }
       """
-    #expect(findings(source) == [
-      "4:56 private-action-sent-from-view",
-      "6:38 private-action-sent-from-view",
-    ])
+    #expect(
+      findings(source) == [
+        "4:56 private-action-sent-from-view",
+        "6:38 private-action-sent-from-view",
+      ])
   }
 
   @Test func theOlderEffectValueFormIsAnEffect() {
@@ -127,10 +130,11 @@ import Testing
         }
       }
       """
-    #expect(findings(source) == [
-      "5:22 view-action-from-effect",
-      "7:28 view-action-from-effect",
-    ])
+    #expect(
+      findings(source) == [
+        "5:22 view-action-from-effect",
+        "7:28 view-action-from-effect",
+      ])
   }
 
   @Test func aChildsBindingActionIsAViewAction() {
@@ -148,10 +152,11 @@ import Testing
         return .none
       }
       """
-    #expect(findings(source) == [
-      "2:43 child-private-action-access",
-      "4:14 child-private-action-access",
-    ])
+    #expect(
+      findings(source) == [
+        "2:43 child-private-action-access",
+        "4:14 child-private-action-access",
+      ])
     #expect(
       BoundaryLinter.lint(source: source, file: "F.swift").first?.message
         == "'.destination(.statistics(.binding))' matches a binding action, a view action, of the child 'statistics'; a parent reacts only to its children's delegate actions"
@@ -180,12 +185,13 @@ import Testing
     // One finding for each send: the child's category, by the new rule (line 7's `view` is the
     // child's, so it is not also the effect rule's); line 12 routes to a child whose action
     // has no category; line 14 is the feature's own view action.
-    #expect(findings(source) == [
-      "4:36 child-private-action-sent",
-      "7:36 child-private-action-sent",
-      "9:71 child-private-action-sent",
-      "14:19 view-action-from-effect",
-    ])
+    #expect(
+      findings(source) == [
+        "4:36 child-private-action-sent",
+        "7:36 child-private-action-sent",
+        "9:71 child-private-action-sent",
+        "14:19 view-action-from-effect",
+      ])
     #expect(
       BoundaryLinter.lint(source: source, file: "F.swift").first?.message
         == "'.child(.sections(.internal))' sends an internal action of the child 'sections'; a parent does not send its children's private actions: let the child act on its own"
@@ -194,12 +200,14 @@ import Testing
 
   @Test func anInternalActionIsAnInternalAction() {
     let found = BoundaryLinter.lint(
-      source: "switch action {\ncase ._internal(.userSettings(._internal(.tapped))): break\ndefault: break\n}",
+      source:
+        "switch action {\ncase ._internal(.userSettings(._internal(.tapped))): break\ndefault: break\n}",
       file: "Parent.swift"
     )
-    #expect(found.map(\.message) == [
-      "'._internal(.userSettings(._internal))' matches an internal action of the child 'userSettings'; a parent reacts only to its children's delegate actions"
-    ])
+    #expect(
+      found.map(\.message) == [
+        "'._internal(.userSettings(._internal))' matches an internal action of the child 'userSettings'; a parent reacts only to its children's delegate actions"
+      ])
   }
 
   @Test func aFileThatDoesNotParseIsNamed() throws {
@@ -226,10 +234,11 @@ import Testing
       }
       """
     // A row's view action through the parent is a route; a row's internal action is not.
-    #expect(findings(source) == [
-      "3:44 private-action-sent-from-view",
-      "4:22 private-action-sent-from-view",
-    ])
+    #expect(
+      findings(source) == [
+        "3:44 private-action-sent-from-view",
+        "4:22 private-action-sent-from-view",
+      ])
   }
 
   @Test func aChildInACollectionBeforeIdentifiedActionIsAChild() {
@@ -250,13 +259,14 @@ import Testing
         store.send(.internal(.didLoad(id, .loaded)))
       }
       """
-    #expect(findings(source) == [
-      "3:32 child-private-action-access",
-      "3:66 child-private-action-access",
-      "4:44 child-private-action-access",
-      "11:53 private-action-sent-from-view",
-      "12:15 private-action-sent-from-view",
-    ])
+    #expect(
+      findings(source) == [
+        "3:32 child-private-action-access",
+        "3:66 child-private-action-access",
+        "4:44 child-private-action-access",
+        "11:53 private-action-sent-from-view",
+        "12:15 private-action-sent-from-view",
+      ])
   }
 
   @Test func theTaskEffectBeforeTCA1SendsTheActionItReturns() {
@@ -285,12 +295,13 @@ import Testing
         Text("").task { await store.send(.view(.onAppear)).finish() }
       }
       """
-    #expect(findings(source) == [
-      "3:19 view-action-from-effect",
-      "10:13 view-action-from-effect",
-      "12:6 view-action-from-effect",
-      "15:35 child-private-action-sent",
-    ])
+    #expect(
+      findings(source) == [
+        "3:19 view-action-from-effect",
+        "10:13 view-action-from-effect",
+        "12:6 view-action-from-effect",
+        "15:35 child-private-action-sent",
+      ])
   }
 
   @Test func aViewStoresBindingSendsWhatItsClosureReturns() {
@@ -312,13 +323,14 @@ import Testing
         Color.clear.synchronize(viewStore.binding(\\.$focus))
       }
       """
-    #expect(findings(source) == [
-      "2:64 private-action-sent-from-view",
-      "8:15 private-action-sent-from-view",
-      "11:54 private-action-sent-from-view",
-      "12:66 private-action-sent-from-view",
-      "13:68 private-action-sent-from-view",
-    ])
+    #expect(
+      findings(source) == [
+        "2:64 private-action-sent-from-view",
+        "8:15 private-action-sent-from-view",
+        "11:54 private-action-sent-from-view",
+        "12:66 private-action-sent-from-view",
+        "13:68 private-action-sent-from-view",
+      ])
   }
 
   @Test func anAsyncFunctionReturningAnActionIsAnEffects() {
@@ -338,9 +350,10 @@ import Testing
       func name() async -> String { "" }
       """
     // Only an `async` function is an effect's helper: `title(for:)` may be a reducer's.
-    #expect(findings(source) == [
-      "8:13 view-action-from-effect",
-      "11:49 view-action-from-effect",
-    ])
+    #expect(
+      findings(source) == [
+        "8:13 view-action-from-effect",
+        "11:49 view-action-from-effect",
+      ])
   }
 }

@@ -29,14 +29,15 @@ import TestSupport
         }
       }
       """
-    #expect(findings(source) == [
-      "5:19 view-action-from-effect",
-      "9:19 view-action-from-effect",
-      "11:25 view-action-from-effect",
-      "15:23 view-action-from-effect",
-      // A child's view action: the more specific rule (issue #21).
-      "19:82 child-private-action-sent",
-    ])
+    #expect(
+      findings(source) == [
+        "5:19 view-action-from-effect",
+        "9:19 view-action-from-effect",
+        "11:25 view-action-from-effect",
+        "15:23 view-action-from-effect",
+        // A child's view action: the more specific rule (issue #21).
+        "19:82 child-private-action-sent",
+      ])
   }
 
   @Test func helpersTakingSendAreEffects() {
@@ -76,14 +77,15 @@ import TestSupport
       """
     // NB: Lines 17 and 18 route to a case of an enum reducer (a stack's path, a destination)
     // whose action the syntax does not show; line 20 sends the settings' own internal action.
-    #expect(findings(source) == [
-      "4:37 private-action-sent-from-view",
-      "5:39 private-action-sent-from-view",
-      "8:64 private-action-sent-from-view",
-      "13:13 private-action-sent-from-view",
-      "16:13 private-action-sent-from-view",
-      "20:65 private-action-sent-from-view",
-    ])
+    #expect(
+      findings(source) == [
+        "4:37 private-action-sent-from-view",
+        "5:39 private-action-sent-from-view",
+        "8:64 private-action-sent-from-view",
+        "13:13 private-action-sent-from-view",
+        "16:13 private-action-sent-from-view",
+        "20:65 private-action-sent-from-view",
+      ])
   }
 
   @Test func reducersAndEffectsMaySendTheirOwnPrivateActions() {

@@ -24,7 +24,8 @@ struct BackgroundingTests {
   private func recorder() throws -> TraceRecorder {
     try TraceRecorder(
       path: self.path, timing: .fixed,
-      lifecycle: AppLifecycle(center: self.center, leaving: [Self.leaving], returning: [Self.returning])
+      lifecycle: AppLifecycle(
+        center: self.center, leaving: [Self.leaving], returning: [Self.returning])
     )
   }
 
@@ -41,7 +42,9 @@ struct BackgroundingTests {
 
   @Test func leavingTheForegroundLeavesTheFileWholeAndUnlocked() async throws {
     let recorder = try self.recorder()
-    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) {
+      TapCounter()
+    }
     store.send(.increment)
     store.send(.increment)
     await self.post(Self.leaving)
@@ -75,7 +78,9 @@ struct BackgroundingTests {
   /// and end the session.
   @Test func closingInTheBackgroundWritesWhatWaited() async throws {
     let recorder = try self.recorder()
-    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) {
+      TapCounter()
+    }
     store.send(.increment)
     await self.post(Self.leaving)
     store.send(.increment)
@@ -88,7 +93,9 @@ struct BackgroundingTests {
   /// Leaving twice, and returning without having left, change nothing.
   @Test func repeatedNotificationsAreHarmless() async throws {
     let recorder = try self.recorder()
-    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) {
+      TapCounter()
+    }
     await self.post(Self.returning)
     store.send(.increment)
     await self.post(Self.leaving)
@@ -106,7 +113,8 @@ struct BackgroundingTests {
   private func openDescriptors() throws -> [String] {
     let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
     return descriptors.compactMap { descriptor in
-      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor)
+      let target = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/" + descriptor)
       guard let target, target.hasPrefix(self.path) else { return nil }
       return target
     }

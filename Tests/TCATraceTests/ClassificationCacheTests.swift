@@ -87,11 +87,13 @@ struct ClassificationCacheTests {
       App._internal(.login(.view(.emailChanged("a@b.c")))),
       App._internal(.login(.view(.emailChanged("other@b.c")))),
       App._internal(.login(._internal(.loginResponse(.success(.twoFactorRequired(token: "t")))))),
-      App._internal(.login(._internal(.loginResponse(.success(.loggedIn(User(id: 1, name: "a"))))))),
+      App._internal(
+        .login(._internal(.loginResponse(.success(.loggedIn(User(id: 1, name: "a"))))))),
       App._internal(.login(._internal(.loginResponse(.failure(.offline))))),
       App._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("1234"))))))),
       App._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("9"))))))),
-      App._internal(.login(._internal(.twoFactor(.presented(.delegate(.didVerify(User(id: 2, name: "b")))))))),
+      App._internal(
+        .login(._internal(.twoFactor(.presented(.delegate(.didVerify(User(id: 2, name: "b")))))))),
       App._internal(.login(._internal(.twoFactor(.dismiss)))),
       App._internal(.login(.delegate(.didLogin(User(id: 3, name: "c"))))),
       App._internal(.todos(._internal(.rows(.element(id: 3, action: .view(.toggleCompleted)))))),
@@ -103,10 +105,18 @@ struct ClassificationCacheTests {
       App._internal(.todos(.view(.alert(.dismiss)))),
       App._internal(.path(.element(id: 0, action: .settings(.view(.saveButtonTapped))))),
       App._internal(
-        .path(.element(id: 0, action: .settings(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true)))))
+        .path(
+          .element(
+            id: 0,
+            action: .settings(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true))))
+        )
       ),
       App._internal(
-        .path(.element(id: 1, action: .settings(.delegate(.didSave(displayName: "Other", notificationsEnabled: false)))))
+        .path(
+          .element(
+            id: 1,
+            action: .settings(
+              .delegate(.didSave(displayName: "Other", notificationsEnabled: false)))))
       ),
       App._internal(.path(.popFrom(id: 0))),
       App._internal(.path(.push(id: 2, state: .settings(SettingsFeature.State())))),

@@ -57,9 +57,11 @@ struct ClassificationTests {
 
   @Test func grandchildViewActionWithPayload() {
     expectNoDifference(
-      ActionClassification(App._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("42")))))))),
       ActionClassification(
-        path: "_internal.login._internal.twoFactor.presented.view.codeChanged", rootCategory: .internal,
+        App._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged("42")))))))),
+      ActionClassification(
+        path: "_internal.login._internal.twoFactor.presented.view.codeChanged",
+        rootCategory: .internal,
         feature: ["login", "twoFactor"], category: .view, caseName: "codeChanged",
         payload: #""42""#
       )
@@ -122,7 +124,8 @@ struct ClassificationTests {
   @Test func stackElementOfAnEnumReducerAndBinding() {
     expectNoDifference(
       ActionClassification(
-        App._internal(.path(.element(id: 0, action: .settings(.view(.binding(.set(\.displayName, "Blob")))))))
+        App._internal(
+          .path(.element(id: 0, action: .settings(.view(.binding(.set(\.displayName, "Blob")))))))
       ),
       ActionClassification(
         path: "_internal.path[id: 0].settings.view.binding", rootCategory: .internal,
@@ -151,14 +154,19 @@ struct ClassificationTests {
       )
     )
     expectNoDifference(
-      ActionClassification(App._internal(.path(.push(id: 4, state: .settings(SettingsFeature.State()))))).caseName,
+      ActionClassification(
+        App._internal(.path(.push(id: 4, state: .settings(SettingsFeature.State()))))
+      ).caseName,
       "push"
     )
   }
 
   @Test func severalAssociatedValuesWithLabels() {
     let action = App._internal(
-      .path(.element(id: 1, action: .settings(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true)))))
+      .path(
+        .element(
+          id: 1,
+          action: .settings(.delegate(.didSave(displayName: "Blob", notificationsEnabled: true)))))
     )
     expectNoDifference(
       ActionClassification(action),
@@ -184,7 +192,10 @@ struct ClassificationTests {
     #expect(payload(Shapes<String>.one(id: 3)) == ("one", "3"))
     #expect(payload(Shapes<String>.boxed("x")) == ("boxed", #""x""#))
     #expect(payload(Shapes<[Int]>.boxed([1, 2])) == ("boxed", String(customDumping: [1, 2])))
-    #expect(payload(Shapes<String>.existential(Failure.bad)) == ("existential", String(customDumping: Failure.bad)))
+    #expect(
+      payload(Shapes<String>.existential(Failure.bad)) == (
+        "existential", String(customDumping: Failure.bad)
+      ))
     #expect(payload(Shapes<String>.optional(nil)) == ("optional", "nil"))
     #expect(payload(Shapes<String>.optional(5)) == ("optional", "5"))
     #expect(payload(Shapes<String>.empty) == ("empty", nil))
@@ -256,7 +267,8 @@ struct ClassificationTests {
       )
     )
     expectNoDifference(
-      ActionClassification(ReflectedAction.internal(.child(.delegate(.didLogin(User(id: 2, name: "c")))))),
+      ActionClassification(
+        ReflectedAction.internal(.child(.delegate(.didLogin(User(id: 2, name: "c")))))),
       ActionClassification(
         path: "internal.child.delegate.didLogin", rootCategory: .internal, feature: ["child"],
         category: .delegate, caseName: "didLogin",
@@ -278,7 +290,8 @@ struct ClassificationTests {
   }
 
   @Test func leakyExamplesNestedDelegate() {
-    let action = LeakyParentFeature.Action._internal(.child(._internal(.grandchild(.delegate(.didFinish)))))
+    let action = LeakyParentFeature.Action._internal(
+      .child(._internal(.grandchild(.delegate(.didFinish)))))
     expectNoDifference(
       ActionClassification(action),
       ActionClassification(
@@ -288,4 +301,3 @@ struct ClassificationTests {
     )
   }
 }
-

@@ -50,14 +50,18 @@ struct ComputedPropertyNamesTests {
   @Test func thePropertyIsReadFromItsKeyPathGettersName() {
     #expect(
       ComputedPropertyNames.property(
-        inGetter: "key path getter for App.LoginFeature.State.password : Swift.String : App.LoginFeature.State"
+        inGetter:
+          "key path getter for App.LoginFeature.State.password : Swift.String : App.LoginFeature.State"
       ) == "password"
     )
     #expect(
       ComputedPropertyNames.property(
-        inGetter: "key path getter for App.(State in _F662BD4A).title : Swift.String : App.(State in _F662BD4A)"
+        inGetter:
+          "key path getter for App.(State in _F662BD4A).title : Swift.String : App.(State in _F662BD4A)"
       ) == "title"
     )
-    #expect(ComputedPropertyNames.property(inGetter: "App.LoginFeature.State.password.getter : Swift.String") == nil)
+    #expect(
+      ComputedPropertyNames.property(
+        inGetter: "App.LoginFeature.State.password.getter : Swift.String") == nil)
   }
 }

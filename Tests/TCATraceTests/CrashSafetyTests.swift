@@ -21,7 +21,8 @@ struct CrashSafetyTests {
     var seenBeforeKill = 0
     while seenBeforeKill < 500 {
       if let reader = try? TraceReader(path: path),
-        case let .integer(count)? = try? reader.query("SELECT count(*) FROM actions").rows.first?.first
+        case let .integer(count)? = try? reader.query("SELECT count(*) FROM actions").rows.first?
+          .first
       {
         seenBeforeKill = Int(count)
       }
@@ -42,7 +43,10 @@ struct CrashSafetyTests {
     #expect(session.actionCount >= seenBeforeKill)
     // Every committed action is there, numbered without a gap.
     let numbering = try reader.query("SELECT min(seq), max(seq), count(*) FROM actions")
-    #expect(numbering.rows == [[.integer(1), .integer(Int64(session.actionCount)), .integer(Int64(session.actionCount))]])
+    #expect(
+      numbering.rows == [
+        [.integer(1), .integer(Int64(session.actionCount)), .integer(Int64(session.actionCount))]
+      ])
     let first = try reader.actions(matching: TraceFilter(toSeq: 1))
     expectNoDifference(first.map(\.payload), [#""user0@example.com""#])
   }
@@ -57,7 +61,8 @@ struct CrashSafetyTests {
     let lines = result.stdout.split(separator: "\n").map(String.init)
     let issues = lines.filter { $0.hasPrefix("issue: ") }
     #expect(issues.count == 1)
-    #expect(issues.first?.hasPrefix("issue: TCATrace stopped recording to '\(path)' at action #") == true)
+    #expect(
+      issues.first?.hasPrefix("issue: TCATrace stopped recording to '\(path)' at action #") == true)
     #expect(issues.first?.contains("while writing '\(path)'. The app goes on") == true)
     // The store processed every action after recording stopped.
     #expect(lines.contains("processed 20000; email starts 19999"))
@@ -82,7 +87,8 @@ struct CrashSafetyTests {
     let lines = result.stdout.split(separator: "\n").map(String.init)
     let issues = lines.filter { $0.hasPrefix("issue: ") }
     #expect(issues.count == 1)
-    #expect(issues.first?.hasPrefix("issue: TCATrace stopped recording to '\(path)' at action #") == true)
+    #expect(
+      issues.first?.hasPrefix("issue: TCATrace stopped recording to '\(path)' at action #") == true)
     #expect(lines.last?.hasPrefix("close threw: ") == true)
   }
 
@@ -116,12 +122,16 @@ struct CrashSafetyTests {
     // #40: `tcatrace demo` refused three such files and changed them).
     let rollbackPath = directory.path("rollback-journal.db")
     try bytes.write(to: URL(fileURLWithPath: rollbackPath))
-    try SQLiteConnection(path: rollbackPath, mode: .readWrite).execute("PRAGMA journal_mode = DELETE")
+    try SQLiteConnection(path: rollbackPath, mode: .readWrite).execute(
+      "PRAGMA journal_mode = DELETE")
     let rollback = try Data(contentsOf: URL(fileURLWithPath: rollbackPath))
     #expect(rollback[18] == 1 && rollback[19] == 1, "a rollback journal's header")
     let damages: [(String, Data)] = [
       ("truncated", bytes.prefix(bytes.count * 3 / 4)),
-      ("zeroed-page", bytes.prefix(pageSize * 3) + Data(count: pageSize) + bytes.dropFirst(pageSize * 4)),
+      (
+        "zeroed-page",
+        bytes.prefix(pageSize * 3) + Data(count: pageSize) + bytes.dropFirst(pageSize * 4)
+      ),
       (
         "zeroed-page-rollback-journal",
         rollback.prefix(pageSize * 3) + Data(count: pageSize) + rollback.dropFirst(pageSize * 4)
@@ -145,24 +155,31 @@ struct CrashSafetyTests {
         let issues = lines.filter { $0.hasPrefix("issue: ") }
         #expect(issues.count == 1, "\(name): \(lines)")
         #expect(
-          issues.first?.hasPrefix("issue: TCATrace does not append to '\(path)': it is damaged (") == true,
+          issues.first?.hasPrefix("issue: TCATrace does not append to '\(path)': it is damaged (")
+            == true,
           "\(name): \(issues)"
         )
         #expect(
-          issues.first?.hasSuffix("The app goes on without recording; record to a new file.") == true,
+          issues.first?.hasSuffix("The app goes on without recording; record to a new file.")
+            == true,
           "\(name): \(issues)"
         )
         #expect(lines.suffix(2).first == "sent 3", "\(name): the store went on")
-        #expect(lines.last?.hasPrefix("close threw: '\(path)' is damaged (") == true, "\(name): \(lines)")
+        #expect(
+          lines.last?.hasPrefix("close threw: '\(path)' is damaged (") == true, "\(name): \(lines)")
       }
-      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged, "\(name): the file is untouched")
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: path)) == damaged,
+        "\(name): the file is untouched")
       #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "\(name)")
       #expect(!FileManager.default.fileExists(atPath: path + "-shm"), "\(name)")
 
       // `tcatrace demo` refuses it the same way, with exit code 2, and leaves it as it was.
       let demo = try await Product("tcatrace").run(["demo", "--out", path])
       #expect(demo.status == 2, "\(name): \(demo.stderr)")
-      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged, "\(name): the demo left it untouched")
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: path)) == damaged,
+        "\(name): the demo left it untouched")
       #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "\(name)")
     }
   }
@@ -177,7 +194,8 @@ struct CrashSafetyTests {
 
     // Another process's exclusive lock: nothing can read the file while it is held.
     var holder: SQLiteConnection? = try SQLiteConnection(path: path, mode: .readWrite)
-    try holder?.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE sessions SET name = name")
+    try holder?.execute(
+      "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE sessions SET name = name")
 
     // NB: It pauses after the fifth, once the recorder has written it: the lock is released
     // before it closes, however long the release takes on a busy machine (a recorder closed

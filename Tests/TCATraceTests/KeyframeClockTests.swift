@@ -12,7 +12,9 @@ struct KeyframeClockTests {
     var kept: [Int] = []
     var building: [(due: Int, snapshot: StateSnapshot)] = []
     for seq in 1...actions {
-      for snapshot in clock.snapshots(seq: seq, changes: 1, before: { 0 }, after: { seq }, redact: { _, _ in }) {
+      for snapshot in clock.snapshots(
+        seq: seq, changes: 1, before: { 0 }, after: { seq }, redact: { _, _ in })
+      {
         kept.append(snapshot.seq)
         building.append((seq + lag, snapshot))
       }
@@ -27,7 +29,8 @@ struct KeyframeClockTests {
   /// A writer that keeps up is asked for a state each time the changes since the last add up
   /// to a quarter of its size in nodes: reading any step reads at most that many changes.
   @Test func aStateIsKeptEachTimeTheChangesAddUpToItsSize() {
-    #expect(self.keptSeqs(actions: 20_000, nodes: 16_000) == [0, 4_000, 8_000, 12_000, 16_000, 20_000])
+    #expect(
+      self.keptSeqs(actions: 20_000, nodes: 16_000) == [0, 4_000, 8_000, 12_000, 16_000, 20_000])
     // A small state, every 1,000 changes at least.
     #expect(self.keptSeqs(actions: 3_500, nodes: 400) == [0, 1_000, 2_000, 3_000])
   }
@@ -36,6 +39,7 @@ struct KeyframeClockTests {
   @Test func noStateIsAskedForWhileOneIsBeingBuilt() {
     // Each is asked for by the first action whose count reaches the threshold after the last
     // was built.
-    #expect(self.keptSeqs(actions: 20_000, nodes: 16_000, lag: 6_000) == [0, 6_002, 12_003, 18_004])
+    #expect(
+      self.keptSeqs(actions: 20_000, nodes: 16_000, lag: 6_000) == [0, 6_002, 12_003, 18_004])
   }
 }

@@ -311,7 +311,10 @@ struct NavigationRecordingTests {
     let tap = try #require(try TraceReader(path: path).actions().last)
     expectNoDifference(
       [tap.path, tap.feature, tap.category.rawValue, tap.caseName],
-      ["_internal.destination.presented.alert.confirmReturnAll", "destination", "unclassified", "confirmReturnAll"]
+      [
+        "_internal.destination.presented.alert.confirmReturnAll", "destination", "unclassified",
+        "confirmReturnAll",
+      ]
     )
     #expect(tap.leaks == [])
   }

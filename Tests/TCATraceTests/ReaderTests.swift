@@ -74,19 +74,22 @@ struct ReaderTests {
       try seqs(reader, TraceFilter(session: app, feature: "login.twoFactor")), [5, 6, 7, 8]
     )
     expectNoDifference(try seqs(reader, TraceFilter(session: app, feature: "log")), [])
-    expectNoDifference(try seqs(reader, TraceFilter(session: app, feature: "todos.rows")), [13, 14, 15])
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, feature: "todos.rows")), [13, 14, 15])
     expectNoDifference(
       try seqs(reader, TraceFilter(session: app, feature: "todos.rows[id: 1]")), [15]
     )
     expectNoDifference(try seqs(reader, TraceFilter(leaksOnly: true)), [2, 4, 6, 7])
-    expectNoDifference(try seqs(reader, TraceFilter(session: app, fromSeq: 20, toSeq: 21)), [20, 21])
+    expectNoDifference(
+      try seqs(reader, TraceFilter(session: app, fromSeq: 20, toSeq: 21)), [20, 21])
     // Text matches the case path or the payload.
     expectNoDifference(try seqs(reader, TraceFilter(session: app, text: "binding")), [20, 21])
     expectNoDifference(try seqs(reader, TraceFilter(session: app, text: "oat milk")), [15])
     expectNoDifference(try seqs(reader, TraceFilter(categories: [])), [])
     // Conditions combine.
     expectNoDifference(
-      try seqs(reader, TraceFilter(session: app, categories: [.view], feature: "todos", fromSeq: 13)),
+      try seqs(
+        reader, TraceFilter(session: app, categories: [.view], feature: "todos", fromSeq: 13)),
       [13, 15, 16, 17, 18]
     )
   }
@@ -114,7 +117,8 @@ struct ReaderTests {
     try await recordDemoFile(path)
     let reader = try TraceReader(path: path)
     let all = try reader.actions(includeChanges: false)
-    let after = try reader.actions(matching: TraceFilter(afterID: all[26].id), includeChanges: false)
+    let after = try reader.actions(
+      matching: TraceFilter(afterID: all[26].id), includeChanges: false)
     expectNoDifference(after.map(\.id), all.suffix(3).map(\.id))
   }
 
@@ -138,7 +142,8 @@ struct ReaderTests {
       """
     )
     expectNoDifference(action.payloadJSON, #"{"add":{"amount":2,"note":"two"}}"#)
-    let decoded = try JSONDecoder().decode(Counter.Action.self, from: Data(action.payloadJSON!.utf8))
+    let decoded = try JSONDecoder().decode(
+      Counter.Action.self, from: Data(action.payloadJSON!.utf8))
     #expect(decoded == .add(amount: 2, note: "two"))
   }
 
@@ -167,7 +172,9 @@ struct ReaderTests {
     let result = try await Product("tcatrace-fixture").run(["leak-stop", path])
     #expect(result.status != 0)
     #expect(result.stdout == "sending\n")
-    #expect(result.stderr.contains("Boundary leak (parent-reacts-to-private-child-action) in LeakyParentFeature"))
+    #expect(
+      result.stderr.contains(
+        "Boundary leak (parent-reacts-to-private-child-action) in LeakyParentFeature"))
     let actions = try TraceReader(path: path).actions()
     expectNoDifference(actions.flatMap(\.leaks).map(\.rule), [.parentReactsToPrivateChildAction])
   }

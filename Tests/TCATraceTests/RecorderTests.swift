@@ -31,7 +31,10 @@ private struct Row: Equatable {
     self.statePath = action.statePath
   }
 
-  init(_ seq: Int, _ origin: TracedAction.Origin, _ path: String, _ feature: String, _ category: ActionCategory, _ statePath: String) {
+  init(
+    _ seq: Int, _ origin: TracedAction.Origin, _ path: String, _ feature: String,
+    _ category: ActionCategory, _ statePath: String
+  ) {
     (self.seq, self.origin, self.path, self.feature, self.category, self.statePath) =
       (seq, origin, path, feature, category, statePath)
   }
@@ -43,10 +46,18 @@ private let loginRows = [
   Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
   Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
   Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
-  Row(5, .send, "_internal.login._internal.twoFactor.presented.view.codeChanged", "login.twoFactor", .view, "login.twoFactor"),
-  Row(6, .send, "_internal.login._internal.twoFactor.presented.view.submitButtonTapped", "login.twoFactor", .view, "login.twoFactor"),
-  Row(7, .effect(cause: 6), "_internal.login._internal.twoFactor.presented._internal.verifyResponse", "login.twoFactor", .internal, "login.twoFactor"),
-  Row(8, .effect(cause: 7), "_internal.login._internal.twoFactor.presented.delegate.didVerify", "login.twoFactor", .delegate, "login.twoFactor"),
+  Row(
+    5, .send, "_internal.login._internal.twoFactor.presented.view.codeChanged", "login.twoFactor",
+    .view, "login.twoFactor"),
+  Row(
+    6, .send, "_internal.login._internal.twoFactor.presented.view.submitButtonTapped",
+    "login.twoFactor", .view, "login.twoFactor"),
+  Row(
+    7, .effect(cause: 6), "_internal.login._internal.twoFactor.presented._internal.verifyResponse",
+    "login.twoFactor", .internal, "login.twoFactor"),
+  Row(
+    8, .effect(cause: 7), "_internal.login._internal.twoFactor.presented.delegate.didVerify",
+    "login.twoFactor", .delegate, "login.twoFactor"),
   Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
 ]
 
@@ -65,7 +76,9 @@ struct RecorderTests {
       exampleDependencies(&$0)
     }
     for round in 1...3 {
-      for index in 0..<7 { store.send(._internal(.login(.view(.emailChanged("\(round)-\(index)@example.com"))))) }
+      for index in 0..<7 {
+        store.send(._internal(.login(.view(.emailChanged("\(round)-\(index)@example.com")))))
+      }
       await recorder.flush()
       let reader = try TraceReader(path: path, live: true)
       #expect(try reader.actions().count == 7 * round)
@@ -108,19 +121,36 @@ struct RecorderTests {
       actions.map(Row.init),
       loginRows + [
         Row(10, .send, "_internal.todos.view.onAppear", "todos", .view, "todos"),
-        Row(11, .effect(cause: 10), "_internal.todos._internal.todosLoaded", "todos", .internal, "todos"),
+        Row(
+          11, .effect(cause: 10), "_internal.todos._internal.todosLoaded", "todos", .internal,
+          "todos"),
         Row(12, .send, "_internal.todos.view.addTodoButtonTapped", "todos", .view, "todos"),
-        Row(13, .send, "_internal.todos._internal.rows[id: 100].view.toggleCompleted", "todos.rows[id: 100]", .view, "todos.todos[id: 100]"),
-        Row(14, .effect(cause: 13), "_internal.todos._internal.rows[id: 100].delegate.completionChanged", "todos.rows[id: 100]", .delegate, "todos.todos[id: 100]"),
-        Row(15, .send, "_internal.todos._internal.rows[id: 1].view.titleChanged", "todos.rows[id: 1]", .view, "todos.todos[id: 1]"),
+        Row(
+          13, .send, "_internal.todos._internal.rows[id: 100].view.toggleCompleted",
+          "todos.rows[id: 100]", .view, "todos.todos[id: 100]"),
+        Row(
+          14, .effect(cause: 13),
+          "_internal.todos._internal.rows[id: 100].delegate.completionChanged",
+          "todos.rows[id: 100]", .delegate, "todos.todos[id: 100]"),
+        Row(
+          15, .send, "_internal.todos._internal.rows[id: 1].view.titleChanged", "todos.rows[id: 1]",
+          .view, "todos.todos[id: 1]"),
         Row(16, .send, "_internal.todos.view.clearCompletedButtonTapped", "todos", .view, "todos"),
         Row(17, .send, "_internal.todos.view.alert", "todos", .view, "todos.alert"),
         Row(18, .send, "_internal.todos.view.onDisappear", "todos", .view, "todos"),
         Row(19, .send, "view.settingsButtonTapped", "", .view, ""),
-        Row(20, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view, "path[id: 0].settings"),
-        Row(21, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view, "path[id: 0].settings"),
-        Row(22, .send, "_internal.path[id: 0].settings.view.saveButtonTapped", "path[id: 0].settings", .view, "path[id: 0].settings"),
-        Row(23, .effect(cause: 22), "_internal.path[id: 0].settings.delegate.didSave", "path[id: 0].settings", .delegate, "path[id: 0].settings"),
+        Row(
+          20, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view,
+          "path[id: 0].settings"),
+        Row(
+          21, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view,
+          "path[id: 0].settings"),
+        Row(
+          22, .send, "_internal.path[id: 0].settings.view.saveButtonTapped", "path[id: 0].settings",
+          .view, "path[id: 0].settings"),
+        Row(
+          23, .effect(cause: 22), "_internal.path[id: 0].settings.delegate.didSave",
+          "path[id: 0].settings", .delegate, "path[id: 0].settings"),
       ]
     )
 
@@ -142,12 +172,14 @@ struct RecorderTests {
     expectNoDifference(
       actions[8].changes,
       [
-        StateChange(path: "user", kind: .added, old: nil, new: """
-          User(
-            id: 1,
-            name: "blob"
-          )
-          """)
+        StateChange(
+          path: "user", kind: .added, old: nil,
+          new: """
+            User(
+              id: 1,
+              name: "blob"
+            )
+            """)
       ]
     )
     expectNoDifference(
@@ -305,7 +337,8 @@ struct RecorderTests {
       return tasks.compactMap { task in
         // NB: The name is in parentheses and may hold spaces: the fields after it are counted
         // from its closing parenthesis. The nice value is the stat's 19th field.
-        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+        guard
+          let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
           let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
@@ -382,7 +415,9 @@ struct RecorderTests {
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
     store.send(._internal(.login(.view(.loginButtonTapped))))
     await store.finish()
-    store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
+    store.send(
+      ._internal(
+        .login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
     store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
     await store.finish()
     try await recorder.close()
@@ -411,8 +446,11 @@ struct RecorderTests {
     await store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
     await store.send(._internal(.login(.view(.loginButtonTapped))))
     await store.receive(\._internal.login._internal.loginResponse.success)
-    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
-    await store.send(._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
+    await store.send(
+      ._internal(
+        .login(._internal(.twoFactor(.presented(.view(.codeChanged(APIClient.fakeCode))))))))
+    await store.send(
+      ._internal(.login(._internal(.twoFactor(.presented(.view(.submitButtonTapped)))))))
     await store.receive(\._internal.login.delegate.didLogin) {
       $0.user = User(id: 1, name: "blob")
     }

@@ -16,7 +16,8 @@ struct RedactionByPathTests {
   @Test func theDemoHoldsNoValueAtAMarkedPathInAnyColumn() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("app.db")
-    let recorder = try await RedactionTests.recordApp(into: directory, redacting: AppFeature.redactions)
+    let recorder = try await RedactionTests.recordApp(
+      into: directory, redacting: AppFeature.redactions)
     try await recorder.close()
 
     for secret in [APIClient.fakePassword, APIClient.fakeCode] {
@@ -65,7 +66,8 @@ struct RedactionByPathTests {
     try await recorder.close()
 
     for secret in [
-      "first-secret", "second-secret", "third-secret", "backup-secret", "pin-one-1111", "pin-two-2222",
+      "first-secret", "second-secret", "third-secret", "backup-secret", "pin-one-1111",
+      "pin-two-2222",
     ] {
       #expect(try occurrences(of: secret, in: directory) == 0, "\(secret)")
     }
@@ -151,9 +153,12 @@ private struct MarkedPaths {
   func check(_ path: String) throws -> Checked {
     let reader = try TraceReader(path: path)
     var checked = Checked()
-    for row in try reader.query("SELECT json_changes FROM actions WHERE json_changes IS NOT NULL").rows {
+    for row in try reader.query("SELECT json_changes FROM actions WHERE json_changes IS NOT NULL")
+      .rows
+    {
       guard case let .text(text)? = row.first else { continue }
-      let operations = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])
+      let operations = try #require(
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])
       for operation in operations where operation.count == 3 {
         let changePath = (operation[1] as? [Any] ?? []).map { "\($0)" }
         for marked in self.state {
@@ -185,14 +190,18 @@ private struct MarkedPaths {
         let label = marked.last! + ": "
         for case let .text(text) in row.dropFirst() where text.contains(label) {
           #expect(
-            text.components(separatedBy: label).dropFirst().allSatisfy { $0.hasPrefix("<redacted>") },
+            text.components(separatedBy: label).dropFirst().allSatisfy {
+              $0.hasPrefix("<redacted>")
+            },
             "\(changePath): \(text)"
           )
           checked.texts += 1
         }
       }
     }
-    for row in try reader.query("SELECT payload_json FROM actions WHERE payload_json IS NOT NULL").rows {
+    for row in try reader.query("SELECT payload_json FROM actions WHERE payload_json IS NOT NULL")
+      .rows
+    {
       guard case let .text(text)? = row.first else { continue }
       let json = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
       for values in Self.caseValues(self.cases, in: json) {
@@ -207,7 +216,8 @@ private struct MarkedPaths {
   static func values(at path: ArraySlice<String>, in json: Any) -> [Any] {
     if let array = json as? [Any] { return array.flatMap { Self.values(at: path, in: $0) } }
     guard let name = path.first else { return [json] }
-    guard let object = json as? [String: Any], let member = object[name] ?? object["_" + name] else { return [] }
+    guard let object = json as? [String: Any], let member = object[name] ?? object["_" + name]
+    else { return [] }
     return Self.values(at: path.dropFirst(), in: member)
   }
 

@@ -60,7 +60,9 @@ func occurrences(of secret: String, in directory: TemporaryDirectory) throws -> 
 @Suite(.hangGuard)
 struct RedactionTests {
   /// Records the demo's app session, which types the password and the two-factor code.
-  static func recordApp(into directory: TemporaryDirectory, redacting: [TraceRedaction]) async throws -> TraceRecorder {
+  static func recordApp(into directory: TemporaryDirectory, redacting: [TraceRedaction])
+    async throws -> TraceRecorder
+  {
     let recorder = try TraceRecorder(path: directory.path("app.db"), redacting: redacting)
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
       AppFeature()
@@ -81,13 +83,16 @@ struct RedactionTests {
     // NB: Waited for through the recorder, suspended: never a poll of the file that blocks the
     // main actor.
     await recorder.flush()
-    let written = try TraceReader(path: directory.path("app.db"), live: true).query("SELECT count(*) FROM actions")
+    let written = try TraceReader(path: directory.path("app.db"), live: true).query(
+      "SELECT count(*) FROM actions")
     guard case let .integer(count)? = written.rows.first?.first else {
       Issue.record("no count of actions: \(written.rows)")
       return
     }
     #expect(count >= 22)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).contains("app.db-wal"))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path).contains("app.db-wal")
+    )
     #expect(try occurrences(of: APIClient.fakePassword, in: directory) == 0)
     #expect(try occurrences(of: APIClient.fakeCode, in: directory) == 0)
     // And once closed.
@@ -134,7 +139,9 @@ struct RedactionTests {
     }
     store.send(._internal(.login(.view(.passwordChanged(APIClient.fakePassword)))))
     // Enough changes after it for the recorder to keep the whole state again.
-    for index in 0..<1_100 { store.send(._internal(.login(.view(.emailChanged("user\(index)@example.com"))))) }
+    for index in 0..<1_100 {
+      store.send(._internal(.login(.view(.emailChanged("user\(index)@example.com")))))
+    }
     await store.finish()
     try await recorder.close()
 
@@ -160,8 +167,15 @@ struct RedactionTests {
     let path = directory.path("vault.db")
     let recorder = try TraceRecorder(path: path)
     let store = RecordingStore(initialState: Vault.State(), recorder: recorder) { Vault() }
-    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-one"), Password(value: "s3cret-two")])))
-    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-one"), Password(value: "s3cret-three")])))
+    store.send(
+      .store(
+        Credentials(
+          user: "blob", passwords: [Password(value: "s3cret-one"), Password(value: "s3cret-two")])))
+    store.send(
+      .store(
+        Credentials(
+          user: "blob", passwords: [Password(value: "s3cret-one"), Password(value: "s3cret-three")])
+      ))
     try await recorder.close()
     for secret in ["s3cret-one", "s3cret-two", "s3cret-three"] {
       #expect(try occurrences(of: secret, in: directory) == 0, "\(secret)")
@@ -195,7 +209,10 @@ struct RedactionTests {
     // Only the second password changed, and the trace says so without saying what it was.
     expectNoDifference(
       actions[1].changes,
-      [StateChange(path: "credentials.passwords[1]", kind: .changed, old: "<redacted>", new: "<redacted>")]
+      [
+        StateChange(
+          path: "credentials.passwords[1]", kind: .changed, old: "<redacted>", new: "<redacted>")
+      ]
     )
   }
 
@@ -212,8 +229,16 @@ struct RedactionTests {
     store.send(.noteChanged("a note"))
     // What the actions change in the JSON is redacted too: a password added, one replaced, a
     // whole set of credentials, the PIN.
-    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-zero"), Password(value: "s3cret-one")])))
-    store.send(.store(Credentials(user: "blob", passwords: [Password(value: "s3cret-zero"), Password(value: "s3cret-two")])))
+    store.send(
+      .store(
+        Credentials(
+          user: "blob", passwords: [Password(value: "s3cret-zero"), Password(value: "s3cret-one")]))
+    )
+    store.send(
+      .store(
+        Credentials(
+          user: "blob", passwords: [Password(value: "s3cret-zero"), Password(value: "s3cret-two")]))
+    )
     store.send(.store(Credentials(user: "other", passwords: [Password(value: "s3cret-three")])))
     store.send(.pinChanged("5550123"))
     try await recorder.close()

@@ -70,7 +70,8 @@ private struct RenamedCounter: Reducer {
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .incrementTapped: state.count += 1
-    case let .addTapped(title): state.items.append(Counter.Item(id: state.items.count + 1, title: title))
+    case let .addTapped(title):
+      state.items.append(Counter.Item(id: state.items.count + 1, title: title))
     case .loadFactTapped: break
     case let .factLoaded(fact): state.fact = fact
     }
@@ -119,7 +120,9 @@ private struct AppWithABuggyTodoRow: Reducer {
   var body: some ReducerOf<AppFeature> {
     AppFeature()
     Reduce { state, action in
-      if case let ._internal(.todos(._internal(.rows(.element(id, .view(.titleChanged(title))))))) = action {
+      if case let ._internal(.todos(._internal(.rows(.element(id, .view(.titleChanged(title))))))) =
+        action
+      {
         state.todos.todos[id: id]?.title = title.uppercased()
       }
       return .none
@@ -150,13 +153,16 @@ struct ReplayTests {
     #expect(report.replayed == total)
 
     let buggy = try await replay.run(AppWithABuggyTodoRow())
-    let edit = try #require(try TraceReader(path: path).actions().first { $0.caseName == "titleChanged" })
+    let edit = try #require(
+      try TraceReader(path: path).actions().first { $0.caseName == "titleChanged" })
     #expect(buggy.replayed == edit.seq - 1)
     #expect(
       buggy.divergence
         == TraceDivergence(
           seq: edit.seq, actionPath: "_internal.todos._internal.rows[id: 1].view.titleChanged",
-          kind: .state(path: "todos.todos[id: 1].title", recorded: #""Buy oat milk""#, replayed: #""BUY OAT MILK""#)
+          kind: .state(
+            path: "todos.todos[id: 1].title", recorded: #""Buy oat milk""#,
+            replayed: #""BUY OAT MILK""#)
         )
     )
     expectNoDifference(
@@ -206,7 +212,9 @@ struct ReplayTests {
     #expect(report.replayed == 0)
     #expect(
       report.divergence
-        == TraceDivergence(seq: 1, actionPath: "incrementTapped", kind: .state(path: "count", recorded: "1", replayed: "2"))
+        == TraceDivergence(
+          seq: 1, actionPath: "incrementTapped",
+          kind: .state(path: "count", recorded: "1", replayed: "2"))
     )
     expectNoDifference(
       report.description,
@@ -251,7 +259,9 @@ struct ReplayTests {
     #expect(report.replayed == 3)
     #expect(
       report.divergence
-        == TraceDivergence(seq: 4, actionPath: "factTapped", kind: .missingEffect(sentSeq: 5, sentPath: "factLoaded"))
+        == TraceDivergence(
+          seq: 4, actionPath: "factTapped", kind: .missingEffect(sentSeq: 5, sentPath: "factLoaded")
+        )
     )
     #expect(report.description.hasSuffix("in the recording its effects sent #5 factLoaded."))
   }
@@ -307,7 +317,10 @@ struct ReplayTests {
       report.divergence
         == TraceDivergence(
           seq: 4, actionPath: "factTapped",
-          kind: .undecodableAction(reason: "RenamedCounter.Action has no case 'factTapped': it was renamed or removed since the recording")
+          kind: .undecodableAction(
+            reason:
+              "RenamedCounter.Action has no case 'factTapped': it was renamed or removed since the recording"
+          )
         )
     )
   }

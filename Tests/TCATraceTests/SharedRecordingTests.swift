@@ -168,7 +168,10 @@ struct SharedRecordingTests {
     try await recorder.close()
 
     let actions = try TraceReader(path: path).actions()
-    #expect(actions.map { $0.changes.map(\.path) } == [["total", "tally.total"], ["total", "tally.total", "peeks"]])
+    #expect(
+      actions.map { $0.changes.map(\.path) } == [
+        ["total", "tally.total"], ["total", "tally.total", "peeks"],
+      ])
     // The shared total is not judged; the parent's own reaction is.
     expectNoDifference(
       actions.map { $0.leaks.map { "\($0.rule) \($0.detail)" } },
@@ -276,7 +279,8 @@ struct SharedRecordingTests {
     let changes = try TraceReader(path: path).actions().last?.changes.map {
       "\($0.path) \($0.old ?? "∅") → \($0.new ?? "∅")"
     }
-    #expect(changes == [#"name "Blob" → "Blob Jr.""#, #"destination.editor.name "Blob" → "Blob Jr.""#])
+    #expect(
+      changes == [#"name "Blob" → "Blob Jr.""#, #"destination.editor.name "Blob" → "Blob Jr.""#])
   }
 }
 

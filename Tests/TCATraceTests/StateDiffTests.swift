@@ -122,7 +122,9 @@ struct StateDiffTests {
   }
 
   @Test func reorderingIdentifiedElementsIsAChangeOfOrder() {
-    let old = Root(rows: [Row(id: 1, title: "a"), Row(id: 2, title: "b", isComplete: true), Row(id: 3, title: "c")])
+    let old = Root(rows: [
+      Row(id: 1, title: "a"), Row(id: 2, title: "b", isComplete: true), Row(id: 3, title: "c"),
+    ])
     var new = old
     new.rows.sort { !$0.isComplete && $1.isComplete }
     new.rows[id: 1]?.title = "A"
@@ -288,10 +290,18 @@ struct StateDiffTests {
       expectNoDifference(
         changes,
         [
-          StateChange(path: "int", kind: .changed, old: String(customDumping: old.int), new: String(customDumping: int)),
-          StateChange(path: "bool", kind: .changed, old: String(customDumping: old.bool), new: String(customDumping: bool)),
-          StateChange(path: "double", kind: .changed, old: String(customDumping: old.double), new: String(customDumping: double)),
-          StateChange(path: "string", kind: .changed, old: String(customDumping: old.string), new: String(customDumping: string)),
+          StateChange(
+            path: "int", kind: .changed, old: String(customDumping: old.int),
+            new: String(customDumping: int)),
+          StateChange(
+            path: "bool", kind: .changed, old: String(customDumping: old.bool),
+            new: String(customDumping: bool)),
+          StateChange(
+            path: "double", kind: .changed, old: String(customDumping: old.double),
+            new: String(customDumping: double)),
+          StateChange(
+            path: "string", kind: .changed, old: String(customDumping: old.string),
+            new: String(customDumping: string)),
         ]
       )
     }
@@ -355,7 +365,9 @@ struct StateDiffTests {
     struct List {
       var rows: IdentifiedArrayOf<ObservedRow>
     }
-    let old = List(rows: IdentifiedArray(uniqueElements: (0..<100).map { ObservedRow(id: $0, title: "row \($0)") }))
+    let old = List(
+      rows: IdentifiedArray(
+        uniqueElements: (0..<100).map { ObservedRow(id: $0, title: "row \($0)") }))
     var new = old
     for id in new.rows.ids { new.rows[id: id]?._$observationRegistrar.generation += 1 }
     #expect(StateChange.diff(from: old, to: new).isEmpty)
@@ -434,7 +446,8 @@ struct StateDiffTests {
     }
     let uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
     let old = Lists(
-      tagged: [Tagged(id: "a"), Tagged(id: "b c")], keyed: [Keyed(id: uuid)], small: [Small(id: -7)],
+      tagged: [Tagged(id: "a"), Tagged(id: "b c")], keyed: [Keyed(id: uuid)],
+      small: [Small(id: -7)],
       numbered: [Row(id: 1, title: "x"), Row(id: -2, title: "y")]
     )
     var new = old
@@ -460,7 +473,10 @@ struct StateDiffTests {
       initialState: AppFeature.State(),
       observer: { event in
         collector.pairs.append(
-          (ActionAnalysis(event).changes, StateChange.diff(from: event.stateBefore, to: event.stateAfter))
+          (
+            ActionAnalysis(event).changes,
+            StateChange.diff(from: event.stateBefore, to: event.stateAfter)
+          )
         )
       }
     ) {

@@ -30,7 +30,8 @@ private struct Profile: Codable, Equatable {
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.first = try container.decode(String.self, forKey: .first)
-    self.last = String(try container.decode(String.self, forKey: .full).dropFirst(self.first.count + 1))
+    self.last = String(
+      try container.decode(String.self, forKey: .full).dropFirst(self.first.count + 1))
     self.nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
   }
 
@@ -127,12 +128,21 @@ private struct Shapes: Reducer {
       switch state.status {
       case .idle: state.status = .loading(progress: 0.25, label: "go")
       case let .loading(progress, label):
-        state.status = progress < 1 ? .loading(progress: progress + 0.25, label: label + "!") : .failed("no", code: step)
+        state.status =
+          progress < 1
+          ? .loading(progress: progress + 0.25, label: label + "!") : .failed("no", code: step)
       case .failed: state.status = .idle
       }
-    case 10: state.rows.insert(Row(id: step, title: "row \(step)"), at: step % (state.rows.count + 1))
-    case 11: if state.rows.count > 2 { state.rows.remove(at: 1) } else { state.rows[0].title += "+" }
-    case 12: if state.stack.count < 3 { state.stack.append(Row(id: step, title: "pushed")) } else { state.stack.removeAll() }
+    case 10:
+      state.rows.insert(Row(id: step, title: "row \(step)"), at: step % (state.rows.count + 1))
+    case 11:
+      if state.rows.count > 2 { state.rows.remove(at: 1) } else { state.rows[0].title += "+" }
+    case 12:
+      if state.stack.count < 3 {
+        state.stack.append(Row(id: step, title: "pushed"))
+      } else {
+        state.stack.removeAll()
+      }
     default:
       switch state.maybe {
       case nil: state.maybe = .some(nil)
@@ -164,7 +174,9 @@ struct StateJSONTests {
     let path = directory.path("shapes.db")
     let recorder = try TraceRecorder(path: path)
     let log = JSONLog()
-    let store = RecordingStore(initialState: Shapes.State(), recorder: recorder) { Shapes(log: log) }
+    let store = RecordingStore(initialState: Shapes.State(), recorder: recorder) {
+      Shapes(log: log)
+    }
     for step in 0..<140 { store.send(.step(step)) }
     await store.finish()
     try await recorder.close()
@@ -173,14 +185,17 @@ struct StateJSONTests {
     let jsons = [Shapes.json(Shapes.State())] + log.jsons.withLock { $0 }
     #expect(jsons.count == 141)
     for seq in jsons.indices {
-      expectNoDifference(try reader.stateJSON(session: 1, after: seq), jsons[seq], "after action #\(seq)")
+      expectNoDifference(
+        try reader.stateJSON(session: 1, after: seq), jsons[seq], "after action #\(seq)")
     }
     // One kept state: every step is rebuilt from the first, by the changes.
     #expect(try reader.query("SELECT count(*) FROM states").rows == [[.integer(1)]])
     // A change inside a value follows it down, where its encoding can be followed: the last
     // name changes only the member it is derived into, the nickname is set to null; the
     // level, written through a super encoder, rewrites its value whole.
-    let changes = try reader.query("SELECT json_changes FROM actions WHERE seq IN (1, 16, 3) ORDER BY seq").rows
+    let changes = try reader.query(
+      "SELECT json_changes FROM actions WHERE seq IN (1, 16, 3) ORDER BY seq"
+    ).rows
     #expect(
       changes == [
         [.text(#"[["s",["profile","full\nname"],"Blob Jrr"]]"#)],
@@ -197,7 +212,8 @@ struct StateJSONTests {
     let path = directory.path("rows.db")
     let recorder = try TraceRecorder(path: path)
     var initial = Shapes.State()
-    initial.rows = IdentifiedArray(uniqueElements: (100..<5_100).map { Shapes.Row(id: $0, title: "row \($0)") })
+    initial.rows = IdentifiedArray(
+      uniqueElements: (100..<5_100).map { Shapes.Row(id: $0, title: "row \($0)") })
     let log = JSONLog()
     let store = RecordingStore(initialState: initial, recorder: recorder) { Shapes(log: log) }
     store.send(.step(10))
@@ -221,11 +237,17 @@ struct StateJSONTests {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var samples = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
-    samples += ["é", "😀", "\u{2028}", "\u{2029}", "\u{85}", "</script>", "a/b", "\u{FEFF}", "tab\there \"quoted\" \\"]
+    samples += [
+      "é", "😀", "\u{2028}", "\u{2029}", "\u{85}", "</script>", "a/b", "\u{FEFF}",
+      "tab\there \"quoted\" \\",
+    ]
     for sample in samples {
       var quoted: [UInt8] = []
       JSONString.quote(sample, into: &quoted)
-      #expect(String(decoding: quoted, as: UTF8.self) == String(decoding: try encoder.encode(sample), as: UTF8.self), "\(sample.unicodeScalars.map(\.value))")
+      #expect(
+        String(decoding: quoted, as: UTF8.self)
+          == String(decoding: try encoder.encode(sample), as: UTF8.self),
+        "\(sample.unicodeScalars.map(\.value))")
     }
   }
 }

@@ -14,7 +14,9 @@ import Testing
   private static func recorderChanges<T>(_ old: T, _ new: T) -> [StateChange] {
     withUnsafePointer(to: old) { old in
       withUnsafePointer(to: new) { new in
-        StateDiff.changes(from: UnsafeRawPointer(old), to: UnsafeRawPointer(new), kind: NodeKind.of(T.self)).list
+        StateDiff.changes(
+          from: UnsafeRawPointer(old), to: UnsafeRawPointer(new), kind: NodeKind.of(T.self)
+        ).list
       }
     }
   }
@@ -27,13 +29,15 @@ import Testing
     for step in 1...2_000 {
       let before = state
       for _ in 0..<Int.random(in: 1...3, using: &random) { state.mutate(&random) }
-      let changes = inPlace ? Self.recorderChanges(before, state) : StateChange.diff(from: before, to: state)
+      let changes =
+        inPlace ? Self.recorderChanges(before, state) : StateChange.diff(from: before, to: state)
       let previous = tree
       tree = try tree.applying(changes)
       let expected = String(customDumping: state)
       guard tree.rendered() == expected else {
         let nodes = changes.map { "\($0.path): \(String(describing: previous.node(at: $0.path)))" }
-        Issue.record("step \(step): \(changes)\nbefore: \(nodes)\n\(diff(tree.rendered(), expected) ?? "")")
+        Issue.record(
+          "step \(step): \(changes)\nbefore: \(nodes)\n\(diff(tree.rendered(), expected) ?? "")")
         return
       }
     }

@@ -22,12 +22,16 @@ import TestSupport
     var unicode = "café ✓ \u{202E}"
     var empty = ""
   }
-  fileprivate enum Status: Equatable { case idle, loading, failed(String), moved(from: Int, to: Int), pair(Int, String) }
+  fileprivate enum Status: Equatable {
+    case idle, loading, failed(String), moved(from: Int, to: Int), pair(Int, String)
+  }
   fileprivate enum Described: Equatable, CustomStringConvertible {
     case on
     var description: String { "ON" }
   }
-  fileprivate struct Row: Equatable, Identifiable { var id: Int; var title: String; var done = false }
+  fileprivate struct Row: Equatable, Identifiable {
+    var id: Int; var title: String; var done = false
+  }
   fileprivate struct Everything: Equatable {
     var counter = Counter()
     var wrapper = Wrapper()
@@ -66,7 +70,8 @@ import TestSupport
   @Test func rootsRenderAsCustomDumpRendersThem() {
     let roots: [Any] = [
       Status.idle, Status.failed("x"), Status.moved(from: 1, to: 2), Counter(), [1, 2], ["a": 1],
-      "one\ntwo", "plain", Optional<Int>.none as Any, Optional(Counter()) as Any, (1, 2), Set(["x"]),
+      "one\ntwo", "plain", Optional<Int>.none as Any, Optional(Counter()) as Any, (1, 2),
+      Set(["x"]),
     ]
     for root in roots {
       #expect(StateTree.node(of: root).rendered() == String(customDumping: root))
@@ -114,14 +119,19 @@ import TestSupport
       StateContainer(
         kind: .dictionary(sorted: true),
         children: [
-          StateChild(label: "\u{0}\u{1F}\"\\/", key: "[é ✓ 😀]", node: .multilineString("a\r\n\tb", hashes: 3)),
+          StateChild(
+            label: "\u{0}\u{1F}\"\\/", key: "[é ✓ 😀]", node: .multilineString("a\r\n\tb", hashes: 3)
+          ),
           StateChild(label: nil, key: "", node: .some(.enumCase(type: "T", description: "x"))),
         ]
       )
     )
     #expect(try StateNode(json: odd.json) == odd)
     #expect(try StateNode(json: #" ["t" , "\u00e9\ud83d\ude00\n"] "#) == .text("é😀\n"))
-    for bad in [#"["t","x"#, #"["t",x]"#, #"["t","\ud83d"]"#, #"["m","x",99999999999999999999]"#, "[\"t\",\"a\u{1}\"]", "[] []"] {
+    for bad in [
+      #"["t","x"#, #"["t",x]"#, #"["t","\ud83d"]"#, #"["m","x",99999999999999999999]"#,
+      "[\"t\",\"a\u{1}\"]", "[] []",
+    ] {
       #expect(throws: StateJSONError.self, "\(bad)") { try StateNode(json: bad) }
     }
   }

@@ -16,18 +16,24 @@ struct StrippedNamesTests {
   @Test func aComponentIsAPropertyOfItsType() {
     // `State`: the standard library names a nested type as `String(describing:)` does.
     #expect(
-      ReflectedKeyPathNames.candidates(of: "<computed 0x1 (State)>.<computed 0x2 (String)>", root: AppFeature.State.self)
+      ReflectedKeyPathNames.candidates(
+        of: "<computed 0x1 (State)>.<computed 0x2 (String)>", root: AppFeature.State.self)
         == ["login.email", "login.password"]
     )
     // Through a presentation state, read as an optional, to the end of an optional chain.
     #expect(
       ReflectedKeyPathNames.candidates(
-        of: "<computed 0x1 (State)>.<computed 0x2 (Optional<State>)>?.<computed 0x3 (String)>?", root: AppFeature.State.self
+        of: "<computed 0x1 (State)>.<computed 0x2 (Optional<State>)>?.<computed 0x3 (String)>?",
+        root: AppFeature.State.self
       ) == ["login.twoFactor?.token?", "login.twoFactor?.code?"]
     )
     // A component of a type no property has, a named one, and one that is not a property.
-    #expect(ReflectedKeyPathNames.candidates(of: "<computed 0x1 (Date)>", root: AppFeature.State.self) == nil)
-    #expect(ReflectedKeyPathNames.candidates(of: "login.<computed 0x2 (Bool)>", root: AppFeature.State.self) == ["login.isLoading"])
+    #expect(
+      ReflectedKeyPathNames.candidates(of: "<computed 0x1 (Date)>", root: AppFeature.State.self)
+        == nil)
+    #expect(
+      ReflectedKeyPathNames.candidates(
+        of: "login.<computed 0x2 (Bool)>", root: AppFeature.State.self) == ["login.isLoading"])
     #expect(ReflectedKeyPathNames.candidates(of: "login[0]", root: AppFeature.State.self) == nil)
   }
 
@@ -52,7 +58,8 @@ struct StrippedNamesTests {
   /// Through an optional chain, a state where the optional is nil tells nothing.
   @Test func aNilOnTheWayTellsNothing() {
     let unnamed = UnnamedStatePath(
-      \AppFeature.State.login.twoFactor?.code, candidates: ["login.twoFactor?.token?", "login.twoFactor?.code?"]
+      \AppFeature.State.login.twoFactor?.code,
+      candidates: ["login.twoFactor?.token?", "login.twoFactor?.code?"]
     )
     var state = AppFeature.State()
     unnamed.narrow(by: state)
@@ -69,16 +76,22 @@ struct StrippedNamesTests {
       StateChange(path: "finished[0]", kind: .added, old: nil, new: #""Spice""#),
     ]
     #expect(
-      ActionAnalysis.namingBinding(#".set(\.<computed 0x55 (String)>, "Spice")"#, changes: changes, statePath: "destination.book")
+      ActionAnalysis.namingBinding(
+        #".set(\.<computed 0x55 (String)>, "Spice")"#, changes: changes,
+        statePath: "destination.book")
         == #".set(\.note, "Spice")"#
     )
     // A type whose name holds a comma, and a value that no change set.
     #expect(
-      ActionAnalysis.namingBinding(#".set(\.<computed 0x55 ((Int, Int))>, (1, 2))"#, changes: changes, statePath: "destination.book")
+      ActionAnalysis.namingBinding(
+        #".set(\.<computed 0x55 ((Int, Int))>, (1, 2))"#, changes: changes,
+        statePath: "destination.book")
         == #".set(\.<computed 0x55 ((Int, Int))>, (1, 2))"#
     )
     #expect(
-      ActionAnalysis.namingBinding(#".set(\.<computed 0x55 (String)>, "Dune")"#, changes: changes, statePath: "destination.book")
+      ActionAnalysis.namingBinding(
+        #".set(\.<computed 0x55 (String)>, "Dune")"#, changes: changes,
+        statePath: "destination.book")
         == #".set(\.<computed 0x55 (String)>, "Dune")"#
     )
   }

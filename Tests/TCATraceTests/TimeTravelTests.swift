@@ -179,9 +179,10 @@ struct TimeTravelTests {
 
     let reader = try TraceReader(path: path)
     let jsons = [Tally.json(initial)] + log.renderings.withLock { $0 }
-    let kept = try reader.query("SELECT seq FROM states WHERE session_id = 1 ORDER BY seq").rows.compactMap {
-      if case let .integer(seq)? = $0.first { Int(seq) } else { nil }
-    }
+    let kept = try reader.query("SELECT seq FROM states WHERE session_id = 1 ORDER BY seq").rows
+      .compactMap {
+        if case let .integer(seq)? = $0.first { Int(seq) } else { nil }
+      }
     // The state before the first action, and keyframes after it.
     #expect(kept.first == 0)
     #expect(kept.count > 1)
@@ -190,16 +191,23 @@ struct TimeTravelTests {
       expectNoDifference(json, jsons[seq], "after action #\(seq)")
       #expect(try JSONDecoder().decode(Tally.State.self, from: Data(json.utf8)).count == seq)
     }
-    #expect(try reader.stateJSON(session: 1, after: 0).map { try JSONDecoder().decode(Tally.State.self, from: Data($0.utf8)) } == initial)
+    #expect(
+      try reader.stateJSON(session: 1, after: 0).map {
+        try JSONDecoder().decode(Tally.State.self, from: Data($0.utf8))
+      } == initial)
     // Between them, each action's changes to the JSON: a member set, removed, added back, an
     // element appended.
     // NB: Seconds of rebuilding, on a thread of their own, off the main actor.
     let differing = try await onThreadOfItsOwn {
       let reader = try TraceReader(path: path)
-      return try (1..<jsons.count).filter { try reader.stateJSON(session: 1, after: $0) != jsons[$0] }
+      return try (1..<jsons.count).filter {
+        try reader.stateJSON(session: 1, after: $0) != jsons[$0]
+      }
     }
     #expect(differing == [])
-    let changes = try reader.query("SELECT json_changes FROM actions WHERE seq BETWEEN 6 AND 7 ORDER BY seq").rows
+    let changes = try reader.query(
+      "SELECT json_changes FROM actions WHERE seq BETWEEN 6 AND 7 ORDER BY seq"
+    ).rows
     #expect(
       changes == [
         [.text(#"[["s",["count"],6],["d",["note"]]]"#)],
@@ -223,13 +231,15 @@ struct TimeTravelTests {
 
   /// Every state a session went through, rebuilt from the trace, against its rendering then.
   private func expectEveryStateRebuilt(
-    _ path: String, log: StateLog, initial: String, initialJSON: String? = nil, everyStep: Bool = false
+    _ path: String, log: StateLog, initial: String, initialJSON: String? = nil,
+    everyStep: Bool = false
   ) async throws {
     let renderings = [initial] + log.renderings.withLock { $0 }
     let jsons = initialJSON.map { [$0] + log.jsons.withLock { $0 } }
     // NB: Seconds of rebuilding, on a thread of their own: what differs is recorded after.
     let differences = try await onThreadOfItsOwn {
-      try Self.differencesFromRebuilt(path, renderings: renderings, jsons: jsons, everyStep: everyStep)
+      try Self.differencesFromRebuilt(
+        path, renderings: renderings, jsons: jsons, everyStep: everyStep)
     }
     for difference in differences { Issue.record(Comment(rawValue: difference)) }
   }
@@ -248,7 +258,8 @@ struct TimeTravelTests {
     }
     // Every step, in one pass.
     var seen = 0
-    try reader.forEachState(session: session.id, from: 0, through: renderings.count - 1) { seq, state in
+    try reader.forEachState(session: session.id, from: 0, through: renderings.count - 1) {
+      seq, state in
       if seq != seen { differences.append("step #\(seq) where #\(seen) was next") }
       seen += 1
       let rebuilt = state.rendered()
@@ -256,20 +267,26 @@ struct TimeTravelTests {
         differences.append("after action #\(seq):\n\(diff(rebuilt, renderings[seq]) ?? "")")
       }
     }
-    if seen != renderings.count { differences.append("\(seen) steps rebuilt of \(renderings.count)") }
+    if seen != renderings.count {
+      differences.append("\(seen) steps rebuilt of \(renderings.count)")
+    }
     // Steps on their own, each rebuilt from the kept state before it, with the changes up to
     // it applied together (those a later one overwrites left out): every step of a short
     // session, one in seven of a long one.
     let stride = renderings.count > 100 && !everyStep ? 7 : 1
-    for seq in Array(Swift.stride(from: 0, to: renderings.count, by: stride)) + [renderings.count - 1] {
+    for seq in Array(Swift.stride(from: 0, to: renderings.count, by: stride)) + [
+      renderings.count - 1
+    ] {
       let rebuilt = try reader.state(session: session.id, after: seq).rendered()
       if rebuilt != renderings[seq] {
-        differences.append("on its own, after action #\(seq):\n\(diff(rebuilt, renderings[seq]) ?? "")")
+        differences.append(
+          "on its own, after action #\(seq):\n\(diff(rebuilt, renderings[seq]) ?? "")")
       }
       // Rendered with the parts no change reaches printed from the kept state's JSON.
       let rendered = try reader.renderedState(session: session.id, after: seq)
       if rendered != renderings[seq] {
-        differences.append("rendered, after action #\(seq):\n\(diff(rendered, renderings[seq]) ?? "")")
+        differences.append(
+          "rendered, after action #\(seq):\n\(diff(rendered, renderings[seq]) ?? "")")
       }
     }
     if try reader.state(session: session.id, before: 1).rendered() != renderings[0] {
@@ -277,7 +294,9 @@ struct TimeTravelTests {
     }
     // An `Encodable` state's JSON, at every step: the kept JSON with the changes since applied.
     if let jsons {
-      if jsons.count != renderings.count { differences.append("\(jsons.count) JSONs of \(renderings.count) states") }
+      if jsons.count != renderings.count {
+        differences.append("\(jsons.count) JSONs of \(renderings.count) states")
+      }
       for seq in jsons.indices {
         let rebuilt = try reader.stateJSON(session: session.id, after: seq)
         if rebuilt != jsons[seq] {
@@ -311,7 +330,8 @@ struct TimeTravelTests {
     let reader = try TraceReader(path: path)
     // NB: One kept state: every step is rebuilt from the first, across all the changes.
     #expect(try reader.query("SELECT count(*) FROM states").rows == [[.integer(1)]])
-    try await self.expectEveryStateRebuilt(path, log: log, initial: String(customDumping: Turns.State()))
+    try await self.expectEveryStateRebuilt(
+      path, log: log, initial: String(customDumping: Turns.State()))
   }
 
   /// A state on its own is rebuilt from its session's changes whether or not its actions' row
@@ -328,7 +348,9 @@ struct TimeTravelTests {
       let log = StateLog()
       logs.append(log)
       let recorder = try TraceRecorder(path: path)
-      let store = RecordingStore(initialState: Turns.State(), recorder: recorder) { Capturing(base: Turns(), log: log) }
+      let store = RecordingStore(initialState: Turns.State(), recorder: recorder) {
+        Capturing(base: Turns(), log: log)
+      }
       for action in actions { store.send(action) }
       await store.finish()
       try await recorder.close()
@@ -348,8 +370,12 @@ struct TimeTravelTests {
     for (session, log) in zip(sessions, logs) {
       let renderings = [String(customDumping: Turns.State())] + log.renderings.withLock { $0 }
       for seq in 0..<renderings.count {
-        #expect(try reader.state(session: session.id, after: seq).rendered() == renderings[seq], "session \(session.id), after action #\(seq)")
-        #expect(try reader.renderedState(session: session.id, after: seq) == renderings[seq], "session \(session.id), after action #\(seq)")
+        #expect(
+          try reader.state(session: session.id, after: seq).rendered() == renderings[seq],
+          "session \(session.id), after action #\(seq)")
+        #expect(
+          try reader.renderedState(session: session.id, after: seq) == renderings[seq],
+          "session \(session.id), after action #\(seq)")
       }
     }
   }
@@ -368,7 +394,8 @@ struct TimeTravelTests {
     await store.finish()
     try await recorder.close()
     try await self.expectEveryStateRebuilt(
-      path, log: log, initial: String(customDumping: AppFeature.State()), initialJSON: traceJSON(AppFeature.State())
+      path, log: log, initial: String(customDumping: AppFeature.State()),
+      initialJSON: traceJSON(AppFeature.State())
     )
   }
 
@@ -382,7 +409,9 @@ struct TimeTravelTests {
     try await recordDemoAppSession(path)
     let mismatches = try await onThreadOfItsOwn { () throws -> [String] in
       let connection = try SQLiteConnection(path: path, mode: .readWrite)
-      let kept = try TraceReader(path: path).query("SELECT tree FROM states WHERE session_id = 1 AND seq = 0").rows
+      let kept = try TraceReader(path: path).query(
+        "SELECT tree FROM states WHERE session_id = 1 AND seq = 0"
+      ).rows
       guard case let .text(tree)? = kept.first?.first else { return ["no kept state"] }
       let original = Array(tree.utf8)
       let bytes: [UInt8] = Array(#"[]",\ x0{}-:"#.utf8) + [0x01, 0x0A]
@@ -399,25 +428,35 @@ struct TimeTravelTests {
           let end = min(damaged.count, index + Int.random(in: 1...40, using: &random))
           damaged.insert(contentsOf: damaged[index..<end], at: end)
         }
-        let update = try connection.prepare("UPDATE states SET tree = ?1 WHERE session_id = 1 AND seq = 0")
+        let update = try connection.prepare(
+          "UPDATE states SET tree = ?1 WHERE session_id = 1 AND seq = 0")
         update.bind([.text(String(decoding: damaged, as: UTF8.self))])
         try update.run()
         let reader = try TraceReader(path: path)
         for seq in [0, 3, 12] {
-          let rendered = Result { () throws(TraceFileError) in try reader.renderedState(session: 1, after: seq) }
-          let whole = Result { () throws(TraceFileError) in try reader.state(session: 1, after: seq).rendered() }
+          let rendered = Result { () throws(TraceFileError) in
+            try reader.renderedState(session: 1, after: seq)
+          }
+          let whole = Result { () throws(TraceFileError) in
+            try reader.state(session: 1, after: seq).rendered()
+          }
           switch (rendered, whole) {
           case let (.success(rendered), .success(whole)) where rendered == whole:
             outcomes.rendered += 1
-          case let (.failure(rendered), .failure(whole)) where rendered.description == whole.description:
+          case let (.failure(rendered), .failure(whole))
+          where rendered.description == whole.description:
             outcomes.refused += 1
           default:
-            mismatches.append("after #\(seq) of \(String(decoding: damaged, as: UTF8.self)):\n\(rendered)\n\(whole)")
+            mismatches.append(
+              "after #\(seq) of \(String(decoding: damaged, as: UTF8.self)):\n\(rendered)\n\(whole)"
+            )
           }
         }
       }
       // Both outcomes are met: the damage is not all refused, nor all harmless.
-      if outcomes.rendered == 0 || outcomes.refused == 0 { mismatches.append("outcomes: \(outcomes)") }
+      if outcomes.rendered == 0 || outcomes.refused == 0 {
+        mismatches.append("outcomes: \(outcomes)")
+      }
       return mismatches
     }
     #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
@@ -447,7 +486,9 @@ struct TimeTravelTests {
   @Test func aLongRandomSessionIsRebuiltExactlyAtEveryStep() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("random.db")
-    let log = try await self.recordRandomSession(at: path, from: RandomState(), actions: 2_500, seed: 7) {
+    let log = try await self.recordRandomSession(
+      at: path, from: RandomState(), actions: 2_500, seed: 7
+    ) {
       .shuffle(seed: $0)
     }
     // More changes than one keyframe's interval: states come from several kept ones.
@@ -455,7 +496,8 @@ struct TimeTravelTests {
     let kept = try reader.query("SELECT count(*) FROM states").rows
     #expect(kept != [[.integer(1)]])
     try await self.expectEveryStateRebuilt(
-      path, log: log, initial: String(customDumping: RandomState()), initialJSON: traceJSON(RandomState())
+      path, log: log, initial: String(customDumping: RandomState()),
+      initialJSON: traceJSON(RandomState())
     )
   }
 
@@ -469,14 +511,16 @@ struct TimeTravelTests {
     var initial = RandomState()
     var random = SeededGenerator(seed: 11)
     for _ in 0..<400 { initial.mutate(&random) }
-    let log = try await self.recordRandomSession(at: path, from: initial, actions: 2_000, seed: 12) {
+    let log = try await self.recordRandomSession(at: path, from: initial, actions: 2_000, seed: 12)
+    {
       .edit(seed: $0)
     }
     // Kept again on the way: reading stops early after it, as it does after the first.
     let kept = try TraceReader(path: path).query("SELECT count(*) FROM states").rows
     #expect(kept != [[.integer(1)]])
     try await self.expectEveryStateRebuilt(
-      path, log: log, initial: String(customDumping: initial), initialJSON: traceJSON(initial), everyStep: true
+      path, log: log, initial: String(customDumping: initial), initialJSON: traceJSON(initial),
+      everyStep: true
     )
   }
 }

@@ -88,14 +88,16 @@ struct TraceFileTests {
   @Test func recorderRefusesASQLiteFileThatIsNotATrace() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("other.db")
-    try makeSQLiteFile(path, sql: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Blob');")
+    try makeSQLiteFile(
+      path, sql: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Blob');")
     let before = try bytes(path)
     #expect {
       try TraceRecorder(path: path)
     } throws: { error in
       let error = error as? TraceFileError
       return error?.kind == .notATrace
-        && error?.description == "'\(path)' is a SQLite database but not a TCATrace file (no trace header)"
+        && error?.description
+          == "'\(path)' is a SQLite database but not a TCATrace file (no trace header)"
     }
     #expect(try bytes(path) == before)
   }
@@ -118,7 +120,9 @@ struct TraceFileTests {
     #expect(try reader.holdsStates(session: 1) == false)
     #expect(try reader.holdsStates(session: 2))
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
-    #expect(try reader.state(session: 2, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
+    #expect(
+      try reader.state(session: 2, after: 1).node(at: "login.email")
+        == .text(#""blob@example.com""#))
   }
 
   /// Issue #18: a version-2 file (states without their JSON) is read as it is, and a recorder
@@ -133,13 +137,16 @@ struct TraceFileTests {
         """
     )
     var reader = try TraceReader(path: path)
-    #expect(try reader.state(session: 1, after: 1).node(at: "login.email") == .text(#""blob@example.com""#))
+    #expect(
+      try reader.state(session: 1, after: 1).node(at: "login.email")
+        == .text(#""blob@example.com""#))
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
     #expect(try reader.query("PRAGMA user_version").rows == [[.integer(5)]])
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
-    #expect(try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
+    #expect(
+      try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
   }
 
   /// Issue #18: a version-3 file (the states' JSON only where a whole state was kept) is read
@@ -149,7 +156,8 @@ struct TraceFileTests {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
       in: directory,
-      changedBy: "ALTER TABLE actions DROP COLUMN json_changes; \(dropVersion5Columns) PRAGMA user_version = 3;"
+      changedBy:
+        "ALTER TABLE actions DROP COLUMN json_changes; \(dropVersion5Columns) PRAGMA user_version = 3;"
     )
     var reader = try TraceReader(path: path)
     #expect(try reader.stateJSON(session: 1, after: 0) != nil)
@@ -159,18 +167,22 @@ struct TraceFileTests {
     #expect(try reader.query("PRAGMA user_version").rows == [[.integer(5)]])
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     let json = try #require(try reader.stateJSON(session: 2, after: 1))
-    #expect(try JSONDecoder().decode(AppFeature.State.self, from: Data(json.utf8)).login.email == "blob@example.com")
+    #expect(
+      try JSONDecoder().decode(AppFeature.State.self, from: Data(json.utf8)).login.email
+        == "blob@example.com")
   }
 
   /// What a version-4 file lacks: the marks of actions sent at once and of shared changes.
-  private let dropVersion5Columns = "ALTER TABLE actions DROP COLUMN at_once; ALTER TABLE state_changes DROP COLUMN shared;"
+  private let dropVersion5Columns =
+    "ALTER TABLE actions DROP COLUMN at_once; ALTER TABLE state_changes DROP COLUMN shared;"
 
   /// Issue #58: a version-4 file (no marks of actions sent at once or of shared changes) is
   /// read as it is, none marked, and a recorder appending to it adds both columns, which the
   /// older sessions leave empty.
   @Test func recordingIntoAVersion4FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
-    let path = try await recordedFile(in: directory, changedBy: "\(dropVersion5Columns) PRAGMA user_version = 4;")
+    let path = try await recordedFile(
+      in: directory, changedBy: "\(dropVersion5Columns) PRAGMA user_version = 4;")
     var reader = try TraceReader(path: path)
     let actions = try reader.actions(matching: TraceFilter(session: 1))
     #expect(!actions.isEmpty)
@@ -209,7 +221,9 @@ struct TraceFileTests {
     #expect(before.contains(#"email: "blob@example.com""#))
     try await recordShortSession(path)
     let reader = try TraceReader(path: path)
-    #expect(try reader.query("SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_master WHERE name = 'states'").rows == [[.integer(1)]])
+    #expect(
+      try reader.query("SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_master WHERE name = 'states'")
+        .rows == [[.integer(1)]])
     #expect(try reader.renderedState(session: 1, after: 1) == before)
     #expect(try reader.renderedState(session: 2, after: 1) == before)
     #expect(try reader.state(session: 2, after: 1).rendered() == before)
@@ -217,7 +231,8 @@ struct TraceFileTests {
 
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
-    let path = try await recordedFile(in: directory, named: "future.db", changedBy: "PRAGMA user_version = 6;")
+    let path = try await recordedFile(
+      in: directory, named: "future.db", changedBy: "PRAGMA user_version = 6;")
     let before = try bytes(path)
     let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(6) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
@@ -232,17 +247,6 @@ struct TraceFileTests {
     } throws: { error in
       (error as? TraceFileError)?.kind == .isDirectory
     }
-  }
-
-  @Test func readerRefusesAMissingFile() throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("nope.db")
-    #expect {
-      try TraceReader(path: path)
-    } throws: { error in
-      (error as? TraceFileError)?.description == "'\(path)' does not exist: check the path"
-    }
-    #expect(!FileManager.default.fileExists(atPath: path))
   }
 
   @Test func readerQueriesCannotWriteOrAttach() async throws {

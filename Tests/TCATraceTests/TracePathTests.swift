@@ -10,8 +10,12 @@ import Testing
 @Suite(.hangGuard)
 struct TracePathTests {
   @Test func aRelativePathResolvesInTheDirectory() {
-    #expect(TracePath.resolve("session.db", in: "/var/mobile/Documents") == "/var/mobile/Documents/session.db")
-    #expect(TracePath.resolve("traces/qa.db", in: "/var/mobile/Documents/") == "/var/mobile/Documents/traces/qa.db")
+    #expect(
+      TracePath.resolve("session.db", in: "/var/mobile/Documents")
+        == "/var/mobile/Documents/session.db")
+    #expect(
+      TracePath.resolve("traces/qa.db", in: "/var/mobile/Documents/")
+        == "/var/mobile/Documents/traces/qa.db")
     #expect(TracePath.resolve("/tmp/session.db", in: "/var/mobile/Documents") == "/tmp/session.db")
     #expect(TracePath.resolve("session.db", in: nil) == "session.db")
     #expect(TracePath.resolve("", in: "/var/mobile/Documents") == "")
@@ -26,13 +30,18 @@ struct TracePathTests {
 
   @Test func aRecorderWritesARelativePathInItsDirectory() async throws {
     let documents = try TemporaryDirectory()
-    let recorder = try TraceRecorder(path: "session.db", timing: .fixed, directory: documents.url.path)
+    let recorder = try TraceRecorder(
+      path: "session.db", timing: .fixed, directory: documents.url.path)
     #expect(recorder.path == documents.path("session.db"))
-    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) { TapCounter() }
+    let store = RecordingStore(initialState: TapCounter.State(), recorder: recorder) {
+      TapCounter()
+    }
     store.send(.increment)
     try await recorder.close()
     let actions = try TraceReader(path: documents.path("session.db")).actions()
     #expect(actions.map(\.caseName) == ["increment"])
-    #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/session.db"))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: FileManager.default.currentDirectoryPath + "/session.db"))
   }
 }

@@ -26,7 +26,9 @@ public final class LineReader: @unchecked Sendable {
   /// - Throws: ``TimedOut`` when neither came within `seconds`.
   public func next(within seconds: Double = 60) async throws -> String? {
     let deadline = Date(timeIntervalSinceNow: seconds)
-    return try await onThreadOfItsOwn { [self] in try self.nextLine(before: deadline, seconds: seconds) }
+    return try await onThreadOfItsOwn { [self] in
+      try self.nextLine(before: deadline, seconds: seconds)
+    }
   }
 
   /// The next `count` lines; fewer if the output ends first.
@@ -53,14 +55,17 @@ public final class LineReader: @unchecked Sendable {
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else {
         throw TimedOut(
-          description: "No line came within \(seconds) s; since the last: \(String(decoding: self.buffer, as: UTF8.self).debugDescription)"
+          description:
+            "No line came within \(seconds) s; since the last: \(String(decoding: self.buffer, as: UTF8.self).debugDescription)"
         )
       }
       var descriptor = pollfd(fd: self.handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&descriptor, 1, Int32(min(remaining, 1) * 1_000) + 1)
       guard ready > 0 else { continue }
       var chunk = [UInt8](repeating: 0, count: 65_536)
-      let count = chunk.withUnsafeMutableBytes { read(self.handle.fileDescriptor, $0.baseAddress, $0.count) }
+      let count = chunk.withUnsafeMutableBytes {
+        read(self.handle.fileDescriptor, $0.baseAddress, $0.count)
+      }
       if count > 0 {
         self.buffer.append(contentsOf: chunk[..<count])
       } else if count == 0 || errno != EINTR {

@@ -145,7 +145,9 @@ func readToEnd(_ handle: FileHandle) -> Data {
   var data = Data()
   var buffer = [UInt8](repeating: 0, count: 65_536)
   while true {
-    let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+    let count = buffer.withUnsafeMutableBytes {
+      read(handle.fileDescriptor, $0.baseAddress, $0.count)
+    }
     if count > 0 {
       data.append(contentsOf: buffer[..<count])
     } else if count == 0 || errno != EINTR {

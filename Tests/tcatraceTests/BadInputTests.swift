@@ -23,10 +23,14 @@ struct BadInputTests {
 
   /// Copies the trace to `path`: the copy's bytes, and where the root page of `object` (a
   /// table or an index) starts in them.
-  private func copyOfTheTrace(at path: String, rootOf object: String) throws -> (bytes: [UInt8], root: Int) {
+  private func copyOfTheTrace(at path: String, rootOf object: String) throws -> (
+    bytes: [UInt8], root: Int
+  ) {
     try FileManager.default.copyItem(atPath: self.trace.path, toPath: path)
     let root = try #require(
-      try TraceReader(path: path).query("SELECT rootpage FROM sqlite_master WHERE name = '\(object)'").rows.first?.first
+      try TraceReader(path: path).query(
+        "SELECT rootpage FROM sqlite_master WHERE name = '\(object)'"
+      ).rows.first?.first
     )
     guard case let .integer(page) = root else { throw NotAPage(value: "\(root)") }
     return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), Int(page - 1) * 4096)
@@ -38,9 +42,11 @@ struct BadInputTests {
 
   /// Runs each reading command on `file` and checks the error.
   private func expectError(
-    _ file: String, _ message: String, commands: [[String]] = [
+    _ file: String, _ message: String,
+    commands: [[String]] = [
       ["sessions"], ["replay"], ["state"], ["debug"], ["leaks"], ["stats"], ["sql", "SELECT 1"],
-      ["export", "--format", "perfetto"], ["export", "--format", "perfetto", "--out", "timeline.json"],
+      ["export", "--format", "perfetto"],
+      ["export", "--format", "perfetto", "--out", "timeline.json"],
       ["export", "--format", "otlp"], ["merge", "merged.db", "FILE"],
     ],
     sourceLocation: SourceLocation = #_sourceLocation
@@ -50,8 +56,12 @@ struct BadInputTests {
     let before = FileManager.default.fileExists(atPath: path) ? try? Data(contentsOf: url) : nil
     for command in commands {
       // NB: `FILE` where the file goes, when it is not right after the command's name.
-      let arguments = command.contains("FILE") ? command.map { $0 == "FILE" ? file : $0 } : [command[0], file] + command.dropFirst()
-      let filesBefore = try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted()
+      let arguments =
+        command.contains("FILE")
+        ? command.map { $0 == "FILE" ? file : $0 } : [command[0], file] + command.dropFirst()
+      let filesBefore = try FileManager.default.contentsOfDirectory(
+        atPath: self.trace.directory.url.path
+      ).sorted()
       let result = try await Product.tcatrace.run(arguments, in: self.trace.directory.url)
       #expect(result.status == 2, "\(arguments)", sourceLocation: sourceLocation)
       #expect(result.stdout.isEmpty, "\(arguments)", sourceLocation: sourceLocation)
@@ -61,7 +71,8 @@ struct BadInputTests {
         "\(arguments) changed the file", sourceLocation: sourceLocation
       )
       #expect(
-        try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted() == filesBefore,
+        try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted()
+          == filesBefore,
         "\(arguments) left files beside it", sourceLocation: sourceLocation
       )
     }
@@ -72,14 +83,17 @@ struct BadInputTests {
   }
 
   @Test func aDirectory() async throws {
-    let name = try self.make("folder.db") { try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false) }
+    let name = try self.make("folder.db") {
+      try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false)
+    }
     try await self.expectError(name, "'folder.db' is a directory, not a trace file")
   }
 
   @Test func anEmptyFile() async throws {
     let name = try self.make("empty.db") { try Data().write(to: URL(fileURLWithPath: $0)) }
     try await self.expectError(
-      name, "'empty.db' is empty, so it is not a trace: a recorder writes its header when it opens the file"
+      name,
+      "'empty.db' is empty, so it is not a trace: a recorder writes its header when it opens the file"
     )
   }
 
@@ -89,7 +103,8 @@ struct BadInputTests {
       #expect(FileName.withCString(path) { mkfifo($0, 0o600) } == 0)
     }
     try await self.expectError(
-      name, "'pipe.db' is not a regular file (a pipe, a device or a socket), so it is not a trace: give the path of a trace file"
+      name,
+      "'pipe.db' is not a regular file (a pipe, a device or a socket), so it is not a trace: give the path of a trace file"
     )
     let result = try await Product.tcatrace.run(["replay", "/dev/zero"])
     #expect(result.status == 2)
@@ -100,8 +115,11 @@ struct BadInputTests {
   }
 
   @Test func aFileThatIsNotSQLite() async throws {
-    let name = try self.make("notes.db") { try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: $0)) }
-    try await self.expectError(name, "'notes.db' is not a SQLite database, so it cannot be a TCATrace file")
+    let name = try self.make("notes.db") {
+      try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: $0))
+    }
+    try await self.expectError(
+      name, "'notes.db' is not a SQLite database, so it cannot be a TCATrace file")
   }
 
   @Test func aSQLiteFileThatIsNotATrace() async throws {
@@ -111,7 +129,8 @@ struct BadInputTests {
       sqlite3_exec(db, "CREATE TABLE people (name TEXT)", nil, nil, nil)
       sqlite3_close(db)
     }
-    try await self.expectError(name, "'other.db' is a SQLite database but not a TCATrace file (no trace header)")
+    try await self.expectError(
+      name, "'other.db' is a SQLite database but not a TCATrace file (no trace header)")
   }
 
   @Test func aTraceWithANewerSchema() async throws {
@@ -140,7 +159,8 @@ struct BadInputTests {
 
   @Test func aTraceCutInsideItsHeader() async throws {
     let name = try self.make("cut.db") { path in
-      try Data(contentsOf: URL(fileURLWithPath: self.trace.path)).prefix(100).write(to: URL(fileURLWithPath: path))
+      try Data(contentsOf: URL(fileURLWithPath: self.trace.path)).prefix(100).write(
+        to: URL(fileURLWithPath: path))
     }
     try await self.expectError(
       name,
@@ -159,22 +179,30 @@ struct BadInputTests {
     }
     let malformed = try await self.trace.run(["replay", "FILE", "--session", "first"])
     #expect(malformed.status == 2)
-    #expect(malformed.stderr.hasPrefix("Error: The value 'first' is invalid for '--session <id|latest|all>'"))
+    #expect(
+      malformed.stderr.hasPrefix(
+        "Error: The value 'first' is invalid for '--session <id|latest|all>'"))
     // Issue #40: a negative id or step is a wrong value, not a missing one.
     let negative = try await self.trace.run(["replay", "FILE", "--session", "-1"])
     #expect(negative.status == 2)
-    #expect(negative.stderr.hasPrefix("Error: The value '-1' is invalid for '--session <id|latest|all>'"))
+    #expect(
+      negative.stderr.hasPrefix("Error: The value '-1' is invalid for '--session <id|latest|all>'"))
     let oneSession = try await self.trace.run(["state", "FILE", "--session", "-1"])
-    #expect(oneSession.stderr.hasPrefix("Error: The value '-1' is invalid for '--session <id|latest>'"))
+    #expect(
+      oneSession.stderr.hasPrefix("Error: The value '-1' is invalid for '--session <id|latest>'"))
     let step = try await self.trace.run(["state", "FILE", "--at", "-1"])
     #expect(step.status == 2)
-    #expect(step.stderr.hasPrefix("Error: --at is a seq, 0 or more (0: the state before the first action)"))
+    #expect(
+      step.stderr.hasPrefix(
+        "Error: --at is a seq, 0 or more (0: the state before the first action)"))
   }
 
   /// Issue #40: an effect's action caused by something other than an earlier action of its
   /// session (a negative seq, one past any session, itself, a loop) is a damaged file.
   @Test func aCauseThatIsNotAnEarlierAction() async throws {
-    for (index, (cause, shown)) in [("-3", "-3"), ("9223372036854775807", "9223372036854775807"), ("seq", "4"), ("5", "5")].enumerated() {
+    for (index, (cause, shown)) in [
+      ("-3", "-3"), ("9223372036854775807", "9223372036854775807"), ("seq", "4"), ("5", "5"),
+    ].enumerated() {
       let path = try self.trace.copy(
         named: "cause\(index).db",
         changedBy: """
@@ -225,16 +253,40 @@ struct BadInputTests {
 
   @Test func badSQL() async throws {
     let cases = [
-      ("SELEC 1", "SQLite error 1: near \"SELEC\": syntax error - while reading '\(self.trace.path)': check the query"),
-      ("SELECT nope FROM actions", "SQLite error 1: no such column: nope - while reading '\(self.trace.path)': check the query"),
-      ("DELETE FROM actions", "tcatrace sql runs read-only queries, and this one would change '\(self.trace.path)' (attempt to write a readonly database): use SELECT"),
-      ("DROP TABLE leaks", "tcatrace sql runs read-only queries, and this one would change '\(self.trace.path)' (attempt to write a readonly database): use SELECT"),
-      ("ATTACH DATABASE 'other.db' AS other", "tcatrace sql cannot attach other databases: query '\(self.trace.path)' alone"),
+      (
+        "SELEC 1",
+        "SQLite error 1: near \"SELEC\": syntax error - while reading '\(self.trace.path)': check the query"
+      ),
+      (
+        "SELECT nope FROM actions",
+        "SQLite error 1: no such column: nope - while reading '\(self.trace.path)': check the query"
+      ),
+      (
+        "DELETE FROM actions",
+        "tcatrace sql runs read-only queries, and this one would change '\(self.trace.path)' (attempt to write a readonly database): use SELECT"
+      ),
+      (
+        "DROP TABLE leaks",
+        "tcatrace sql runs read-only queries, and this one would change '\(self.trace.path)' (attempt to write a readonly database): use SELECT"
+      ),
+      (
+        "ATTACH DATABASE 'other.db' AS other",
+        "tcatrace sql cannot attach other databases: query '\(self.trace.path)' alone"
+      ),
       // Issue #20, item 11: a second statement is not silently ignored, nor an empty query
       // called "not an error".
-      ("SELECT 1; DROP TABLE leaks", "SQLite error 21: the query is more than one statement ('DROP TABLE leaks' follows the first); run one at a time - while reading '\(self.trace.path)': check the query"),
-      ("SELECT 1; nonsense", "SQLite error 21: the query is more than one statement ('nonsense' follows the first); run one at a time - while reading '\(self.trace.path)': check the query"),
-      ("  -- nothing", "SQLite error 21: the query is empty - while reading '\(self.trace.path)': check the query"),
+      (
+        "SELECT 1; DROP TABLE leaks",
+        "SQLite error 21: the query is more than one statement ('DROP TABLE leaks' follows the first); run one at a time - while reading '\(self.trace.path)': check the query"
+      ),
+      (
+        "SELECT 1; nonsense",
+        "SQLite error 21: the query is more than one statement ('nonsense' follows the first); run one at a time - while reading '\(self.trace.path)': check the query"
+      ),
+      (
+        "  -- nothing",
+        "SQLite error 21: the query is empty - while reading '\(self.trace.path)': check the query"
+      ),
     ]
     for (query, message) in cases {
       let result = try await self.trace.run(["sql", "FILE", query])
@@ -281,8 +333,12 @@ struct BadInputTests {
     ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
-    #expect(result.stdout.split(separator: "\n").last?.hasSuffix(#","delegate,internal,view",7,1,2,1.3,null"#) == true)
-    let pragma = try await self.trace.run(["sql", "FILE", "PRAGMA table_info(sessions)", "--format", "csv"])
+    #expect(
+      result.stdout.split(separator: "\n").last?.hasSuffix(
+        #","delegate,internal,view",7,1,2,1.3,null"#) == true)
+    let pragma = try await self.trace.run([
+      "sql", "FILE", "PRAGMA table_info(sessions)", "--format", "csv",
+    ])
     #expect(pragma.status == 0)
     #expect(pragma.stdout.hasPrefix("cid,name,type,notnull,dflt_value,pk\n0,id,INTEGER"))
     let version = try await self.trace.run(["sql", "FILE", "PRAGMA user_version"])
@@ -295,16 +351,21 @@ struct BadInputTests {
       var db: OpaquePointer?
       #expect(sqlite3_open(path, &db) == SQLITE_OK)
       #expect(
-        sqlite3_exec(db, "CREATE VIEW pointer AS SELECT hex(fts3_tokenizer('simple')) AS p", nil, nil, nil)
+        sqlite3_exec(
+          db, "CREATE VIEW pointer AS SELECT hex(fts3_tokenizer('simple')) AS p", nil, nil, nil)
           == SQLITE_OK
       )
       sqlite3_close(db)
     }
-    let result = try await Product.tcatrace.run(["sql", name, "SELECT * FROM pointer"], in: self.trace.directory.url)
+    let result = try await Product.tcatrace.run(
+      ["sql", name, "SELECT * FROM pointer"], in: self.trace.directory.url)
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("Error: SQLite error "))
-    #expect(!result.stderr.contains("\n") || result.stderr.firstIndex(of: "\n") == result.stderr.index(before: result.stderr.endIndex))
+    #expect(
+      !result.stderr.contains("\n")
+        || result.stderr.firstIndex(of: "\n") == result.stderr.index(before: result.stderr.endIndex)
+    )
   }
 
   /// Issue #20, item 10: output that cannot be written is an error (exit 2), as `cat` says; a
@@ -313,7 +374,9 @@ struct BadInputTests {
   func outputThatCannotBeWrittenIsAnError() async throws {
     let shell = URL(fileURLWithPath: "/bin/sh")
     let tcatrace = Product.tcatrace.executableURL.path
-    for command in [["sessions"], ["replay"], ["leaks"], ["stats"], ["sql", "SELECT seq FROM actions"]] {
+    for command in [
+      ["sessions"], ["replay"], ["leaks"], ["stats"], ["sql", "SELECT seq FROM actions"],
+    ] {
       let script = #""$0" "$@" > /dev/full"#
       let result = try await Product.tcatrace.run(
         ["-c", script, tcatrace, command[0], self.trace.path] + command.dropFirst(),
@@ -326,7 +389,8 @@ struct BadInputTests {
       )
     }
     let closed = try await Product.tcatrace.run(
-      ["-c", #""$0" sessions missing.db 2>&-; echo "exit $?""#, tcatrace], in: self.trace.directory.url,
+      ["-c", #""$0" sessions missing.db 2>&-; echo "exit $?""#, tcatrace],
+      in: self.trace.directory.url,
       executableURL: shell
     )
     #expect(closed.stdout == "exit 2\n")
@@ -336,7 +400,8 @@ struct BadInputTests {
   /// Issue #20, item 13: a path is a file, whatever SQLite might take it for.
   @Test func pathsSQLiteWouldTakeForSomethingElseAreFiles() async throws {
     for name in [":memory:", "file:x.db", "a?b#c%d é.db"] {
-      try FileManager.default.copyItem(atPath: self.trace.path, toPath: self.trace.directory.path(name))
+      try FileManager.default.copyItem(
+        atPath: self.trace.path, toPath: self.trace.directory.path(name))
       let result = try await Product.tcatrace.run(["sessions", name], in: self.trace.directory.url)
       #expect(result.status == 0, "\(name): \(result.stderr)")
       #expect(result.stdout.contains("AppFeature"), "\(name)")
@@ -359,15 +424,18 @@ struct BadInputTests {
       process.standardInput = FileHandle.nullDevice
       return try await process.runToEnd(timeLimit: 60)
     }
-    let copied = try await shell(#"cp "$2" "$(printf 'x\377y.db')" && "$1" sessions "$(printf 'x\377y.db')""#)
+    let copied = try await shell(
+      #"cp "$2" "$(printf 'x\377y.db')" && "$1" sessions "$(printf 'x\377y.db')""#)
     #expect(copied.status == 0, "\(copied.stderr)")
     #expect(copied.stdout.contains("AppFeature"))
-    let replayed = try await shell(#""$1" replay "$(printf 'x\377y.db')" --session 2 --format jsonl"#)
+    let replayed = try await shell(
+      #""$1" replay "$(printf 'x\377y.db')" --session 2 --format jsonl"#)
     #expect(replayed.status == 0, "\(replayed.stderr)")
     #expect(replayed.stdout.split(separator: "\n").count == 7)
     let missing = try await shell(#""$1" sessions "$(printf 'm\377\033.db')""#)
     #expect(missing.status == 2)
-    expectNoDifference(missing.stderr, #"Error: 'm\xFF\u{1B}.db' does not exist: check the path"# + "\n")
+    expectNoDifference(
+      missing.stderr, #"Error: 'm\xFF\u{1B}.db' does not exist: check the path"# + "\n")
   }
 
   /// Issue #40: a page overwritten in the kept states, which a replay does not read, is damage
@@ -382,7 +450,8 @@ struct BadInputTests {
     let path = self.trace.directory.path(name)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     for command in [["replay"], ["replay", "--format", "jsonl"], ["replay", "--no-diff"]] {
-      let result = try await Product.tcatrace.run([command[0], name] + command.dropFirst(), in: self.trace.directory.url)
+      let result = try await Product.tcatrace.run(
+        [command[0], name] + command.dropFirst(), in: self.trace.directory.url)
       #expect(result.status == 2, "\(command)")
       #expect(
         result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's integrity check ("),
@@ -401,7 +470,8 @@ struct BadInputTests {
         """
       )
     }
-    let replayed = try await Product.tcatrace.run(["replay", version1], in: self.trace.directory.url)
+    let replayed = try await Product.tcatrace.run(
+      ["replay", version1], in: self.trace.directory.url)
     #expect(replayed.status == 0, "\(replayed.stderr)")
     #expect(replayed.stdout.contains("Session 1"))
   }
@@ -412,7 +482,10 @@ struct BadInputTests {
   /// the index `sessions` counts actions with is found as damage to the `actions` table.
   @Test func damageThatHidesRowsIsFound() async throws {
     let objects = [
-      ("actions", "actions", [["replay"], ["replay", "--format", "jsonl"], ["stats"], ["sessions"]]),
+      (
+        "actions", "actions",
+        [["replay"], ["replay", "--format", "jsonl"], ["stats"], ["sessions"]]
+      ),
       ("state_changes", "state_changes", [["replay"], ["replay", "--format", "jsonl"]]),
       ("actions", "sqlite_autoindex_actions_1", [["sessions"]]),
       ("leaks", "leaks", [["leaks"], ["leaks", "--format", "json"], ["replay"], ["sessions"]]),
@@ -440,7 +513,9 @@ struct BadInputTests {
         // NB: Read by action, through their index, the hidden leaks are an error; scanned for
         // `leaks`'s summary, they are missing.
         let counted = try reader.leakSummaries().map(\.count).reduce(0, +)
-        #expect(try counted < TraceReader(path: self.trace.path).leakSummaries().map(\.count).reduce(0, +))
+        #expect(
+          try counted < TraceReader(path: self.trace.path).leakSummaries().map(\.count).reduce(0, +)
+        )
       } else if object != table {
         let read = try reader.actions()
         let all = try TraceReader(path: self.trace.path).actions()
@@ -458,17 +533,22 @@ struct BadInputTests {
       }
 
       for command in commands {
-        let result = try await Product.tcatrace.run([command[0], name] + command.dropFirst(), in: self.trace.directory.url)
+        let result = try await Product.tcatrace.run(
+          [command[0], name] + command.dropFirst(), in: self.trace.directory.url)
         #expect(result.status == 2, "\(table), \(command)")
         // `sessions` may meet the damage as it counts (SQLite says so) before the check does.
-        let noticedBySQLite = command == ["sessions"] && object == table
-          && result.stderr.hasPrefix("Error: SQLite error 11: database disk image is malformed - while reading '\(name)'")
+        let noticedBySQLite =
+          command == ["sessions"] && object == table
+          && result.stderr.hasPrefix(
+            "Error: SQLite error 11: database disk image is malformed - while reading '\(name)'")
         #expect(
           noticedBySQLite
             || result.stderr.hasPrefix("Error: '\(name)' does not pass SQLite's integrity check ("),
           "\(table), \(command): \(result.stderr)"
         )
-        #expect(result.stderr.hasSuffix(": the file is damaged (truncated or overwritten); record it again\n"))
+        #expect(
+          result.stderr.hasSuffix(
+            ": the file is damaged (truncated or overwritten); record it again\n"))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
       }
     }

@@ -92,9 +92,17 @@ struct CommandTests {
   @Test func helpShowsEachOptionsDefault() async throws {
     let result = try await Product.tcatrace.run(["leaks", "--help"])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("USAGE: tcatrace leaks <file> [--time-limit <seconds>] [--memory-limit <MB>] [--session <id|latest|all>] [--format <format>]\n"))
-    #expect(result.stdout.contains("The session to read: its id, 'latest', or 'all'.\n                          (default: all)\n"))
-    #expect(result.stdout.contains("(values: text,\n                          json, jsonl; default: text)\n"))
+    #expect(
+      result.stdout.contains(
+        "USAGE: tcatrace leaks <file> [--time-limit <seconds>] [--memory-limit <MB>] [--session <id|latest|all>] [--format <format>]\n"
+      ))
+    #expect(
+      result.stdout.contains(
+        "The session to read: its id, 'latest', or 'all'.\n                          (default: all)\n"
+      ))
+    #expect(
+      result.stdout.contains(
+        "(values: text,\n                          json, jsonl; default: text)\n"))
   }
 
   @Test func usageErrorsExitWith2() async throws {

@@ -19,10 +19,13 @@ struct DamagedPageTests {
 
   /// Every command that reads a trace, as a user would run it (`FILE` is the damaged trace).
   static let commands: [[String]] = [
-    ["sessions", "FILE"], ["replay", "FILE"], ["replay", "FILE", "--category", "view", "--session", "all"],
-    ["replay", "FILE", "--format", "jsonl", "--feature", "login"], ["leaks", "FILE"], ["stats", "FILE"],
+    ["sessions", "FILE"], ["replay", "FILE"],
+    ["replay", "FILE", "--category", "view", "--session", "all"],
+    ["replay", "FILE", "--format", "jsonl", "--feature", "login"], ["leaks", "FILE"],
+    ["stats", "FILE"],
     ["state", "FILE", "--at", "3"], ["test", "FILE"], ["export", "FILE", "--format", "perfetto"],
-    ["diff", "FILE", "FILE"], ["sql", "FILE", "SELECT count(*) FROM actions"], ["merge", "out.db", "FILE"],
+    ["diff", "FILE", "FILE"], ["sql", "FILE", "SELECT count(*) FROM actions"],
+    ["merge", "out.db", "FILE"],
   ]
 
   @Test(arguments: DamagedPageTests.seeds)
@@ -37,7 +40,8 @@ struct DamagedPageTests {
       return
     }
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    let files = try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path).sorted()
+    let files = try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path)
+      .sorted()
     for command in Self.commands {
       let result = try await Product.tcatrace.run(
         command.map { $0 == "FILE" ? "damaged.db" : $0 }, in: trace.directory.url
@@ -46,10 +50,13 @@ struct DamagedPageTests {
       #expect(result.status == 2, "\(context): exit \(result.status)\n\(result.stdout.prefix(300))")
       #expect(result.stdout.isEmpty, "\(context): printed \(result.stdout.prefix(300))")
       #expect(result.stderr.hasPrefix("Error: "), "\(context): \(result.stderr.prefix(300))")
-      #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(context): \(result.stderr.prefix(500))")
-      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(context): the file changed")
       #expect(
-        try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path).sorted() == files,
+        result.stderr.filter { $0 == "\n" }.count == 1, "\(context): \(result.stderr.prefix(500))")
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(context): the file changed")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path).sorted()
+          == files,
         "\(context): files appeared beside the trace"
       )
     }
@@ -76,7 +83,9 @@ struct DamagedPageTests {
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("Error: 'damaged.db' does not pass SQLite's integrity check ("))
-    #expect(result.stderr.hasSuffix("): the file is damaged (truncated or overwritten); record it again\n"))
+    #expect(
+      result.stderr.hasSuffix(
+        "): the file is damaged (truncated or overwritten); record it again\n"))
   }
 
   /// Overwrites part of the trace at `path`: a whole page, a run of bytes in one, or a run in
@@ -99,15 +108,22 @@ struct DamagedPageTests {
       let page = 1 + Int(random.next() % UInt64(pages))
       let length = 4 + Int(random.next() % 60)
       let start = (page - 1) * pageSize + Int(random.next() % UInt64(pageSize - length))
-      for index in start..<start + length { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+      for index in start..<start + length {
+        bytes[index] = UInt8(truncatingIfNeeded: random.next())
+      }
       what = "\(length) bytes of page \(page) overwritten at \(start)"
     default:
-      let indexes = ["actions_by_category", "actions_by_feature", "leaks_by_action", "sqlite_autoindex_actions_1"]
+      let indexes = [
+        "actions_by_category", "actions_by_feature", "leaks_by_action",
+        "sqlite_autoindex_actions_1",
+      ]
       let name = indexes[Int(random.next() % UInt64(indexes.count))]
       guard let (page, _) = Self.rootPage(of: name, in: path) else { return "no index \(name)" }
       let length = 2 + Int(random.next() % 30)
       let start = (page - 1) * pageSize + Int(random.next() % UInt64(pageSize - length))
-      for index in start..<start + length { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+      for index in start..<start + length {
+        bytes[index] = UInt8(truncatingIfNeeded: random.next())
+      }
       what = "\(length) bytes of \(name)'s root page \(page) overwritten at \(start)"
     }
     try Data(bytes).write(to: url)
@@ -118,12 +134,16 @@ struct DamagedPageTests {
   static func rootPage(of name: String, in path: String) -> (page: Int, size: Int)? {
     var db: OpaquePointer?
     defer { sqlite3_close(db) }
-    guard sqlite3_open_v2("file:\(path)?immutable=1", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK
+    guard
+      sqlite3_open_v2("file:\(path)?immutable=1", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        == SQLITE_OK
     else { return nil }
     var statement: OpaquePointer?
     defer { sqlite3_finalize(statement) }
-    let sql = "SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master WHERE name = '\(name)'"
-    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW
+    let sql =
+      "SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master WHERE name = '\(name)'"
+    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK,
+      sqlite3_step(statement) == SQLITE_ROW
     else { return nil }
     return (Int(sqlite3_column_int64(statement, 0)), Int(sqlite3_column_int64(statement, 1)))
   }
@@ -134,7 +154,9 @@ struct DamagedPageTests {
     var db: OpaquePointer?
     defer { sqlite3_close(db) }
     // NB: Immutable: read without locks, leaving nothing beside the file.
-    guard sqlite3_open_v2("file:\(path)?immutable=1", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK
+    guard
+      sqlite3_open_v2("file:\(path)?immutable=1", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        == SQLITE_OK
     else { return "cannot be opened" }
     var statement: OpaquePointer?
     defer { sqlite3_finalize(statement) }

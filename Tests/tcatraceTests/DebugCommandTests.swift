@@ -13,9 +13,12 @@ struct DebugCommandTests {
     self.trace = try await RecordedTrace()
   }
 
-  private func debug(_ arguments: [String] = [], file: String? = nil, rows: Int = 30) throws -> TerminalScreen {
+  private func debug(_ arguments: [String] = [], file: String? = nil, rows: Int = 30) throws
+    -> TerminalScreen
+  {
     try TerminalScreen(
-      [Product.tcatrace.executableURL.path, "debug", file ?? self.trace.path] + arguments, rows: rows
+      [Product.tcatrace.executableURL.path, "debug", file ?? self.trace.path] + arguments,
+      rows: rows
     )
   }
 
@@ -42,7 +45,9 @@ struct DebugCommandTests {
         "It changed nothing in the state.",
       ]
         + Array(repeating: "", count: 14)
-        + [" #1/7 · view · LeakyParentFeature · onAppear                                                  ? keys · q quit"]
+        + [
+          " #1/7 · view · LeakyParentFeature · onAppear                                                  ? keys · q quit"
+        ]
     )
   }
 
@@ -99,7 +104,9 @@ struct DebugCommandTests {
     #expect(lines.contains("its effects sent → #4  (l or →: go to the first)"))
     try screen.send("l")
     lines = try await screen.waitForStatus("#4/25 · internal · login · loginResponse")
-    #expect(lines.contains("sent by an effect of ← #3 _internal.login.view.loginButtonTapped  (h or ←: go there)"))
+    #expect(
+      lines.contains(
+        "sent by an effect of ← #3 _internal.login.view.loginButtonTapped  (h or ←: go there)"))
     try screen.send("h")
     try await screen.waitForStatus("#3/25")
     try screen.send("Right")
@@ -117,12 +124,16 @@ struct DebugCommandTests {
     let screen = try self.debug(["--session", "2"])
     try await screen.waitForStatus("#1/7")
     try screen.send("!")
-    var lines = try await screen.waitForStatus("#2/7 · view · LeakyParentFeature · refreshButtonTapped · n: leaks")
+    var lines = try await screen.waitForStatus(
+      "#2/7 · view · LeakyParentFeature · refreshButtonTapped · n: leaks")
     #expect(lines.contains("It broke 1 boundary rule:"))
     #expect(lines.contains { $0.hasPrefix("  ! effect-sends-view-action (LeakyParentFeature): ") })
     try screen.send("n")
     lines = try await screen.waitForStatus("#4/7 · view · child · buttonTapped · n: leaks")
-    #expect(lines.contains { $0.hasPrefix("  ! parent-reacts-to-private-child-action (LeakyParentFeature): ") })
+    #expect(
+      lines.contains {
+        $0.hasPrefix("  ! parent-reacts-to-private-child-action (LeakyParentFeature): ")
+      })
     try screen.send("n")
     try await screen.waitForStatus("#6/7")
     try screen.send("n")
@@ -133,32 +144,38 @@ struct DebugCommandTests {
     try await screen.waitForStatus("#6/7")
 
     try screen.send("g", "c")
-    try await screen.waitForStatus("Next action of category (view, internal, delegate, unclassified): view█")
+    try await screen.waitForStatus(
+      "Next action of category (view, internal, delegate, unclassified): view█")
     try screen.send("C-u")
     try screen.type("internal")
     try screen.send("Enter")
-    try await screen.waitForStatus("#3/7 · internal · LeakyParentFeature · refreshed · n: internal actions")
+    try await screen.waitForStatus(
+      "#3/7 · internal · LeakyParentFeature · refreshed · n: internal actions")
     try screen.send("n")
     try await screen.waitForStatus("#7/7 · internal")
     try screen.send("n")
-    try await screen.waitForStatus("No later action matches internal actions (n: again; N: backward).")
+    try await screen.waitForStatus(
+      "No later action matches internal actions (n: again; N: backward).")
     try screen.send("c", "C-u")
     try screen.type("private")
     try screen.send("Enter")
-    try await screen.waitForStatus("'private' is not a category: view, internal, delegate or unclassified.")
+    try await screen.waitForStatus(
+      "'private' is not a category: view, internal, delegate or unclassified.")
 
     let app = try self.debug(["--session", "1"])
     try await app.waitForStatus("#1/25")
     try app.send("f", "C-u")
     try app.type("login.twoFactor")
     try app.send("Enter")
-    try await app.waitForStatus("#5/25 · view · login.twoFactor · codeChanged · n: feature login.twoFactor")
+    try await app.waitForStatus(
+      "#5/25 · view · login.twoFactor · codeChanged · n: feature login.twoFactor")
     try app.send("n", "n", "n")
     try await app.waitForStatus("#8/25 · delegate · login.twoFactor · didVerify")
     try app.send("g", "/")
     try app.type("Buy oat")
     try app.send("Enter")
-    let found = try await app.waitForStatus("#17/25 · view · todos.rows[id: 1] · titleChanged · n: 'Buy oat'")
+    let found = try await app.waitForStatus(
+      "#17/25 · view · todos.rows[id: 1] · titleChanged · n: 'Buy oat'")
     #expect(found.contains(#"payload: "Buy oat milk""#))
     try app.send("/")
     try app.type("nowhere at all")
@@ -183,7 +200,8 @@ struct DebugCommandTests {
     }
     // The state pane stays as the current action moves.
     try screen.send("k")
-    var lines = try await screen.waitForStatus("#8/25 · delegate · login.twoFactor · didVerify · [state]")
+    var lines = try await screen.waitForStatus(
+      "#8/25 · delegate · login.twoFactor · didVerify · [state]")
     #expect(lines.contains { $0.hasPrefix("── The state after action #8 ") })
 
     try screen.send("p", "C-u")
@@ -213,13 +231,19 @@ struct DebugCommandTests {
     try screen.send("Space")
     lines = try await screen.waitUntil("the state scrolled") { !$0.contains("AppFeature.State(") }
     try screen.send("b")
-    lines = try await screen.waitUntil("the state scrolled back") { $0.contains("AppFeature.State(") }
+    lines = try await screen.waitUntil("the state scrolled back") {
+      $0.contains("AppFeature.State(")
+    }
     // The other keys that scroll, as the help lists them.
     for (down, up) in [("PageDown", "PageUp"), ("C-f", "C-b")] {
       try screen.send(down)
-      try await screen.waitUntil("the state scrolled with \(down)") { !$0.contains("AppFeature.State(") }
+      try await screen.waitUntil("the state scrolled with \(down)") {
+        !$0.contains("AppFeature.State(")
+      }
       try screen.send(up)
-      try await screen.waitUntil("the state scrolled back with \(up)") { $0.contains("AppFeature.State(") }
+      try await screen.waitUntil("the state scrolled back with \(up)") {
+        $0.contains("AppFeature.State(")
+      }
     }
   }
 
@@ -241,7 +265,9 @@ struct DebugCommandTests {
     var lines = try await screen.waitUntil("the keys") { $0.contains { $0.hasPrefix("── Keys ") } }
     #expect(lines.contains { $0.hasPrefix("h ←         the cause") })
     try screen.send("x")
-    lines = try await screen.waitUntil("the keys gone") { !$0.contains { $0.hasPrefix("── Keys ") } }
+    lines = try await screen.waitUntil("the keys gone") {
+      !$0.contains { $0.hasPrefix("── Keys ") }
+    }
     try screen.send("z")
     try await screen.waitForStatus("That key does nothing here: press ? for the keys.")
     try screen.send("q")
@@ -250,7 +276,8 @@ struct DebugCommandTests {
     }
     // The terminal is as it was: line editing and echo on, the debugger's screen gone.
     let settings = lines.joined(separator: " ")
-    #expect(settings.contains(" icanon") && settings.contains(" echo ") && settings.contains(" isig"))
+    #expect(
+      settings.contains(" icanon") && settings.contains(" echo ") && settings.contains(" isig"))
     #expect(!lines.contains { $0.contains("? keys · q quit") })
   }
 
@@ -274,7 +301,8 @@ struct DebugCommandTests {
     }
     #expect(lines.contains("exit \(status)"))
     let settings = lines.joined(separator: " ")
-    #expect(settings.contains(" icanon") && settings.contains(" echo ") && settings.contains(" isig"))
+    #expect(
+      settings.contains(" icanon") && settings.contains(" echo ") && settings.contains(" isig"))
     #expect(!lines.contains { $0.contains("? keys · q quit") })
   }
 
@@ -405,6 +433,9 @@ struct DebugCommandTests {
     #expect(all.stderr.hasPrefix("Error: --session takes one session: its id, or 'latest'"))
     let missing = try await self.trace.run(["debug", "FILE", "--session", "9"])
     #expect(missing.status == 2)
-    #expect(missing.stderr == "Error: '\(self.trace.path)' has no session 9: 'tcatrace sessions \(self.trace.path)' lists them\n")
+    #expect(
+      missing.stderr
+        == "Error: '\(self.trace.path)' has no session 9: 'tcatrace sessions \(self.trace.path)' lists them\n"
+    )
   }
 }

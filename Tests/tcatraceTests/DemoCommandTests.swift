@@ -29,12 +29,14 @@ struct DemoCommandTests {
     }
     #expect(result.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }.count == 26 + 7)
 
-    let sessions = try await Product.tcatrace.run(["sessions", "demo.db", "--format", "jsonl"], in: directory.url)
+    let sessions = try await Product.tcatrace.run(
+      ["sessions", "demo.db", "--format", "jsonl"], in: directory.url)
     #expect(sessions.stdout.split(separator: "\n").count == 2)
 
     // The README's example of reading a state.
     let state = try await Product.tcatrace.run(
-      ["state", "demo.db", "--session", "1", "--at", "5", "--path", "login.twoFactor"], in: directory.url
+      ["state", "demo.db", "--session", "1", "--at", "5", "--path", "login.twoFactor"],
+      in: directory.url
     )
     #expect(state.status == 0)
     expectNoDifference(
@@ -73,12 +75,15 @@ struct DemoCommandTests {
   @Test func runningTheDemoAgainAppendsSessionsAndSeedsChangeTheScript() async throws {
     let directory = try TemporaryDirectory()
     _ = try await Product.tcatrace.run(["demo", "--out", "trace.db"], in: directory.url)
-    let second = try await Product.tcatrace.run(["demo", "--out", "trace.db", "--seed", "5"], in: directory.url)
+    let second = try await Product.tcatrace.run(
+      ["demo", "--out", "trace.db", "--seed", "5"], in: directory.url)
     #expect(second.status == 0)
-    #expect(self.masked(second.stdout).contains("Session 3 · demo app (seed 5) · AppFeature · DATE"))
+    #expect(
+      self.masked(second.stdout).contains("Session 3 · demo app (seed 5) · AppFeature · DATE"))
     #expect(second.stdout.contains(#"emailChanged  "blob.jr@example.com""#))
     #expect(second.stdout.contains(#"addTodoButtonTapped  "Replay a bug""#))
-    let sessions = try await Product.tcatrace.run(["sessions", "trace.db", "--format", "jsonl"], in: directory.url)
+    let sessions = try await Product.tcatrace.run(
+      ["sessions", "trace.db", "--format", "jsonl"], in: directory.url)
     #expect(sessions.stdout.split(separator: "\n").count == 4)
   }
 
@@ -104,7 +109,9 @@ struct DemoCommandTests {
     )
     #expect(missing.status == 2)
     #expect(missing.stdout.isEmpty)
-    #expect(missing.stderr.hasPrefix("Error: tcatrace demo runs tcatrace-demo, which is neither beside tcatrace (in /"))
+    #expect(
+      missing.stderr.hasPrefix(
+        "Error: tcatrace demo runs tcatrace-demo, which is neither beside tcatrace (in /"))
     #expect(
       missing.stderr.hasSuffix(
         "\(directory.url.lastPathComponent)) nor on PATH; install it beside tcatrace ('swift build -c release' builds both)\n"
@@ -115,26 +122,32 @@ struct DemoCommandTests {
     // NB: Else the first on PATH.
     let products = Product.tcatraceDemo.executableURL.deletingLastPathComponent().path
     let onPath = try await Product.tcatrace.run(
-      ["demo", "--out", "trace.db"], in: directory.url, environment: ["PATH": "\(products):/usr/bin:/bin"],
+      ["demo", "--out", "trace.db"], in: directory.url,
+      environment: ["PATH": "\(products):/usr/bin:/bin"],
       executableURL: copy
     )
     #expect(onPath.status == 0)
-    #expect(onPath.stdout.hasPrefix("Recorded 26 actions of AppFeature and 7 actions of LeakyParentFeature to trace.db."))
+    #expect(
+      onPath.stdout.hasPrefix(
+        "Recorded 26 actions of AppFeature and 7 actions of LeakyParentFeature to trace.db."))
   }
 
   /// Issue #20, item 9: an output the recorder cannot write is refused at once, on one line,
   /// before anything is recorded.
   @Test func anOutputThatCannotBeWrittenIsRefusedFirst() async throws {
     let directory = try TemporaryDirectory()
-    let missing = try await Product.tcatrace.run(["demo", "--out", "/nonexistent/x.db"], in: directory.url)
+    let missing = try await Product.tcatrace.run(
+      ["demo", "--out", "/nonexistent/x.db"], in: directory.url)
     #expect(missing.status == 2)
     #expect(missing.stdout.isEmpty)
     expectNoDifference(
       missing.stderr,
       "Error: cannot write '/nonexistent/x.db': the folder '/nonexistent' does not exist; create it or choose another --out\n"
     )
-    let folder = try await Product.tcatrace.run(["demo", "--out", directory.url.path], in: directory.url)
+    let folder = try await Product.tcatrace.run(
+      ["demo", "--out", directory.url.path], in: directory.url)
     #expect(folder.status == 2)
-    expectNoDifference(folder.stderr, "Error: '\(directory.url.path)' is a directory: give --out a file name\n")
+    expectNoDifference(
+      folder.stderr, "Error: '\(directory.url.path)' is a directory: give --out a file name\n")
   }
 }

@@ -11,13 +11,16 @@ struct DiffCommandTests {
   @Test func twoDemoRunsWithDifferentSeeds() async throws {
     let directory = try TemporaryDirectory()
     for seed in [1, 2] {
-      let demo = try await Product.tcatrace.run(["demo", "--out", "seed\(seed).db", "--seed", "\(seed)"], in: directory.url)
+      let demo = try await Product.tcatrace.run(
+        ["demo", "--out", "seed\(seed).db", "--seed", "\(seed)"], in: directory.url)
       #expect(demo.status == 0)
     }
-    let result = try await Product.tcatrace.run(["diff", "seed1.db", "seed2.db", "--session", "1"], in: directory.url)
+    let result = try await Product.tcatrace.run(
+      ["diff", "seed1.db", "seed2.db", "--session", "1"], in: directory.url)
     #expect(result.status == 1)
     #expect(result.stderr.isEmpty)
-    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
     #expect(lines[0].hasPrefix("seed1.db session 1 (demo app (seed 1), "))
     #expect(lines[0].hasSuffix(" actions) differ."))
     expectNoDifference(
@@ -44,12 +47,17 @@ struct DiffCommandTests {
     for session in ["1", "2"] {
       let result = try await trace.run(["diff", "FILE", "FILE", "--session", session])
       #expect(result.status == 0)
-      #expect(result.stdout.hasSuffix(" are alike: their actions have the same payloads and state changes.\n"))
+      #expect(
+        result.stdout.hasSuffix(
+          " are alike: their actions have the same payloads and state changes.\n"))
     }
     // Both sessions of one file: the app's and the leaky one's have nothing alike.
-    let result = try await trace.run(["diff", "FILE", "FILE", "--session", "1", "--other-session", "2"])
+    let result = try await trace.run([
+      "diff", "FILE", "FILE", "--session", "1", "--other-session", "2",
+    ])
     #expect(result.status == 1)
-    #expect(result.stdout.contains("0 actions aligned: 0 alike, 0 that did something else; 25 only in "))
+    #expect(
+      result.stdout.contains("0 actions aligned: 0 alike, 0 that did something else; 25 only in "))
   }
 
   /// An action whose case differs is only in one run, and the other's in the other.
@@ -57,7 +65,8 @@ struct DiffCommandTests {
     let trace = try await RecordedTrace()
     _ = try trace.copy(
       named: "other.db",
-      changedBy: "UPDATE actions SET path = '_internal.todos._internal.timerStopped', case_name = 'timerStopped' WHERE session_id = 1 AND seq = 12;"
+      changedBy:
+        "UPDATE actions SET path = '_internal.todos._internal.timerStopped', case_name = 'timerStopped' WHERE session_id = 1 AND seq = 12;"
     )
     let result = try await trace.run(["diff", "demo.db", "other.db", "--session", "1"])
     #expect(result.status == 1)
@@ -90,7 +99,9 @@ struct DiffCommandTests {
     )
     let result = try await trace.run(["diff", path, path, "--session", "1", "--other-session", "2"])
     #expect(result.status == 1, "\(result.stderr)")
-    #expect(result.stdout.contains("0 actions aligned: 0 alike, 0 that did something else; 40000 only in "))
+    #expect(
+      result.stdout.contains(
+        "0 actions aligned: 0 alike, 0 that did something else; 40000 only in "))
   }
 
   @Test func badInputIsOneLineAndExit2() async throws {
@@ -98,8 +109,14 @@ struct DiffCommandTests {
     for (arguments, message) in [
       (["diff", "FILE", "missing.db"], "Error: 'missing.db' does not exist: check the path"),
       (["diff", "missing.db", "FILE"], "Error: 'missing.db' does not exist: check the path"),
-      (["diff", "FILE", "FILE", "--other-session", "9"], "Error: '\(trace.path)' has no session 9: 'tcatrace sessions \(trace.path)' lists them"),
-      (["diff", "FILE", "FILE", "--session", "all"], "Error: 'diff' compares one session with one: give an id or 'latest'"),
+      (
+        ["diff", "FILE", "FILE", "--other-session", "9"],
+        "Error: '\(trace.path)' has no session 9: 'tcatrace sessions \(trace.path)' lists them"
+      ),
+      (
+        ["diff", "FILE", "FILE", "--session", "all"],
+        "Error: 'diff' compares one session with one: give an id or 'latest'"
+      ),
     ] {
       let result = try await trace.run(arguments)
       #expect(result.status == 2, "\(arguments)")

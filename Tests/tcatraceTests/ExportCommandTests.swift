@@ -24,7 +24,8 @@ struct ExportCommandTests {
         try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
         sourceLocation: sourceLocation
       )
-      self.all = try #require(document["traceEvents"] as? [[String: Any]], sourceLocation: sourceLocation)
+      self.all = try #require(
+        document["traceEvents"] as? [[String: Any]], sourceLocation: sourceLocation)
       var open: [String: Double] = [:]
       var last: [String: Double] = [:]
       var flows: [Int: [(String, Double)]] = [:]
@@ -36,28 +37,41 @@ struct ExportCommandTests {
         let time = try #require(event["ts"] as? Double, sourceLocation: sourceLocation)
         switch phase {
         case "B", "E", "i":
-          #expect(time >= last[track, default: 0], "\(track) went back in time", sourceLocation: sourceLocation)
+          #expect(
+            time >= last[track, default: 0], "\(track) went back in time",
+            sourceLocation: sourceLocation)
           last[track] = time
           if phase == "B" {
-            #expect(open[track] == nil, "a slice began in another on \(track)", sourceLocation: sourceLocation)
+            #expect(
+              open[track] == nil, "a slice began in another on \(track)",
+              sourceLocation: sourceLocation)
             open[track] = time
           } else if phase == "E" {
-            #expect(open.removeValue(forKey: track) != nil, "an E without its B on \(track)", sourceLocation: sourceLocation)
+            #expect(
+              open.removeValue(forKey: track) != nil, "an E without its B on \(track)",
+              sourceLocation: sourceLocation)
           }
         case "s", "f":
-          flows[try #require(event["id"] as? Int, sourceLocation: sourceLocation), default: []].append((phase, time))
+          flows[try #require(event["id"] as? Int, sourceLocation: sourceLocation), default: []]
+            .append((phase, time))
         case "b", "e":
-          asyncSlices[try #require(event["id"] as? String, sourceLocation: sourceLocation), default: []].append((phase, time))
+          asyncSlices[
+            try #require(event["id"] as? String, sourceLocation: sourceLocation), default: []
+          ].append((phase, time))
         default:
           Issue.record("an event of phase \(phase)", sourceLocation: sourceLocation)
         }
       }
       #expect(open.isEmpty, "slices never ended: \(open)", sourceLocation: sourceLocation)
       for (id, events) in flows {
-        #expect(events.map(\.0) == ["s", "f"] && events[0].1 <= events[1].1, "flow \(id): \(events)", sourceLocation: sourceLocation)
+        #expect(
+          events.map(\.0) == ["s", "f"] && events[0].1 <= events[1].1, "flow \(id): \(events)",
+          sourceLocation: sourceLocation)
       }
       for (id, events) in asyncSlices {
-        #expect(events.map(\.0) == ["b", "e"] && events[0].1 <= events[1].1, "effect \(id): \(events)", sourceLocation: sourceLocation)
+        #expect(
+          events.map(\.0) == ["b", "e"] && events[0].1 <= events[1].1, "effect \(id): \(events)",
+          sourceLocation: sourceLocation)
       }
     }
 
@@ -77,29 +91,44 @@ struct ExportCommandTests {
     #expect(result.stderr.isEmpty)
     let events = try Events(json: result.stdout)
     let sessions = try await self.trace.run(["sessions", "FILE", "--format", "json"])
-    let summaries = try #require(try JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [[String: Any]])
+    let summaries = try #require(
+      try JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [[String: Any]])
     // One process per session, named with the session; one slice per action; one instant
     // per leak.
     #expect(events.metadata("process_name").count == summaries.count)
     for summary in summaries {
       let name = try #require(summary["name"] as? String)
       let id = try #require(summary["id"] as? Int)
-      #expect(events.metadata("process_name").contains { $0.hasPrefix("\(name) — ") && $0.contains("(session \(id),") })
+      #expect(
+        events.metadata("process_name").contains {
+          $0.hasPrefix("\(name) — ") && $0.contains("(session \(id),")
+        })
       let slices = events.phase("B").filter { $0["pid"] as? Int == id }
       #expect(slices.count == summary["actions"] as? Int)
-      #expect(events.phase("i").filter { $0["pid"] as? Int == id }.count == summary["leaks"] as? Int)
+      #expect(
+        events.phase("i").filter { $0["pid"] as? Int == id }.count == summary["leaks"] as? Int)
     }
     // An action's slice: named by its category and case, on its feature's track.
-    let login = try #require(events.phase("B").first { ($0["args"] as? [String: Any])?["path"] as? String == "_internal.login.view.passwordChanged" })
+    let login = try #require(
+      events.phase("B").first {
+        ($0["args"] as? [String: Any])?["path"] as? String == "_internal.login.view.passwordChanged"
+      })
     #expect(login["name"] as? String == "view passwordChanged")
     #expect(login["cat"] as? String == "view")
-    let tracks = events.phase("M").filter { $0["name"] as? String == "thread_name" && $0["pid"] as? Int == login["pid"] as? Int }
-    #expect(tracks.first { $0["tid"] as? Int == login["tid"] as? Int }.flatMap { ($0["args"] as? [String: Any])?["name"] as? String } == "login")
+    let tracks = events.phase("M").filter {
+      $0["name"] as? String == "thread_name" && $0["pid"] as? Int == login["pid"] as? Int
+    }
+    #expect(
+      tracks.first { $0["tid"] as? Int == login["tid"] as? Int }.flatMap {
+        ($0["args"] as? [String: Any])?["name"] as? String
+      } == "login")
     // Redacted when recorded, redacted here.
     #expect((login["args"] as? [String: Any])?["payload"] as? String == "<redacted>")
     #expect(!result.stdout.contains("hunter2"))
     // Each action an effect sent has an arrow from its cause, and its cause an effect slice.
-    let sentByEffects = events.phase("B").filter { ($0["args"] as? [String: Any])?["origin"] as? String == "effect" }
+    let sentByEffects = events.phase("B").filter {
+      ($0["args"] as? [String: Any])?["origin"] as? String == "effect"
+    }
     #expect(!sentByEffects.isEmpty)
     #expect(events.phase("f").count == sentByEffects.count)
     #expect(!events.phase("b").isEmpty)
@@ -111,17 +140,23 @@ struct ExportCommandTests {
 
   @Test func oneSessionToAFile() async throws {
     let result = try await Product.tcatrace.run(
-      ["export", self.trace.path, "--format", "perfetto", "--session", "2", "--out", "timeline.json"],
+      [
+        "export", self.trace.path, "--format", "perfetto", "--session", "2", "--out",
+        "timeline.json",
+      ],
       in: self.trace.directory.url
     )
     #expect(result.status == 0)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.isEmpty)
-    let json = try String(contentsOfFile: self.trace.directory.path("timeline.json"), encoding: .utf8)
+    let json = try String(
+      contentsOfFile: self.trace.directory.path("timeline.json"), encoding: .utf8)
     let events = try Events(json: json)
     #expect(Set(events.all.compactMap { $0["pid"] as? Int }) == [2])
     // Only the file: nothing else was left beside it.
-    #expect(try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted() == ["demo.db", "timeline.json"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted()
+        == ["demo.db", "timeline.json"])
   }
 
   @Test func whereTheOutputCannotGoIsSaidOnOneLine() async throws {
@@ -134,7 +169,8 @@ struct ExportCommandTests {
       ),
     ]
     for (arguments, message) in cases {
-      let result = try await self.trace.run(["export", "demo.db", "--format", "perfetto"] + arguments)
+      let result = try await self.trace.run(
+        ["export", "demo.db", "--format", "perfetto"] + arguments)
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stdout.isEmpty, "\(arguments)")
       #expect(result.stderr == message)
@@ -147,9 +183,12 @@ struct ExportCommandTests {
   @Test func aFailedExportLeavesAnEarlierOneAsItWas() async throws {
     let kept = self.trace.directory.path("timeline.json")
     try Data("earlier".utf8).write(to: URL(fileURLWithPath: kept))
-    let damaged = try self.trace.copy(named: "damaged.db", changedBy: "UPDATE actions SET seq = seq + 1000 WHERE seq = 2 AND session_id = 1")
+    let damaged = try self.trace.copy(
+      named: "damaged.db",
+      changedBy: "UPDATE actions SET seq = seq + 1000 WHERE seq = 2 AND session_id = 1")
     let result = try await Product.tcatrace.run(
-      ["export", damaged, "--format", "perfetto", "--out", "timeline.json"], in: self.trace.directory.url
+      ["export", damaged, "--format", "perfetto", "--out", "timeline.json"],
+      in: self.trace.directory.url
     )
     #expect(result.status == 2)
     #expect(result.stderr.hasPrefix("Error: ") && result.stderr.filter { $0 == "\n" }.count == 1)
@@ -173,14 +212,23 @@ struct ExportCommandTests {
   // MARK: - OTLP
 
   /// The lines of an OTLP export, read as JSON: every span of every request.
-  static func spans(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (lines: Int, spans: [[String: Any]]) {
+  static func spans(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+    lines: Int, spans: [[String: Any]]
+  ) {
     var spans: [[String: Any]] = []
     let lines = output.split(separator: "\n")
     for line in lines {
-      let request = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], sourceLocation: sourceLocation)
-      for resourceSpans in try #require(request["resourceSpans"] as? [[String: Any]], sourceLocation: sourceLocation) {
-        for scopeSpans in try #require(resourceSpans["scopeSpans"] as? [[String: Any]], sourceLocation: sourceLocation) {
-          spans += try #require(scopeSpans["spans"] as? [[String: Any]], sourceLocation: sourceLocation)
+      let request = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        sourceLocation: sourceLocation)
+      for resourceSpans in try #require(
+        request["resourceSpans"] as? [[String: Any]], sourceLocation: sourceLocation)
+      {
+        for scopeSpans in try #require(
+          resourceSpans["scopeSpans"] as? [[String: Any]], sourceLocation: sourceLocation)
+        {
+          spans += try #require(
+            scopeSpans["spans"] as? [[String: Any]], sourceLocation: sourceLocation)
         }
       }
     }
@@ -195,8 +243,13 @@ struct ExportCommandTests {
     let counts = try await self.counts()
     #expect(lines == 2)
     #expect(spans.count == counts.actions)
-    let isHex = { (text: String, count: Int) in text.count == count && text.allSatisfy(\.isHexDigit) && text == text.lowercased() }
-    #expect(spans.allSatisfy { isHex($0["traceId"] as? String ?? "", 32) && isHex($0["spanId"] as? String ?? "", 16) })
+    let isHex = { (text: String, count: Int) in
+      text.count == count && text.allSatisfy(\.isHexDigit) && text == text.lowercased()
+    }
+    #expect(
+      spans.allSatisfy {
+        isHex($0["traceId"] as? String ?? "", 32) && isHex($0["spanId"] as? String ?? "", 16)
+      })
     #expect(Set(spans.compactMap { $0["traceId"] as? String }).count == 2)
     #expect(Set(spans.compactMap { $0["spanId"] as? String }).count == counts.actions)
     // A span's parent is the span of the action whose effect sent it.
@@ -205,7 +258,9 @@ struct ExportCommandTests {
     #expect(children.count == counts.sentByEffects)
     #expect(children.allSatisfy { ids.contains($0["parentSpanId"] as? String ?? "") })
     // Redacted when recorded, redacted here.
-    #expect(result.stdout.contains(#"{"key":"tcatrace.action.payload","value":{"stringValue":"<redacted>"}}"#))
+    #expect(
+      result.stdout.contains(
+        #"{"key":"tcatrace.action.payload","value":{"stringValue":"<redacted>"}}"#))
     #expect(!result.stdout.contains("hunter2"))
     // The session's start and the action's time: the first action of the fixed-time demo.
     let first = try #require(spans.first)
@@ -217,14 +272,17 @@ struct ExportCommandTests {
     let first = try await self.trace.run(["export", "FILE", "--format", "otlp", "--session", "2"])
     let copy = self.trace.directory.path("copy.db")
     try FileManager.default.copyItem(atPath: self.trace.path, toPath: copy)
-    let second = try await Product.tcatrace.run(["export", copy, "--format", "otlp", "--session", "2"])
+    let second = try await Product.tcatrace.run([
+      "export", copy, "--format", "otlp", "--session", "2",
+    ])
     #expect(first.status == 0 && second.status == 0)
     #expect(!first.stdout.isEmpty)
     #expect(first.stdout == second.stdout)
   }
 
   @Test func aLongSessionIsARequestPerThousandSpans() async throws {
-    let burst = try await RecordedTrace(fixture: "record-burst-until-full", ["100000000", "2500"], name: "burst.db")
+    let burst = try await RecordedTrace(
+      fixture: "record-burst-until-full", ["100000000", "2500"], name: "burst.db")
     let result = try await burst.run(["export", "FILE", "--format", "otlp"])
     #expect(result.status == 0)
     let (lines, spans) = try Self.spans(result.stdout)
@@ -234,10 +292,14 @@ struct ExportCommandTests {
 
   /// Read with the official protobuf definitions: PyPI's opentelemetry-proto, which `.ci/run`
   /// installs.
-  @Test(.enabled("needs Python's opentelemetry-proto (pip install opentelemetry-proto)") { await Self.hasOpenTelemetryProto() })
+  @Test(
+    .enabled("needs Python's opentelemetry-proto (pip install opentelemetry-proto)") {
+      await Self.hasOpenTelemetryProto()
+    })
   func otlpIsAnExportTraceServiceRequestPerLine() async throws {
     let result = try await Product.tcatrace.run(
-      ["export", self.trace.path, "--format", "otlp", "--out", "demo.otlp.jsonl"], in: self.trace.directory.url
+      ["export", self.trace.path, "--format", "otlp", "--out", "demo.otlp.jsonl"],
+      in: self.trace.directory.url
     )
     #expect(result.status == 0)
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -262,7 +324,8 @@ struct ExportCommandTests {
       "sql", "FILE", "--format", "csv",
       "SELECT (SELECT count(*) FROM actions), (SELECT count(*) FROM actions WHERE origin = 'effect'), (SELECT count(*) FROM leaks)",
     ])
-    let row = try #require(result.stdout.split(separator: "\n").last?.split(separator: ",").compactMap { Int($0) })
+    let row = try #require(
+      result.stdout.split(separator: "\n").last?.split(separator: ",").compactMap { Int($0) })
     try #require(row.count == 3)
     return (row[0], row[1], row[2])
   }
@@ -270,7 +333,9 @@ struct ExportCommandTests {
   static func hasOpenTelemetryProto() async -> Bool {
     let probe = Process()
     probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    probe.arguments = ["python3", "-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2"]
+    probe.arguments = [
+      "python3", "-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2",
+    ]
     return (try? await probe.runToEnd(timeLimit: 60))?.status == 0
   }
 
@@ -300,13 +365,16 @@ struct ExportCommandTests {
       receiver.waitUntilExit()
       try? lifeline.fileHandleForWriting.close()
     }
-    let port = try #require(try await LineReader(output.fileHandleForReading).next(within: 60).flatMap { Int($0) })
+    let port = try #require(
+      try await LineReader(output.fileHandleForReading).next(within: 60).flatMap { Int($0) })
     try await body(port, received)
   }
 
   @Test func otlpGoesToAReceiverARequestPerLine() async throws {
     try await self.withReceiver("ok") { port, received in
-      let sent = try await self.trace.run(["export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)"])
+      let sent = try await self.trace.run([
+        "export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)",
+      ])
       #expect(sent.status == 0)
       #expect(sent.stderr.isEmpty)
       #expect(sent.stdout == "Sent 2 requests to http://127.0.0.1:\(port)/v1/traces.\n")
@@ -314,15 +382,21 @@ struct ExportCommandTests {
       let lines = written.stdout.split(separator: "\n").map(String.init)
       #expect(lines.count == 2)
       for (index, line) in lines.enumerated() {
-        #expect(try String(contentsOfFile: received.path("request-\(index + 1).json"), encoding: .utf8) == line)
-        #expect(try String(contentsOfFile: received.path("request-\(index + 1).path"), encoding: .utf8) == "/v1/traces application/json")
+        #expect(
+          try String(contentsOfFile: received.path("request-\(index + 1).json"), encoding: .utf8)
+            == line)
+        #expect(
+          try String(contentsOfFile: received.path("request-\(index + 1).path"), encoding: .utf8)
+            == "/v1/traces application/json")
       }
     }
   }
 
   @Test func aReceiverThatFailsOrIsNotThereIsSaidOnOneLine() async throws {
     try await self.withReceiver("fail") { port, _ in
-      let result = try await self.trace.run(["export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)/v1/traces"])
+      let result = try await self.trace.run([
+        "export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)/v1/traces",
+      ])
       #expect(result.status == 2)
       #expect(result.stdout.isEmpty)
       #expect(
@@ -332,7 +406,8 @@ struct ExportCommandTests {
     }
     try await self.withReceiver("silent") { port, _ in
       let result = try await self.trace.run([
-        "export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)", "--timeout", "1",
+        "export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:\(port)", "--timeout",
+        "1",
       ])
       #expect(result.status == 2)
       #expect(
@@ -341,21 +416,34 @@ struct ExportCommandTests {
       )
     }
     // NB: Port 1: nothing listens there.
-    let refused = try await self.trace.run(["export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:1"])
+    let refused = try await self.trace.run([
+      "export", "FILE", "--format", "otlp", "--endpoint", "http://127.0.0.1:1",
+    ])
     #expect(refused.status == 2)
     #expect(
       refused.stderr
         == "Error: cannot send to 'http://127.0.0.1:1/v1/traces': cannot connect (Connection refused); check that a receiver listens there\n"
     )
     for (arguments, message) in [
-      (["--format", "otlp", "--endpoint", "https://collector:4318"], "tcatrace sends over http:// only"),
-      (["--format", "perfetto", "--endpoint", "http://127.0.0.1:4318"], "--endpoint sends OTLP: use it with --format otlp"),
+      (
+        ["--format", "otlp", "--endpoint", "https://collector:4318"],
+        "tcatrace sends over http:// only"
+      ),
+      (
+        ["--format", "perfetto", "--endpoint", "http://127.0.0.1:4318"],
+        "--endpoint sends OTLP: use it with --format otlp"
+      ),
       (["--format", "otlp", "--endpoint", "http://127.0.0.1:4318", "--out", "x.json"], "give one"),
-      (["--format", "otlp", "--endpoint", "http://host:port"], "is not an http://host:port/path address"),
+      (
+        ["--format", "otlp", "--endpoint", "http://host:port"],
+        "is not an http://host:port/path address"
+      ),
     ] {
       let result = try await self.trace.run(["export", "FILE"] + arguments)
       #expect(result.status == 2, "\(arguments)")
-      #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("Error: ") && result.stderr.contains(message),
+        "\(arguments): \(result.stderr)")
     }
   }
 }

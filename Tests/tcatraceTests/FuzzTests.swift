@@ -34,7 +34,8 @@ struct FuzzTests {
     try FileManager.default.copyItem(atPath: trace.path, toPath: path)
     let mutation = try Self.mutate(path, &random)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    let filesBefore = try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path).sorted()
+    let filesBefore = try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path)
+      .sorted()
     let damagedTables = Self.damagedTables(path)
     for command in Self.commands {
       let start = ContinuousClock.now
@@ -42,7 +43,8 @@ struct FuzzTests {
         [command[0], name] + command.dropFirst() + ["--time-limit", "2"], in: trace.directory.url
       )
       let context = "seed \(seed) (\(mutation)), \(command)"
-      #expect(!result.wasSignalled, "\(context): signal \(result.status)\n\(result.stderr.prefix(500))")
+      #expect(
+        !result.wasSignalled, "\(context): signal \(result.status)\n\(result.stderr.prefix(500))")
       #expect([0, 1, 2].contains(result.status), "\(context): exit \(result.status)")
       #expect(ContinuousClock.now - start < .seconds(30), "\(context)")
       // No partial output with exit 0: a file whose tables SQLite finds damaged is not read
@@ -52,13 +54,16 @@ struct FuzzTests {
       }
       if result.status == 2 {
         #expect(result.stderr.hasPrefix("Error: "), "\(context): \(result.stderr.prefix(300))")
-        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(context): \(result.stderr.prefix(300))")
+        #expect(
+          result.stderr.filter { $0 == "\n" }.count == 1, "\(context): \(result.stderr.prefix(300))"
+        )
       }
       #expect(
         try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(context): the file changed"
       )
       #expect(
-        try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path).sorted() == filesBefore,
+        try FileManager.default.contentsOfDirectory(atPath: trace.directory.url.path).sorted()
+          == filesBefore,
         "\(context): files appeared beside the trace"
       )
     }
@@ -95,14 +100,18 @@ struct FuzzTests {
       return "cut at \(length) of \(bytes.count) bytes"
     default:
       let columns = [
-        ("actions", "seq"), ("actions", "time_ns"), ("actions", "duration_ns"), ("actions", "cause_seq"),
-        ("actions", "origin"), ("actions", "category"), ("actions", "feature"), ("actions", "payload"),
+        ("actions", "seq"), ("actions", "time_ns"), ("actions", "duration_ns"),
+        ("actions", "cause_seq"),
+        ("actions", "origin"), ("actions", "category"), ("actions", "feature"),
+        ("actions", "payload"),
         ("actions", "session_id"), ("sessions", "name"), ("sessions", "started_at"),
         ("sessions", "dropped_actions"), ("state_changes", "kind"), ("state_changes", "new_value"),
-        ("state_changes", "action_id"), ("leaks", "rule"), ("leaks", "action_id"), ("leaks", "detail"),
+        ("state_changes", "action_id"), ("leaks", "rule"), ("leaks", "action_id"),
+        ("leaks", "detail"),
       ]
       let values = [
-        "NULL", "'text'", "1.5", "x'00ff'", "9223372036854775807", "-9223372036854775808", "0", "-1",
+        "NULL", "'text'", "1.5", "x'00ff'", "9223372036854775807", "-9223372036854775808", "0",
+        "-1",
         "char(27) || '[2J'", "'a' || char(0) || 'b'", "''", "printf('%.*c', 5000, 'x')",
       ]
       let (table, column) = columns[Int(random.next() % UInt64(columns.count))]

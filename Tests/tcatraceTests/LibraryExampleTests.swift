@@ -12,7 +12,9 @@ struct LibraryExampleTests {
     let trace = try await RecordedTrace(fixture: "record-library", name: "library.db")
     let actions = try TraceReader(path: trace.path).actions()
     expectNoDifference(
-      actions.map { "\($0.category.rawValue) \($0.feature.isEmpty ? "Library" : $0.feature) \($0.caseName)" },
+      actions.map {
+        "\($0.category.rawValue) \($0.feature.isEmpty ? "Library" : $0.feature) \($0.caseName)"
+      },
       [
         "view Library openTapped",
         "view destination.book binding",
@@ -35,7 +37,9 @@ struct LibraryExampleTests {
       ]
     )
     expectNoDifference(
-      actions.flatMap { action in action.leaks.map { "#\(action.seq) \($0.rule.rawValue) \($0.feature)" } },
+      actions.flatMap { action in
+        action.leaks.map { "#\(action.seq) \($0.rule.rawValue) \($0.feature)" }
+      },
       [
         "#10 parent-reacts-to-private-child-action ",
         "#13 parent-reacts-to-private-child-action shelf",
@@ -57,7 +61,11 @@ struct LibraryExampleTests {
     // The trace marks them as shared, and the action whose change #13's effect sent at once
     // (issue #58): a `TestStore` sees its change at #13's `send`.
     expectNoDifference(
-      actions.flatMap { action in action.changes.compactMap { change in change.sharedPath.map { "#\(action.seq) \(change.path) in \($0)" } } },
+      actions.flatMap { action in
+        action.changes.compactMap { change in
+          change.sharedPath.map { "#\(action.seq) \(change.path) in \($0)" }
+        }
+      },
       [
         "#14 shelf.borrowed in shelf.borrowed", "#14 borrowed in borrowed",
         "#18 shelf.borrowed in shelf.borrowed", "#18 borrowed in borrowed",
@@ -97,7 +105,9 @@ struct LibraryExampleTests {
       WHERE a.at_once IS NOT NULL OR c.shared IS NOT NULL ORDER BY a.seq, c.position
       """
     let original = try await Product.tcatrace.run(["sql", trace.path, query, "--format", "csv"])
-    let copy = try await Product.tcatrace.run(["sql", output.path("fleet.db"), query, "--format", "csv"])
+    let copy = try await Product.tcatrace.run([
+      "sql", output.path("fleet.db"), query, "--format", "csv",
+    ])
     #expect(original.stdout.split(separator: "\n").count == 7)
     expectNoDifference(copy.stdout, original.stdout)
   }

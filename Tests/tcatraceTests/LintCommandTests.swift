@@ -11,16 +11,17 @@ struct LintCommandTests {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   @Test func theExamplesHoldExactlyTheLeakyExamplesLeaks() async throws {
-    let result = try await Product.tcatrace.run(["lint", "Sources/TCATraceExamples"], in: Self.root)
+    let result = try await Product.tcatrace.run(
+      ["lint", "Sources/TCATraceExamples"], in: Self.root)
     #expect(result.status == 1)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
       result.stdout,
       """
       Sources/TCATraceExamples/Demo/DemoScript.swift:129:15: error: '._internal(.refreshed)' sends a feature's internal action from outside its reducer and effects; send a view action instead [private-action-sent-from-view]
-      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:71:21: error: an effect sends '.view(.refreshButtonTapped)'; view actions come from the view: send an internal action instead [view-action-from-effect]
-      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:88:18: error: '.child(.view)' matches a view action of the child 'child'; a parent reacts only to its children's delegate actions [child-private-action-access]
-      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:93:41: error: '.child(._internal(.grandchild(.delegate)))' matches the delegate action of 'grandchild', 2 embeddings down (through 'child'); react to the delegate actions of your direct children only [grandchild-delegate-access]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:73:21: error: an effect sends '.view(.refreshButtonTapped)'; view actions come from the view: send an internal action instead [view-action-from-effect]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:90:18: error: '.child(.view)' matches a view action of the child 'child'; a parent reacts only to its children's delegate actions [child-private-action-access]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:95:41: error: '.child(._internal(.grandchild(.delegate)))' matches the delegate action of 'grandchild', 2 embeddings down (through 'child'); react to the delegate actions of your direct children only [grandchild-delegate-access]
       4 findings in 2 of 13 files.
 
       """
@@ -29,8 +30,11 @@ struct LintCommandTests {
 
   @Test func theWellBehavedFeaturesAreClean() async throws {
     let result = try await Product.tcatrace.run(
-      ["lint", "Sources/TCATraceExamples/App", "Sources/TCATraceExamples/Login", "Sources/TCATraceExamples/Todos",
-       "Sources/TCATraceExamples/Settings"],
+      [
+        "lint", "Sources/TCATraceExamples/App", "Sources/TCATraceExamples/Login",
+        "Sources/TCATraceExamples/Todos",
+        "Sources/TCATraceExamples/Settings",
+      ],
       in: Self.root
     )
     #expect(result.status == 0)
@@ -65,7 +69,8 @@ struct LintCommandTests {
       to: directory.path("Parent.swift")
     )
     let result = try await Product.tcatrace.run(
-      ["lint", "Parent.swift", "--format", "json", "--rule", "grandchild-delegate-access"], in: directory.url
+      ["lint", "Parent.swift", "--format", "json", "--rule", "grandchild-delegate-access"],
+      in: directory.url
     )
     #expect(result.status == 1)
     expectNoDifference(
@@ -76,7 +81,8 @@ struct LintCommandTests {
       """
     )
     let clean = try await Product.tcatrace.run(
-      ["lint", "Parent.swift", "--format", "json", "--rule", "view-action-from-effect"], in: directory.url
+      ["lint", "Parent.swift", "--format", "json", "--rule", "view-action-from-effect"],
+      in: directory.url
     )
     #expect(clean.status == 0)
     #expect(clean.stdout == "[]\n")
@@ -111,11 +117,14 @@ struct LintCommandTests {
       result.stderr,
       "warning: './Broken.swift' has syntax errors; it was checked as far as it parses, so findings in it may be missing\n"
     )
-    #expect(result.stdout.hasPrefix("./Broken.swift:2:25: error: '._internal(.child(.view))' matches a view action"))
+    #expect(
+      result.stdout.hasPrefix(
+        "./Broken.swift:2:25: error: '._internal(.child(.view))' matches a view action"))
     #expect(result.stdout.hasSuffix("1 finding in 1 of 2 files.\n"))
 
     // The warning does not change the exit code: no findings, exit 0.
-    try "struct A { func (\n".write(toFile: directory.path("Broken.swift"), atomically: true, encoding: .utf8)
+    try "struct A { func (\n".write(
+      toFile: directory.path("Broken.swift"), atomically: true, encoding: .utf8)
     let clean = try await Product.tcatrace.run(["lint", "."], in: directory.url)
     #expect(clean.status == 0)
     #expect(clean.stderr.hasPrefix("warning: './Broken.swift' has syntax errors;"))
@@ -126,13 +135,21 @@ struct LintCommandTests {
     let directory = try TemporaryDirectory()
     try Self.write("not swift", to: directory.path("README.md"))
     let cases: [([String], String)] = [
-      (["lint", "Missing"], "Error: 'Missing' does not exist: give a Swift file or a directory.\n"),
-      (["lint", "README.md"], "Error: 'README.md' is not a Swift file: give .swift files or directories.\n"),
+      (
+        ["lint", "Missing"], "Error: 'Missing' does not exist: give a Swift file or a directory.\n"
+      ),
+      (
+        ["lint", "README.md"],
+        "Error: 'README.md' is not a Swift file: give .swift files or directories.\n"
+      ),
       (
         ["lint", "--rule", "no-such-rule"],
         "Error: no rule 'no-such-rule'; the rules are child-private-action-access, child-private-action-sent, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view.\n"
       ),
-      (["lint", "--format", "html"], "Error: The value 'html' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'xcode'; see 'tcatrace lint --help'.\n"),
+      (
+        ["lint", "--format", "html"],
+        "Error: The value 'html' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'xcode'; see 'tcatrace lint --help'.\n"
+      ),
     ]
     for (arguments, expected) in cases {
       let result = try await Product.tcatrace.run(arguments, in: directory.url)
@@ -147,7 +164,9 @@ struct LintCommandTests {
     let direct = try await Product.tcatraceLint.run(arguments, in: Self.root)
     let forwarded = try await Product.tcatrace.run(["lint"] + arguments, in: Self.root)
     #expect(direct.status == 1)
-    #expect(direct.stdout.hasPrefix(#"[{"file":"Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift""#))
+    #expect(
+      direct.stdout.hasPrefix(
+        #"[{"file":"Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift""#))
     #expect(forwarded.status == direct.status)
     expectNoDifference(forwarded.stdout, direct.stdout)
     #expect(forwarded.stderr.isEmpty)
@@ -156,7 +175,9 @@ struct LintCommandTests {
   @Test func helpIsTheLintersHelp() async throws {
     let help = try await Product.tcatraceLint.run(["--help"])
     #expect(help.status == 0)
-    #expect(help.stdout.contains("USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...]\n"))
+    #expect(
+      help.stdout.contains(
+        "USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...]\n"))
     #expect(help.stdout.contains("  grandchild-delegate-access: "))
     for arguments in [["lint", "--help"], ["lint", "-h"], ["help", "lint"]] {
       let forwarded = try await Product.tcatrace.run(arguments)
@@ -177,7 +198,9 @@ struct LintCommandTests {
     )
     #expect(missing.status == 2)
     #expect(missing.stdout.isEmpty)
-    #expect(missing.stderr.hasPrefix("Error: tcatrace lint runs tcatrace-lint, which is neither beside tcatrace (in /"))
+    #expect(
+      missing.stderr.hasPrefix(
+        "Error: tcatrace lint runs tcatrace-lint, which is neither beside tcatrace (in /"))
     #expect(
       missing.stderr.hasSuffix(
         "\(directory.url.lastPathComponent)) nor on PATH; install it beside tcatrace ('swift build -c release' builds both)\n"
@@ -187,7 +210,8 @@ struct LintCommandTests {
     // NB: Else the first on PATH.
     let products = Product.tcatraceLint.executableURL.deletingLastPathComponent().path
     let onPath = try await Product.tcatrace.run(
-      ["lint", "Sources/TCATraceExamples/Leaky"], in: Self.root, environment: ["PATH": "\(products):/usr/bin:/bin"],
+      ["lint", "Sources/TCATraceExamples/Leaky"], in: Self.root,
+      environment: ["PATH": "\(products):/usr/bin:/bin"],
       executableURL: copy
     )
     #expect(onPath.status == 1)
@@ -208,7 +232,8 @@ struct LintCommandTests {
     try FileManager.default.createDirectory(
       at: package.appendingPathComponent("Sources/tcatrace-lint"), withIntermediateDirectories: true
     )
-    try Self.write("// swift-tools-version: 6.1\n", to: package.appendingPathComponent("Package.swift").path)
+    try Self.write(
+      "// swift-tools-version: 6.1\n", to: package.appendingPathComponent("Package.swift").path)
     let copy = try Product.tcatrace.copy(into: buildFolder)
 
     // NB: A `swift` that notes its arguments and "builds" a linter that echoes its own.
@@ -227,7 +252,8 @@ struct LintCommandTests {
       """,
       to: bin.appendingPathComponent("swift").path
     )
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("swift").path)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("swift").path)
     let path = "\(bin.path):/usr/bin:/bin"
 
     let failing = try await Product.tcatrace.run(
@@ -241,10 +267,12 @@ struct LintCommandTests {
       )
     )
 
-    let first = try await Product.tcatrace.run(["lint", "Sources"], environment: ["PATH": path], executableURL: copy)
+    let first = try await Product.tcatrace.run(
+      ["lint", "Sources"], environment: ["PATH": path], executableURL: copy)
     #expect(first.status == 0)
     #expect(first.stdout == "linted Sources\n")
-    let build = "build --package-path \(package.path) --scratch-path \(package.path)/.build"
+    let build =
+      "build --package-path \(package.path) --scratch-path \(package.path)/.build"
       + " --configuration \(products.lastPathComponent) --product tcatrace-lint"
     expectNoDifference(
       first.stderr,
@@ -255,7 +283,8 @@ struct LintCommandTests {
       """
     )
 
-    let second = try await Product.tcatrace.run(["lint", "Sources"], environment: ["PATH": path], executableURL: copy)
+    let second = try await Product.tcatrace.run(
+      ["lint", "Sources"], environment: ["PATH": path], executableURL: copy)
     #expect(second.stdout == "linted Sources\n")
     #expect(second.stderr.isEmpty)
     expectNoDifference(try String(contentsOfFile: calls, encoding: .utf8), "\(build)\n\(build)\n")

@@ -11,7 +11,8 @@ struct LiveTests {
       // Session 1's header and 25 actions, a blank line, session 2's header, 7 actions and 4 leaks.
       let existing = try await lines.next(39)
       #expect(existing.first == "Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z")
-      #expect(existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
+      #expect(
+        existing.last?.hasPrefix("       ! view-sends-private-action (LeakyParentFeature)") == true)
 
       let append = try await Product("tcatrace-fixture").run(["append", trace.path, "3"])
       #expect(append.status == 0)
@@ -50,7 +51,8 @@ struct LiveTests {
       _ = try await Product("tcatrace-fixture").run(["append", trace.path, "2"])
       let appended = try await lines.next(2)
       #expect(appended.count == 2)
-      #expect(appended.allSatisfy { $0.hasPrefix(#"{"session":3,"#) && $0.hasSuffix(#""leaks":[]}"#) })
+      #expect(
+        appended.allSatisfy { $0.hasPrefix(#"{"session":3,"#) && $0.hasSuffix(#""leaks":[]}"#) })
     }
   }
 
@@ -89,7 +91,8 @@ struct LiveTests {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
       process.arguments = [
-        "-qec", "\(environment) '\(Product.tcatrace.executableURL.path)' leaks '\(trace.path)'", "/dev/null",
+        "-qec", "\(environment) '\(Product.tcatrace.executableURL.path)' leaks '\(trace.path)'",
+        "/dev/null",
       ]
       process.standardInput = FileHandle.nullDevice
       return try await process.runToEnd(timeLimit: 60).stdout

@@ -22,24 +22,38 @@ struct MergeCommandTests {
 
   /// Runs `tcatrace` in the output folder, and checks that the inputs and their folders are as
   /// they were.
-  private func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Product.Result {
+  private func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation)
+    async throws -> Product.Result
+  {
     let traces = [self.demo, self.other]
     let before = try traces.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) }
-    let listings = try traces.map { try FileManager.default.contentsOfDirectory(atPath: $0.directory.url.path).sorted() }
+    let listings = try traces.map {
+      try FileManager.default.contentsOfDirectory(atPath: $0.directory.url.path).sorted()
+    }
     let result = try await Product.tcatrace.run(arguments, in: self.output.url)
-    #expect(try traces.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) } == before, "an input changed", sourceLocation: sourceLocation)
     #expect(
-      try traces.map { try FileManager.default.contentsOfDirectory(atPath: $0.directory.url.path).sorted() } == listings,
+      try traces.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) } == before,
+      "an input changed", sourceLocation: sourceLocation)
+    #expect(
+      try traces.map {
+        try FileManager.default.contentsOfDirectory(atPath: $0.directory.url.path).sorted()
+      } == listings,
       "files appeared beside an input", sourceLocation: sourceLocation
     )
     return result
   }
 
   /// What `tcatrace ARGUMENTS` prints as JSON, each object without its `session` member.
-  private func json(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [NSDictionary] {
+  private func json(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation)
+    async throws -> [NSDictionary]
+  {
     let result = try await Product.tcatrace.run(arguments, in: self.output.url)
-    #expect(result.status == 0 || result.status == 1, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-    let lines = arguments.contains("jsonl") ? result.stdout.split(separator: "\n").map(String.init) : [result.stdout]
+    #expect(
+      result.status == 0 || result.status == 1, "\(arguments): \(result.stderr)",
+      sourceLocation: sourceLocation)
+    let lines =
+      arguments.contains("jsonl")
+      ? result.stdout.split(separator: "\n").map(String.init) : [result.stdout]
     return try lines.flatMap { line in
       let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
       let objects: [[String: Any]]
@@ -59,18 +73,24 @@ struct MergeCommandTests {
   private func sessions(_ path: String) async throws -> [[String: Any]] {
     let result = try await Product.tcatrace.run(["sessions", path, "--format", "json"])
     #expect(result.status == 0, "\(result.stderr)")
-    return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    return try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
   }
 
   @Test func twoTracesMergeIntoOneWithEverySessionAsItWas() async throws {
     let result = try await self.run(["merge", "fleet.db", self.demo.path, self.other.path])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.isEmpty)
-    let inputs = [(self.demo.path, try await self.sessions(self.demo.path)), (self.other.path, try await self.sessions(self.other.path))]
+    let inputs = [
+      (self.demo.path, try await self.sessions(self.demo.path)),
+      (self.other.path, try await self.sessions(self.other.path)),
+    ]
     let actions = inputs.flatMap(\.1).map { $0["actions"] as? Int ?? 0 }.reduce(0, +)
-    #expect(result.stdout == "Merged 4 sessions (\(actions) actions) from 2 files into 'fleet.db'.\n")
+    #expect(
+      result.stdout == "Merged 4 sessions (\(actions) actions) from 2 files into 'fleet.db'.\n")
     // Only the merged trace, and nothing beside it.
-    #expect(try FileManager.default.contentsOfDirectory(atPath: self.output.url.path) == ["fleet.db"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: self.output.url.path) == ["fleet.db"])
 
     let fleet = self.output.path("fleet.db")
     let merged = try await self.sessions(fleet)
@@ -82,24 +102,33 @@ struct MergeCommandTests {
         let copy = merged[id - 1]
         let original = try #require(session["id"] as? Int)
         // Where it came from, and the session as it was but for its id.
-        #expect(copy["source"] as? NSDictionary == ["file": file, "session_id": original] as NSDictionary)
-        for key in ["name", "root_feature", "started_at", "ended_at", "duration_ns", "actions", "leaks", "dropped_actions", "recorder_version"] {
+        #expect(
+          copy["source"] as? NSDictionary == ["file": file, "session_id": original] as NSDictionary)
+        for key in [
+          "name", "root_feature", "started_at", "ended_at", "duration_ns", "actions", "leaks",
+          "dropped_actions", "recorder_version",
+        ] {
           #expect(copy[key] as? NSObject == session[key] as? NSObject, "session \(id): \(key)")
         }
         // Its actions, changes, leaks and states read the same.
         for command in [
-          ["replay", "--format", "jsonl"], ["leaks", "--format", "json"], ["state", "--format", "json"],
+          ["replay", "--format", "jsonl"], ["leaks", "--format", "json"],
+          ["state", "--format", "json"],
           ["state", "--at", "3", "--format", "json"],
         ] {
-          let fromFile = try await self.json([command[0], file, "--session", String(original)] + command.dropFirst())
-          let fromFleet = try await self.json([command[0], fleet, "--session", String(id)] + command.dropFirst())
+          let fromFile = try await self.json(
+            [command[0], file, "--session", String(original)] + command.dropFirst())
+          let fromFleet = try await self.json(
+            [command[0], fleet, "--session", String(id)] + command.dropFirst())
           #expect(!fromFile.isEmpty || command[0] == "leaks")
           #expect(fromFleet == fromFile, "session \(id): \(command)")
         }
       }
     }
     // A query across the fleet.
-    let count = try await Product.tcatrace.run(["sql", fleet, "SELECT count(*) FROM actions", "--format", "csv"])
+    let count = try await Product.tcatrace.run([
+      "sql", fleet, "SELECT count(*) FROM actions", "--format", "csv",
+    ])
     #expect(count.stdout == "count(*)\n\(actions)\n")
     let leaks = try await Product.tcatrace.run(["leaks", fleet])
     #expect(leaks.status == 1)
@@ -146,11 +175,14 @@ struct MergeCommandTests {
     )
     let merged = try await self.sessions(self.output.path("again.db"))
     #expect(merged.map { $0["actions"] as? Int } == fleet.map { $0["actions"] as? Int })
-    #expect(merged.map { $0["source"] as? NSDictionary } == fleet.map { $0["source"] as? NSDictionary })
+    #expect(
+      merged.map { $0["source"] as? NSDictionary } == fleet.map { $0["source"] as? NSDictionary })
     // The other way round: the demo's sessions first, then the merged trace's others only.
     let reversed = try await self.run(["merge", "reversed.db", self.demo.path, "fleet.db"])
     #expect(reversed.status == 0, "\(reversed.stderr)")
-    #expect(reversed.stdout.contains("Skipped session 1 of 'fleet.db': it is session 1 of 'reversed.db' already."))
+    #expect(
+      reversed.stdout.contains(
+        "Skipped session 1 of 'fleet.db': it is session 1 of 'reversed.db' already."))
     #expect(try await self.sessions(self.output.path("reversed.db")).count == 4)
   }
 
@@ -158,14 +190,18 @@ struct MergeCommandTests {
   /// one: what its version did not keep stays empty.
   @Test func anOlderTraceIsMerged() async throws {
     let older = try self.demo.copy(named: "older.db", changedBy: RecordedTrace.version1SQL)
-    let result = try await Product.tcatrace.run(["merge", "fleet.db", older, self.other.path], in: self.output.url)
+    let result = try await Product.tcatrace.run(
+      ["merge", "fleet.db", older, self.other.path], in: self.output.url)
     #expect(result.status == 0, "\(result.stderr)")
     let fleet = self.output.path("fleet.db")
     let fromFile = try await self.json(["replay", older, "--session", "1", "--format", "jsonl"])
     let fromFleet = try await self.json(["replay", fleet, "--session", "1", "--format", "jsonl"])
     #expect(fromFleet == fromFile)
     let states = try await Product.tcatrace.run(
-      ["sql", fleet, "SELECT session_id, count(*) FROM states GROUP BY session_id", "--format", "csv"]
+      [
+        "sql", fleet, "SELECT session_id, count(*) FROM states GROUP BY session_id", "--format",
+        "csv",
+      ]
     )
     #expect(states.stdout == "session_id,count(*)\n3,1\n4,1\n")
   }
@@ -187,7 +223,8 @@ struct MergeCommandTests {
     )
     #expect(written == SQLITE_OK)
     #expect(try Data(contentsOf: URL(fileURLWithPath: self.demo.path + "-wal")).count > 0)
-    let result = try await Product.tcatrace.run(["merge", "fleet.db", self.demo.path], in: self.output.url)
+    let result = try await Product.tcatrace.run(
+      ["merge", "fleet.db", self.demo.path], in: self.output.url)
     #expect(result.status == 0, "\(result.stderr)")
     let sessions = try await self.sessions(self.output.path("fleet.db"))
     #expect(sessions.map { $0["name"] as? String } == ["app", "leaky", "live"])
@@ -210,11 +247,16 @@ struct MergeCommandTests {
         "'\(self.demo.directory.path("orphans.db"))' holds 7 actions of sessions it does not have: the file is damaged (truncated or overwritten); record it again"
       ),
       (
-        try self.demo.copy(named: "leaks.db", changedBy: "INSERT INTO leaks VALUES (99999, 'r', '', 'd')"),
+        try self.demo.copy(
+          named: "leaks.db", changedBy: "INSERT INTO leaks VALUES (99999, 'r', '', 'd')"),
         "'\(self.demo.directory.path("leaks.db"))' holds 1 leak of actions it does not have: the file is damaged (truncated or overwritten); record it again"
       ),
       (
-        try self.demo.copy(named: "category.db", changedBy: "PRAGMA ignore_check_constraints = ON; UPDATE actions SET category = 'secret' WHERE seq = 1"),
+        try self.demo.copy(
+          named: "category.db",
+          changedBy:
+            "PRAGMA ignore_check_constraints = ON; UPDATE actions SET category = 'secret' WHERE seq = 1"
+        ),
         "'\(self.demo.directory.path("category.db"))' cannot be copied (CHECK constraint failed: category IN ('view', 'internal', 'delegate', 'unclassified')): the file is damaged (truncated or overwritten); record it again"
       ),
       (
@@ -229,19 +271,35 @@ struct MergeCommandTests {
       #expect(result.stdout.isEmpty)
       expectNoDifference(result.stderr, "Error: \(message)\n")
       #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
-      #expect(try FileManager.default.contentsOfDirectory(atPath: self.output.url.path).isEmpty, "\(input)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: self.output.url.path).isEmpty,
+        "\(input)")
     }
   }
 
   @Test func whatCannotBeMergedIsSaidOnOneLine() async throws {
     let existing = self.output.path("fleet.db")
     try Data("mine".utf8).write(to: URL(fileURLWithPath: existing))
-    let relative = self.demo.directory.url.lastPathComponent + "/" + URL(fileURLWithPath: self.demo.path).lastPathComponent
+    let relative =
+      self.demo.directory.url.lastPathComponent + "/"
+      + URL(fileURLWithPath: self.demo.path).lastPathComponent
     let cases: [([String], String)] = [
-      (["fleet.db", self.demo.path], "'fleet.db' exists: merge writes a new trace; give a path where there is no file"),
-      (["new.db", self.demo.path, self.demo.path], "'\(self.demo.path)' is given twice: give each trace once"),
-      (["new.db", self.demo.path, "../" + relative], "'../\(relative)' and '\(self.demo.path)' are the same trace: give each trace once"),
-      (["missing/new.db", self.demo.path], "cannot write 'missing/new.db' (No such file or directory): check that its folder exists and can be written"),
+      (
+        ["fleet.db", self.demo.path],
+        "'fleet.db' exists: merge writes a new trace; give a path where there is no file"
+      ),
+      (
+        ["new.db", self.demo.path, self.demo.path],
+        "'\(self.demo.path)' is given twice: give each trace once"
+      ),
+      (
+        ["new.db", self.demo.path, "../" + relative],
+        "'../\(relative)' and '\(self.demo.path)' are the same trace: give each trace once"
+      ),
+      (
+        ["missing/new.db", self.demo.path],
+        "cannot write 'missing/new.db' (No such file or directory): check that its folder exists and can be written"
+      ),
       (["new.db", "missing.db"], "'missing.db' does not exist: check the path"),
     ]
     for (arguments, message) in cases {
@@ -249,11 +307,15 @@ struct MergeCommandTests {
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stdout.isEmpty)
       expectNoDifference(result.stderr, "Error: \(message)\n")
-      #expect(try FileManager.default.contentsOfDirectory(atPath: self.output.url.path) == ["fleet.db"], "\(arguments)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: self.output.url.path) == ["fleet.db"],
+        "\(arguments)")
     }
     #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine")
     let noInputs = try await self.run(["merge", "new.db"])
     #expect(noInputs.status == 2)
-    #expect(noInputs.stderr == "Error: Missing expected argument '<file> ...'; see 'tcatrace merge --help'.\n")
+    #expect(
+      noInputs.stderr
+        == "Error: Missing expected argument '<file> ...'; see 'tcatrace merge --help'.\n")
   }
 }

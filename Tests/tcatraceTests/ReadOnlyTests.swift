@@ -53,7 +53,9 @@ struct ReadOnlyTests {
     let expected = try await Product.tcatrace.run(["replay", path])
     #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
 
-    for command in [["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["state", path]] {
+    for command in [
+      ["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["state", path],
+    ] {
       let result = try await Product.tcatrace.run(command)
       #expect(result.status == (command[0] == "leaks" ? 1 : 0), "\(command): \(result.stderr)")
       #expect(result.stderr == "", "\(command)")
@@ -92,13 +94,20 @@ struct ReadOnlyTests {
       chmod(locked, 0o555)
       let files = try FileManager.default.contentsOfDirectory(atPath: locked).sorted()
       // The user really cannot write there.
-      let (sh, touch) = self.asAUserWhoCannotWrite(URL(fileURLWithPath: "/bin/sh"), ["-c", "touch \"$0\"", locked + "/x"])
+      let (sh, touch) = self.asAUserWhoCannotWrite(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", "touch \"$0\"", locked + "/x"])
       #expect(try await Product.tcatrace.run(touch, executableURL: sh).status != 0)
 
-      for command in [["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["state", path], ["sql", path, "SELECT count(*) FROM actions"]] {
-        let (executable, arguments) = self.asAUserWhoCannotWrite(Product.tcatrace.executableURL, command)
+      for command in [
+        ["replay", path], ["sessions", path], ["leaks", path], ["stats", path], ["state", path],
+        ["sql", path, "SELECT count(*) FROM actions"],
+      ] {
+        let (executable, arguments) = self.asAUserWhoCannotWrite(
+          Product.tcatrace.executableURL, command)
         let result = try await Product.tcatrace.run(arguments, executableURL: executable)
-        #expect(result.status == (command[0] == "leaks" ? 1 : 0), "\(command), wal: \(leftoverWAL): \(result.stderr)")
+        #expect(
+          result.status == (command[0] == "leaks" ? 1 : 0),
+          "\(command), wal: \(leftoverWAL): \(result.stderr)")
         #expect(result.stderr == "", "\(command), wal: \(leftoverWAL)")
         if command[0] == "replay" { expectNoDifference(result.stdout, expected.stdout) }
       }
@@ -111,7 +120,9 @@ struct ReadOnlyTests {
       let output = Pipe()
       follow.standardOutput = output
       try follow.run()
-      #expect(try await LineReader(output.fileHandleForReading).next(39).count == 39, "wal: \(leftoverWAL)")
+      #expect(
+        try await LineReader(output.fileHandleForReading).next(39).count == 39,
+        "wal: \(leftoverWAL)")
       kill(follow.processIdentifier, SIGINT)
       #expect(try await follow.end(), "an interrupt ends it")
       #expect(try FileManager.default.contentsOfDirectory(atPath: locked).sorted() == files)
@@ -123,7 +134,9 @@ struct ReadOnlyTests {
   @Test func aTraceARecorderWritesWhileItIsReadIsNotCalledDamaged() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("busy.db")
-    let recorded = try await Product("tcatrace-fixture").run(["record-until-full", path, "1000000000", "3000"])
+    let recorded = try await Product("tcatrace-fixture").run([
+      "record-until-full", path, "1000000000", "3000",
+    ])
     #expect(recorded.status == 0)
 
     let replay = Product.tcatrace.process(["replay", path])

@@ -13,7 +13,9 @@ struct ReplayCommandTests {
   }
 
   @Test func replayFiltersBySeqRangeWithChanges() async throws {
-    let result = try await self.trace.run(["replay", "FILE", "--session", "1", "--from", "14", "--to", "18"])
+    let result = try await self.trace.run([
+      "replay", "FILE", "--session", "1", "--from", "14", "--to", "18",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -88,7 +90,9 @@ struct ReplayCommandTests {
   }
 
   @Test func replayLeaksOnlyOfTheLatestSession() async throws {
-    let result = try await self.trace.run(["replay", "FILE", "--session", "latest", "--leaks-only", "--no-diff"])
+    let result = try await self.trace.run([
+      "replay", "FILE", "--session", "latest", "--leaks-only", "--no-diff",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -109,7 +113,9 @@ struct ReplayCommandTests {
   }
 
   @Test func replayFeatureAsJSONLines() async throws {
-    let result = try await self.trace.run(["replay", "FILE", "--session", "1", "--feature", "path", "--format", "jsonl", "--no-diff"])
+    let result = try await self.trace.run([
+      "replay", "FILE", "--session", "1", "--feature", "path", "--format", "jsonl", "--no-diff",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -152,7 +158,9 @@ struct ReplayCommandTests {
   }
 
   @Test func replayLeakyActionAsJSON() async throws {
-    let result = try await self.trace.run(["replay", "FILE", "--session", "2", "--from", "4", "--to", "4", "--format", "json"])
+    let result = try await self.trace.run([
+      "replay", "FILE", "--session", "2", "--from", "4", "--to", "4", "--format", "json",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(

@@ -13,7 +13,10 @@ struct SQLCommandTests {
   }
 
   @Test func sqlAsTable() async throws {
-    let result = try await self.trace.run(["sql", "FILE", "SELECT feature, count(*) AS actions FROM actions WHERE session_id = 1 GROUP BY 1 ORDER BY 2 DESC, 1"])
+    let result = try await self.trace.run([
+      "sql", "FILE",
+      "SELECT feature, count(*) AS actions FROM actions WHERE session_id = 1 GROUP BY 1 ORDER BY 2 DESC, 1",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -33,7 +36,11 @@ struct SQLCommandTests {
   }
 
   @Test func sqlAsCSV() async throws {
-    let result = try await self.trace.run(["sql", "FILE", "SELECT seq, payload FROM actions WHERE session_id = 1 AND seq IN (1, 22) ORDER BY seq", "--format", "csv"])
+    let result = try await self.trace.run([
+      "sql", "FILE",
+      "SELECT seq, payload FROM actions WHERE session_id = 1 AND seq IN (1, 22) ORDER BY seq",
+      "--format", "csv",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -48,7 +55,11 @@ struct SQLCommandTests {
   }
 
   @Test func sqlAsJSON() async throws {
-    let result = try await self.trace.run(["sql", "FILE", "SELECT seq, cause_seq, 1.5 AS x, NULL AS empty FROM actions WHERE session_id = 2 AND seq < 3", "--format", "json"])
+    let result = try await self.trace.run([
+      "sql", "FILE",
+      "SELECT seq, cause_seq, 1.5 AS x, NULL AS empty FROM actions WHERE session_id = 2 AND seq < 3",
+      "--format", "json",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(
@@ -61,7 +72,10 @@ struct SQLCommandTests {
   }
 
   @Test func sqlOnTheTimelineView() async throws {
-    let result = try await self.trace.run(["sql", "FILE", "SELECT session, seq, category, feature, case_name, changes, leaks FROM timeline WHERE session_id = 2"])
+    let result = try await self.trace.run([
+      "sql", "FILE",
+      "SELECT session, seq, category, feature, case_name, changes, leaks FROM timeline WHERE session_id = 2",
+    ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     expectNoDifference(

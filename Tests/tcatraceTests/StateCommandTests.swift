@@ -45,7 +45,9 @@ struct StateCommandTests {
   }
 
   @Test func aValueAtAStepAndTheLastStepByDefault() async throws {
-    let login = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "2", "--path", "login"])
+    let login = try await self.trace.run([
+      "state", "FILE", "--session", "1", "--at", "2", "--path", "login",
+    ])
     #expect(login.status == 0)
     expectNoDifference(
       login.stdout,
@@ -60,11 +62,15 @@ struct StateCommandTests {
 
       """
     )
-    let row = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "14", "--path", "todos.todos[id: 100].title"])
+    let row = try await self.trace.run([
+      "state", "FILE", "--session", "1", "--at", "14", "--path", "todos.todos[id: 100].title",
+    ])
     #expect(row.stdout == "\"Record a trace\"\n")
     // Without --at: after the session's last action; without --session: the latest session.
     let last = try await self.trace.run(["state", "FILE", "--session", "1", "--path", "path"])
-    let explicit = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "25", "--path", "path"])
+    let explicit = try await self.trace.run([
+      "state", "FILE", "--session", "1", "--at", "25", "--path", "path",
+    ])
     #expect(last.status == 0)
     #expect(last.stdout == explicit.stdout)
     let latest = try await self.trace.run(["state", "FILE", "--path", "refreshCount"])
@@ -72,11 +78,14 @@ struct StateCommandTests {
   }
 
   @Test func json() async throws {
-    let result = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "2", "--path", "login.email", "--format", "json"])
+    let result = try await self.trace.run([
+      "state", "FILE", "--session", "1", "--at", "2", "--path", "login.email", "--format", "json",
+    ])
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == #"[{"session":1,"after":2,"path":"login.email","rendered":"\"blob@example.com\"","tree":{"text":"\"blob@example.com\""},"json":null}]"# + "\n"
+        == #"[{"session":1,"after":2,"path":"login.email","rendered":"\"blob@example.com\"","tree":{"text":"\"blob@example.com\""},"json":null}]"#
+        + "\n"
     )
   }
   /// Where the state is `Encodable`, `json` holds its own JSON as a string, escaped as JSON
@@ -85,18 +94,26 @@ struct StateCommandTests {
   @Test func theStatesOwnJSON() async throws {
     let path = try self.trace.copy(
       named: "encodable.db",
-      changedBy: #"UPDATE states SET json = '{"email":"blob' || char(27) || '"}' WHERE session_id = 1 AND seq = 0;"#
+      changedBy:
+        #"UPDATE states SET json = '{"email":"blob' || char(27) || '"}' WHERE session_id = 1 AND seq = 0;"#
     )
-    let kept = try await self.trace.run(["state", path, "--session", "1", "--at", "0", "--format", "json"])
+    let kept = try await self.trace.run([
+      "state", path, "--session", "1", "--at", "0", "--format", "json",
+    ])
     #expect(kept.status == 0)
     #expect(kept.stdout.hasSuffix(#","json":"{\"email\":\"blob\u001b\"}"}]"# + "\n"))
-    let between = try await self.trace.run(["state", "FILE", "--session", "1", "--at", "2", "--format", "json"])
+    let between = try await self.trace.run([
+      "state", "FILE", "--session", "1", "--at", "2", "--format", "json",
+    ])
     #expect(between.status == 0)
-    let output = try JSONSerialization.jsonObject(with: Data(between.stdout.utf8)) as? [[String: Any]]
+    let output =
+      try JSONSerialization.jsonObject(with: Data(between.stdout.utf8)) as? [[String: Any]]
     let json = try #require(output?.first?["json"] as? String)
     let state = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
     #expect((state?["login"] as? [String: Any])?["email"] as? String == "blob@example.com")
-    let atAPath = try await self.trace.run(["state", path, "--session", "1", "--at", "0", "--path", "login", "--format", "json"])
+    let atAPath = try await self.trace.run([
+      "state", path, "--session", "1", "--at", "0", "--path", "login", "--format", "json",
+    ])
     #expect(atAPath.stdout.hasSuffix(#","json":null}]"# + "\n"))
   }
 
@@ -104,14 +121,24 @@ struct StateCommandTests {
   /// line and exit 2, naming the action; the text form, which does not read them, still works.
   @Test func changesToTheJSONThatDoNotApply() async throws {
     for (name, sql) in [
-      ("missing.db", #"UPDATE actions SET json_changes = '[["s",["nowhere","deeper"],1]]' WHERE session_id = 1 AND seq = 1;"#),
-      ("garbled.db", #"UPDATE actions SET json_changes = '[["s",["login"' WHERE session_id = 1 AND seq = 1;"#),
+      (
+        "missing.db",
+        #"UPDATE actions SET json_changes = '[["s",["nowhere","deeper"],1]]' WHERE session_id = 1 AND seq = 1;"#
+      ),
+      (
+        "garbled.db",
+        #"UPDATE actions SET json_changes = '[["s",["login"' WHERE session_id = 1 AND seq = 1;"#
+      ),
     ] {
       let path = try self.trace.copy(named: name, changedBy: sql)
-      let result = try await self.trace.run(["state", path, "--session", "1", "--at", "2", "--format", "json"])
+      let result = try await self.trace.run([
+        "state", path, "--session", "1", "--at", "2", "--format", "json",
+      ])
       #expect(result.status == 2)
       #expect(result.stdout == "")
-      #expect(result.stderr.hasPrefix("Error: '\(path)' holds a change to the state's JSON at action #1 of session 1 that "))
+      #expect(
+        result.stderr.hasPrefix(
+          "Error: '\(path)' holds a change to the state's JSON at action #1 of session 1 that "))
       #expect(result.stderr.filter { $0 == "\n" }.count == 1)
       let text = try await self.trace.run(["state", path, "--session", "1", "--at", "2"])
       #expect(text.status == 0)
@@ -130,7 +157,9 @@ struct StateCommandTests {
         UPDATE actions SET json_changes = '[["i",[0,0,0],7]]' WHERE session_id = 1 AND seq = 1;
         """
     )
-    let applied = try await self.trace.run(["state", balanced, "--session", "1", "--at", "1", "--format", "json"])
+    let applied = try await self.trace.run([
+      "state", balanced, "--session", "1", "--at", "1", "--format", "json",
+    ])
     #expect(applied.status == 0)
     #expect(applied.stdout.contains(#""json":"[[[7,[[["#))
     let cut = try self.trace.copy(
@@ -140,24 +169,46 @@ struct StateCommandTests {
         UPDATE actions SET json_changes = '[["i",[0,0,0],7]]' WHERE session_id = 1 AND seq = 1;
         """
     )
-    let refused = try await self.trace.run(["state", cut, "--session", "1", "--at", "1", "--format", "json"])
+    let refused = try await self.trace.run([
+      "state", cut, "--session", "1", "--at", "1", "--format", "json",
+    ])
     #expect(refused.status == 2)
-    #expect(refused.stderr.hasSuffix("holds a change to the state's JSON at action #1 of session 1 that is not JSON: the file is damaged (truncated or overwritten); record it again\n"))
+    #expect(
+      refused.stderr.hasSuffix(
+        "holds a change to the state's JSON at action #1 of session 1 that is not JSON: the file is damaged (truncated or overwritten); record it again\n"
+      ))
   }
 
   @Test func badInputIsOneLineAndExit2() async throws {
     let cases: [([String], String)] = [
-      (["--session", "1", "--at", "99"], "Error: 'demo.db' has no action #99 in session 1, which has 25 actions: ask for 0 (the state before the first) to 25\n"),
-      (["--session", "1", "--path", "login.nope"], "Error: 'login.nope' is not a path in the state after action #25 of session 1: paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'; 'tcatrace state' without --path shows the whole state\n"),
-      (["--session", "9"], "Error: 'demo.db' has no session 9: 'tcatrace sessions demo.db' lists them\n"),
-      (["--session", "all"], "Error: --session takes one session: its id, or 'latest'; see 'tcatrace state --help'.\n"),
-      (["--at=-1"], "Error: --at is a seq, 0 or more (0: the state before the first action); see 'tcatrace state --help'.\n"),
+      (
+        ["--session", "1", "--at", "99"],
+        "Error: 'demo.db' has no action #99 in session 1, which has 25 actions: ask for 0 (the state before the first) to 25\n"
+      ),
+      (
+        ["--session", "1", "--path", "login.nope"],
+        "Error: 'login.nope' is not a path in the state after action #25 of session 1: paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'; 'tcatrace state' without --path shows the whole state\n"
+      ),
+      (
+        ["--session", "9"],
+        "Error: 'demo.db' has no session 9: 'tcatrace sessions demo.db' lists them\n"
+      ),
+      (
+        ["--session", "all"],
+        "Error: --session takes one session: its id, or 'latest'; see 'tcatrace state --help'.\n"
+      ),
+      (
+        ["--at=-1"],
+        "Error: --at is a seq, 0 or more (0: the state before the first action); see 'tcatrace state --help'.\n"
+      ),
     ]
     for (arguments, message) in cases {
       let result = try await self.trace.run(["state", "FILE"] + arguments)
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stdout.isEmpty, "\(arguments)")
-      #expect(result.stderr == message.replacingOccurrences(of: "demo.db", with: self.trace.path), "\(arguments)")
+      #expect(
+        result.stderr == message.replacingOccurrences(of: "demo.db", with: self.trace.path),
+        "\(arguments)")
     }
   }
 
@@ -209,11 +260,13 @@ struct StateCommandTests {
     for (index, (sql, message)) in cases.enumerated() {
       let name = "damaged-\(index).db"
       _ = try self.trace.copy(named: name, changedBy: sql)
-      let result = try await Product.tcatrace.run(["state", name, "--session", "1", "--at", "3"], in: self.trace.directory.url)
+      let result = try await Product.tcatrace.run(
+        ["state", name, "--session", "1", "--at", "3"], in: self.trace.directory.url)
       #expect(result.status == 2, "\(sql)")
       #expect(result.stdout.isEmpty)
       #expect(
-        result.stderr == "Error: '\(name)' \(message): the file is damaged (truncated or overwritten); record it again\n",
+        result.stderr
+          == "Error: '\(name)' \(message): the file is damaged (truncated or overwritten); record it again\n",
         "\(sql)"
       )
     }
@@ -224,9 +277,11 @@ struct StateCommandTests {
     let name = "version1.db"
     _ = try self.trace.copy(named: name, changedBy: RecordedTrace.version1SQL)
 
-    let replay = try await Product.tcatrace.run(["replay", name, "--session", "1"], in: self.trace.directory.url)
+    let replay = try await Product.tcatrace.run(
+      ["replay", name, "--session", "1"], in: self.trace.directory.url)
     #expect(replay.status == 0)
-    let state = try await Product.tcatrace.run(["state", name, "--session", "1", "--at", "3"], in: self.trace.directory.url)
+    let state = try await Product.tcatrace.run(
+      ["state", name, "--session", "1", "--at", "3"], in: self.trace.directory.url)
     #expect(state.status == 2)
     #expect(
       state.stderr

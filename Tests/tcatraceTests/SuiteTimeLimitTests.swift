@@ -8,8 +8,10 @@ import Testing
 @Suite(.hangGuard)
 struct SuiteTimeLimitTests {
   @Test func everySuiteHasATimeLimit() throws {
-    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    let enumerator = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let enumerator = try #require(
+      FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
     var suites = 0
     var withoutLimit: [String] = []
     for case let url as URL in enumerator {
@@ -17,7 +19,8 @@ struct SuiteTimeLimitTests {
       // NB: Tests/RealTCA is a package of its own; generated tests are free functions; the
       // stopwatch's test is the example Documentation/Composable.md shows as it is, an app's
       // test with nothing of this suite's in it (the CI's stall watch covers it).
-      if relative.hasPrefix("RealTCA") || relative.contains("/.build") || url.pathExtension != "swift"
+      if relative.hasPrefix("RealTCA") || relative.contains("/.build")
+        || url.pathExtension != "swift"
         || relative == "ComposableTests/ReadmeTestStoreTests.swift"
       {
         continue
@@ -26,7 +29,8 @@ struct SuiteTimeLimitTests {
       for (index, line) in lines.enumerated() where Self.isTypeDeclaration(line) {
         // The type's body: up to the next line that closes a declaration at the left margin.
         let body = lines[(index + 1)...].prefix { $0 != "}" }
-        guard body.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("@Test") }) else { continue }
+        guard body.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("@Test") })
+        else { continue }
         suites += 1
         // Its attributes: the lines above it that start with `@`, and its own line.
         let attributes = lines[..<index].reversed().prefix { $0.hasPrefix("@") } + [line]
@@ -48,7 +52,8 @@ struct SuiteTimeLimitTests {
       // NB: An attribute with arguments, `@Suite(.hangGuard)`, ends at its parenthesis.
       rest = rest[rest.index(after: space)...]
     }
-    for modifier in ["public ", "private ", "fileprivate ", "final "] where rest.hasPrefix(modifier) {
+    for modifier in ["public ", "private ", "fileprivate ", "final "] where rest.hasPrefix(modifier)
+    {
       rest = rest.dropFirst(modifier.count)
     }
     return rest.hasPrefix("struct ") || rest.hasPrefix("class ") || rest.hasPrefix("final class ")

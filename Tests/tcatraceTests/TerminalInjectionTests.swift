@@ -44,7 +44,9 @@ struct TerminalInjectionTests {
     _ output: String, _ command: [String], sourceLocation: SourceLocation = #_sourceLocation
   ) {
     // NB: Counted and named in hex, so that a failure does not print them raw into the log.
-    let found = output.unicodeScalars.filter { Self.controls.contains($0.value) }.map { String($0.value, radix: 16) }
+    let found = output.unicodeScalars.filter { Self.controls.contains($0.value) }.map {
+      String($0.value, radix: 16)
+    }
     let count = found.count
     #expect(count == 0, "\(command): \(found)", sourceLocation: sourceLocation)
   }
@@ -53,7 +55,10 @@ struct TerminalInjectionTests {
     let commands = [
       ["sessions"], ["replay"], ["leaks"], ["stats"], ["state", "--session", "1"],
       ["export", "--format", "perfetto"], ["export", "--format", "otlp"],
-      ["sql", "SELECT s.name, s.root_feature, a.feature, a.payload FROM sessions s JOIN actions a ON a.session_id = s.id WHERE a.seq <= 2"],
+      [
+        "sql",
+        "SELECT s.name, s.root_feature, a.feature, a.payload FROM sessions s JOIN actions a ON a.session_id = s.id WHERE a.seq <= 2",
+      ],
     ]
     for command in commands {
       let result = try await Product.tcatrace.run(
@@ -65,32 +70,42 @@ struct TerminalInjectionTests {
       // A state's text beyond ASCII is checked too: the override is shown as an escape.
       if command[0] == "state" { #expect(result.stdout.contains(#"name: "z\u{202E}""#)) }
       // A newline in a session name cannot forge a row.
-      #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("9  forged") }, "\(command)")
+      #expect(
+        !result.stdout.split(separator: "\n").contains { $0.hasPrefix("9  forged") }, "\(command)")
     }
-    let replay = try await Product.tcatrace.run(["replay", self.hostile], in: self.trace.directory.url)
-    #expect(replay.stdout.contains(#"Session 1 · app\u{1B}[2J\n9  forged · AppFeature\u{202E}evil · "#))
+    let replay = try await Product.tcatrace.run(
+      ["replay", self.hostile], in: self.trace.directory.url)
+    #expect(
+      replay.stdout.contains(#"Session 1 · app\u{1B}[2J\n9  forged · AppFeature\u{202E}evil · "#))
     #expect(replay.stdout.contains(#"\u{1B}]0;pwned\u{7}x\u{9B}31m"#))
     #expect(replay.stdout.contains(#"login\rtodos\u{8}"#))
     #expect(replay.stdout.contains(#"+ a\u{1B}[31m"#))
     #expect(replay.stdout.contains(#"\u{1B}[2J\u{1B}[32mNo leaks."#))
     // Where a merged session came from (issue #45).
-    let sessions = try await Product.tcatrace.run(["sessions", self.hostile], in: self.trace.directory.url)
+    let sessions = try await Product.tcatrace.run(
+      ["sessions", self.hostile], in: self.trace.directory.url)
     #expect(sessions.stdout.contains(#"qa\u{1B}[2J.db #1"#))
   }
 
   @Test func jsonOutputEscapesThemAsJSONDoes() async throws {
-    for command in [["replay", "--format", "jsonl"], ["sessions", "--format", "json"], ["leaks", "--format", "json"]] {
+    for command in [
+      ["replay", "--format", "jsonl"], ["sessions", "--format", "json"],
+      ["leaks", "--format", "json"],
+    ] {
       let result = try await Product.tcatrace.run(
         [command[0], self.hostile] + command.dropFirst(), in: self.trace.directory.url
       )
       self.expectNothingActsOnTheTerminal(result.stdout, command)
       for line in result.stdout.split(separator: "\n") {
-        #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(command): \(line)")
+        #expect(
+          (try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(command): \(line)")
       }
     }
-    let replay = try await Product.tcatrace.run(["replay", self.hostile, "--format", "jsonl"], in: self.trace.directory.url)
+    let replay = try await Product.tcatrace.run(
+      ["replay", self.hostile, "--format", "jsonl"], in: self.trace.directory.url)
     #expect(replay.stdout.contains(#"\u001b]0;pwned\u0007x\u009b31m"#))
-    let sessions = try await Product.tcatrace.run(["sessions", self.hostile, "--format", "json"], in: self.trace.directory.url)
+    let sessions = try await Product.tcatrace.run(
+      ["sessions", self.hostile, "--format", "json"], in: self.trace.directory.url)
     #expect(sessions.stdout.contains(#""root_feature":"AppFeature\u202eevil""#))
   }
 
@@ -115,7 +130,8 @@ struct TerminalInjectionTests {
       let status = sqlite3_exec(db, update, nil, nil, nil)
       sqlite3_close(db)
       guard status == SQLITE_OK else { throw Failed() }
-      let result = try await Product.tcatrace.run(["state", path, "--session", "1"], in: self.trace.directory.url)
+      let result = try await Product.tcatrace.run(
+        ["state", path, "--session", "1"], in: self.trace.directory.url)
       #expect(result.status == 0, "\(index)")
       #expect(!result.stdout.unicodeScalars.contains { $0.value == control }, "\(index)")
       #expect(result.stdout.contains("\"\(before)\(escaped)\""), "\(index)")
@@ -126,10 +142,13 @@ struct TerminalInjectionTests {
     let name = "no\u{1B}[2Jsuch.db"
     let result = try await Product.tcatrace.run(["replay", name], in: self.trace.directory.url)
     #expect(result.status == 2)
-    expectNoDifference(result.stderr, #"Error: 'no\u{1B}[2Jsuch.db' does not exist: check the path"# + "\n")
+    expectNoDifference(
+      result.stderr, #"Error: 'no\u{1B}[2Jsuch.db' does not exist: check the path"# + "\n")
     // Issue #20, item 9: an error is one line, whatever the path holds.
-    let newline = try await Product.tcatrace.run(["replay", "no\nsuch.db"], in: self.trace.directory.url)
+    let newline = try await Product.tcatrace.run(
+      ["replay", "no\nsuch.db"], in: self.trace.directory.url)
     #expect(newline.status == 2)
-    expectNoDifference(newline.stderr, #"Error: 'no\nsuch.db' does not exist: check the path"# + "\n")
+    expectNoDifference(
+      newline.stderr, #"Error: 'no\nsuch.db' does not exist: check the path"# + "\n")
   }
 }

@@ -28,7 +28,8 @@ struct TestCommandTests {
     let trace = try await RecordedTrace()
     let result = try await trace.run(["test", "FILE", "--session", "1"])
     #expect(result.status == 0)
-    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
     #expect(lines.contains("func session1() async throws {"))
     #expect(!lines.contains { $0.hasPrefix("@testable import") })
     for expected in [
@@ -41,11 +42,13 @@ struct TestCommandTests {
     ] {
       #expect(lines.contains(expected), "\(expected)")
     }
-    #expect(result.stdout.contains("""
-        await store.send(._internal(.login(.view(.passwordChanged(<#redacted#>))))) {
-          $0.login.password = <#redacted#>
-        }
-      """))
+    #expect(
+      result.stdout.contains(
+        """
+          await store.send(._internal(.login(.view(.passwordChanged(<#redacted#>))))) {
+            $0.login.password = <#redacted#>
+          }
+        """))
     expectNoDifference(
       result.stderr.split(separator: "\n").map(String.init),
       [
@@ -71,16 +74,21 @@ struct TestCommandTests {
     )
     let result = try await trace.run(["test", "dated.db", "--session", "1"])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("""
+    #expect(
+      result.stdout.contains(
+        """
 
-        // #1: not asserted, as tcatrace cannot write it in Swift: login.email.
-        await store.withExhaustivity(.off) {
-          _ = await store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
-        }
+          // #1: not asserted, as tcatrace cannot write it in Swift: login.email.
+          await store.withExhaustivity(.off) {
+            _ = await store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+          }
 
-        await store.send(._internal(.login(.view(.passwordChanged("hunter2"))))) {
-      """))
-    #expect(result.stderr.contains("note: 1 change is not asserted, as tcatrace cannot write its value in Swift: login.email.\n"))
+          await store.send(._internal(.login(.view(.passwordChanged("hunter2"))))) {
+        """))
+    #expect(
+      result.stderr.contains(
+        "note: 1 change is not asserted, as tcatrace cannot write its value in Swift: login.email.\n"
+      ))
   }
 
   /// Options replace what the trace says: the initial state, the reducer, the dependencies.
@@ -96,34 +104,37 @@ struct TestCommandTests {
     )
     let result = try await trace.run([
       "test", "FILE", "--session", "2", "--name", "leaky", "--import", "TCATraceExamples",
-      "--initial-state", "LeakyParentFeature.State()", "--reducer", "LeakyParentFeature()._printChanges()",
+      "--initial-state", "LeakyParentFeature.State()", "--reducer",
+      "LeakyParentFeature()._printChanges()",
       "--dependencies", "$0.continuousClock = ImmediateClock()\n$0.uuid = .incrementing",
     ])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
-    #expect(result.stdout.hasPrefix("""
-      // Generated from session 2 (leaky) of demo.db by:
-      //   tcatrace test demo.db --session 2 --name leaky --import TCATraceExamples --dependencies '$0.continuousClock = ImmediateClock()\\n$0.uuid = .incrementing' --initial-state 'LeakyParentFeature.State()' --reducer 'LeakyParentFeature()._printChanges()'
-      // On Linux, link IssueReportingTestSupport into its test target, or a failed assertion
-      // will not fail it.
+    #expect(
+      result.stdout.hasPrefix(
+        """
+        // Generated from session 2 (leaky) of demo.db by:
+        //   tcatrace test demo.db --session 2 --name leaky --import TCATraceExamples --dependencies '$0.continuousClock = ImmediateClock()\\n$0.uuid = .incrementing' --initial-state 'LeakyParentFeature.State()' --reducer 'LeakyParentFeature()._printChanges()'
+        // On Linux, link IssueReportingTestSupport into its test target, or a failed assertion
+        // will not fail it.
 
-      import Composable
-      import Foundation
-      import Testing
-      @testable import TCATraceExamples
+        import Composable
+        import Foundation
+        import Testing
+        @testable import TCATraceExamples
 
-      @MainActor
-      @Test
-      func leaky() async throws {
-        let store = TestStore(initialState: LeakyParentFeature.State()) {
-          LeakyParentFeature()._printChanges()
-        } withDependencies: {
-          $0.continuousClock = ImmediateClock()
-          $0.uuid = .incrementing
-        }
+        @MainActor
+        @Test
+        func leaky() async throws {
+          let store = TestStore(initialState: LeakyParentFeature.State()) {
+            LeakyParentFeature()._printChanges()
+          } withDependencies: {
+            $0.continuousClock = ImmediateClock()
+            $0.uuid = .incrementing
+          }
 
-        await store.send(.view(.onAppear))
-      """))
+          await store.send(.view(.onAppear))
+        """))
   }
 
   /// A trace is untrusted: what it holds is written as literals or kept in a raw string, never
@@ -134,11 +145,13 @@ struct TestCommandTests {
     let trace = try await RecordedTrace(redacted: false)
     _ = try trace.copy(
       named: "tca.db",
-      changedBy: "UPDATE sessions SET recorder_version = '0.1.0+ComposableArchitecture' WHERE id = 1;"
+      changedBy:
+        "UPDATE sessions SET recorder_version = '0.1.0+ComposableArchitecture' WHERE id = 1;"
     )
     _ = try trace.copy(
       named: "other.db",
-      changedBy: "UPDATE sessions SET recorder_version = '0.1.0+ComposableArchitecture; x' WHERE id = 1;"
+      changedBy:
+        "UPDATE sessions SET recorder_version = '0.1.0+ComposableArchitecture; x' WHERE id = 1;"
     )
     let onTCA = try await trace.run(["test", "tca.db", "--session", "1"])
     #expect(onTCA.status == 0)
@@ -192,7 +205,9 @@ struct TestCommandTests {
         } else {
           #expect(!line.contains(delimiter), "\(line)")
         }
-      } else if trimmed.hasSuffix("\"\"\""), trimmed.dropLast(3).allSatisfy({ $0 == "#" }), !trimmed.dropLast(3).isEmpty {
+      } else if trimmed.hasSuffix("\"\"\""), trimmed.dropLast(3).allSatisfy({ $0 == "#" }),
+        !trimmed.dropLast(3).isEmpty
+      {
         hashes = String(trimmed.dropLast(3))
         rawStrings += 1
       } else {
@@ -200,19 +215,28 @@ struct TestCommandTests {
       }
     }
     #expect(rawStrings == 2, "the initial state's JSON and the first action's")
-    let leaks = outside.filter { $0.contains("fatalError") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+    let leaks = outside.filter {
+      $0.contains("fatalError") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+    }
     expectNoDifference(leaks, [])
     // What only looks like a number is not one: an exponent is written once, a sign only after it.
     #expect(!result.stdout.contains("1e5e3") && !result.stdout.contains("3-2"))
     let source = outside.joined(separator: "\n")
-    #expect(source.contains("""
-        // #3 _internal.login.view.x(fatalError()): tcatrace cannot write this action in Swift.
-        await store.send(<#action #3#>)
-      """))
+    #expect(
+      source.contains(
+        """
+          // #3 _internal.login.view.x(fatalError()): tcatrace cannot write this action in Swift.
+          await store.send(<#action #3#>)
+        """))
     #expect(source.contains("await store.receive(<#action #4#>)"))
     #expect(source.contains("  <#root feature#>()\n"))
-    #expect(source.contains("// Generated from session 1 (app\\nfatalError()\\u{1B}[2J) of hostile.db by:"))
-    #expect(result.stderr.contains("note: 3 changes are not asserted, as tcatrace cannot write their values in Swift: login.email, todos.secondsOnScreen, todos.secondsOnScreen.\n"))
+    #expect(
+      source.contains(
+        "// Generated from session 1 (app\\nfatalError()\\u{1B}[2J) of hostile.db by:"))
+    #expect(
+      result.stderr.contains(
+        "note: 3 changes are not asserted, as tcatrace cannot write their values in Swift: login.email, todos.secondsOnScreen, todos.secondsOnScreen.\n"
+      ))
     // A control in a string is data: written escaped, never as it is.
     #expect(source.contains(#"    $0.todos.nextID = "\u{1B}[2J""#))
   }
@@ -229,12 +253,30 @@ struct TestCommandTests {
     )
     for (arguments, message) in [
       (["test", "missing.db"], "Error: 'missing.db' does not exist: check the path"),
-      (["test", "FILE", "--session", "9"], "Error: '\(trace.path)' has no session 9: 'tcatrace sessions \(trace.path)' lists them"),
-      (["test", "FILE", "--session", "all"], "Error: --session takes one session: its id, or 'latest'"),
-      (["test", "FILE", "--name", "9lives"], "Error: --name is a Swift function name: letters, digits and '_', not starting with a digit"),
-      (["test", "FILE", "--import", "My App"], "Error: --import takes a module's name, as in 'MyApp': 'My App' is not one"),
-      (["test", gap, "--session", "1"], "Error: session 1 lacks action #5 (the recorder dropped it, or the file was changed): a test needs every action"),
-      (["test", version1, "--session", "1"], "Error: '\(version1)' holds no states for session 1: it was recorded by a TCATrace older than schema version 2"),
+      (
+        ["test", "FILE", "--session", "9"],
+        "Error: '\(trace.path)' has no session 9: 'tcatrace sessions \(trace.path)' lists them"
+      ),
+      (
+        ["test", "FILE", "--session", "all"],
+        "Error: --session takes one session: its id, or 'latest'"
+      ),
+      (
+        ["test", "FILE", "--name", "9lives"],
+        "Error: --name is a Swift function name: letters, digits and '_', not starting with a digit"
+      ),
+      (
+        ["test", "FILE", "--import", "My App"],
+        "Error: --import takes a module's name, as in 'MyApp': 'My App' is not one"
+      ),
+      (
+        ["test", gap, "--session", "1"],
+        "Error: session 1 lacks action #5 (the recorder dropped it, or the file was changed): a test needs every action"
+      ),
+      (
+        ["test", version1, "--session", "1"],
+        "Error: '\(version1)' holds no states for session 1: it was recorded by a TCATrace older than schema version 2"
+      ),
     ] {
       let result = try await trace.run(arguments)
       #expect(result.status == 2, "\(arguments)")

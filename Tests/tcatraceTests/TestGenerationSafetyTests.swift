@@ -27,7 +27,10 @@ struct TestGenerationSafetyTests {
   @Test func stringsOfEveryKindRoundTrip() async throws {
     let trace = try await RecordedTrace(fixture: "record-texts", Self.texts, name: "texts.db")
     let result = try await trace.run(
-      ["test", "texts.db", "--session", "1", "--name", "replaysTextSession", "--import", "TCATraceExamples"]
+      [
+        "test", "texts.db", "--session", "1", "--name", "replaysTextSession", "--import",
+        "TCATraceExamples",
+      ]
     )
     #expect(result.status == 0, "\(result.stderr)")
     expectNoDifference(result.stdout, try Self.kept("TextSessionTest.swift"))
@@ -48,15 +51,19 @@ struct TestGenerationSafetyTests {
     ])
     #expect(result.status == 0, "\(result.stderr)")
     expectNoDifference(result.stdout, try Self.kept("CraftedSessionTest.swift"))
-    let code = result.stdout.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+    let code = result.stdout.split(separator: "\n").filter {
+      !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+    }
     for word in ["Process", "exit", "print", "Foundation.", "isEmpty"] {
       #expect(!code.contains { $0.contains(word) }, "\(word)")
     }
     #expect(result.stderr.contains("note: 3 changes are not asserted"), "\(result.stderr)")
   }
 
-  static let hiddenQuotes = "\"blob@example.com\u{600}\" + { Foundation.exit(7); return \"\" }() + \"\u{200C}\""
-  static let functionAsType = #"String(describing: Process.launchedProcess(launchPath: "/bin/sh", arguments: ["-c", "exit 7"]))"#
+  static let hiddenQuotes =
+    "\"blob@example.com\u{600}\" + { Foundation.exit(7); return \"\" }() + \"\u{200C}\""
+  static let functionAsType =
+    #"String(describing: Process.launchedProcess(launchPath: "/bin/sh", arguments: ["-c", "exit 7"]))"#
   static let commentTail = "\"\u{600}\".isEmpty; print(42); exit(7) //\""
 
   /// The three in a recording of the demo: in the rendering of the first action's payload and
@@ -86,8 +93,11 @@ struct TestGenerationSafetyTests {
   @Test func aDeepStateIsWrittenInLinearSpace() async throws {
     let trace = try await RecordedTrace(redacted: false)
     let depth = 20_000
-    let json = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
-    _ = try trace.copy(named: "deep.db", changedBy: "UPDATE states SET json = '\(json)' WHERE session_id = 1 AND seq = 0;")
+    let json =
+      String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+    _ = try trace.copy(
+      named: "deep.db",
+      changedBy: "UPDATE states SET json = '\(json)' WHERE session_id = 1 AND seq = 0;")
     let result = try await trace.run(["test", "deep.db", "--session", "1"])
     #expect(result.status == 0, "\(result.stderr)")
     // 20,000 levels of `{"a": ` are 120,000 bytes; at two spaces a level they were 400 MB.
@@ -101,10 +111,13 @@ struct TestGenerationSafetyTests {
   /// interpolation, joiners and marks that join a quote to its neighbours, bidi and C0/C1
   /// controls, and plain letters.
   static let alphabet: [String] = [
-    "\"", "\\", "#", "(", ")", "\\(", "\"\"\"", "#\"", "\"#", "//", "/*", "*/", ";", "\n", "\r", "\t",
-    "\u{600}", "\u{601}", "\u{602}", "\u{603}", "\u{604}", "\u{605}", "\u{6DD}", "\u{200C}", "\u{200D}",
+    "\"", "\\", "#", "(", ")", "\\(", "\"\"\"", "#\"", "\"#", "//", "/*", "*/", ";", "\n", "\r",
+    "\t",
+    "\u{600}", "\u{601}", "\u{602}", "\u{603}", "\u{604}", "\u{605}", "\u{6DD}", "\u{200C}",
+    "\u{200D}",
     "\u{FE0F}", "\u{300}", "\u{301}", "\u{36F}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}",
-    "\u{1B}", "\u{7}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "a", "Z", "0", " ", "é", "👩", "exit(7)",
+    "\u{1B}", "\u{7}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "a", "Z", "0", " ", "é", "👩",
+    "exit(7)",
   ]
 
   static let seeds: [UInt64] =
@@ -139,7 +152,10 @@ struct TestGenerationSafetyTests {
       // compiler, and the change is not asserted rather than written wrong.
       if Self.isJoinedToAMark(text) {
         #expect(
-          email || result.stdout.contains("  // #\(2 * index + 1): not asserted, as tcatrace cannot write it in Swift: login.email."),
+          email
+            || result.stdout.contains(
+              "  // #\(2 * index + 1): not asserted, as tcatrace cannot write it in Swift: login.email."
+            ),
           "seed \(seed): \(text.debugDescription)"
         )
       } else {
@@ -147,13 +163,17 @@ struct TestGenerationSafetyTests {
       }
     }
 
-    let mutated = try trace.copy(named: "mutated.db", changedBy: Self.mutationSQL(trace.path, &random))
+    let mutated = try trace.copy(
+      named: "mutated.db", changedBy: Self.mutationSQL(trace.path, &random))
     let hostile = try await trace.run(["test", mutated, "--session", "1"])
     #expect([0, 2].contains(hostile.status), "seed \(seed): \(hostile.stderr)")
     #expect(!hostile.stderr.contains("outside the grammar"), "seed \(seed): \(hostile.stderr)")
-    #expect(GeneratedTestGrammar.violation(in: hostile.stdout) == nil || hostile.status == 2, "seed \(seed)")
+    #expect(
+      GeneratedTestGrammar.violation(in: hostile.stdout) == nil || hostile.status == 2,
+      "seed \(seed)")
     if hostile.status == 2 {
-      #expect(hostile.stdout.isEmpty && hostile.stderr.split(separator: "\n").count == 1, "seed \(seed)")
+      #expect(
+        hostile.stdout.isEmpty && hostile.stderr.split(separator: "\n").count == 1, "seed \(seed)")
     }
   }
 
@@ -161,7 +181,8 @@ struct TestGenerationSafetyTests {
   /// another scalar.
   static func isJoinedToAMark(_ text: String) -> Bool {
     text.contains { character in
-      character.unicodeScalars.count > 1 && character.unicodeScalars.contains { "\"\\#".unicodeScalars.contains($0) }
+      character.unicodeScalars.count > 1
+        && character.unicodeScalars.contains { "\"\\#".unicodeScalars.contains($0) }
     }
   }
 
@@ -192,7 +213,8 @@ struct TestGenerationSafetyTests {
     var sql = ""
     for (table, column) in [("actions", "payload"), ("state_changes", "new_value")] {
       var statement: OpaquePointer?
-      sqlite3_prepare_v2(db, "SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL", -1, &statement, nil)
+      sqlite3_prepare_v2(
+        db, "SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL", -1, &statement, nil)
       defer { sqlite3_finalize(statement) }
       while sqlite3_step(statement) == SQLITE_ROW {
         let id = sqlite3_column_int64(statement, 0)

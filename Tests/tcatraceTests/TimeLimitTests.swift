@@ -37,18 +37,23 @@ struct TimeLimitTests {
     for command in [["sql", "SELECT * FROM timeline"], ["sql", "SELECT count(*) FROM timeline"]] {
       let start = ContinuousClock.now
       let result = try await Product.tcatrace.run(
-        [command[0], self.endless] + command.dropFirst() + ["--time-limit", "0.5"], in: self.trace.directory.url
+        [command[0], self.endless] + command.dropFirst() + ["--time-limit", "0.5"],
+        in: self.trace.directory.url
       )
       #expect(ContinuousClock.now - start < .seconds(20), "\(command)")
       #expect(result.status == 2, "\(command)")
       #expect(result.stdout.isEmpty, "\(command)")
       #expect(
-        result.stderr.hasPrefix("Error: SQLite error 9: reading one row took longer than 0.5 s, so it was stopped: the file's tables or views do not end, as in a damaged or hostile file - while reading '\(self.endless)'"),
+        result.stderr.hasPrefix(
+          "Error: SQLite error 9: reading one row took longer than 0.5 s, so it was stopped: the file's tables or views do not end, as in a damaged or hostile file - while reading '\(self.endless)'"
+        ),
         "\(command): \(result.stderr)"
       )
       #expect(
         // NB: `sql` adds what it says of every failed query.
-        result.stderr.hasSuffix(": if the file is only large, raise the limit with --time-limit SECONDS: check the query\n"),
+        result.stderr.hasSuffix(
+          ": if the file is only large, raise the limit with --time-limit SECONDS: check the query\n"
+        ),
         "\(command)"
       )
       #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(command)")
@@ -57,17 +62,22 @@ struct TimeLimitTests {
 
   @Test func aQueryThatNeverEndsStopsAtTheTimeLimit() async throws {
     let result = try await self.trace.run([
-      "sql", "FILE", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c",
+      "sql", "FILE",
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c",
       "--time-limit", "0.5",
     ])
     #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("Error: SQLite error 9: reading one row took longer than 0.5 s"))
+    #expect(
+      result.stderr.hasPrefix("Error: SQLite error 9: reading one row took longer than 0.5 s"))
   }
 
   @Test func withoutATimeLimitTheMemoryLimitStopsAnEndlessSort() async throws {
     // The view sorts an endless series: its temporary data, kept in memory and never in a
     // temp file, reaches the memory limit, which ends the command whatever the time limit.
-    for arguments in [["sql", self.endless, "SELECT * FROM timeline"], ["sql", self.endless, "SELECT count(*) FROM timeline"]] {
+    for arguments in [
+      ["sql", self.endless, "SELECT * FROM timeline"],
+      ["sql", self.endless, "SELECT count(*) FROM timeline"],
+    ] {
       let start = ContinuousClock.now
       let result = try await Product.tcatrace.run(
         arguments + ["--time-limit", "0", "--memory-limit", "32"], in: self.trace.directory.url
@@ -77,7 +87,9 @@ struct TimeLimitTests {
       #expect(ContinuousClock.now - start < .seconds(180), "\(arguments)")
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stdout.isEmpty, "\(arguments)")
-      #expect(result.stderr.hasPrefix("Error: SQLite error 7: out of memory"), "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("Error: SQLite error 7: out of memory"),
+        "\(arguments): \(result.stderr)")
       #expect(
         result.stderr.contains(
           "reading needed more than the 32 MB of memory SQLite may use; if the file or query is only large, raise the limit with --memory-limit MB"
@@ -86,7 +98,9 @@ struct TimeLimitTests {
       )
       #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(arguments)")
     }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted() == ["demo.db", "endless.db"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: self.trace.directory.url.path).sorted()
+        == ["demo.db", "endless.db"])
   }
 
   @Test func theMemoryLimitIsANumberOfMegabytes() async throws {
@@ -126,14 +140,20 @@ struct SQLStreamingTests {
     let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
     for (format, expected) in [("table", "x\n1\n2\n"), ("csv", "x\n1\n2\n")] {
       let result = try await Product.tcatrace.run(
-        ["-c", #""$0" sql "$1" "$2" --format "$3" | head -n 3"#, Product.tcatrace.executableURL.path, self.trace.path, endless, format],
+        [
+          "-c", #""$0" sql "$1" "$2" --format "$3" | head -n 3"#,
+          Product.tcatrace.executableURL.path, self.trace.path, endless, format,
+        ],
         executableURL: URL(fileURLWithPath: "/bin/sh")
       )
       #expect(result.status == 0, "\(format)")
       #expect(result.stdout == expected, "\(format)")
     }
     let json = try await Product.tcatrace.run(
-      ["-c", #""$0" sql "$1" "$2" --format json | head -c 16"#, Product.tcatrace.executableURL.path, self.trace.path, endless],
+      [
+        "-c", #""$0" sql "$1" "$2" --format json | head -c 16"#,
+        Product.tcatrace.executableURL.path, self.trace.path, endless,
+      ],
       executableURL: URL(fileURLWithPath: "/bin/sh")
     )
     #expect(json.stdout == #"[{"x":1},{"x":2}"#)

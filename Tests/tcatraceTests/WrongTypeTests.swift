@@ -37,7 +37,8 @@ struct WrongTypeTests {
     )
     #expect(result.status == 2, "\(command)", sourceLocation: sourceLocation)
     #expect(
-      result.stderr == "Error: '\(file)' \(message): the file is damaged (truncated or overwritten); record it again\n",
+      result.stderr
+        == "Error: '\(file)' \(message): the file is damaged (truncated or overwritten); record it again\n",
       sourceLocation: sourceLocation
     )
   }
@@ -45,10 +46,13 @@ struct WrongTypeTests {
   @Test func valuesOfTheWrongTypeAreDamage() async throws {
     let text = try self.damaged("text-time.db", "UPDATE actions SET time_ns = 'soon' WHERE seq = 3")
     try await self.expectDamaged(text, ["replay"], "holds text where 'time_ns' must be an integer")
-    let blobDuration = try self.damaged("blob-duration.db", "UPDATE actions SET duration_ns = x'01' WHERE seq = 2")
-    try await self.expectDamaged(blobDuration, ["stats"], "holds a blob where 'duration_ns' must be an integer")
+    let blobDuration = try self.damaged(
+      "blob-duration.db", "UPDATE actions SET duration_ns = x'01' WHERE seq = 2")
+    try await self.expectDamaged(
+      blobDuration, ["stats"], "holds a blob where 'duration_ns' must be an integer")
     let real = try self.damaged("real-dropped.db", "UPDATE sessions SET dropped_actions = 1.5")
-    try await self.expectDamaged(real, ["sessions"], "holds a real number where 'dropped_actions' must be an integer")
+    try await self.expectDamaged(
+      real, ["sessions"], "holds a real number where 'dropped_actions' must be an integer")
     let blob = try self.damaged("blob-name.db", "UPDATE sessions SET name = x'00ff'")
     try await self.expectDamaged(blob, ["sessions"], "holds a blob where 'name' must be text")
   }
@@ -57,7 +61,8 @@ struct WrongTypeTests {
     let file = try self.damaged(
       "out-of-order.db", "UPDATE actions SET seq = 1002 WHERE session_id = 1 AND seq = 2"
     )
-    try await self.expectDamaged(file, ["replay"], "holds action #3 of session 1 after action #1002")
+    try await self.expectDamaged(
+      file, ["replay"], "holds action #3 of session 1 after action #1002")
   }
 
   @Test func aLeakOfAMissingActionIsDamage() async throws {
@@ -69,7 +74,8 @@ struct WrongTypeTests {
 
   @Test func textIsReadWhole() async throws {
     let file = try self.damaged(
-      "nul.db", "UPDATE actions SET payload = 'before' || char(0) || 'after' WHERE session_id = 1 AND seq = 1"
+      "nul.db",
+      "UPDATE actions SET payload = 'before' || char(0) || 'after' WHERE session_id = 1 AND seq = 1"
     )
     let result = try await Product.tcatrace.run(
       ["replay", file, "--to", "1", "--session", "1"], in: self.trace.directory.url

@@ -41,7 +41,8 @@ public struct ActionRoute: Hashable, CustomStringConvertible, @unchecked Sendabl
         return String(reflecting: string)
       }
       if String(describing: type(of: id)) == "StackElementID",
-        let generation = Mirror(reflecting: id).children.first(where: { $0.label == "generation" })?.value as? Int
+        let generation = Mirror(reflecting: id).children.first(where: { $0.label == "generation" })?
+          .value as? Int
       {
         return String(generation)
       }

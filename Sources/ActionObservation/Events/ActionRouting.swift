@@ -21,7 +21,9 @@ package enum ActionRouting {
 
   /// The collector of the reducer call running on this thread, if any.
   package static var collector: RouteCollector? {
-    pthread_getspecific(self.key).map { Unmanaged<RouteCollector>.fromOpaque($0).takeUnretainedValue() }
+    pthread_getspecific(self.key).map {
+      Unmanaged<RouteCollector>.fromOpaque($0).takeUnretainedValue()
+    }
   }
 
   /// Runs `body` with `collector` bound on this thread.

@@ -98,19 +98,23 @@ package enum ComputedPropertyNames {
       func read<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T? {
         guard offset >= 0, offset + MemoryLayout<T>.size <= file.count else { return nil }
         var value = T.zero
-        withUnsafeMutableBytes(of: &value) { file.copyBytes(to: $0, from: offset..<offset + MemoryLayout<T>.size) }
+        withUnsafeMutableBytes(of: &value) {
+          file.copyBytes(to: $0, from: offset..<offset + MemoryLayout<T>.size)
+        }
         return T(littleEndian: value)
       }
       // NB: The section headers: the symbol table, and the string table it names.
       guard
-        let sectionsOffset = read(UInt64.self, at: 0x28), let sectionSize = read(UInt16.self, at: 0x3A),
+        let sectionsOffset = read(UInt64.self, at: 0x28),
+        let sectionSize = read(UInt16.self, at: 0x3A),
         let sectionCount = read(UInt16.self, at: 0x3C)
       else { return nil }
       var found: (offset: Int, count: Int, strings: Int)?
       for index in 0..<Int(sectionCount) {
         let header = Int(sectionsOffset) + index * Int(sectionSize)
         guard let type = read(UInt32.self, at: header + 4), type == 2,  // SHT_SYMTAB
-          let offset = read(UInt64.self, at: header + 0x18), let size = read(UInt64.self, at: header + 0x20),
+          let offset = read(UInt64.self, at: header + 0x18),
+          let size = read(UInt64.self, at: header + 0x20),
           let link = read(UInt32.self, at: header + 0x28)
         else { continue }
         let linked = Int(sectionsOffset) + Int(link) * Int(sectionSize)
@@ -124,7 +128,8 @@ package enum ComputedPropertyNames {
         let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
         let line = maps.split(separator: "\n").first(where: { $0.hasSuffix(path) }),
         let start = line.split(separator: "-").first.flatMap({ UInt($0, radix: 16) }),
-        let programOffset = read(UInt64.self, at: 0x20), let programSize = read(UInt16.self, at: 0x36),
+        let programOffset = read(UInt64.self, at: 0x20),
+        let programSize = read(UInt16.self, at: 0x36),
         let programCount = read(UInt16.self, at: 0x38)
       else { return nil }
       var firstAddress: UInt64?
@@ -154,7 +159,8 @@ package enum ComputedPropertyNames {
             bytes.loadUnaligned(fromByteOffset: symbol + 8, as: UInt64.self) == value,
             bytes[symbol + 4] & 0xF == 2  // STT_FUNC
           else { continue }
-          let name = self.strings + Int(bytes.loadUnaligned(fromByteOffset: symbol, as: UInt32.self))
+          let name =
+            self.strings + Int(bytes.loadUnaligned(fromByteOffset: symbol, as: UInt32.self))
           guard name < bytes.count else { return nil }
           let end = bytes[name...].firstIndex(of: 0) ?? bytes.count
           let mangled = String(decoding: bytes[name..<end], as: UTF8.self)

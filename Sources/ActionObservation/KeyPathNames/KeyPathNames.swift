@@ -18,7 +18,9 @@ package enum KeyPathNames {
     guard let path else { return description }
     // NB: Without symbols (a stripped build), a computed component is named from the type's
     // reflection metadata when one property alone can be it.
-    if let candidates = self.candidates(path, root: type(of: keyPath).rootType), candidates.count == 1 {
+    if let candidates = self.candidates(path, root: type(of: keyPath).rootType),
+      candidates.count == 1
+    {
       return candidates[0]
     }
     return self.unwrapped(path)

@@ -51,7 +51,9 @@ package enum ReflectedKeyPathNames {
           let path = Array(current.path.dropLast()) + [last + String(marker)]
           if current.optional {
             next.append((path, current.type, false))
-          } else if let wrapper = current.type as? any _StateWrapperType.Type, current.type is any OptionalMarker.Type {
+          } else if let wrapper = current.type as? any _StateWrapperType.Type,
+            current.type is any OptionalMarker.Type
+          {
             next.append((path, wrapper.wrappedStateType, false))
           } else if index == components.count - 1 {
             // NB: A key path through an optional ends in `?`: its value is an optional.
@@ -123,7 +125,8 @@ package enum ReflectedKeyPathNames {
           if close != nil { break }
           index = rest.index(after: index)
         }
-        guard let close, rest.index(after: close) < rest.endIndex, rest[rest.index(after: close)] == ">"
+        guard let close, rest.index(after: close) < rest.endIndex,
+          rest[rest.index(after: close)] == ">"
         else { return nil }
         components.append(.computed(type: String(rest[rest.index(after: open)..<close])))
         rest = rest[rest.index(close, offsetBy: 2)...]

@@ -2,8 +2,10 @@
 /// type's value witness table (their places are fixed by the Swift ABI).
 package struct EnumWitnesses {
   package typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
-  package typealias ProjectEnumData = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
-  package typealias InjectEnumData = @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
+  package typealias ProjectEnumData =
+    @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+  package typealias InjectEnumData =
+    @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
 
   package let getEnumTag: GetEnumTag
   package let destructiveProjectEnumData: ProjectEnumData

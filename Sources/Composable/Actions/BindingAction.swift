@@ -54,7 +54,8 @@ public struct BindingAction<Root>: Equatable, Sendable, CustomDebugStringConvert
 
 extension BindingAction {
   /// Matches a binding action that sets the field at `keyPath`: `case .binding(\.displayName):`.
-  public static func ~= <Value>(keyPath: WritableKeyPath<Root, Value>, bindingAction: Self) -> Bool {
+  public static func ~= <Value>(keyPath: WritableKeyPath<Root, Value>, bindingAction: Self) -> Bool
+  {
     (bindingAction.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath)
   }
 }

@@ -229,7 +229,8 @@ extension Effect.Operation {
     switch self {
     case .none, .cancel: true
     case .send, .run: false
-    case let .merge(operations), let .concatenate(operations): operations.allSatisfy(\.cannotSendActions)
+    case let .merge(operations), let .concatenate(operations):
+      operations.allSatisfy(\.cannotSendActions)
     case let .cancellable(_, _, operation): operation.cannotSendActions
     }
   }

@@ -155,7 +155,9 @@ struct DismissalID: Hashable, Sendable {
 extension Effect {
   /// The effect that waits for `child` to dismiss itself, then sends `dismissAction`; none when
   /// no store runs the reducer.
-  static func dismissal(of child: KeyPathID, sending dismissAction: @escaping @Sendable () -> Action) -> Self {
+  static func dismissal(
+    of child: KeyPathID, sending dismissAction: @escaping @Sendable () -> Action
+  ) -> Self {
     guard let handle = StoreContext.current else { return .none }
     let whole = DismissalID(target: child, part: .whole)
     return Self(

@@ -75,7 +75,8 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Destination.State, Destination.Action>>
   let location: SourceLocation
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let stackAction = self.toStackAction.extract(from: action)
     let idsBefore = state[keyPath: self.toStackState].ids
     var destinationEffect = Effect<Parent.Action>.none
@@ -153,7 +154,8 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       }
     }
     let toStackAction = self.toStackAction
-    return effect
+    return
+      effect
       .map { toStackAction.embed(.element(id: id, action: $0)) }
       .cancellable(id: self.cancelID(for: id))
   }

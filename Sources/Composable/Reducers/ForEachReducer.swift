@@ -62,7 +62,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   let toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
   let location: SourceLocation
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let elementEffect = self.reduceElement(into: &state, action: action)
     let idsBefore = state[keyPath: self.toElementsState].ids
     let parentEffect = self.parent.reduce(into: &state, action: action)
@@ -109,10 +110,12 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       keyPath: self.toElementsState, kind: .element(id: ActionRoute.ElementID(id))
     )
     let effect = ActionRouting.route(route) {
-      self.element.reduce(into: &state[keyPath: self.toElementsState][id: id]!, action: elementAction)
+      self.element.reduce(
+        into: &state[keyPath: self.toElementsState][id: id]!, action: elementAction)
     }
     let toElementAction = self.toElementAction
-    return effect
+    return
+      effect
       .map { toElementAction.embed(.element(id: id, action: $0)) }
       .cancellable(id: self.cancelID(for: id))
   }

@@ -43,12 +43,14 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let cancelID: KeyPathID
   let location: SourceLocation
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let wasInCase = self.toChildState.extract(from: state) != nil
     let childEffect = self.reduceChild(into: &state, action: action)
     let parentEffect = self.parent.reduce(into: &state, action: action)
     let cancelEffect: Effect<Parent.Action> =
-      wasInCase && self.toChildState.extract(from: state) == nil ? .cancel(id: self.cancelID) : .none
+      wasInCase && self.toChildState.extract(from: state) == nil
+      ? .cancel(id: self.cancelID) : .none
     return childEffect.merge(with: parentEffect).merge(with: cancelEffect)
   }
 

@@ -150,7 +150,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let dismiss: @Sendable () -> Parent.Action
   }
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     guard let presentation = self.presentation else {
       let before = state[keyPath: self.toChildState]
       let wasPresent = before != nil
@@ -213,7 +214,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   private func reduceChild(
-    into state: inout Parent.State, action: Parent.Action, dismiss: @autoclosure () -> DismissEffect?
+    into state: inout Parent.State, action: Parent.Action,
+    dismiss: @autoclosure () -> DismissEffect?
   ) -> Effect<Parent.Action> {
     guard let childAction = self.toChildAction.extract(from: action) else { return .none }
     guard state[keyPath: self.toChildState] != nil else {

@@ -130,7 +130,8 @@ public struct Shared<Value> {
   }
 
   /// A shared reference to part of the value: `$settings.displayName`.
-  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Shared<Member> {
+  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Shared<Member>
+  {
     Shared<Member>(reference: self.reference.appending(keyPath))
   }
 

@@ -188,7 +188,8 @@ enum SharedReferences {
     return self.roots.withLock { roots in
       if let root = roots[id]?.root as? RootReference<Value> { return root }
       let initialValue = initialValue()
-      let root = RootReference(value: key.load(initialValue: initialValue) ?? initialValue, key: key)
+      let root = RootReference(
+        value: key.load(initialValue: initialValue) ?? initialValue, key: key)
       roots = roots.filter { $0.value.root != nil }
       roots[id] = WeakRoot(root)
       return root

@@ -76,7 +76,8 @@ final class StoreRuntime<State, Action> {
   /// past its time limit ends, rather than waiting for good for an effect that sleeps on a test
   /// clock nobody will advance.
   func finish() async {
-    while let task = self.runningTasks.first(where: { !self.isWaitingForDismissal($0.key) })?.value {
+    while let task = self.runningTasks.first(where: { !self.isWaitingForDismissal($0.key) })?.value
+    {
       await withTaskCancellationHandler {
         await task.value
       } onCancel: {

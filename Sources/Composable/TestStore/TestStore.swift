@@ -442,13 +442,13 @@ extension TestStore {
       let difference =
         diff(expected, actual, format: .proportional)
         .map { "\($0.indented(by: 4))\n\n(Expected: −, Actual: +)" }
-        ?? """
-        Expected:
-        \(String(describing: expected).indented(by: 2))
+          ?? """
+          Expected:
+          \(String(describing: expected).indented(by: 2))
 
-        Actual:
-        \(String(describing: actual).indented(by: 2))
-        """
+          Actual:
+          \(String(describing: actual).indented(by: 2))
+          """
       let heading =
         update != nil
         ? "A state change does not match expectation"
@@ -486,8 +486,7 @@ extension TestStore {
       guard let expected = updated(actual) else { return }
       if expected != actual {
         expectationFailure(expected: expected)
-      } else if showSkippedAssertions, let exhaustive = updated(previous), exhaustive != actual
-      {
+      } else if showSkippedAssertions, let exhaustive = updated(previous), exhaustive != actual {
         expectationFailure(expected: exhaustive, skipped: true)
       }
     }
@@ -545,13 +544,13 @@ extension TestStore where Action: Equatable {
       unexpectedActionDescription: { received in
         diff(expectedAction, received, format: .proportional)
           .map { "\($0.indented(by: 4))\n\n(Expected: −, Received: +)" }
-          ?? """
-          Expected:
-          \(String(describing: expectedAction).indented(by: 2))
+            ?? """
+            Expected:
+            \(String(describing: expectedAction).indented(by: 2))
 
-          Received:
-          \(String(describing: received).indented(by: 2))
-          """
+            Received:
+            \(String(describing: received).indented(by: 2))
+            """
       },
       timeout: nanoseconds,
       update: updateStateToExpectedResult,
@@ -705,7 +704,8 @@ extension TestStore {
   /// TCA's unavailable form, kept so that code written for it gets the same advice.
   @available(
     *, unavailable,
-    message: "Provide a key path to the case you expect to receive (like 'store.receive(\\.tap)'), or conform 'Action' to 'Equatable' to assert against it directly."
+    message:
+      "Provide a key path to the case you expect to receive (like 'store.receive(\\.tap)'), or conform 'Action' to 'Equatable' to assert against it directly."
   )
   public func receive(
     _ expectedAction: Action,

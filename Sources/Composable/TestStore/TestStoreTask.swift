@@ -31,7 +31,8 @@ public struct TestStoreTask: Hashable, Sendable {
   ) async {
     let (seconds, attoseconds) = duration.components
     let nanoseconds =
-      seconds < 0 ? 0 : UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+      seconds < 0
+      ? 0 : UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     await self.finish(
       timeout: nanoseconds, fileID: fileID, file: filePath, line: line, column: column
     )

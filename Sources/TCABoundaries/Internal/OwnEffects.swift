@@ -58,7 +58,9 @@ extension Effect {
 
     /// The test for effects of `Action`, built the first time it is asked for.
     package static func of<Action>(_: Effect<Action>.Type) -> EffectNoneTest {
-      self.cache.value(for: ObjectIdentifier(Effect<Action>.self)) { EffectNoneTest(Effect<Action>.self) }
+      self.cache.value(for: ObjectIdentifier(Effect<Action>.self)) {
+        EffectNoneTest(Effect<Action>.self)
+      }
     }
 
     private init<Action>(_: Effect<Action>.Type) {
@@ -73,17 +75,23 @@ extension Effect {
         self.operation = nil
         return
       }
-      let (offset, metadata) = (fields[0].offset, unsafeBitCast(fields[0].type, to: UnsafeRawPointer.self))
+      let (offset, metadata) = (
+        fields[0].offset, unsafeBitCast(fields[0].type, to: UnsafeRawPointer.self)
+      )
       let getEnumTag = EnumWitnesses(metadata: metadata).getEnumTag
-      let noneTag = withUnsafeBytes(of: Effect<Action>.none) { getEnumTag($0.baseAddress! + offset, metadata) }
-      self.operation = Operation(offset: offset, metadata: metadata, getEnumTag: getEnumTag, noneTag: noneTag)
+      let noneTag = withUnsafeBytes(of: Effect<Action>.none) {
+        getEnumTag($0.baseAddress! + offset, metadata)
+      }
+      self.operation = Operation(
+        offset: offset, metadata: metadata, getEnumTag: getEnumTag, noneTag: noneTag)
     }
 
     /// Whether `effect` is `.none`.
     package func isNone<Action>(_ effect: Effect<Action>) -> Bool {
       guard let operation = self.operation else { return effect.isNoneByReflection }
       return withUnsafeBytes(of: effect) { bytes in
-        operation.getEnumTag(bytes.baseAddress! + operation.offset, operation.metadata) == operation.noneTag
+        operation.getEnumTag(bytes.baseAddress! + operation.offset, operation.metadata)
+          == operation.noneTag
       }
     }
   }

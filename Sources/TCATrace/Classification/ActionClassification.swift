@@ -222,7 +222,8 @@ extension ActionClassification {
     case "presented":
       guard let innerPayload else { return nil }
       guard let child = Self.featureAction(innerPayload, trace: &trace) else {
-        return Self.plainChild(step: name, pathSuffix: ".presented", action: innerPayload, trace: &trace)
+        return Self.plainChild(
+          step: name, pathSuffix: ".presented", action: innerPayload, trace: &trace)
       }
       return .child(
         step: name, pathSuffix: ".presented", caseStep: child.caseStep, action: child.action,
@@ -241,7 +242,8 @@ extension ActionClassification {
       guard let innerPayload, let (id, action) = Self.element(innerPayload) else { return nil }
       let suffix = "[id: \(ActionRoute.ElementID.describe(id))]"
       guard let child = Self.featureAction(action, trace: &trace) else {
-        return Self.plainChild(step: name + suffix, pathSuffix: suffix, action: action, trace: &trace)
+        return Self.plainChild(
+          step: name + suffix, pathSuffix: suffix, action: action, trace: &trace)
       }
       return .child(
         step: name + suffix, pathSuffix: suffix, caseStep: child.caseStep, action: child.action,

@@ -126,7 +126,8 @@ extension StackState: DiffableIdentifiedCollection where Element: Equatable {
       var differences: [IdentifiedDifference] = []
       for index in 0..<self.count where unseen || self[index] != new[index] {
         differences.append(
-          .changed(id: AnyHashable(self.ids[index]), old: self[index], new: new[index], known: !unseen)
+          .changed(
+            id: AnyHashable(self.ids[index]), old: self[index], new: new[index], known: !unseen)
         )
       }
       return differences
@@ -158,13 +159,15 @@ private func differences<ID: Hashable, Element: Equatable>(
   let keptOld = oldIDs.filter { newIDSet.contains($0) }
   let keptNew = newIDs.filter { oldIDSet.contains($0) }
   if keptOld != keptNew {
-    differences.append(.order(old: keptOld.map { AnyHashable($0) }, new: keptNew.map { AnyHashable($0) }))
+    differences.append(
+      .order(old: keptOld.map { AnyHashable($0) }, new: keptNew.map { AnyHashable($0) }))
   }
   for (index, id) in newIDs.enumerated() {
     guard let newElement = new(id) else { continue }
     if let oldElement = old(id) {
       if unseen || oldElement != newElement {
-        differences.append(.changed(id: AnyHashable(id), old: oldElement, new: newElement, known: !unseen))
+        differences.append(
+          .changed(id: AnyHashable(id), old: oldElement, new: newElement, known: !unseen))
       }
     } else {
       differences.append(.added(id: AnyHashable(id), new: newElement, index: index))

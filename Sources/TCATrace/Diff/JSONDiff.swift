@@ -86,7 +86,9 @@ struct JSONDiff {
     case let (.keyed(old), .keyed(new)) where old.keys == new.keys:
       // NB: Two values of one type mostly hand over the same members in the same order.
       for index in new.keys.indices {
-        try self.diff(old.values[index], new.values[index], path: path + [.key(new.keys[index])], depth: depth + 1)
+        try self.diff(
+          old.values[index], new.values[index], path: path + [.key(new.keys[index])],
+          depth: depth + 1)
       }
     case let (.keyed(old), .keyed(new)):
       var oldMembers: [String: EncodedShape] = [:]
@@ -164,7 +166,9 @@ struct JSONDiff {
     (try self.types.info(Swift.type(of: value)).json(value), value)
   }
 
-  private mutating func set(_ path: [StateJSONKey], _ value: Any, info: JSONDiffTypes.Info? = nil) throws {
+  private mutating func set(_ path: [StateJSONKey], _ value: Any, info: JSONDiffTypes.Info? = nil)
+    throws
+  {
     let info = info ?? self.types.info(Swift.type(of: value))
     try self.append(.set(path, info.json(value)), value: value)
   }
@@ -193,7 +197,9 @@ struct JSONDiff {
   }
 
   /// Whether two values encode the same, as far as `==` tells; `false` when it cannot.
-  private static func areEqual(_ old: EncodedShape, _ new: EncodedShape, types: JSONDiffTypes) -> Bool {
+  private static func areEqual(_ old: EncodedShape, _ new: EncodedShape, types: JSONDiffTypes)
+    -> Bool
+  {
     guard case let .value(old) = old, case let .value(new) = new else { return false }
     let type = Swift.type(of: new)
     guard Swift.type(of: old) == type else { return false }
@@ -306,7 +312,9 @@ protocol JSONArrayEncoded {
 
 extension JSONArrayEncoded {
   /// Adds the changes from `old` to `self`.
-  func jsonChanges(from old: Self, path: [StateJSONKey], depth: Int, into diff: inout JSONDiff) throws {
+  func jsonChanges(from old: Self, path: [StateJSONKey], depth: Int, into diff: inout JSONDiff)
+    throws
+  {
     let kind = NodeKind.of(JSONElement.self)
     let size = MemoryLayout<JSONElement>.size
     try old.withJSONElements { old in
@@ -393,7 +401,8 @@ private final class KeyedMembers {
     // NB: A member handed over twice is not followed. A few members are looked through; a
     // dictionary's many, in a set.
     if self.keySet == nil, self.keys.count >= 32 { self.keySet = Set(self.keys) }
-    let isRepeated = self.keySet != nil ? !self.keySet!.insert(key).inserted : self.keys.contains(key)
+    let isRepeated =
+      self.keySet != nil ? !self.keySet!.insert(key).inserted : self.keys.contains(key)
     if isRepeated { self.recording.cannotFollow = true }
     self.keys.append(key)
     self.values.append(value)
@@ -427,7 +436,8 @@ private struct ShapeEncoder: Encoder {
       self.recording.cannotFollow = true
       members = KeyedMembers(recording: self.recording)
     }
-    return KeyedEncodingContainer(KeyedShapeContainer<Key>(members: members, codingPath: self.codingPath))
+    return KeyedEncodingContainer(
+      KeyedShapeContainer<Key>(members: members, codingPath: self.codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -442,7 +452,8 @@ private struct ShapeEncoder: Encoder {
       self.recording.cannotFollow = true
       elements = UnkeyedElements()
     }
-    return UnkeyedShapeContainer(elements: elements, recording: self.recording, codingPath: self.codingPath)
+    return UnkeyedShapeContainer(
+      elements: elements, recording: self.recording, codingPath: self.codingPath)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -458,33 +469,63 @@ private struct KeyedShapeContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     self.members.add(key.stringValue, .value(value))
   }
-  mutating func encode(_ value: Bool, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: String, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: Double, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: Int, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { self.members.add(key.stringValue, .value(value)) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: String, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Double, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Float, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Int8, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Int16, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Int32, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: Int64, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    self.members.add(key.stringValue, .value(value))
+  }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested = KeyedMembers(recording: self.members.recording)
     self.members.add(key.stringValue, .keyed(nested))
-    return KeyedEncodingContainer(KeyedShapeContainer<NestedKey>(members: nested, codingPath: self.codingPath + [key]))
+    return KeyedEncodingContainer(
+      KeyedShapeContainer<NestedKey>(members: nested, codingPath: self.codingPath + [key]))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let nested = UnkeyedElements()
     self.members.add(key.stringValue, .unkeyed(nested))
-    return UnkeyedShapeContainer(elements: nested, recording: self.members.recording, codingPath: self.codingPath + [key])
+    return UnkeyedShapeContainer(
+      elements: nested, recording: self.members.recording, codingPath: self.codingPath + [key])
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -504,7 +545,9 @@ private struct UnkeyedShapeContainer: UnkeyedEncodingContainer {
   var count: Int { self.elements.values.count }
 
   mutating func encodeNil() throws { self.elements.values.append(.null) }
-  mutating func encode<T: Encodable>(_ value: T) throws { self.elements.values.append(.value(value)) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    self.elements.values.append(.value(value))
+  }
   mutating func encode(_ value: Bool) throws { self.elements.values.append(.value(value)) }
   mutating func encode(_ value: String) throws { self.elements.values.append(.value(value)) }
   mutating func encode(_ value: Double) throws { self.elements.values.append(.value(value)) }
@@ -525,13 +568,15 @@ private struct UnkeyedShapeContainer: UnkeyedEncodingContainer {
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested = KeyedMembers(recording: self.recording)
     self.elements.values.append(.keyed(nested))
-    return KeyedEncodingContainer(KeyedShapeContainer<NestedKey>(members: nested, codingPath: self.codingPath))
+    return KeyedEncodingContainer(
+      KeyedShapeContainer<NestedKey>(members: nested, codingPath: self.codingPath))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let nested = UnkeyedElements()
     self.elements.values.append(.unkeyed(nested))
-    return UnkeyedShapeContainer(elements: nested, recording: self.recording, codingPath: self.codingPath)
+    return UnkeyedShapeContainer(
+      elements: nested, recording: self.recording, codingPath: self.codingPath)
   }
 
   mutating func superEncoder() -> any Encoder {

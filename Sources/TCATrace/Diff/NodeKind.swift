@@ -49,7 +49,9 @@ final class NodeKind: @unchecked Sendable {
     /// value: the same scalars, or the same references to the same storage — but for a
     /// ``Shared`` value, whose one reference holds its value before the action and after it
     /// (`sharedValuesExist` says whether one may). An observation registrar is the same.
-    func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, sharedValuesExist: Bool) -> Bool {
+    func hasSameBytes(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, sharedValuesExist: Bool)
+      -> Bool
+    {
       if self.isObservationMachinery { return true }
       if self.mayHoldShared && sharedValuesExist { return false }
       return self.size == 0 || memcmp(old + self.offset, new + self.offset, self.size) == 0
@@ -75,7 +77,10 @@ final class NodeKind: @unchecked Sendable {
   let visitChangedElements: VisitChangedElements?
   typealias VisitChangedElements = (
     UnsafeRawPointer, UnsafeRawPointer,
-    (_ id: String, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ known: Bool, _ elementKind: NodeKind) -> Void
+    (
+      _ id: String, _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ known: Bool,
+      _ elementKind: NodeKind
+    ) -> Void
   ) -> Bool
   /// A ``Shared`` value: its one reference holds its value before the action and after it.
   let isShared: Bool
@@ -249,7 +254,9 @@ final class NodeKind: @unchecked Sendable {
 
   /// The byte ranges of ``valueByteRanges``, for a type of `size` bytes with `fields` (`nil`: not
   /// a plain struct).
-  private static func valueByteRanges(fields: [Field]?, size: Int) -> UnsafeBufferPointer<Range<Int>> {
+  private static func valueByteRanges(fields: [Field]?, size: Int) -> UnsafeBufferPointer<
+    Range<Int>
+  > {
     var ranges: [Range<Int>] = []
     func add(_ range: Range<Int>) {
       guard !range.isEmpty else { return }
@@ -260,7 +267,8 @@ final class NodeKind: @unchecked Sendable {
       }
     }
     if let fields {
-      for field in fields.sorted(by: { $0.offset < $1.offset }) where !field.isObservationMachinery {
+      for field in fields.sorted(by: { $0.offset < $1.offset }) where !field.isObservationMachinery
+      {
         guard field.kind.fields != nil else {
           add(field.offset..<(field.offset + field.size))
           continue
@@ -347,7 +355,8 @@ final class NodeKind: @unchecked Sendable {
     func kind(of type: Any.Type) -> NodeKind {
       let bits = self.bits.loadAcquiring()
       if bits != 0 {
-        return Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+        return Unmanaged<NodeKind>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+          .takeUnretainedValue()
       }
       let kind = NodeKind.of(type)
       let found = UInt(bitPattern: Unmanaged.passRetained(kind).toOpaque())
@@ -388,7 +397,8 @@ final class NodeKind: @unchecked Sendable {
     case ObjectIdentifier(Int.self): { String($0.load(as: Int.self)) }
     case ObjectIdentifier(Bool.self): { $0.load(as: Bool.self) ? "true" : "false" }
     case ObjectIdentifier(Double.self): { String($0.load(as: Double.self)) }
-    case ObjectIdentifier(String.self): { StateDiff.render($0.assumingMemoryBound(to: String.self).pointee) }
+    case ObjectIdentifier(String.self):
+      { StateDiff.render($0.assumingMemoryBound(to: String.self).pointee) }
     default: { StateDiff.render($0.load(as: T.self)) }
     }
   }

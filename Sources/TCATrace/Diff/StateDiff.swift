@@ -80,7 +80,8 @@ enum StateDiff {
     if kind.isRedacted || (!sameType && NodeKind.of(new).isRedacted) {
       if kind.isEqual(old, new) == false || Self.dumped(old) != Self.dumped(new) {
         changes.append(
-          StateChange(path: path, kind: .changed, old: TraceRedaction.marker, new: TraceRedaction.marker)
+          StateChange(
+            path: path, kind: .changed, old: TraceRedaction.marker, new: TraceRedaction.marker)
         )
       }
       return
@@ -118,7 +119,8 @@ enum StateDiff {
       // NB: `==` was asked above and said "unequal", unless it could not be trusted.
       let knownUnequal = knownUnequal || (kind.equals != nil && !kind.mayChangeUnseen)
       NodeKind.withPlaces(old, new) { old, new in
-        self.diff(kind, old, new, path: path, depth: depth, knownUnequal: knownUnequal, into: &changes)
+        self.diff(
+          kind, old, new, path: path, depth: depth, knownUnequal: knownUnequal, into: &changes)
       }
       return
     }
@@ -134,8 +136,10 @@ enum StateDiff {
       }
       let before = changes.count
       for (index, (oldChild, newChild)) in zip(oldChildren, newChildren).enumerated() {
-        let name = oldChild.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? "\(index)"
-        self.diff(oldChild.value, newChild.value, path: join(path, name), depth: depth + 1, into: &changes)
+        let name =
+          oldChild.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? "\(index)"
+        self.diff(
+          oldChild.value, newChild.value, path: join(path, name), depth: depth + 1, into: &changes)
       }
       // A value whose properties all compare equal but that is not `Equatable`-equal (a class
       // with identity, say) changed in a way its properties do not show.
@@ -208,7 +212,8 @@ enum StateDiff {
         changes.append(change)
       case let .removed(id, oldElement):
         changes.append(
-          StateChange(path: "\(path)[id: \(describe(id))]", kind: .removed, old: render(oldElement), new: nil)
+          StateChange(
+            path: "\(path)[id: \(describe(id))]", kind: .removed, old: render(oldElement), new: nil)
         )
       }
     }
@@ -216,7 +221,9 @@ enum StateDiff {
 
   /// The change of an identified collection's order: its kept elements' ids before and after,
   /// and the order that rebuilds it.
-  private static func orderChange(path: String, old: [AnyHashable], new: [AnyHashable]) -> StateChange {
+  private static func orderChange(path: String, old: [AnyHashable], new: [AnyHashable])
+    -> StateChange
+  {
     StateChange(
       path: path, kind: .changed,
       old: "[" + old.map(describe).joined(separator: ", ") + "]",
@@ -237,9 +244,13 @@ enum StateDiff {
       let (oldText, newText) = (kind.render(old), kind.render(new))
       if oldText != newText {
         // NB: A string of several lines prints otherwise under a label: its tree says how.
-        let rebuild = newText.utf8.contains(0x0A) ? StateTree.rebuildNode(of: kind.load(new), text: newText) : nil
+        let rebuild =
+          newText.utf8.contains(0x0A)
+          ? StateTree.rebuildNode(of: kind.load(new), text: newText) : nil
         changes.append(
-          StateChange(path: path, kind: .changed, old: oldText, new: newText, rebuild: rebuild.map { .init(node: $0) })
+          StateChange(
+            path: path, kind: .changed, old: oldText, new: newText,
+            rebuild: rebuild.map { .init(node: $0) })
         )
       }
       return
@@ -262,7 +273,8 @@ enum StateDiff {
     let sharedValuesExist = sharedValuesExist.loadRelaxed() != 0
     var unequal = knownUnequal
     if !knownUnequal {
-      guard places.contains(where: { !$0.hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) })
+      guard
+        places.contains(where: { !$0.hasSameBytes(old, new, sharedValuesExist: sharedValuesExist) })
       else { return }
       if !kind.mayChangeUnseen, let equals = kind.equalsInPlace {
         if equals(old, new) { return }
@@ -411,8 +423,11 @@ enum StateDiff {
   private static func leaf(_ old: Any, _ new: Any, path: String, into changes: inout Changes) {
     let (oldText, newText) = (render(old), render(new))
     guard oldText != newText else { return }
-    let rebuild = StateTree.rebuildNode(of: new, text: newText).map { StateChange.Rebuild(node: $0) }
-    changes.append(StateChange(path: path, kind: .changed, old: oldText, new: newText, rebuild: rebuild))
+    let rebuild = StateTree.rebuildNode(of: new, text: newText).map {
+      StateChange.Rebuild(node: $0)
+    }
+    changes.append(
+      StateChange(path: path, kind: .changed, old: oldText, new: newText, rebuild: rebuild))
   }
 
   /// The change that adds `new` at `path`: an optional's value, a collection's element (at

@@ -44,7 +44,8 @@ enum StateTree {
     if let representable = value as? any CustomDumpRepresentable {
       return self.build(representable.customDumpValue)
     }
-    let mirror = (value as? any CustomDumpReflectable)?.customDumpMirror ?? Mirror(reflecting: value)
+    let mirror =
+      (value as? any CustomDumpReflectable)?.customDumpMirror ?? Mirror(reflecting: value)
     let isIncluded = self.propertyFilter(for: value)
 
     switch mirror.displayStyle {
@@ -82,7 +83,8 @@ enum StateTree {
         children.append(
           StateChild(
             label: keyNode.renderedNested(),
-            key: identified ? "[id: \(self.describe(pair.key))]" : "[\(StateDiff.render(pair.key.base))]",
+            key: identified
+              ? "[id: \(self.describe(pair.key))]" : "[\(StateDiff.render(pair.key.base))]",
             node: self.build(pair.value)
           )
         )
@@ -92,10 +94,13 @@ enum StateTree {
 
     case .set?:
       var children = mirror.children.map { child in
-        StateChild(label: nil, key: "[\(StateDiff.render(child.value))]", node: self.build(child.value))
+        StateChild(
+          label: nil, key: "[\(StateDiff.render(child.value))]", node: self.build(child.value))
       }
       if mirror.subjectType is any _UnorderedCollection.Type {
-        children.sort { (lhs: StateChild, rhs: StateChild) in lhs.node.renderedNested() < rhs.node.renderedNested() }
+        children.sort { (lhs: StateChild, rhs: StateChild) in
+          lhs.node.renderedNested() < rhs.node.renderedNested()
+        }
       }
       return .container(StateContainer(kind: .set, children: children))
 
@@ -105,7 +110,8 @@ enum StateTree {
         return .enumCase(type: type, description: "\(value)")
       }
       let name = payload.label ?? "@unknown"
-      let payloadMirror = (payload.value as? any CustomDumpReflectable)?.customDumpMirror
+      let payloadMirror =
+        (payload.value as? any CustomDumpReflectable)?.customDumpMirror
         ?? Mirror(reflecting: payload.value)
       let children: [StateChild]
       if payloadMirror.displayStyle == .tuple {
@@ -174,7 +180,8 @@ enum StateTree {
   /// CustomDump leaves out the properties observation macros add (`_$observationRegistrar`),
   /// except from a type that reflects itself.
   private static func propertyFilter(for value: Any) -> (Mirror.Child) -> Bool {
-    value is any CustomDumpReflectable ? { _ in true } : { $0.label.map { !$0.hasPrefix("_$") } ?? true }
+    value is any CustomDumpReflectable
+      ? { _ in true } : { $0.label.map { !$0.hasPrefix("_$") } ?? true }
   }
 
   private static func string(_ value: Any) -> String? {
@@ -197,7 +204,8 @@ enum StateTree {
     var count = 0
     var index = 0
     while index < bytes.count {
-      guard bytes.count - index >= quotes, bytes[index..<(index + quotes)].allSatisfy({ $0 == UInt8(ascii: "\"") })
+      guard bytes.count - index >= quotes,
+        bytes[index..<(index + quotes)].allSatisfy({ $0 == UInt8(ascii: "\"") })
       else {
         index += 1
         continue

@@ -46,7 +46,9 @@ func collectingRoute<State, Action>(
     let collector = RouteCollector()
     let effect = ActionRouting.withCollector(collector) { body() }
     let derived = RouteDerivation.route(of: action, in: stateBefore, classifier: classifier)
-    let (route, actionTypes, isEnumReducer) = (derived.route, derived.actionTypes, derived.isEnumReducer)
+    let (route, actionTypes, isEnumReducer) = (
+      derived.route, derived.actionTypes, derived.isEnumReducer
+    )
     let types = [ObjectIdentifier(Action.self)] + actionTypes
     let own = collector.ownEffectsByActionType
     let totals = collector.totalEffectsByActionType
@@ -64,7 +66,9 @@ func collectingRoute<State, Action>(
       // NB: A feature that returned an effect while the child the action went on to returned
       // none returned it itself, whatever reducer it was written with. Where both returned
       // one, TCA's merged effect does not tell whether the parent's held one of its own.
-      if depth < route.count, let total = totalEffects(depth), total > 0, totalEffects(depth + 1) == 0 {
+      if depth < route.count, let total = totalEffects(depth), total > 0,
+        totalEffects(depth + 1) == 0
+      {
         count = max(count, total)
       }
       return count
@@ -103,7 +107,8 @@ struct SharedValuesBeforeAction {
       if self.values.isEmpty {
         body()
       } else {
-        SharedValuesBefore.$current.withValue(SharedValuesBefore.Values(byID: self.values), operation: body)
+        SharedValuesBefore.$current.withValue(
+          SharedValuesBefore.Values(byID: self.values), operation: body)
       }
     #else
       if let sharedChanges = SharedChangeTracker.current {

@@ -32,9 +32,11 @@
       // NB: A state of a struct type: an existential's or a class's values are of other types.
       let mayKeep = classifier != nil && MetadataKind.of(State.self) == MetadataKind.struct
       if mayKeep, let classifier,
-        let kept = withUnsafePointer(to: action, {
-          classifier.keptRoute(at: UnsafeRawPointer($0), stateType: stateType)
-        })
+        let kept = withUnsafePointer(
+          to: action,
+          {
+            classifier.keptRoute(at: UnsafeRawPointer($0), stateType: stateType)
+          })
       {
         return kept
       }
@@ -46,7 +48,8 @@
           ObjectIdentifier(step.childAction.map { type(of: $0) } ?? Never.self)
         },
         isEnumReducer: steps.map { step in
-          self.isEnumReducer(state: step.childState, action: step.childAction, derivation: &derivation)
+          self.isEnumReducer(
+            state: step.childState, action: step.childAction, derivation: &derivation)
         }
       )
       if mayKeep, let classifier, derivation.dependsOnTypesAlone {
@@ -87,7 +90,8 @@
       var current: Any? = state
       // NB: Bounded by the action's depth: each turn takes one case apart. An action whose
       // cases cannot lead to a child's action (a view action's) is not taken apart.
-      while self.mayStep(from: type(of: action)), let (_, payload) = EnumReflection.decompose(action),
+      while self.mayStep(from: type(of: action)),
+        let (_, payload) = EnumReflection.decompose(action),
         let payload
       {
         derivation.levels += 1
@@ -117,7 +121,8 @@
       guard let state, let action else { return false }
       // NB: Only an enum, or a value whose mirror is its own, is asked for
       // its mirror: a struct's cost a mirror at every step of every action.
-      guard MetadataKind.of(type(of: state)) == MetadataKind.enum || state is any CustomReflectable else { return false }
+      guard MetadataKind.of(type(of: state)) == MetadataKind.enum || state is any CustomReflectable
+      else { return false }
       derivation.dependsOnTypesAlone = false
       let mirror = Mirror(reflecting: state)
       guard mirror.displayStyle == .enum, let stateCase = mirror.children.first?.label,
@@ -156,7 +161,9 @@
       }
     }
 
-    private static func casesMayStep(of type: Any.Type, visiting: inout Set<ObjectIdentifier>) -> Bool {
+    private static func casesMayStep(of type: Any.Type, visiting: inout Set<ObjectIdentifier>)
+      -> Bool
+    {
       guard let layout = EnumReflection.layout(of: type) else { return true }
       visiting.insert(ObjectIdentifier(type))
       for enumCase in layout.cases {
@@ -228,7 +235,9 @@
         // no ids, and looking through an identified array's would take time in its size.
         let element = (holder as? any _ElementsByID)?.element(id: id)
         return Step(
-          route: ActionRoute(keyPath: keyPath, kind: .element(id: ActionRoute.ElementID(ElementIDValue(id))), name: name),
+          route: ActionRoute(
+            keyPath: keyPath, kind: .element(id: ActionRoute.ElementID(ElementIDValue(id))),
+            name: name),
           childAction: childAction,
           childState: element
         )
@@ -294,15 +303,18 @@
     /// and naming the child's state type built a string at every step.
     private static func plan(in stateType: Any.Type, childAction: Any.Type) -> StepPlan {
       self.plans.value(
-        for: HolderKey(state: ObjectIdentifier(stateType), childAction: ObjectIdentifier(childAction))
+        for: HolderKey(
+          state: ObjectIdentifier(stateType), childAction: ObjectIdentifier(childAction))
       ) {
         let actionType = self.name(of: childAction)
         guard actionType.hasSuffix(".Action") else {
           return StepPlan(childStateType: nil, holder: .none, holdsStateItself: false)
         }
         let childStateType = String(actionType.dropLast("Action".count)) + "State"
-        let (holder, holdsStateItself) = self.findHolderPlace(in: stateType, childStateType: childStateType)
-        return StepPlan(childStateType: childStateType, holder: holder, holdsStateItself: holdsStateItself)
+        let (holder, holdsStateItself) = self.findHolderPlace(
+          in: stateType, childStateType: childStateType)
+        return StepPlan(
+          childStateType: childStateType, holder: holder, holdsStateItself: holdsStateItself)
       }
     }
 
@@ -317,7 +329,9 @@
       guard let fields = NodeKind.of(stateType).fields,
         fields.allSatisfy({ self.isValueType($0.kind.type) })
       else { return (.mirror, false) }
-      let holders = fields.filter { self.holds($0.kind.type, name: $0.name, childStateType: childStateType) }
+      let holders = fields.filter {
+        self.holds($0.kind.type, name: $0.name, childStateType: childStateType)
+      }
       guard holders.count == 1 else { return (.none, false) }
       let holder = holders[0]
       return (
@@ -328,7 +342,8 @@
 
     /// Whether `type` is a struct, an enum, an optional or a tuple.
     private static func isValueType(_ type: Any.Type) -> Bool {
-      [MetadataKind.struct, MetadataKind.enum, MetadataKind.optional, MetadataKind.tuple].contains(MetadataKind.of(type))
+      [MetadataKind.struct, MetadataKind.enum, MetadataKind.optional, MetadataKind.tuple].contains(
+        MetadataKind.of(type))
     }
 
     private static let names = Locked<[ObjectIdentifier: String]>([:])
@@ -342,10 +357,15 @@
 
     /// The state inside an optional or a `PresentationState`, `nil` when there is none.
     private static func unwrapped(_ holder: Any) -> Any? {
-      if let wrapper = holder as? any _TransparentStateWrapper { return self.unwrapped(wrapper.wrappedState) }
+      if let wrapper = holder as? any _TransparentStateWrapper {
+        return self.unwrapped(wrapper.wrappedState)
+      }
       // NB: Only an optional, or a value whose mirror is its own, is asked
       // for its mirror, as in `isEnumReducer`.
-      guard MetadataKind.of(type(of: holder)) == MetadataKind.optional || holder is any CustomReflectable else { return holder }
+      guard
+        MetadataKind.of(type(of: holder)) == MetadataKind.optional
+          || holder is any CustomReflectable
+      else { return holder }
       let mirror = Mirror(reflecting: holder)
       guard mirror.displayStyle == .optional else { return holder }
       return mirror.children.first.map { self.unwrapped($0.value) } ?? nil

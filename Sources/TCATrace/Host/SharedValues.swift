@@ -45,7 +45,9 @@
       return values
     }
 
-    private static func collect(_ value: Any, into values: inout [ObjectIdentifier: Any], depth: Int) {
+    private static func collect(
+      _ value: Any, into values: inout [ObjectIdentifier: Any], depth: Int
+    ) {
       // NB: Bounded as the diff is: a state deeper than this is not looked into further.
       guard depth < 64 else { return }
       let kind = NodeKind.of(value)

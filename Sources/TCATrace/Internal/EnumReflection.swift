@@ -77,7 +77,9 @@ enum EnumReflection {
 
   /// Where the payload lies in `value`, a raw copy of an enum value that its type's
   /// `destructiveProjectEnumData` has projected: in place, or in the box of an `indirect` case.
-  static func payload(inProjected value: UnsafeMutableRawPointer, isIndirect: Bool) -> UnsafeRawPointer {
+  static func payload(inProjected value: UnsafeMutableRawPointer, isIndirect: Bool)
+    -> UnsafeRawPointer
+  {
     isIndirect
       ? UnsafeRawPointer(value.load(as: UnsafeRawPointer.self)) + Self.heapObjectHeaderSize
       : UnsafeRawPointer(value)
@@ -102,7 +104,8 @@ enum EnumReflection {
     var cases: [Layout.Case] = []
     for tag in 0..<UInt32(fieldRecords.count) {
       guard let name = enumMetadata.caseName(forTag: tag) else { return nil }
-      let payloadType = Self.unwrappingSingleElementTuple(enumMetadata.associatedValueType(forTag: tag))
+      let payloadType = Self.unwrappingSingleElementTuple(
+        enumMetadata.associatedValueType(forTag: tag))
       let payload: Layout.Payload? =
         payloadType == Void.self
         ? nil
@@ -127,7 +130,8 @@ enum EnumReflection {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
     // NB: Tuple metadata: its kind, the element count, the labels, then per element its type
     // and offset.
-    guard MetadataKind.of(type) == MetadataKind.tuple, metadata.load(fromByteOffset: 8, as: Int.self) == 1
+    guard MetadataKind.of(type) == MetadataKind.tuple,
+      metadata.load(fromByteOffset: 8, as: Int.self) == 1
     else { return type }
     return metadata.load(fromByteOffset: 24, as: Any.Type.self)
   }

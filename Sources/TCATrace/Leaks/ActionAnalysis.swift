@@ -61,13 +61,16 @@ public struct ActionAnalysis: Sendable {
     action: UnsafeRawPointer, actionValue: () -> Any, classifier: ActionClassifier?,
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
-  ) -> (classification: ActionClassification, changes: [StateChange], leaks: [Leak], statePath: String) {
+  ) -> (
+    classification: ActionClassification, changes: [StateChange], leaks: [Leak], statePath: String
+  ) {
     var classification =
       classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
     let changes = StateDiff.changes(from: before, to: after, kind: stateKind)
     let statePath = route.statePath
     if let payload = classification.payload, payload.hasPrefix(".set(\\.<computed 0x") {
-      classification.payload = Self.namingBinding(payload, changes: changes.list, statePath: statePath)
+      classification.payload = Self.namingBinding(
+        payload, changes: changes.list, statePath: statePath)
     }
     let leaks = LeakRules.leaks(
       classification,
@@ -85,7 +88,8 @@ public struct ActionAnalysis: Sendable {
   /// (String)>, "Blob")`, in a stripped build where its type has several properties of that
   /// type) named from what it did: the one change below the feature's state that set the bound
   /// value (`.set(\.displayName, "Blob")`). As it was when no one change did.
-  static func namingBinding(_ payload: String, changes: [StateChange], statePath: String) -> String {
+  static func namingBinding(_ payload: String, changes: [StateChange], statePath: String) -> String
+  {
     // NB: `.set(\.` key path `, ` value `)`: the key path's `, ` are inside the parentheses
     // around its components' types.
     guard payload.hasSuffix(")") else { return payload }
@@ -101,11 +105,15 @@ public struct ActionAnalysis: Sendable {
       }
       index = payload.index(after: index)
     }
-    guard let separator, payload[payload.index(after: separator)...].hasPrefix(" ") else { return payload }
-    let value = payload[payload.index(separator, offsetBy: 2)..<payload.index(before: payload.endIndex)]
+    guard let separator, payload[payload.index(after: separator)...].hasPrefix(" ") else {
+      return payload
+    }
+    let value = payload[
+      payload.index(separator, offsetBy: 2)..<payload.index(before: payload.endIndex)]
     let prefix = statePath.isEmpty ? "" : statePath + "."
     let named = changes.filter { $0.new.map { $0 == value } == true && $0.path.hasPrefix(prefix) }
-    guard named.count == 1, case let relative = named[0].path.dropFirst(prefix.count), !relative.isEmpty,
+    guard named.count == 1, case let relative = named[0].path.dropFirst(prefix.count),
+      !relative.isEmpty,
       !relative.contains("[")
     else { return payload }
     return ".set(\\.\(relative), \(value))"

@@ -75,7 +75,9 @@ enum LeakRules {
       )
     }
 
-    if input.origin == .send, classification.category == .internal || classification.category == .delegate {
+    if input.origin == .send,
+      classification.category == .internal || classification.category == .delegate
+    {
       leaks.append(
         Leak(
           rule: .viewSendsPrivateAction,
@@ -109,9 +111,10 @@ enum LeakRules {
     where !contains(allowedStatePath, change.path)
       && !input.sharedPaths.contains(where: { contains($0, change.path) })
     {
-      let offender = (0..<allowedDepth).last {
-        contains(Array(input.route.prefix($0)).statePath, change.path)
-      } ?? 0
+      let offender =
+        (0..<allowedDepth).last {
+          contains(Array(input.route.prefix($0)).statePath, change.path)
+        } ?? 0
       changedPaths[offender, default: []].append(change.path)
     }
     let effectDepths = (0..<min(allowedDepth, input.ownEffectCounts.count)).filter {

@@ -24,7 +24,9 @@ package struct AppLifecycle {
   /// Posted as it comes back.
   package var returning: [Notification.Name]
 
-  package init(center: NotificationCenter, leaving: [Notification.Name], returning: [Notification.Name]) {
+  package init(
+    center: NotificationCenter, leaving: [Notification.Name], returning: [Notification.Name]
+  ) {
     self.center = center
     self.leaving = leaving
     self.returning = returning
@@ -55,10 +57,12 @@ package struct AppLifecycle {
   ) -> Observation {
     var tokens: [any NSObjectProtocol] = []
     for name in self.leaving {
-      tokens.append(self.center.addObserver(forName: name, object: nil, queue: nil) { _ in leave() })
+      tokens.append(
+        self.center.addObserver(forName: name, object: nil, queue: nil) { _ in leave() })
     }
     for name in self.returning {
-      tokens.append(self.center.addObserver(forName: name, object: nil, queue: nil) { _ in comeBack() })
+      tokens.append(
+        self.center.addObserver(forName: name, object: nil, queue: nil) { _ in comeBack() })
     }
     return Observation(center: self.center, tokens: tokens)
   }

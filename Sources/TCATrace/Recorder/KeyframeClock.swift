@@ -56,15 +56,23 @@ package final class KeyframeClock: @unchecked Sendable {
     }
     var snapshots: [StateSnapshot] = []
     let built: @Sendable (Int) -> Void = { [threshold] size in
-      threshold.withLock { $0 = Threshold(value: max(KeyframeClock.minimumInterval, size / KeyframeClock.nodesPerChange), isBuilding: false) }
+      threshold.withLock {
+        $0 = Threshold(
+          value: max(KeyframeClock.minimumInterval, size / KeyframeClock.nodesPerChange),
+          isBuilding: false)
+      }
     }
     if !self.hasInitial {
       self.hasInitial = true
-      snapshots.append(StateSnapshot(seq: 0, value: before(), redact: redact, redactJSON: redactJSON, built: built))
+      snapshots.append(
+        StateSnapshot(seq: 0, value: before(), redact: redact, redactJSON: redactJSON, built: built)
+      )
     }
     if self.changesSince >= self.lastThreshold {
       self.changesSince = 0
-      snapshots.append(StateSnapshot(seq: seq, value: after(), redact: redact, redactJSON: redactJSON, built: built))
+      snapshots.append(
+        StateSnapshot(
+          seq: seq, value: after(), redact: redact, redactJSON: redactJSON, built: built))
     }
     // NB: Only a state handed over is being built. Marked when the count had reached the old
     // threshold but not the new one, none would ever be built again.

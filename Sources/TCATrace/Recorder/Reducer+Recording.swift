@@ -56,7 +56,8 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     _ = recorder.beginSession(rootFeature: self.rootFeature)
     let (id, origin) = recorder.nextModifierEvent()
     let stateBefore = state
-    let sharedValues = SharedValuesBeforeAction(in: stateBefore, mayHoldShared: self.stateMayHoldShared)
+    let sharedValues = SharedValuesBeforeAction(
+      in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
     let (effect, route, ownEffectCounts) = collectingRoute(
       of: action, from: stateBefore, classifier: self.actionClassifier

@@ -146,8 +146,9 @@ public final class TraceRecorder: Sendable {
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
-      self.writer = TraceWriter(path: path, connection: try TraceFile.openForWriting(path: path, waiting: false))
-    } catch where error.isBusy {
+      self.writer = TraceWriter(
+        path: path, connection: try TraceFile.openForWriting(path: path, waiting: false))
+    } catch  where error.isBusy {
       self.writer = TraceWriter(path: path, connection: nil)
     } catch let error {
       switch error.kind {
@@ -158,7 +159,8 @@ public final class TraceRecorder: Sendable {
           Self.cannotRecordMessage(path: path, error: error),
           fileID: fileID, filePath: filePath, line: line, column: column
         )
-      case .isDirectory, .notSQLite, .notATrace, .newerSchema, .corrupt, .notInFile, .changedWhileReading:
+      case .isDirectory, .notSQLite, .notATrace, .newerSchema, .corrupt, .notInFile,
+        .changedWhileReading:
         throw error
       }
     }
@@ -334,7 +336,8 @@ public final class TraceRecorder: Sendable {
       // NB: The state's JSON is followed on the writer's thread, from each state to the next.
       let stateAfter =
         types.stateIsEncodable && self.keyframes.isEnabled
-        ? StateAfterAction(value: types.state.load(values.stateAfter), redact: self.redactJSONChanges)
+        ? StateAfterAction(
+          value: types.state.load(values.stateAfter), redact: self.redactJSONChanges)
         : nil
       record.keep(states, stateAfter: stateAfter)
       // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
@@ -355,7 +358,8 @@ public final class TraceRecorder: Sendable {
       }
       if let classification {
         for leak in leaks {
-          self.handle(leak, classification: classification, seq: id, rootFeature: session.rootFeature)
+          self.handle(
+            leak, classification: classification, seq: id, rootFeature: session.rootFeature)
         }
       }
       return true
@@ -385,7 +389,8 @@ public final class TraceRecorder: Sendable {
     )
     return ActionRecord(
       seq: id,
-      timeNs: self.timing.time(id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
+      timeNs: self.timing.time(
+        id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
       durationNs: self.timing.duration(id: id, measured: duration),
       origin: origin,
       classification: classification,

@@ -119,7 +119,9 @@ package final class TraceWriter: @unchecked Sendable {
       // takes the name the calling thread writes to its `comm`.
       let comm = Glibc.open("/proc/thread-self/comm", O_WRONLY)
       if comm >= 0 {
-        _ = Self.threadName.utf8CString.withUnsafeBufferPointer { Glibc.write(comm, $0.baseAddress, $0.count - 1) }
+        _ = Self.threadName.utf8CString.withUnsafeBufferPointer {
+          Glibc.write(comm, $0.baseAddress, $0.count - 1)
+        }
         Glibc.close(comm)
       }
     #endif
@@ -188,7 +190,8 @@ package final class TraceWriter: @unchecked Sendable {
   private var pendingFailure: Failure?
 
   private func takeFailureReport() -> (@Sendable () -> Void)? {
-    guard !self.failureIsReported, let handler = self.failureHandler, let failure = self.pendingFailure
+    guard !self.failureIsReported, let handler = self.failureHandler,
+      let failure = self.pendingFailure
     else { return nil }
     self.failureIsReported = true
     return { handler(failure) }
@@ -313,7 +316,7 @@ package final class TraceWriter: @unchecked Sendable {
           if connection == nil { connection = try TraceFile.openForWriting(path: self.path) }
           try TraceFile.prepareForAppending(connection!)
           break
-        } catch where error.isBusy {
+        } catch  where error.isBusy {
           // NB: Each try waits for the lock up to the busy timeout; a writer asked to close
           // stops trying.
           self.condition.lock()
@@ -335,7 +338,8 @@ package final class TraceWriter: @unchecked Sendable {
     while true {
       self.condition.lock()
       // NB: While suspended, nothing is written until the app returns or the recorder closes.
-      while self.isSuspended ? self.suspensionRequested && !self.isClosing
+      while self.isSuspended
+        ? self.suspensionRequested && !self.isClosing
         : self.pending.isEmpty && self.pendingSession == nil && !self.isClosing
           && self.flushRequests == self.flushedGeneration && !self.suspensionRequested
       {
@@ -378,15 +382,18 @@ package final class TraceWriter: @unchecked Sendable {
       for index in batch.indices { batch[index].removeAll(keepingCapacity: true) }
 
       self.condition.lock()
-      self.spareChunks.append(contentsOf: batch.prefix(Self.maxSpareChunks - self.spareChunks.count))
+      self.spareChunks.append(
+        contentsOf: batch.prefix(Self.maxSpareChunks - self.spareChunks.count))
       batch = []
       var reportFailure: (@Sendable () -> Void)?
       if let writeError, self.failure == nil {
         self.dropped += lostActions
-        reportFailure = self.fail(Failure(error: writeError, firstLostSeq: firstLostSeq, whileOpening: false))
+        reportFailure = self.fail(
+          Failure(error: writeError, firstLostSeq: firstLostSeq, whileOpening: false))
       }
       self.flushedGeneration = flushGeneration
-      let flushed = self.flushWaiters.filter { $0.generation <= flushGeneration }.map(\.continuation)
+      let flushed = self.flushWaiters.filter { $0.generation <= flushGeneration }.map(
+        \.continuation)
       self.flushWaiters.removeAll { $0.generation <= flushGeneration }
       let done = closing && self.pending.isEmpty && self.pendingSession == nil
       if done {
@@ -437,7 +444,9 @@ package final class TraceWriter: @unchecked Sendable {
     let insertState: SQLiteStatement
   }
 
-  private func prepareStatements(_ connection: SQLiteConnection) throws(TraceFileError) -> Statements {
+  private func prepareStatements(_ connection: SQLiteConnection) throws(TraceFileError)
+    -> Statements
+  {
     if let statements = self.statements { return statements }
     let statements = Statements(
       insertSession: try connection.prepare(
@@ -556,7 +565,8 @@ package final class TraceWriter: @unchecked Sendable {
       insert.bind(1, sessionID)
       insert.bind(2, Int64(snapshot.seq))
       insert.bind(3, tree.json)
-      insert.bind(4, TraceJSON.encode(snapshot.value).map { snapshot.redactJSON($0, snapshot.value) })
+      insert.bind(
+        4, TraceJSON.encode(snapshot.value).map { snapshot.redactJSON($0, snapshot.value) })
       try insert.run()
       snapshot.built(tree.nodeCount)
     }
@@ -574,9 +584,13 @@ package final class TraceWriter: @unchecked Sendable {
     _ record: UnsafePointer<ActionRecord>, lastState: inout Any?, types: JSONDiffTypes
   ) -> String? {
     guard let after = record.pointee.stateAfter else { return nil }
-    if let initial = record.pointee.states.first(where: { $0.seq == 0 }) { lastState = initial.value }
+    if let initial = record.pointee.states.first(where: { $0.seq == 0 }) {
+      lastState = initial.value
+    }
     defer { lastState = after.value }
-    guard let before = lastState, let (changes, values) = JSONDiff.changes(from: before, to: after.value, types: types) else {
+    guard let before = lastState,
+      let (changes, values) = JSONDiff.changes(from: before, to: after.value, types: types)
+    else {
       return nil
     }
     return StateJSONChange.text(of: after.redact(changes, values, before, after.value))

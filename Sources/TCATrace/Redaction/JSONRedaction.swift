@@ -89,7 +89,9 @@ enum JSONRedaction {
           ? members.first
           : members.first { member in
             var scanner = Scanner(bytes: self.bytes, index: member.value.lowerBound)
-            return scanner.members()?.contains { JSONRedaction.isMember(self.bytes[$0.name], named: next) } == true
+            return scanner.members()?.contains {
+              JSONRedaction.isMember(self.bytes[$0.name], named: next)
+            } == true
           }
         guard let chosen else { return }
         var scanner = Scanner(bytes: self.bytes, index: chosen.value.lowerBound)

@@ -47,7 +47,9 @@ struct Redactor: Sendable {
             if Self.isFinalPayload(value, of: record.classification, in: current) {
               record.classification.payload = TraceRedaction.marker
             }
-            if let json = record.payloadJSON, let steps = Self.jsonSteps(to: value, in: current, below: cases) {
+            if let json = record.payloadJSON,
+              let steps = Self.jsonSteps(to: value, in: current, below: cases)
+            {
               record.payloadJSON = JSONRedaction.redacting(steps[...], in: json)
             }
           }
@@ -76,11 +78,15 @@ struct Redactor: Sendable {
       // path inside it: its text is written anew from its tree with the path redacted, so that
       // even an empty secret reads <redacted>, which finding its rendering cannot do.
       func redacted(_ node: StateNode) -> StateNode {
-        inside.reduce(node) { $0.replacing(at: Self.relative($1, to: path), with: TraceRedaction.marker) }
+        inside.reduce(node) {
+          $0.replacing(at: Self.relative($1, to: path), with: TraceRedaction.marker)
+        }
       }
       if record.changes[index].old != nil {
         if trees.before == nil { trees.before = StateTree.node(of: event.stateBefore) }
-        if let old = trees.before?.node(at: path) { record.changes[index].old = redacted(old).rendered() }
+        if let old = trees.before?.node(at: path) {
+          record.changes[index].old = redacted(old).rendered()
+        }
       }
       if let node = record.changes[index].rebuild?.node {
         let node = redacted(node)
@@ -88,7 +94,9 @@ struct Redactor: Sendable {
         record.changes[index].new = node.rendered()
       } else if record.changes[index].new != nil {
         if trees.after == nil { trees.after = StateTree.node(of: event.stateAfter) }
-        if let new = trees.after?.node(at: path) { record.changes[index].new = redacted(new).rendered() }
+        if let new = trees.after?.node(at: path) {
+          record.changes[index].new = redacted(new).rendered()
+        }
       }
     }
 
@@ -104,7 +112,9 @@ struct Redactor: Sendable {
     }
     for redaction in self.redactions {
       guard case let .state(_, keyPath, _) = redaction.kind else { continue }
-      if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) { secrets.append(unwrapped) }
+      if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) {
+        secrets.append(unwrapped)
+      }
     }
     tree = tree.scrubbing(Self.renderings(of: secrets), with: TraceRedaction.marker)
   }
@@ -114,7 +124,9 @@ struct Redactor: Sendable {
   ///
   /// NB: A case key path is opaque: which case of `level`'s it reaches into is found by
   /// walking down `level`'s cases to the first whose associated values render as `value`.
-  private static func jsonSteps(to value: Any, in level: Any, below cases: [String]) -> [JSONRedaction.Step]? {
+  private static func jsonSteps(to value: Any, in level: Any, below cases: [String])
+    -> [JSONRedaction.Step]?
+  {
     let rendering = String(customDumping: value)
     var cases = cases
     var current = level
@@ -195,7 +207,8 @@ struct Redactor: Sendable {
     for steps in self.jsonPaths {
       json = JSONRedaction.redacting(steps[...], in: json)
     }
-    let fragments = Self.jsonFragments(of: Self.redactedValues(in: state) + self.pathSecrets(in: state))
+    let fragments = Self.jsonFragments(
+      of: Self.redactedValues(in: state) + self.pathSecrets(in: state))
     return fragments.isEmpty ? json : Self.scrubbing(json, of: fragments)
   }
 
@@ -220,7 +233,8 @@ struct Redactor: Sendable {
   /// The values at the named state paths of `state`.
   private func pathSecrets(in state: Any) -> [Any] {
     self.redactions.compactMap { redaction in
-      guard case let .state(_, keyPath, _) = redaction.kind, let value = state[keyPath: keyPath] else { return nil }
+      guard case let .state(_, keyPath, _) = redaction.kind, let value = state[keyPath: keyPath]
+      else { return nil }
       return Self.unwrap(value)
     }
   }
@@ -245,11 +259,13 @@ struct Redactor: Sendable {
   func redact(
     jsonChanges changes: [StateJSONChange], values: [Any?], before: Any, after: Any
   ) -> [StateJSONChange] {
-    let pathSecrets = Self.jsonFragments(of: self.pathSecrets(in: before) + self.pathSecrets(in: after))
+    let pathSecrets = Self.jsonFragments(
+      of: self.pathSecrets(in: before) + self.pathSecrets(in: after))
     return zip(changes, values).map { change, value in
       guard let value else { return change }
       // NB: A number, a string or a flag holds no other value: it is not walked.
-      let fragments = JSONDiff.isScalar(type(of: value))
+      let fragments =
+        JSONDiff.isScalar(type(of: value))
         ? pathSecrets : pathSecrets.union(Self.jsonFragments(of: Self.redactedValues(in: value)))
       func redacted(_ json: String, at path: [StateJSONKey]) -> String {
         let json = self.redact(json: json, at: path)
@@ -275,7 +291,6 @@ struct Redactor: Sendable {
       Self.redactedValues(in: $0.value, depth: depth + 1)
     }
   }
-
 
   private static func unwrap(_ value: Any) -> Any? {
     guard let optional = value as? any OptionalProtocol else { return value }

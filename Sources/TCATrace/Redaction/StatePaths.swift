@@ -53,7 +53,8 @@ final class StatePaths: Sendable {
     self.entries.flatMap { entry -> [[JSONRedaction.Step]] in
       switch entry {
       case let .named(_, steps): return steps.map { [$0] } ?? []
-      case let .unnamed(unnamed): return unnamed.candidates.compactMap(JSONRedaction.steps(ofStatePath:))
+      case let .unnamed(unnamed):
+        return unnamed.candidates.compactMap(JSONRedaction.steps(ofStatePath:))
       }
     }
   }
@@ -73,7 +74,9 @@ final class UnnamedStatePath: @unchecked Sendable {
 
   /// `nil` when the key path cannot be read as paths of its root.
   convenience init?(_ keyPath: AnyKeyPath) {
-    guard let candidates = KeyPathNames.candidates(of: keyPath), !candidates.isEmpty else { return nil }
+    guard let candidates = KeyPathNames.candidates(of: keyPath), !candidates.isEmpty else {
+      return nil
+    }
     self.init(keyPath, candidates: candidates)
   }
 
@@ -111,7 +114,9 @@ final class UnnamedStatePath: @unchecked Sendable {
     var current: Any = root
     for name in path.split(separator: ".") {
       guard let inner = Self.unwrapped(current),
-        let child = Mirror(reflecting: inner).children.first(where: { $0.label == String(name) || $0.label == "_" + name })
+        let child = Mirror(reflecting: inner).children.first(where: {
+          $0.label == String(name) || $0.label == "_" + name
+        })
       else { return nil }
       current = child.value
     }

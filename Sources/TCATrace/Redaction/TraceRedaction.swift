@@ -52,7 +52,8 @@ public struct TraceRedaction: @unchecked Sendable {
   ///   `\LoginFeature.Action.Cases.view.passwordChanged`.
   public static func action<Root, Value>(_ casePath: CaseKeyPath<Root, Value>) -> Self {
     let casePath = AnyCasePath(casePath)
-    return Self(kind: .action(root: Root.self, extract: { ($0 as? Root).flatMap(casePath.extract(from:)) }))
+    return Self(
+      kind: .action(root: Root.self, extract: { ($0 as? Root).flatMap(casePath.extract(from:)) }))
   }
 }
 

@@ -64,7 +64,8 @@ public struct TraceReplayer: Sendable {
     // NB: Every action must be there: one the recorder dropped changed the state unseen.
     func gap(at seq: Int) -> TraceReplayError {
       TraceReplayError(
-        message: "session \(self.session) of '\(self.path)' lacks action #\(seq) (the recorder dropped it, or the file was changed): a replay needs every action"
+        message:
+          "session \(self.session) of '\(self.path)' lacks action #\(seq) (the recorder dropped it, or the file was changed): a replay needs every action"
       )
     }
     if extent.count != extent.lastSeq {
@@ -72,7 +73,8 @@ public struct TraceReplayer: Sendable {
     }
     guard let json = try reader.stateJSON(session: self.session, after: 0) else {
       throw TraceReplayError(
-        message: "session \(self.session) of '\(self.path)' keeps no JSON of its initial state: \(typeName(R.State.self)) was not Encodable when it was recorded (or the file is older than schema version 3); make it Codable and record again"
+        message:
+          "session \(self.session) of '\(self.path)' keeps no JSON of its initial state: \(typeName(R.State.self)) was not Encodable when it was recorded (or the file is older than schema version 3); make it Codable and record again"
       )
     }
     let (initial, reducer) = try withDependencies(prepareDependencies) {
@@ -82,7 +84,8 @@ public struct TraceReplayer: Sendable {
         initial = try JSONDecoder().decode(R.State.self, from: Data(json.utf8))
       } catch {
         throw TraceReplayError(
-          message: "the initial state of session \(self.session) of '\(self.path)' no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
+          message:
+            "the initial state of session \(self.session) of '\(self.path)' no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
         )
       }
       return (initial, reducer.dependency(\.self, dependencies))
@@ -101,20 +104,26 @@ public struct TraceReplayer: Sendable {
     /// The divergence of the first action through `seq` that returned no effect where the
     /// recording shows actions its effects sent after `seq`.
     func missingEffect(through seq: Int) throws -> TraceDivergence? {
-      let missing = try reader.effectActions(session: self.session, causedThrough: seq, sentAfter: seq)
-        .first { $0.cause < returnedNoEffect.count && returnedNoEffect[$0.cause] }
+      let missing = try reader.effectActions(
+        session: self.session, causedThrough: seq, sentAfter: seq
+      )
+      .first { $0.cause < returnedNoEffect.count && returnedNoEffect[$0.cause] }
       guard let missing else { return nil }
-      return try self.missingEffect(cause: missing.cause, sent: missing.seq, sentPath: missing.path, reader)
+      return try self.missingEffect(
+        cause: missing.cause, sent: missing.seq, sentPath: missing.path, reader)
     }
     /// The first place where the replayed state after `seq` (the action at `path`) differs from
     /// the recorded one.
     func difference(after seq: Int, path: String, _ state: R.State) throws -> TraceDivergence? {
       let recorded = try reader.state(session: self.session, after: seq)
-      guard let difference = StateTree.node(of: state).firstDifference(from: recorded) else { return nil }
+      guard let difference = StateTree.node(of: state).firstDifference(from: recorded) else {
+        return nil
+      }
       return try first(
         TraceDivergence(
           seq: seq, actionPath: path,
-          kind: .state(path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
+          kind: .state(
+            path: difference.path, recorded: difference.recorded, replayed: difference.replayed)
         )
       )
     }
@@ -140,14 +149,20 @@ public struct TraceReplayer: Sendable {
       for action in batch {
         guard action.seq == returnedNoEffect.count else { throw gap(at: returnedNoEffect.count) }
         // An effect's action whose cause returned no effect: the replay diverged at the cause.
-        if case let .effect(cause) = action.origin, cause < returnedNoEffect.count, returnedNoEffect[cause] {
-          return diverged(try self.missingEffect(cause: cause, sent: action.seq, sentPath: action.path, reader))
+        if case let .effect(cause) = action.origin, cause < returnedNoEffect.count,
+          returnedNoEffect[cause]
+        {
+          return diverged(
+            try self.missingEffect(cause: cause, sent: action.seq, sentPath: action.path, reader))
         }
         guard let json = action.payloadJSON else {
           // NB: A divergence before this action comes first.
-          if let divergence = try missingEffect(through: action.seq - 1) { return diverged(divergence) }
+          if let divergence = try missingEffect(through: action.seq - 1) {
+            return diverged(divergence)
+          }
           throw TraceReplayError(
-            message: "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
+            message:
+              "action #\(action.seq) (\(action.path)) of session \(self.session) of '\(self.path)' was recorded without its JSON: \(typeName(R.Action.self)) was not Encodable when it was recorded; make it Codable and record again"
           )
         }
         let decoded: R.Action
@@ -159,7 +174,10 @@ public struct TraceReplayer: Sendable {
           } catch {
             let reason = "\(typeName(R.Action.self)) \(Self.describe(error, in: json))"
             return diverged(
-              try first(TraceDivergence(seq: action.seq, actionPath: action.path, kind: .undecodableAction(reason: reason)))
+              try first(
+                TraceDivergence(
+                  seq: action.seq, actionPath: action.path, kind: .undecodableAction(reason: reason)
+                ))
             )
           }
           decodedActions[json] = decoded
@@ -171,7 +189,9 @@ public struct TraceReplayer: Sendable {
         // same values in the same way. Only when it did not is the whole state compared.
         let changes = withUnsafePointer(to: before) { before in
           withUnsafePointer(to: state) { after in
-            StateDiff.changes(from: UnsafeRawPointer(before), to: UnsafeRawPointer(after), kind: kind).list
+            StateDiff.changes(
+              from: UnsafeRawPointer(before), to: UnsafeRawPointer(after), kind: kind
+            ).list
           }
         }
         if !Self.sameChanges(changes, action.changes),
@@ -228,7 +248,8 @@ public struct TraceReplayer: Sendable {
   ) async throws where R.State: Decodable, R.Action: Decodable {
     let report = try await self.run(reducer, withDependencies: prepareDependencies)
     if report.divergence != nil {
-      reportIssue(report.description, fileID: fileID, filePath: filePath, line: line, column: column)
+      reportIssue(
+        report.description, fileID: fileID, filePath: filePath, line: line, column: column)
     }
   }
 
@@ -246,7 +267,8 @@ public struct TraceReplayer: Sendable {
     }
     let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
     let at = path.isEmpty ? "" : " at \(path.joined(separator: "."))"
-    var value = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+    var value = try? JSONSerialization.jsonObject(
+      with: Data(json.utf8), options: [.fragmentsAllowed])
     for key in context.codingPath {
       if let index = key.intValue, let array = value as? [Any], array.indices.contains(index) {
         value = array[index]
@@ -260,7 +282,8 @@ public struct TraceReplayer: Sendable {
       return "has no case '\(name)'\(at): it was renamed or removed since the recording"
     }
     if case let .keyNotFound(key, _) = error {
-      return "needs '\(key.stringValue)'\(at), which the recording does not have: it was added or renamed since the recording"
+      return
+        "needs '\(key.stringValue)'\(at), which the recording does not have: it was added or renamed since the recording"
     }
     return "does not decode\(at): \(context.debugDescription)"
   }
@@ -292,7 +315,8 @@ public struct TraceReplayReport: Sendable, Equatable, CustomStringConvertible {
   }
 
   private var text: String {
-    let head = "Replayed \(self.replayed) of \(self.total) actions of session \(self.session) of '\(self.path)' against \(self.reducer)"
+    let head =
+      "Replayed \(self.replayed) of \(self.total) actions of session \(self.session) of '\(self.path)' against \(self.reducer)"
     guard let divergence = self.divergence else {
       return head + ": every state is the recorded one."
     }
@@ -356,12 +380,18 @@ public struct TraceDivergence: Sendable, Equatable, CustomStringConvertible {
 
   /// The two renderings line by line, the lines they share shown once.
   static func diff(recorded: String?, replayed: String?) -> String {
-    let old = recorded.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
-    let new = replayed.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+    let old =
+      recorded.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+      ?? []
+    let new =
+      replayed.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+      ?? []
     var prefix = 0
     while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
     var suffix = 0
-    while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+    while suffix < min(old.count, new.count) - prefix,
+      old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+    {
       suffix += 1
     }
     var lines = old[..<prefix].map { "  " + $0 }
@@ -384,11 +414,15 @@ private func typeName(_ type: Any.Type) -> String {
 extension StateNode {
   /// The first place, depth first, where this state (replayed) differs from `recorded`: a
   /// recorded `<redacted>` matches any value.
-  func firstDifference(from recorded: StateNode) -> (path: String, recorded: String?, replayed: String?)? {
+  func firstDifference(from recorded: StateNode) -> (
+    path: String, recorded: String?, replayed: String?
+  )? {
     self.firstDifference(from: recorded, at: "")
   }
 
-  private func firstDifference(from recorded: StateNode, at path: String) -> (path: String, recorded: String?, replayed: String?)? {
+  private func firstDifference(from recorded: StateNode, at path: String) -> (
+    path: String, recorded: String?, replayed: String?
+  )? {
     if recorded == .text(TraceRedaction.marker) || self == recorded { return nil }
     switch (self, recorded) {
     case let (.some(mine), .some(theirs)):
@@ -413,7 +447,9 @@ extension StateNode {
         }
         // NB: A collection prints its children labelled with their offsets, whatever label a
         // child kept (a rebuilt element keeps its id's).
-        if mine.kind == .collection || mine.children.map(\.label) == theirs.children.map(\.label) { return nil }
+        if mine.kind == .collection || mine.children.map(\.label) == theirs.children.map(\.label) {
+          return nil
+        }
       }
     default:
       break

@@ -67,7 +67,9 @@ public struct AppFeature: ComposedBoundingReducer {
       .forEach(\.path, action: \.path)
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case .settingsButtonTapped:
       state.path.append(

@@ -63,7 +63,9 @@ public struct LeakyParentFeature: ComposedBoundingReducer {
     coreReducer
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case .onAppear:
       // LEAK effect-sends-view-action: an effect pretends to be the view.
@@ -109,7 +111,10 @@ public struct LeakyChildFeature: ComposedBoundingReducer {
     public var grandchild = LeakyGrandchildFeature.State()
     public var grandchildDone = false
 
-    public init(taps: Int = 0, grandchild: LeakyGrandchildFeature.State = .init(), grandchildDone: Bool = false) {
+    public init(
+      taps: Int = 0, grandchild: LeakyGrandchildFeature.State = .init(),
+      grandchildDone: Bool = false
+    ) {
       self.taps = taps
       self.grandchild = grandchild
       self.grandchildDone = grandchildDone
@@ -145,7 +150,9 @@ public struct LeakyChildFeature: ComposedBoundingReducer {
     coreReducer
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case .buttonTapped:
       state.taps += 1
@@ -204,7 +211,9 @@ public struct LeakyGrandchildFeature: ComposedBoundingReducer {
     coreReducer
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case .finishButtonTapped:
       state.isFinished = true

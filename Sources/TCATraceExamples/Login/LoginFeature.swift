@@ -63,7 +63,9 @@ public struct LoginFeature: ComposedBoundingReducer {
       }
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case let .emailChanged(email):
       state.email = email

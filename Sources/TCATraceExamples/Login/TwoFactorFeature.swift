@@ -11,7 +11,9 @@ public struct TwoFactorFeature: ComposedBoundingReducer {
     public var isVerifying = false
     public var errorMessage: String?
 
-    public init(token: String, code: String = "", isVerifying: Bool = false, errorMessage: String? = nil) {
+    public init(
+      token: String, code: String = "", isVerifying: Bool = false, errorMessage: String? = nil
+    ) {
       self.token = token
       self.code = code
       self.isVerifying = isVerifying
@@ -50,7 +52,9 @@ public struct TwoFactorFeature: ComposedBoundingReducer {
     coreReducer
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case let .codeChanged(code):
       state.code = code

@@ -43,7 +43,9 @@ struct ResultCoding<Success: Codable, Failure: Error & Codable>: Codable {
 func noCase<T>(_: T.Type, in decoder: any Decoder) -> DecodingError {
   DecodingError.typeMismatch(
     T.self,
-    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Invalid number of keys found, expected one.")
+    DecodingError.Context(
+      codingPath: decoder.codingPath,
+      debugDescription: "Invalid number of keys found, expected one.")
   )
 }
 
@@ -89,7 +91,8 @@ extension LoginFeature.Action.InternalAction: Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     switch self {
-    case let .loginResponse(result): try container.encode(ResultCoding(result), forKey: .loginResponse)
+    case let .loginResponse(result):
+      try container.encode(ResultCoding(result), forKey: .loginResponse)
     case let .twoFactor(action): try container.encode(action, forKey: .twoFactor)
     }
   }
@@ -109,7 +112,8 @@ extension TwoFactorFeature.Action.InternalAction: Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     switch self {
-    case let .verifyResponse(result): try container.encode(ResultCoding(result), forKey: .verifyResponse)
+    case let .verifyResponse(result):
+      try container.encode(ResultCoding(result), forKey: .verifyResponse)
     }
   }
 }
@@ -254,7 +258,8 @@ extension AppFeature.Action.InternalAction: Codable {
         )
       } else if stack.contains(.popFrom) {
         let element = try stack.nestedContainer(keyedBy: ElementKeys.self, forKey: .popFrom)
-        self = .path(.popFrom(id: StackElementID(integerLiteral: try element.decode(Int.self, forKey: .id))))
+        self = .path(
+          .popFrom(id: StackElementID(integerLiteral: try element.decode(Int.self, forKey: .id))))
       } else if stack.contains(.push) {
         let element = try stack.nestedContainer(keyedBy: ElementKeys.self, forKey: .push)
         self = .path(
@@ -264,7 +269,8 @@ extension AppFeature.Action.InternalAction: Codable {
           )
         )
       } else {
-        throw noCase(StackActionOf<AppFeature.Path>.self, in: try container.superDecoder(forKey: .path))
+        throw noCase(
+          StackActionOf<AppFeature.Path>.self, in: try container.superDecoder(forKey: .path))
       }
     } else {
       throw noCase(Self.self, in: decoder)

@@ -40,7 +40,9 @@ public struct SettingsFeature: ComposedBoundingReducer {
     coreReducer
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case .binding:
       return .none

@@ -42,7 +42,9 @@ public struct TodoRowFeature: ComposedBoundingReducer {
     coreReducer
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case .toggleCompleted:
       state.isComplete.toggle()

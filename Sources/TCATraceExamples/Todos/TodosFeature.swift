@@ -69,7 +69,9 @@ public struct TodosFeature: ComposedBoundingReducer {
       .ifLet(\.$alert, action: \.view.alert)
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     switch action {
     case .onAppear:
       state.isLoading = true

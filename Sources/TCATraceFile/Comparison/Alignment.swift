@@ -61,7 +61,8 @@ package enum Alignment {
         }
         let anchors = Self.anchors(first, a, second, b)
         if anchors.isEmpty {
-          steps += try Self.myers(first, a, second, b, shouldStop: shouldStop)
+          steps +=
+            try Self.myers(first, a, second, b, shouldStop: shouldStop)
             ?? a.map(Step.onlyFirst) + b.map(Step.onlySecond)
           continue
         }

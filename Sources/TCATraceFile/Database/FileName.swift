@@ -27,7 +27,8 @@ package enum FileName {
   /// The NUL-terminated bytes at `cString`, as a `String` that ``bytes(_:)`` turns back into
   /// them.
   package static func decode(_ cString: UnsafePointer<CChar>) -> String {
-    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: strlen(cString))
+    let bytes = UnsafeBufferPointer(
+      start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: strlen(cString))
     return Self.decode(bytes)
   }
 

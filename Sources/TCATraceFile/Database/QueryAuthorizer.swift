@@ -90,5 +90,6 @@ private func authorize(
 ) -> Int32 {
   guard let context else { return SQLITE_DENY }
   let authorizer = Unmanaged<QueryAuthorizer>.fromOpaque(context).takeUnretainedValue()
-  return authorizer.decide(action, first.map { String(cString: $0) }, second.map { String(cString: $0) })
+  return authorizer.decide(
+    action, first.map { String(cString: $0) }, second.map { String(cString: $0) })
 }

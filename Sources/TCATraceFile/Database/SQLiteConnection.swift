@@ -134,7 +134,9 @@ package final class SQLiteConnection {
         UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
         uri.unicodeScalars.append(Unicode.Scalar(byte))
       default:
-        uri += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+        uri +=
+          "%" + String(byte >> 4, radix: 16, uppercase: true)
+          + String(byte & 0xF, radix: 16, uppercase: true)
       }
     }
     return uri
@@ -192,7 +194,8 @@ package final class SQLiteConnection {
       let trimmed = rest.trimmed
       throw TraceFileError(
         kind: .sqlite, path: self.path, sqliteCode: SQLITE_MISUSE,
-        message: "the query is more than one statement ('\(trimmed.prefix(60))' follows the first); run one at a time",
+        message:
+          "the query is more than one statement ('\(trimmed.prefix(60))' follows the first); run one at a time",
         sql: sql, isWriting: self.isWriting
       )
     }
@@ -292,8 +295,10 @@ package final class SQLiteStatement {
     let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
       let start = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
       // NB: An empty string may have no bytes to point to; SQLite binds NULL for no pointer.
-      let empty = UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
-      return sqlite3_bind_text(self.handle, position, start ?? empty, Int32(bytes.count), sqliteTransient)
+      let empty = UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(
+        to: CChar.self)
+      return sqlite3_bind_text(
+        self.handle, position, start ?? empty, Int32(bytes.count), sqliteTransient)
     }
     if bound == nil {
       text.withCString { _ = sqlite3_bind_text(self.handle, position, $0, -1, sqliteTransient) }
@@ -318,7 +323,8 @@ package final class SQLiteStatement {
       let seconds = Double(connection.stepTimeLimit ?? 0) / 1_000_000_000
       throw TraceFileError(
         kind: .sqlite, path: connection.path, sqliteCode: code,
-        message: "reading one row took longer than \(seconds.formatted) s, so it was stopped: the file's tables or views do not end, as in a damaged or hostile file",
+        message:
+          "reading one row took longer than \(seconds.formatted) s, so it was stopped: the file's tables or views do not end, as in a damaged or hostile file",
         sql: self.sql, isWriting: connection.isWriting
       )
     default:
@@ -391,7 +397,9 @@ package final class SQLiteStatement {
   /// same, compared byte for byte: a column that repeats itself row after row is made into a
   /// `String` once.
   package func string(_ index: Int, sameAs previous: String?) throws(TraceFileError) -> String {
-    guard let previous, let bytes = self.textBytesIfText(index) else { return try self.string(index) }
+    guard let previous, let bytes = self.textBytesIfText(index) else {
+      return try self.string(index)
+    }
     return previous.hasUTF8(bytes) ? previous : try self.string(index)
   }
 
@@ -401,14 +409,17 @@ package final class SQLiteStatement {
     guard sqlite3_column_type(self.handle, Int32(index)) == SQLITE_TEXT,
       let text = sqlite3_column_text(self.handle, Int32(index))
     else { return nil }
-    return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
+    return UnsafeRawBufferPointer(
+      start: text, count: Int(sqlite3_column_bytes(self.handle, Int32(index))))
   }
 
   /// The bytes of the text in column `index`, where SQLite holds them: valid until the
   /// statement steps again, is reset or is finalized. Not checked to be UTF-8. Anything but
   /// text is a damaged or foreign file.
   package func textBytes(_ index: Int) throws(TraceFileError) -> UnsafeBufferPointer<UInt8> {
-    guard let bytes = self.textBytesIfText(index) else { throw self.wrongType(index, expected: "text") }
+    guard let bytes = self.textBytesIfText(index) else {
+      throw self.wrongType(index, expected: "text")
+    }
     return bytes.assumingMemoryBound(to: UInt8.self)
   }
 
@@ -493,7 +504,8 @@ extension String {
   /// Whether this string's UTF-8 is `bytes`: compared as memory, when the string's are.
   func hasUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
     let same = self.utf8.withContiguousStorageIfAvailable { utf8 in
-      utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+      utf8.count == bytes.count
+        && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
     }
     return same ?? self.utf8.elementsEqual(bytes)
   }

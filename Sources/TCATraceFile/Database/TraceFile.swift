@@ -142,9 +142,10 @@ package enum TraceFile {
         )
       }
       if let problem = try self.quickCheck(connection) {
-        throw TraceFileError(kind: .corrupt, path: path, message: "is damaged (PRAGMA quick_check: \(problem))")
+        throw TraceFileError(
+          kind: .corrupt, path: path, message: "is damaged (PRAGMA quick_check: \(problem))")
       }
-    } catch where error.kind == .corrupt && error.sqliteCode != nil {
+    } catch  where error.kind == .corrupt && error.sqliteCode != nil {
       throw TraceFileError(kind: .corrupt, path: path, message: "is damaged (\(error.message))")
     }
   }
@@ -173,7 +174,8 @@ package enum TraceFile {
     guard try check.step(), let result = check.text(0) else { return "it said nothing" }
     guard result != "ok" else { return nil }
     // NB: One line: the report is several ("*** in database main ***", then what).
-    return result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }.joined(separator: " ")
+    return result.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }.joined(
+      separator: " ")
   }
 
   /// Puts the file in WAL mode (a no-op when it is), retrying while another connection holds
@@ -184,7 +186,10 @@ package enum TraceFile {
       do throws(TraceFileError) {
         try connection.execute("PRAGMA journal_mode = WAL")
         return
-      } catch where error.sqliteCode.map({ $0 & 0xFF }) == SQLITE_BUSY && DispatchTime.now().uptimeNanoseconds < deadline {
+      } catch
+        where error.sqliteCode.map({ $0 & 0xFF }) == SQLITE_BUSY
+        && DispatchTime.now().uptimeNanoseconds < deadline
+      {
         usleep(10_000)
       }
     }
@@ -216,13 +221,15 @@ package enum TraceFile {
     if !status.isRegularFile {
       throw TraceFileError(
         kind: .notATrace, path: path,
-        message: "is not a regular file (a pipe, a device or a socket), so it is not a trace: give the path of a trace file"
+        message:
+          "is not a regular file (a pipe, a device or a socket), so it is not a trace: give the path of a trace file"
       )
     }
     if status.size == 0 {
       throw TraceFileError(
         kind: .notATrace, path: path,
-        message: "is empty, so it is not a trace: a recorder writes its header when it opens the file"
+        message:
+          "is empty, so it is not a trace: a recorder writes its header when it opens the file"
       )
     }
     let immutable = !live && !self.hasWAL(path)
@@ -258,7 +265,9 @@ package enum TraceFile {
     FileStatus(path + "-wal").map { $0.size > 0 } ?? false
   }
 
-  private static func checkNotDirectory(_ path: String, _ status: FileStatus?) throws(TraceFileError) {
+  private static func checkNotDirectory(_ path: String, _ status: FileStatus?)
+    throws(TraceFileError)
+  {
     if status?.isDirectory == true {
       throw TraceFileError(
         kind: .isDirectory, path: path, message: "is a directory, not a trace file"
@@ -276,7 +285,9 @@ package enum TraceFile {
   /// none), as `name type`.
   private static func headerAndViews(
     _ connection: SQLiteConnection
-  ) throws(TraceFileError) -> (header: (applicationID: Int64, version: Int64, tableCount: Int64), notATable: String?) {
+  ) throws(TraceFileError) -> (
+    header: (applicationID: Int64, version: Int64, tableCount: Int64), notATable: String?
+  ) {
     // NB: One statement, so one snapshot: read as three, a recorder creating the file between
     // them showed an empty header over a file with tables, which is "not a trace".
     let statement = try connection.prepare(
@@ -290,7 +301,9 @@ package enum TraceFile {
       """
     )
     guard try statement.step() else { return ((0, 0, 0), nil) }
-    return ((statement.int64(0), statement.int64(1), statement.int64(2)), try statement.optionalString(3))
+    return (
+      (statement.int64(0), statement.int64(1), statement.int64(2)), try statement.optionalString(3)
+    )
   }
 
   private static func checkIsTrace(

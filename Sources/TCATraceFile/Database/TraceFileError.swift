@@ -70,8 +70,11 @@ public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendabl
 
 extension TraceFileError {
   /// An error from a SQLite result code on `db`.
-  package init(code: Int32, db: OpaquePointer?, path: String, sql: String? = nil, isWriting: Bool = false) {
-    let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+  package init(
+    code: Int32, db: OpaquePointer?, path: String, sql: String? = nil, isWriting: Bool = false
+  ) {
+    let message =
+      db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
       ?? String(cString: sqlite3_errstr(code))
     let kind: Kind
     switch code & 0xFF {

@@ -61,11 +61,14 @@ package final class TraceMerge {
     let attach = try self.connection.prepare("ATTACH DATABASE ?1 AS input")
     // NB: Read-only, and without locks when no recorder was writing it (see
     // `TraceFile.openForReading`): attaching it leaves nothing beside it.
-    attach.bind([.text(SQLiteConnection.uri(path) + (snapshot == nil ? "?mode=ro" : "?mode=ro&immutable=1"))])
+    attach.bind([
+      .text(SQLiteConnection.uri(path) + (snapshot == nil ? "?mode=ro" : "?mode=ro&immutable=1"))
+    ])
     do {
       try attach.run()
     } catch {
-      throw TraceFileError(kind: .sqlite, path: path, sqliteCode: error.sqliteCode, message: error.message)
+      throw TraceFileError(
+        kind: .sqlite, path: path, sqliteCode: error.sqliteCode, message: error.message)
     }
     defer { try? self.connection.execute("DETACH DATABASE input") }
     let counts: (sessions: Int64, actions: Int64, skipped: [Skipped])
@@ -95,9 +98,11 @@ package final class TraceMerge {
   ) throws(TraceFileError) -> (version: Int64, hasSources: Bool, snapshot: FileSnapshot?) {
     let (connection, snapshot) = try TraceFile.openForReading(path: path, live: false)
     let version = try TraceFile.header(connection).version
-    let tables = ["sessions", "actions", "state_changes", "leaks"] + (version >= 2 ? ["states"] : [])
+    let tables =
+      ["sessions", "actions", "state_changes", "leaks"] + (version >= 2 ? ["states"] : [])
     for table in tables where !(try connection.hasTable(table)) {
-      throw TraceFileError(kind: .corrupt, path: path, message: "has a trace's header but not all of a trace's tables")
+      throw TraceFileError(
+        kind: .corrupt, path: path, message: "has a trace's header but not all of a trace's tables")
     }
     // NB: The check every command makes of a file, and its words.
     try IntegrityCheck.check(connection, path: path)
@@ -119,16 +124,17 @@ package final class TraceMerge {
     )
     var copies: [(id: Int64, file: String, originalID: Int64, name: String?, start: String?)] = []
     while try copied.step() {
-      copies.append((copied.int64(0), copied.text(1) ?? "", copied.int64(2), copied.text(3), copied.text(4)))
+      copies.append(
+        (copied.int64(0), copied.text(1) ?? "", copied.int64(2), copied.text(3), copied.text(4)))
     }
     guard !copies.isEmpty else { return [] }
     let input = try self.connection.prepare(
       hasSources
         ? """
-          SELECT s.id, coalesce(src.file, ?1), coalesce(src.original_id, s.id), s.name, s.started_at
-          FROM input.sessions s LEFT JOIN input.session_sources src ON src.session_id = s.id
-          ORDER BY s.id
-          """
+        SELECT s.id, coalesce(src.file, ?1), coalesce(src.original_id, s.id), s.name, s.started_at
+        FROM input.sessions s LEFT JOIN input.session_sources src ON src.session_id = s.id
+        ORDER BY s.id
+        """
         : "SELECT s.id, ?1, s.id, s.name, s.started_at FROM input.sessions s ORDER BY s.id"
     )
     input.bind([.text(name)])
@@ -139,14 +145,18 @@ package final class TraceMerge {
     }
     var skipped: [Skipped] = []
     while try input.step() {
-      let (id, file, originalID, name, start) = (input.int64(0), input.text(1) ?? "", input.int64(2), input.text(3), input.text(4))
+      let (id, file, originalID, name, start) = (
+        input.int64(0), input.text(1) ?? "", input.int64(2), input.text(3), input.text(4)
+      )
       if let copy = copies.first(where: {
-        $0.originalID == originalID && $0.name == name && $0.start == start && sameFile($0.file, file)
+        $0.originalID == originalID && $0.name == name && $0.start == start
+          && sameFile($0.file, file)
       }) {
         skipped.append(Skipped(id: id, copy: copy.id))
       }
     }
-    let insert = try self.connection.prepare("INSERT INTO temp.skipped_sessions (old, copy) VALUES (?1, ?2)")
+    let insert = try self.connection.prepare(
+      "INSERT INTO temp.skipped_sessions (old, copy) VALUES (?1, ?2)")
     for session in skipped {
       try insert.run([.integer(session.id), .integer(session.copy)])
     }
@@ -159,10 +169,13 @@ package final class TraceMerge {
     let skipped = try self.findSkipped(name: name, hasSources: hasSources)
     // NB: What the rows of the sessions skipped are: the rest of each table is copied whole.
     let notSkipped = "NOT IN (SELECT old FROM temp.skipped_sessions)"
-    let skippedActions = "NOT IN (SELECT id FROM input.actions WHERE session_id IN (SELECT old FROM temp.skipped_sessions))"
+    let skippedActions =
+      "NOT IN (SELECT id FROM input.actions WHERE session_id IN (SELECT old FROM temp.skipped_sessions))"
     // NB: Ids here are ranks from 1, so the next ones cannot overflow.
-    let sessionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.sessions") ?? 0
-    let actionBase = try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.actions") ?? 0
+    let sessionBase =
+      try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.sessions") ?? 0
+    let actionBase =
+      try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.actions") ?? 0
     // NB: The columns versions before 5 lack are NULL, as a recorder appending to such a file
     // leaves them in its older sessions.
     let rebuild = version >= 2 ? "c.rebuild" : "NULL"
@@ -206,7 +219,8 @@ package final class TraceMerge {
       """
     )
     try self.copyAll(
-      try self.connection.integer("SELECT count(*) FROM input.state_changes WHERE action_id \(skippedActions)") ?? 0,
+      try self.connection.integer(
+        "SELECT count(*) FROM input.state_changes WHERE action_id \(skippedActions)") ?? 0,
       "state changes", of: "actions", from: path,
       """
       INSERT INTO main.state_changes
@@ -218,7 +232,8 @@ package final class TraceMerge {
     )
     if version >= 2 {
       try self.copyAll(
-        try self.connection.integer("SELECT count(*) FROM input.states WHERE session_id \(notSkipped)") ?? 0,
+        try self.connection.integer(
+          "SELECT count(*) FROM input.states WHERE session_id \(notSkipped)") ?? 0,
         "kept states", of: "sessions", from: path,
         """
         INSERT INTO main.states (session_id, seq, tree, json)
@@ -229,7 +244,8 @@ package final class TraceMerge {
       )
     }
     try self.copyAll(
-      try self.connection.integer("SELECT count(*) FROM input.leaks WHERE action_id \(skippedActions)") ?? 0,
+      try self.connection.integer(
+        "SELECT count(*) FROM input.leaks WHERE action_id \(skippedActions)") ?? 0,
       "leaks", of: "actions", from: path,
       """
       INSERT INTO main.leaks (action_id, rule, feature, detail)
@@ -242,14 +258,14 @@ package final class TraceMerge {
     let sources = try self.connection.prepare(
       hasSources
         ? """
-          INSERT INTO main.session_sources (session_id, file, original_id)
-            SELECT m.new, coalesce(src.file, ?1), coalesce(src.original_id, m.old)
-            FROM temp.merged_sessions m LEFT JOIN input.session_sources src ON src.session_id = m.old
-          """
+        INSERT INTO main.session_sources (session_id, file, original_id)
+          SELECT m.new, coalesce(src.file, ?1), coalesce(src.original_id, m.old)
+          FROM temp.merged_sessions m LEFT JOIN input.session_sources src ON src.session_id = m.old
+        """
         : """
-          INSERT INTO main.session_sources (session_id, file, original_id)
-            SELECT m.new, ?1, m.old FROM temp.merged_sessions m
-          """
+        INSERT INTO main.session_sources (session_id, file, original_id)
+          SELECT m.new, ?1, m.old FROM temp.merged_sessions m
+        """
     )
     sources.bind([.text(name)])
     try sources.run()
@@ -266,7 +282,8 @@ package final class TraceMerge {
     guard missing == 0 else {
       throw TraceFileError(
         kind: .corrupt, path: path,
-        message: "holds \(missing) \(missing == 1 ? String(table.dropLast()) : table) of \(owners) it does not have"
+        message:
+          "holds \(missing) \(missing == 1 ? String(table.dropLast()) : table) of \(owners) it does not have"
       )
     }
   }
@@ -286,7 +303,8 @@ package final class TraceMerge {
     default:
       // NB: What SQLite refuses in copying a whole trace (a constraint, a missing column, a
       // value of the wrong type where a key goes) is something wrong in that trace.
-      return TraceFileError(kind: .corrupt, path: input, message: "cannot be copied (\(error.message))")
+      return TraceFileError(
+        kind: .corrupt, path: input, message: "cannot be copied (\(error.message))")
     }
   }
 }

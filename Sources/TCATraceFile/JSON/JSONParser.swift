@@ -3,7 +3,8 @@ package struct StateJSONError: Error, Hashable, Sendable {
   package var reason: String
 
   /// A tree deeper than ``StateNode/maxDepth``.
-  package static let tooDeep = StateJSONError(reason: "nests deeper than \(StateNode.maxDepth) levels")
+  package static let tooDeep = StateJSONError(
+    reason: "nests deeper than \(StateNode.maxDepth) levels")
 }
 
 /// A parser of the JSON the recorder writes (arrays, objects, strings, integers, booleans,
@@ -41,7 +42,9 @@ struct JSONParser {
 
   private mutating func expectAfterSpace(_ byte: UInt8) throws(StateJSONError) {
     self.skipSpace()
-    guard self.index < self.bytes.count, self.bytes[self.index] == byte else { throw self.failure() }
+    guard self.index < self.bytes.count, self.bytes[self.index] == byte else {
+      throw self.failure()
+    }
     self.index += 1
   }
 
@@ -76,12 +79,14 @@ struct JSONParser {
       var object: [String: Any] = [:]
       try self.elements(until: UInt8(ascii: "}")) { (parser) throws(StateJSONError) in
         parser.skipSpace()
-        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"")
+        else {
           throw parser.failure()
         }
         let key = try parser.string()
         parser.skipSpace()
-        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":")
+        else {
           throw parser.failure()
         }
         parser.index += 1
@@ -151,9 +156,12 @@ struct JSONParser {
     }
     let start = self.index
     var value = 0
-    while self.index < self.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self.bytes[self.index]) {
+    while self.index < self.bytes.count,
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self.bytes[self.index])
+    {
       let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflow2) = times.addingReportingOverflow(Int(self.bytes[self.index] - UInt8(ascii: "0")))
+      let (sum, overflow2) = times.addingReportingOverflow(
+        Int(self.bytes[self.index] - UInt8(ascii: "0")))
       guard !overflow, !overflow2 else { throw self.failure() }
       value = sum
       self.index += 1

@@ -114,7 +114,8 @@ package enum StateJSONChange: Hashable, Sendable {
       parser.skipSpace()
       let start = parser.index
       try parser.skipValue()
-      let value = String(decoding: UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index]), as: UTF8.self)
+      let value = String(
+        decoding: UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index]), as: UTF8.self)
       change = tag == "s" ? .set(path, value) : .insert(path, value)
     case "d":
       change = .remove(path)
@@ -196,10 +197,14 @@ package struct StateJSONDocument {
             members[found].value = .raw(ArraySlice(value.utf8))
           } else {
             // NB: `JSONEncoder` sorts members by their names' bytes.
-            let place = members.firstIndex { name.utf8.lexicographicallyPrecedes($0.key.utf8) } ?? members.endIndex
+            let place =
+              members.firstIndex { name.utf8.lexicographicallyPrecedes($0.key.utf8) }
+              ?? members.endIndex
             var quoted: [UInt8] = []
             JSONString.quote(name, into: &quoted)
-            members.insert(Member(quotedKey: quoted[...], key: name, value: .raw(ArraySlice(value.utf8))), at: place)
+            members.insert(
+              Member(quotedKey: quoted[...], key: name, value: .raw(ArraySlice(value.utf8))),
+              at: place)
           }
         case .remove:
           guard let found else { throw self.missing(name) }
@@ -278,7 +283,8 @@ package struct StateJSONDocument {
             parser.skipSpace()
             let start = parser.index
             try parser.skipValue()
-            members.append(Member(quotedKey: quotedKey, key: key, value: .raw(slice(start..<parser.index))))
+            members.append(
+              Member(quotedKey: quotedKey, key: key, value: .raw(slice(start..<parser.index))))
           }
           return .success(.object(members))
         case UInt8(ascii: "["):

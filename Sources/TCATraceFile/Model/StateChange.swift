@@ -68,7 +68,9 @@ public struct StateChange: Hashable, Sendable {
     /// elements it kept (`[id: 3]`), in their new order.
     public var order: [String]?
 
-    public init(node: StateNode? = nil, index: Int? = nil, label: String? = nil, order: [String]? = nil) {
+    public init(
+      node: StateNode? = nil, index: Int? = nil, label: String? = nil, order: [String]? = nil
+    ) {
       self.node = node
       self.index = index
       self.label = label

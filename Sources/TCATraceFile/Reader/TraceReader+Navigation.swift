@@ -1,9 +1,10 @@
 extension TraceReader {
   /// The seq of the last action of `session`; `0` when it has none yet.
   package func lastSeq(session: Int64) throws(TraceFileError) -> Int {
-    Int(clamping: try self.connection.integer(
-      "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
-    ) ?? 0)
+    Int(
+      clamping: try self.connection.integer(
+        "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
+      ) ?? 0)
   }
 
   /// The action `seq` of `session`, with its changes and leaks; `nil` when there is none.
@@ -47,7 +48,9 @@ extension TraceReader {
   /// NB: Bounded, as the file has no index by cause: an effect's actions mostly follow soon
   /// after its action, and reading up to the end of a long session at every step would not be
   /// instant.
-  package func consequences(session: Int64, of seq: Int, window: Int) throws(TraceFileError) -> [Int] {
+  package func consequences(session: Int64, of seq: Int, window: Int) throws(TraceFileError)
+    -> [Int]
+  {
     let statement = try self.connection.prepare(
       """
       SELECT seq FROM actions

@@ -37,7 +37,11 @@ extension TraceReader {
   public func query(_ sql: String) throws(TraceFileError) -> TraceQueryResult {
     var result = TraceQueryResult(columns: [], rows: [])
     do {
-      try self.query(sql) { result.columns = $0 } row: { result.rows.append($0) }
+      try self.query(sql) {
+        result.columns = $0
+      } row: {
+        result.rows.append($0)
+      }
     } catch let error as TraceFileError {
       throw error
     } catch {
@@ -74,7 +78,8 @@ extension TraceReader {
       guard let refusal = authorizer.refusal else { throw error }
       throw TraceFileError(
         kind: .sqlite, path: error.path, sqliteCode: SQLITE_AUTH,
-        message: "\(refusal) is not allowed: a query reads the trace, with SQLite's built-in functions and read-only pragmas",
+        message:
+          "\(refusal) is not allowed: a query reads the trace, with SQLite's built-in functions and read-only pragmas",
         sql: sql
       )
     }

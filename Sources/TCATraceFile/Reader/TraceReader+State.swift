@@ -24,7 +24,9 @@ extension TraceReader {
       // NB: The body above throws nothing; what is thrown is the reader's.
       throw self.damaged("could not be read: \(error)")
     }
-    guard let state else { throw self.damaged("holds no state of session \(session) after action #\(seq)") }
+    guard let state else {
+      throw self.damaged("holds no state of session \(session) after action #\(seq)")
+    }
     return state
   }
 
@@ -42,12 +44,14 @@ extension TraceReader {
     do throws(StateJSONError) {
       state = try StateNode(json: tree)
     } catch {
-      throw self.damaged("holds a state of session \(session), after action #\(kept.seq), that \(error.reason)")
+      throw self.damaged(
+        "holds a state of session \(session), after action #\(kept.seq), that \(error.reason)")
     }
     // NB: The states before `from` are not asked for: the changes up to it are applied
     // together, read last first so that those a later change overwrites are left unread.
     if Int64(from) > kept.seq {
-      let actions = try self.changesTogether(session: session, after: kept.seq, through: Int64(from), idOffset: kept.idOffset)
+      let actions = try self.changesTogether(
+        session: session, after: kept.seq, through: Int64(from), idOffset: kept.idOffset)
       try self.apply(actions, to: &state, session: session)
     }
     try body(from, state)
@@ -69,7 +73,9 @@ extension TraceReader {
         do throws(StateRebuildError) {
           state = try state.applying(pending)
         } catch {
-          throw self.damaged("holds a state change of action #\(seq) of session \(session) that does not fit the state: \(error)")
+          throw self.damaged(
+            "holds a state change of action #\(seq) of session \(session) that does not fit the state: \(error)"
+          )
         }
         pending.removeAll(keepingCapacity: true)
       }
@@ -98,13 +104,15 @@ extension TraceReader {
   /// Checks that `session` has a state after each of `seqs`: an action with that seq, or 0,
   /// the state before the first.
   private func checkHasSteps(session: Int64, _ seqs: Int...) throws(TraceFileError) {
-    let actions = try self.connection.integer(
-      "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
-    ) ?? 0
+    let actions =
+      try self.connection.integer(
+        "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
+      ) ?? 0
     for seq in seqs where seq < 0 || Int64(seq) > actions {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
-        message: "has no action #\(seq) in session \(session), which has \(actions) action\(actions == 1 ? "" : "s"): ask for 0 (the state before the first) to \(actions)"
+        message:
+          "has no action #\(seq) in session \(session), which has \(actions) action\(actions == 1 ? "" : "s"): ask for 0 (the state before the first) to \(actions)"
       )
     }
   }
@@ -120,7 +128,8 @@ extension TraceReader {
     guard try self.holdsStates(session: session) else {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
-        message: "holds no states for session \(session): it was recorded by a TCATrace older than schema version 2, which kept only changes; record it again to see its state at each step"
+        message:
+          "holds no states for session \(session): it was recorded by a TCATrace older than schema version 2, which kept only changes; record it again to see its state at each step"
       )
     }
     let keyframe = try self.connection.prepare(
@@ -128,7 +137,8 @@ extension TraceReader {
     )
     keyframe.bind([.integer(session), .integer(Int64(from))])
     guard try keyframe.step() else {
-      throw self.damaged("holds no state of session \(session) before action #\(from), though it holds later ones")
+      throw self.damaged(
+        "holds no state of session \(session) before action #\(from), though it holds later ones")
     }
     let start = try keyframe.integer(0)
     // NB: Every action between the kept state and `through` must be there: a recorder that
@@ -138,12 +148,15 @@ extension TraceReader {
       "SELECT count(*) FROM actions WHERE session_id = ?1 AND seq > ?2 AND seq <= ?3"
     )
     counts.bind([.integer(session), .integer(start), .integer(Int64(through))])
-    guard try counts.step() else { throw self.damaged("could not count the actions of session \(session)") }
+    guard try counts.step() else {
+      throw self.damaged("could not count the actions of session \(session)")
+    }
     let present = try counts.integer(0)
     guard present == Int64(through) - start else {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
-        message: "lacks \(Int64(through) - start - present) of the actions between #\(start) and #\(through) of session \(session) (the recorder dropped them), so the state after them cannot be rebuilt"
+        message:
+          "lacks \(Int64(through) - start - present) of the actions between #\(start) and #\(through) of session \(session) (the recorder dropped them), so the state after them cannot be rebuilt"
       )
     }
     // NB: Whether the actions' row ids up to `from` are their seqs plus one offset (see
@@ -207,7 +220,9 @@ extension TraceReader {
       // value whole; to the path of the change met just before it, it is overwritten, and is
       // dropped unread. (Column 5 says so of some of the changes `isOverwritten(by:)` takes
       // to replace their values whole, never of others: the rest are read and asked.)
-      if statement.int64(5) == 1, let bytes = statement.textBytesIfText(1), overwritten.repeatsLastPath(bytes) {
+      if statement.int64(5) == 1, let bytes = statement.textBytesIfText(1),
+        overwritten.repeatsLastPath(bytes)
+      {
         continue
       }
       // NB: Most changes of a long session are to a few paths, read again and again.
@@ -220,7 +235,9 @@ extension TraceReader {
       change.new = try statement.optionalString(3)
       actions[actions.count - 1].changes.append(change)
     }
-    return actions.reversed().compactMap { $0.changes.isEmpty ? nil : ($0.seq, $0.changes.reversed()) }
+    return actions.reversed().compactMap {
+      $0.changes.isEmpty ? nil : ($0.seq, $0.changes.reversed())
+    }
   }
 
   /// Applies `actions`' changes (as ``changesTogether(session:after:through:idOffset:)`` reads
@@ -232,7 +249,9 @@ extension TraceReader {
       do throws(StateRebuildError) {
         state = try state.applying(action.changes)
       } catch {
-        throw self.damaged("holds a state change of action #\(action.seq) of session \(session) that does not fit the state: \(error)")
+        throw self.damaged(
+          "holds a state change of action #\(action.seq) of session \(session) that does not fit the state: \(error)"
+        )
       }
     }
   }
@@ -254,11 +273,14 @@ extension TraceReader {
 
   /// ``renderedState(session:after:)``'s UTF-8, not made into a `String`: a state of a
   /// megabyte is printed without checking and copying it once more.
-  package func renderedStateBytes(session: Int64, after seq: Int) throws(TraceFileError) -> [UInt8] {
+  package func renderedStateBytes(session: Int64, after seq: Int) throws(TraceFileError) -> [UInt8]
+  {
     try self.checkHasSteps(session: session, seq)
     let kept = try self.keptState(session: session, from: seq, through: seq)
-    let actions = Int64(seq) > kept.seq
-      ? try self.changesTogether(session: session, after: kept.seq, through: Int64(seq), idOffset: kept.idOffset)
+    let actions =
+      Int64(seq) > kept.seq
+      ? try self.changesTogether(
+        session: session, after: kept.seq, through: Int64(seq), idOffset: kept.idOffset)
       : []
     var wanted: Set<String> = []
     var targets: Set<String> = []
@@ -275,7 +297,8 @@ extension TraceReader {
     // NB: The statement holds the bytes: it is kept until they are read.
     let rendered: [UInt8]? = withExtendedLifetime(kept.keyframe) {
       var parser = JSONParser(bytes: bytes)
-      var reader = PartialStateReader(stubs: StateStubs(bytes: bytes), wanted: wanted, targets: targets)
+      var reader = PartialStateReader(
+        stubs: StateStubs(bytes: bytes), wanted: wanted, targets: targets)
       do throws(StateJSONError) {
         var state = try reader.node(&parser, path: "", depth: 0)
         if reader.stopped {
@@ -316,7 +339,8 @@ extension TraceReader {
   /// The offset from action `seq` of `session`'s seq to its row id; `nil` when there is no
   /// such action, or the offset overflows (a damaged file's ids may be anything).
   private func idOffset(session: Int64, seq: Int64) throws(TraceFileError) -> Int64? {
-    let statement = try self.connection.prepare("SELECT id FROM actions WHERE session_id = ?1 AND seq = ?2")
+    let statement = try self.connection.prepare(
+      "SELECT id FROM actions WHERE session_id = ?1 AND seq = ?2")
     statement.bind([.integer(session), .integer(seq)])
     guard try statement.step() else { return nil }
     let (offset, overflow) = try statement.integer(0).subtractingReportingOverflow(seq)
@@ -331,14 +355,19 @@ extension TraceReader {
     do throws(StateJSONError) {
       return try StateChange.Rebuild(json: json)
     } catch {
-      throw self.damaged("holds a state change of action #\(seq) of session \(session) that \(error.reason)")
+      throw self.damaged(
+        "holds a state change of action #\(seq) of session \(session) that \(error.reason)")
     }
   }
 
-  private static let kindNames: [[UInt8]] = [Array("changed".utf8), Array("added".utf8), Array("removed".utf8)]
+  private static let kindNames: [[UInt8]] = [
+    Array("changed".utf8), Array("added".utf8), Array("removed".utf8),
+  ]
 
   /// The state change kind in column `index` of `statement`.
-  private func stateChangeKind(_ statement: SQLiteStatement, _ index: Int) throws(TraceFileError) -> StateChange.Kind {
+  private func stateChangeKind(_ statement: SQLiteStatement, _ index: Int) throws(TraceFileError)
+    -> StateChange.Kind
+  {
     switch statement.match(index, Self.kindNames) {
     case 0?: return .changed
     case 1?: return .added

@@ -81,7 +81,8 @@ extension TraceReader {
   ///
   /// - Throws: `TraceFileError` (`.notInFile`) when the file holds no session yet.
   public func latestSession() throws(TraceFileError) -> TraceSession {
-    guard let session = try self.sessions(where: "s.id = (SELECT max(id) FROM sessions)").first else {
+    guard let session = try self.sessions(where: "s.id = (SELECT max(id) FROM sessions)").first
+    else {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
         message: "holds no session yet: record one first"
@@ -149,7 +150,8 @@ extension TraceReader {
         LeakSummary(
           sessionID: sessionID, rule: try self.rule(statement.optionalString(1)),
           feature: try statement.string(2),
-          count: Int(clamping: try statement.integer(3)), firstSeq: Int(clamping: try statement.integer(4)),
+          count: Int(clamping: try statement.integer(3)),
+          firstSeq: Int(clamping: try statement.integer(4)),
           firstDetail: try statement.optionalString(5) ?? ""
         )
       )
@@ -166,7 +168,8 @@ extension TraceReader {
   /// Per feature and category: action count, share, mean and 95th-percentile reducer time, and
   /// the most frequent cases; for `session` (default: every session). Ordered by count, most
   /// first, then by feature and category.
-  public func featureStatistics(session: Int64? = nil) throws(TraceFileError) -> [FeatureStatistics] {
+  public func featureStatistics(session: Int64? = nil) throws(TraceFileError) -> [FeatureStatistics]
+  {
     let statement = try self.connection.prepare(
       """
       SELECT CASE a.feature WHEN '' THEN s.root_feature ELSE a.feature END, a.category,
@@ -183,7 +186,8 @@ extension TraceReader {
     var groups: [GroupKey: Group] = [:]
     var total = 0
     while try statement.step() {
-      let key = GroupKey(feature: try statement.string(0), category: try self.category(statement.optionalString(1)))
+      let key = GroupKey(
+        feature: try statement.string(0), category: try self.category(statement.optionalString(1)))
       groups[key, default: Group()].durations.append(try statement.integer(3))
       groups[key, default: Group()].cases[try statement.string(2), default: 0] += 1
       total += 1
@@ -205,7 +209,9 @@ extension TraceReader {
           .map { FeatureStatistics.CaseCount(name: $0.key, count: $0.value) }
       )
     }
-    .sorted { ($1.count, $0.feature, $0.category.rawValue) < ($0.count, $1.feature, $1.category.rawValue) }
+    .sorted {
+      ($1.count, $0.feature, $0.category.rawValue) < ($0.count, $1.feature, $1.category.rawValue)
+    }
   }
 }
 

@@ -59,7 +59,8 @@ public final class TraceReader {
   package var changedWhileReading: TraceFileError {
     TraceFileError(
       kind: .changedWhileReading, path: self.path,
-      message: "was written while it was read (a recorder began appending to it), so what was read may be torn: read it again"
+      message:
+        "was written while it was read (a recorder began appending to it), so what was read may be torn: read it again"
     )
   }
 
@@ -92,7 +93,8 @@ public final class TraceReader {
     try self.checkUnchanged()
     try self.integrityCheck?.verify()
     if !self.tablesCheckedAfterReading.isEmpty {
-      try IntegrityCheck.check(self.connection, path: self.path, tables: self.tablesCheckedAfterReading)
+      try IntegrityCheck.check(
+        self.connection, path: self.path, tables: self.tablesCheckedAfterReading)
     }
   }
 
@@ -227,7 +229,8 @@ public final class TraceReader {
     includeChanges: Bool = true,
     _ body: (TracedAction) throws -> Void
   ) throws {
-    let (sql, values) = Self.query(filter, order: order, limit: limit, marksSends: try self.marksSends())
+    let (sql, values) = Self.query(
+      filter, order: order, limit: limit, marksSends: try self.marksSends())
     let descending = order == .seqDescending
     let statement = try self.connection.prepare(sql)
     statement.bind(values)
@@ -324,7 +327,8 @@ public final class TraceReader {
     }
     if let text = filter.text, !text.isEmpty {
       let needle = parameter(.text(text))
-      conditions.append("(instr(a.path, \(needle)) > 0 OR instr(coalesce(a.payload, ''), \(needle)) > 0)")
+      conditions.append(
+        "(instr(a.path, \(needle)) > 0 OR instr(coalesce(a.payload, ''), \(needle)) > 0)")
     }
     if let afterID = filter.afterID {
       conditions.append("a.id > \(parameter(.integer(afterID)))")
@@ -367,7 +371,8 @@ public final class TraceReader {
 
   /// The state change in the columns of `statement` from `column`: its path, kind, old and new
   /// value.
-  func change(_ statement: SQLiteStatement, from column: Int) throws(TraceFileError) -> StateChange {
+  func change(_ statement: SQLiteStatement, from column: Int) throws(TraceFileError) -> StateChange
+  {
     let kind: StateChange.Kind
     if let match = statement.match(column + 1, Self.changeKindNames) {
       kind = StateChange.Kind.allCases[match]
@@ -420,8 +425,12 @@ public final class TraceReader {
   }
 
   /// The category in column `index` of `statement`.
-  private func category(_ statement: SQLiteStatement, _ index: Int) throws(TraceFileError) -> ActionCategory {
-    if let match = statement.match(index, Self.categoryNames) { return ActionCategory.allCases[match] }
+  private func category(_ statement: SQLiteStatement, _ index: Int) throws(TraceFileError)
+    -> ActionCategory
+  {
+    if let match = statement.match(index, Self.categoryNames) {
+      return ActionCategory.allCases[match]
+    }
     return try self.category(statement.optionalString(index))
   }
 
@@ -526,11 +535,15 @@ package final class IntegrityCheck: @unchecked Sendable {
       do throws(TraceFileError) {
         if let table, !(try connection.hasTable(table)) { continue }
         problem = try TraceFile.integrityProblem(connection, table: table)
-      } catch where error.kind == .corrupt {
-        throw TraceFileError(kind: .corrupt, path: path, message: "does not pass SQLite's integrity check\(what) (\(error.message))")
+      } catch  where error.kind == .corrupt {
+        throw TraceFileError(
+          kind: .corrupt, path: path,
+          message: "does not pass SQLite's integrity check\(what) (\(error.message))")
       }
       if let problem {
-        throw TraceFileError(kind: .corrupt, path: path, message: "does not pass SQLite's integrity check\(what) (\(problem))")
+        throw TraceFileError(
+          kind: .corrupt, path: path,
+          message: "does not pass SQLite's integrity check\(what) (\(problem))")
       }
     }
   }

@@ -39,7 +39,8 @@ extension StateNode {
     for change in changes where change.kind == .changed && change.rebuild?.order != nil {
       try state.apply(change)
     }
-    for change in changes where change.kind != .removed && (change.kind != .changed || change.rebuild?.order == nil) {
+    for change in changes
+    where change.kind != .removed && (change.kind != .changed || change.rebuild?.order == nil) {
       try state.apply(change)
     }
     return state
@@ -50,7 +51,11 @@ extension StateNode {
     try self.modify(at: change.path, below: "", change: change) { node throws(StateRebuildError) in
       // NB: Spelled with `Optional` and `StateNode` in full: `.some` names a case of both.
       let isWrapped: Bool
-      if case Optional<StateNode>.some(StateNode.some) = node { isWrapped = true } else { isWrapped = false }
+      if case Optional<StateNode>.some(StateNode.some) = node {
+        isWrapped = true
+      } else {
+        isWrapped = false
+      }
       let isAbsent = node == Optional<StateNode>.some(StateNode.text("nil"))
       if change.kind == .changed, let order = change.rebuild?.order,
         case let Optional<StateNode>.some(StateNode.container(container)) = node
@@ -75,7 +80,9 @@ extension StateNode {
     if path == current {
       var node: StateNode? = self
       try body(&node)
-      guard let node else { throw StateRebuildError(path: change.path, reason: "removes the whole state") }
+      guard let node else {
+        throw StateRebuildError(path: change.path, reason: "removes the whole state")
+      }
       self = node
       return
     }
@@ -95,22 +102,27 @@ extension StateNode {
             container.children.remove(at: index)
           }
         } else {
-          try container.children[index].node.modify(at: path, below: childPath, change: change, body)
+          try container.children[index].node.modify(
+            at: path, below: childPath, change: change, body)
         }
       } else if let key = StateContainer.lastKey(of: path, below: current) {
         // An element that is not there yet: added to the collection at `current`.
         var node: StateNode?
         try body(&node)
         guard let node else {
-          throw StateRebuildError(path: change.path, reason: "removes an element the state does not have")
+          throw StateRebuildError(
+            path: change.path, reason: "removes an element the state does not have")
         }
-        try container.insert(StateChild(label: change.rebuild?.label, key: key, node: node), index: change.rebuild?.index, path: change.path)
+        try container.insert(
+          StateChild(label: change.rebuild?.label, key: key, node: node),
+          index: change.rebuild?.index, path: change.path)
       } else {
         throw StateRebuildError(path: change.path, reason: "names a value the state does not have")
       }
       self = .container(container)
     default:
-      throw StateRebuildError(path: change.path, reason: "names a value inside one that has no parts")
+      throw StateRebuildError(
+        path: change.path, reason: "names a value inside one that has no parts")
     }
   }
 }
@@ -151,17 +163,20 @@ extension StateContainer {
   mutating func insert(_ child: StateChild, index: Int?, path: String) throws(StateRebuildError) {
     switch self.kind {
     case .collection, .dictionary(sorted: false):
-      self.children.insert(child, at: min(max(index ?? self.children.count, 0), self.children.count))
+      self.children.insert(
+        child, at: min(max(index ?? self.children.count, 0), self.children.count))
     case .dictionary(sorted: true):
       let label = child.label ?? ""
       let position = self.children.firstIndex { ($0.label ?? "") > label } ?? self.children.count
       self.children.insert(child, at: position)
     case .set:
       let text = child.node.renderedNested()
-      let position = self.children.firstIndex { $0.node.renderedNested() > text } ?? self.children.count
+      let position =
+        self.children.firstIndex { $0.node.renderedNested() > text } ?? self.children.count
       self.children.insert(child, at: position)
     default:
-      throw StateRebuildError(path: path, reason: "adds an element to a value that is not a collection")
+      throw StateRebuildError(
+        path: path, reason: "adds an element to a value that is not a collection")
     }
   }
 
@@ -173,7 +188,8 @@ extension StateContainer {
     reordered.children = []
     for key in keys {
       guard let child = byKey.removeValue(forKey: key) else {
-        throw StateRebuildError(path: path, reason: "orders an element the state does not have, \(key)")
+        throw StateRebuildError(
+          path: path, reason: "orders an element the state does not have, \(key)")
       }
       reordered.children.append(child)
     }
@@ -222,11 +238,13 @@ extension StateNode {
     case let .multilineString(string, _):
       let scrubbed = scrub(string)
       return scrubbed == string ? self : .text(marker)
-    case let .enumCase(type, description): return .enumCase(type: type, description: scrub(description))
+    case let .enumCase(type, description):
+      return .enumCase(type: type, description: scrub(description))
     case let .some(wrapped): return .some(wrapped.scrubbing(secrets, with: marker))
     case var .container(container):
       for index in container.children.indices {
-        container.children[index].node = container.children[index].node.scrubbing(secrets, with: marker)
+        container.children[index].node = container.children[index].node.scrubbing(
+          secrets, with: marker)
         container.children[index].label = container.children[index].label.map(scrub)
       }
       return .container(container)

@@ -65,7 +65,8 @@ extension StateNode {
         out.append(UInt8(ascii: "]"))
       case .tuple: out += #"["tuple"]"#.utf8
       case .collection: out += #"["collection"]"#.utf8
-      case let .dictionary(sorted): out += (sorted ? #"["dictionary",true]"# : #"["dictionary",false]"#).utf8
+      case let .dictionary(sorted):
+        out += (sorted ? #"["dictionary",true]"# : #"["dictionary",false]"#).utf8
       case .set: out += #"["set"]"#.utf8
       case let .enumCase(type, name):
         out += #"["enum","#.utf8
@@ -78,7 +79,11 @@ extension StateNode {
       for (offset, child) in container.children.enumerated() {
         if offset > 0 { out.append(UInt8(ascii: ",")) }
         out.append(UInt8(ascii: "["))
-        if let label = child.label { JSONString.quote(label, into: &out) } else { out += "null".utf8 }
+        if let label = child.label {
+          JSONString.quote(label, into: &out)
+        } else {
+          out += "null".utf8
+        }
         out.append(UInt8(ascii: ","))
         JSONString.quote(child.key, into: &out)
         out.append(UInt8(ascii: ","))
@@ -139,7 +144,10 @@ extension StateNode {
         guard let parts = child as? [Any], parts.count == 3, let key = parts[1] as? String,
           parts[0] is JSONParser.Null || parts[0] is String
         else { throw StateJSONError(reason: "holds a child that is not [label, key, node]") }
-        decoded.append(StateChild(label: parts[0] as? String, key: key, node: try Self.decode(parts[2], depth: depth + 1)))
+        decoded.append(
+          StateChild(
+            label: parts[0] as? String, key: key, node: try Self.decode(parts[2], depth: depth + 1))
+        )
       }
       return .container(StateContainer(kind: try Self.kind(kind), children: decoded))
     default:
@@ -157,7 +165,9 @@ extension StateNode {
       if let sorted = array[1] as? Bool { return .dictionary(sorted: sorted) }
     case ("set", 1): return .set
     case ("enum", 3):
-      if let type = array[1] as? String, let name = array[2] as? String { return .enumCase(type: type, name: name) }
+      if let type = array[1] as? String, let name = array[2] as? String {
+        return .enumCase(type: type, name: name)
+      }
     default: break
     }
     throw StateJSONError(reason: "holds a container of an unknown kind")
@@ -205,15 +215,21 @@ extension StateChange.Rebuild {
     self.init()
     if let node = object["node"] { self.node = try StateNode.decode(node, depth: 0) }
     if let index = object["index"] {
-      guard let index = index as? Int, index >= 0 else { throw StateJSONError(reason: "holds an index that is not a number") }
+      guard let index = index as? Int, index >= 0 else {
+        throw StateJSONError(reason: "holds an index that is not a number")
+      }
       self.index = index
     }
     if let label = object["label"] {
-      guard let label = label as? String else { throw StateJSONError(reason: "holds a label that is not text") }
+      guard let label = label as? String else {
+        throw StateJSONError(reason: "holds a label that is not text")
+      }
       self.label = label
     }
     if let order = object["order"] {
-      guard let order = order as? [String] else { throw StateJSONError(reason: "holds an order that is not a list of keys") }
+      guard let order = order as? [String] else {
+        throw StateJSONError(reason: "holds an order that is not a list of keys")
+      }
       self.order = order
     }
   }
@@ -252,7 +268,9 @@ extension JSONParser {
       try self.expect(UInt8(ascii: ","))
       let kind = try self.containerKind()
       try self.expect(UInt8(ascii: ","))
-      let children = try self.children { (parser, _) throws(StateJSONError) in try parser.node(depth: depth + 1) }
+      let children = try self.children { (parser, _) throws(StateJSONError) in
+        try parser.node(depth: depth + 1)
+      }
       node = .container(StateContainer(kind: kind, children: children))
     default:
       throw self.failure()

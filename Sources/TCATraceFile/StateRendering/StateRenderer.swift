@@ -33,7 +33,8 @@ struct StateRenderer: ~Copyable {
         var parser = JSONParser(bytes: stubs.bytes)
         parser.index = stub.offset
         do throws(StateJSONError) {
-          _ = try self.writeJSON(&parser, named: name != nil, indent: indent, isRoot: isRoot, depth: stub.depth)
+          _ = try self.writeJSON(
+            &parser, named: name != nil, indent: indent, isRoot: isRoot, depth: stub.depth)
         } catch {
           self.failed = true
         }
@@ -76,7 +77,9 @@ struct StateRenderer: ~Copyable {
       self.text(name, indent: indent)
       layout = .parenthesized
     }
-    if let stubs = self.stubs, let last = container.children.last, let (number, rest) = stubs.rest(last) {
+    if let stubs = self.stubs, let last = container.children.last,
+      let (number, rest) = stubs.rest(last)
+    {
       var children = ChildrenWithRest(
         read: Array(container.children.dropLast()), stubs: stubs, number: number, rest: rest
       )
@@ -212,7 +215,8 @@ protocol RenderedChildren {
   /// Writes the child moved to, its lines after the first `indent` spaces in, with its label
   /// when `labelled`; returns whether CustomDump prints it on its parent's line when it is the
   /// only child (it has nothing to reflect, and is not a string of several lines).
-  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int) throws(Failure) -> Bool
+  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int)
+    throws(Failure) -> Bool
   /// Writes the first child again, with its label, its lines after the first `indent` spaces in.
   mutating func writeFirstAgain(into renderer: inout StateRenderer, indent: Int) throws(Failure)
 }

@@ -36,7 +36,8 @@ struct StateStubs {
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
-    self.marker = [0x01] + Array(String(UInt64.random(in: .min ... .max), radix: 36).utf8) + [UInt8(ascii: ":")]
+    self.marker =
+      [0x01] + Array(String(UInt64.random(in: .min ... .max), radix: 36).utf8) + [UInt8(ascii: ":")]
   }
 
   /// A stub for the container whose JSON starts at `offset`, `depth` levels down the tree,
@@ -66,7 +67,8 @@ struct StateStubs {
 
   /// The rest that `child` is, and its number; `nil` when it is not one.
   func rest(_ child: StateChild) -> (number: Int, rest: Rest)? {
-    guard case let .text(text) = child.node, let number = self.number(in: text, after: UInt8(ascii: "r")),
+    guard case let .text(text) = child.node,
+      let number = self.number(in: text, after: UInt8(ascii: "r")),
       self.rests.indices.contains(number)
     else { return nil }
     return (number, self.rests[number])
@@ -115,7 +117,9 @@ struct PartialStateReader {
   }
 
   /// The node whose JSON starts at `parser`'s index, whose path is `path`.
-  mutating func node(_ parser: inout JSONParser, path: String, depth: Int) throws(StateJSONError) -> StateNode {
+  mutating func node(_ parser: inout JSONParser, path: String, depth: Int) throws(StateJSONError)
+    -> StateNode
+  {
     guard depth < StateNode.maxDepth else { throw parser.failure() }
     parser.skipSpace()
     let start = parser.index
@@ -144,7 +148,8 @@ struct PartialStateReader {
     parser.skipSpace()
     try parser.expect(UInt8(ascii: "["))
     parser.skipSpace()
-    let isEmpty = parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "]")
+    let isEmpty =
+      parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "]")
     if !isEmpty && !self.wanted.contains(path) {
       parser.index = start
       try parser.skipBrackets()
@@ -158,7 +163,8 @@ struct PartialStateReader {
         let (label, key) = try parser.childStart()
         // NB: An element added to a set goes where its rendering sorts among the others': a
         // set's elements are read whole.
-        let node = kind == .set
+        let node =
+          kind == .set
           ? try parser.node(depth: depth + 1)
           : try self.node(&parser, path: StateContainer.join(path, key), depth: depth + 1)
         children.append(StateChild(label: label, key: key, node: node))
@@ -191,7 +197,9 @@ extension JSONParser {
   /// written (``StateRenderer/writeJSON(_:named:indent:isRoot:depth:)``).
   mutating func skipBrackets() throws(StateJSONError) {
     self.skipSpace()
-    guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "[") else { throw self.failure() }
+    guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "[") else {
+      throw self.failure()
+    }
     var depth = 0
     var index = self.index
     let bytes = self.bytes
@@ -227,7 +235,8 @@ extension JSONParser {
   /// NB: Eight bytes at a time: a byte is zero after XOR with the one looked for, and the
   /// lowest byte that borrows when one is taken from each is the first zero (those above it
   /// may borrow from it). A keyframe's JSON is skipped over in megabytes at a time.
-  private static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+  private static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int
+  {
     var index = index
     if let base = UnsafeRawPointer(bytes.baseAddress) {
       let ones: UInt64 = 0x0101_0101_0101_0101
@@ -236,12 +245,15 @@ extension JSONParser {
         let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         let quotes = word ^ (0x22 &* ones)
         let backslashes = word ^ (0x5C &* ones)
-        let found = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & (0x80 &* ones)
+        let found =
+          ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & (0x80 &* ones)
         if found != 0 { return index + found.trailingZeroBitCount / 8 }
         index += 8
       }
     }
-    while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+    while index < bytes.count, bytes[index] != UInt8(ascii: "\""),
+      bytes[index] != UInt8(ascii: "\\")
+    {
       index += 1
     }
     return index
@@ -269,10 +281,14 @@ extension JSONParser {
   /// making a `String` of them; `nil` for any other string.
   mutating func containerKindName() throws(StateJSONError) -> ContainerKindName? {
     self.skipSpace()
-    guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "\"") else { throw self.failure() }
+    guard self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "\"") else {
+      throw self.failure()
+    }
     let start = self.index + 1
     var end = start
-    while end < self.bytes.count, self.bytes[end] != UInt8(ascii: "\""), self.bytes[end] != UInt8(ascii: "\\") {
+    while end < self.bytes.count, self.bytes[end] != UInt8(ascii: "\""),
+      self.bytes[end] != UInt8(ascii: "\\")
+    {
       end += 1
     }
     // NB: Escaped, it is no name the recorder writes.
@@ -281,7 +297,8 @@ extension JSONParser {
     let name = UnsafeBufferPointer(rebasing: self.bytes[start..<end])
     return ContainerKindName.allCases.first { kind in
       let bytes = kind.bytes
-      return UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount).elementsEqual(name)
+      return UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount)
+        .elementsEqual(name)
     }
   }
 }
@@ -403,7 +420,8 @@ extension StateRenderer {
     try parser.expect(UInt8(ascii: ","))
     try self.writeJSONString(&parser, indent: indent, writes: false)
     try parser.expect(UInt8(ascii: ","))
-    let inline = try self.writeJSON(&parser, named: named, indent: indent, isRoot: false, depth: depth + 1)
+    let inline = try self.writeJSON(
+      &parser, named: named, indent: indent, isRoot: false, depth: depth + 1)
     try parser.expect(UInt8(ascii: "]"))
     return inline
   }
@@ -474,7 +492,9 @@ struct JSONChildren: RenderedChildren {
     return true
   }
 
-  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int) throws(StateJSONError) -> Bool {
+  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int)
+    throws(StateJSONError) -> Bool
+  {
     try renderer.writeJSONChild(&self.parser, labelled: labelled, indent: indent, depth: self.depth)
   }
 
@@ -529,8 +549,12 @@ struct ChildrenWithRest: RenderedChildren {
     return true
   }
 
-  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int) throws(StateJSONError) -> Bool {
-    if self.json == nil { return self.read.write(into: &renderer, labelled: labelled, indent: indent) }
+  mutating func write(into renderer: inout StateRenderer, labelled: Bool, indent: Int)
+    throws(StateJSONError) -> Bool
+  {
+    if self.json == nil {
+      return self.read.write(into: &renderer, labelled: labelled, indent: indent)
+    }
     return try self.json!.write(into: &renderer, labelled: labelled, indent: indent)
   }
 

@@ -87,15 +87,19 @@ struct PackageCheckout {
     let arguments = self.arguments(building: product)
     guard let swift = TCATraceCommand.onPath("swift") else {
       throw CLIError(
-        message: "tcatrace \(command) runs \(product), which is not built yet, and 'swift' is not on PATH to build it: "
+        message:
+          "tcatrace \(command) runs \(product), which is not built yet, and 'swift' is not on PATH to build it: "
           + "run 'swift build --product \(product)' in \(self.package.path)"
       )
     }
-    printError("tcatrace \(command) runs \(product), which is not built yet; building it: \(arguments.joined(separator: " "))")
+    printError(
+      "tcatrace \(command) runs \(product), which is not built yet; building it: \(arguments.joined(separator: " "))"
+    )
     let status = try spawnAndWait(swift, arguments, outputToStandardError: true)
     guard status == 0 else {
       throw CLIError(
-        message: "could not build \(product), which tcatrace \(command) runs ('swift build' exited with status \(status)); its output is above"
+        message:
+          "could not build \(product), which tcatrace \(command) runs ('swift build' exited with status \(status)); its output is above"
       )
     }
   }
@@ -114,7 +118,9 @@ private var executableURL: URL? {
 extension CLIError {
   /// `tcatrace COMMAND` runs `name`, which is neither in `directory` (beside `tcatrace`) nor on
   /// `PATH`.
-  static func missingProgram(_ name: String, runBy command: String, searched directory: URL?) -> Self {
+  static func missingProgram(_ name: String, runBy command: String, searched directory: URL?)
+    -> Self
+  {
     let beside = directory.map { " beside tcatrace (in \($0.path))" } ?? ""
     return CLIError(
       message: "tcatrace \(command) runs \(name), which is neither\(beside) nor on PATH; "

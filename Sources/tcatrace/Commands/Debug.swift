@@ -13,7 +13,8 @@ extension TCATraceCommand {
   struct Debug: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "debug",
-      abstract: "Step through a session in the terminal: back and forth, to any action, with the state at each step.",
+      abstract:
+        "Step through a session in the terminal: back and forth, to any action, with the state at each step.",
       discussion: """
         The screen shows the actions around the current one, and under them what the current \
         action did (its payload, the action whose effect sent it, the actions its effects \
@@ -34,7 +35,9 @@ extension TCATraceCommand {
     func run() throws {
       // NB: The file is opened and its session found before the terminal is taken over, so
       // that a bad file or session ends with the usual one line.
-      let reader = try self.trace.openChecked(["sessions", "actions", "state_changes", "states", "leaks"])
+      let reader = try self.trace.openChecked([
+        "sessions", "actions", "state_changes", "states", "leaks",
+      ])
       // NB: The debugger reads as the keys ask, for as long as it runs: a large file's check,
       // begun beside it, is waited for before the terminal is taken over.
       try reader.verifyRead()
@@ -45,7 +48,8 @@ extension TCATraceCommand {
         terminal = try RawTerminal()
       } catch {
         throw CLIError(
-          message: "'debug' is interactive and needs a terminal for its input and output: to print a session, use 'tcatrace replay \(self.trace.file)', and its state at a step, 'tcatrace state \(self.trace.file) --at N'"
+          message:
+            "'debug' is interactive and needs a terminal for its input and output: to print a session, use 'tcatrace replay \(self.trace.file)', and its state at a step, 'tcatrace state \(self.trace.file) --at N'"
         )
       }
       defer { terminal.giveBack() }
@@ -53,7 +57,8 @@ extension TCATraceCommand {
       while !debugger.quits {
         let size = terminal.size
         if drawn == nil || drawn! != size {
-          let screen = DebuggerScreen(debugger: debugger, terminal: .standard, rows: size.rows, columns: size.columns)
+          let screen = DebuggerScreen(
+            debugger: debugger, terminal: .standard, rows: size.rows, columns: size.columns)
           RawTerminal.write(try screen.rendered())
           drawn = size
         }

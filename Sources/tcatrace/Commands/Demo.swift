@@ -50,10 +50,16 @@ extension TCATraceCommand {
         throw CLIError(message: "'\(self.out)' is a directory: give --out a file name")
       }
       guard FileStatus(folder)?.isDirectory == true else {
-        throw CLIError(message: "cannot write '\(self.out)': the folder '\(folder)' does not exist; create it or choose another --out")
+        throw CLIError(
+          message:
+            "cannot write '\(self.out)': the folder '\(folder)' does not exist; create it or choose another --out"
+        )
       }
       guard access(folder, W_OK) == 0 else {
-        throw CLIError(message: "cannot write '\(self.out)': the folder '\(folder)' is not writable; choose another --out")
+        throw CLIError(
+          message:
+            "cannot write '\(self.out)': the folder '\(folder)' is not writable; choose another --out"
+        )
       }
     }
 
@@ -66,9 +72,12 @@ extension TCATraceCommand {
       print(
         "Recorded \(sessions.map { "\($0.actionCount) actions of \($0.rootFeature)" }.joined(separator: " and ")) to \(self.out).\n"
       )
-      var printer = ReplayPrinter(reader: reader, format: .text, terminal: terminal, showsChanges: true)
+      var printer = ReplayPrinter(
+        reader: reader, format: .text, terminal: terminal, showsChanges: true)
       for session in sessions {
-        try reader.forEachAction(matching: TraceFilter(session: session.id)) { try printer.print($0) }
+        try reader.forEachAction(matching: TraceFilter(session: session.id)) {
+          try printer.print($0)
+        }
       }
       print()
       let summaries = try sessions.flatMap { try reader.leakSummaries(session: $0.id) }
@@ -97,7 +106,8 @@ extension TCATraceCommand.Demo {
     let status = try spawnAndWait(program, arguments)
     guard status == 0 else {
       if status > 128 {
-        throw CLIError(message: "\(name) was stopped by signal \(status - 128) before it finished \(out)")
+        throw CLIError(
+          message: "\(name) was stopped by signal \(status - 128) before it finished \(out)")
       }
       throw ExitCode(status)
     }

@@ -7,7 +7,8 @@ extension TCATraceCommand {
   struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "diff",
-      abstract: "Compare two recordings of the same flow: the first action or state change where they differ, then a summary.",
+      abstract:
+        "Compare two recordings of the same flow: the first action or state change where they differ, then a summary.",
       discussion: """
         The sessions' actions are aligned by their case paths (as a text diff aligns lines: \
         the common start and end, actions that occur once in each as anchors, and at most \
@@ -25,13 +26,17 @@ extension TCATraceCommand {
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("The session of the first file (and of the other, without --other-session): its id or 'latest'.", valueName: "id|latest")
+      help: ArgumentHelp(
+        "The session of the first file (and of the other, without --other-session): its id or 'latest'.",
+        valueName: "id|latest")
     )
     var session: SessionSelector = .latest
 
     @Option(
       name: .customLong("other-session"), parsing: .unconditional,
-      help: ArgumentHelp("The session of the other file: its id or 'latest'. Default: as --session.", valueName: "id|latest")
+      help: ArgumentHelp(
+        "The session of the other file: its id or 'latest'. Default: as --session.",
+        valueName: "id|latest")
     )
     var otherSession: SessionSelector?
 
@@ -56,7 +61,9 @@ extension TCATraceCommand {
       let terminal = Terminal.standard
       let title = "\(first.title) and \(second.title)"
       guard let difference = comparison.entries.first(where: { !$0.isAlike }) else {
-        print(terminal.paint("\(title) are alike: their actions have the same payloads and state changes.", .bold))
+        print(
+          terminal.paint(
+            "\(title) are alike: their actions have the same payloads and state changes.", .bold))
         return
       }
       print(terminal.paint("\(title) differ.", .bold))
@@ -77,7 +84,8 @@ private struct Side {
 
   init(_ reader: TraceReader, file: String, session selector: SessionSelector) throws {
     self.name = file.terminalSafe
-    self.session = try selector == .latest ? reader.latestSession() : reader.session(id: selector.id)
+    self.session =
+      try selector == .latest ? reader.latestSession() : reader.session(id: selector.id)
     self.actions = try reader.actions(matching: TraceFilter(session: self.session.id))
   }
 
@@ -88,7 +96,8 @@ private struct Side {
   func line(_ index: Int, terminal: Terminal) -> String {
     let action = self.actions[index]
     let feature = (action.feature.isEmpty ? self.session.rootFeature : action.feature).terminalSafe
-    var line = "\(self.name) #\(action.seq) \(action.category.rawValue) \(feature) \(action.caseName.terminalSafe)"
+    var line =
+      "\(self.name) #\(action.seq) \(action.category.rawValue) \(feature) \(action.caseName.terminalSafe)"
     if let payload = action.payload { line += "  " + payload.singleLine.terminalSafe }
     if case let .effect(cause) = action.origin { line += terminal.paint("  ← #\(cause)", .dim) }
     return line
@@ -132,7 +141,8 @@ private struct Comparison {
       steps = try Alignment.steps(a, b) { timeLimit > 0 && clock.now > deadline }
     } catch {
       throw CLIError(
-        message: "aligning the two sessions' \(a.count) and \(b.count) actions took longer than --time-limit (\(timeLimit) s): give a larger --time-limit, or 0 for none"
+        message:
+          "aligning the two sessions' \(a.count) and \(b.count) actions took longer than --time-limit (\(timeLimit) s): give a larger --time-limit, or 0 for none"
       )
     }
     self.entries = steps.map { step in
@@ -183,7 +193,9 @@ private struct Comparison {
       let a = first.actions[i]
       let b = second.actions[j]
       if a.origin.isEffect != b.origin.isEffect {
-        lines.append("  sent \(a.origin.isEffect ? "by an effect" : "from outside the store") in \(first.name), \(b.origin.isEffect ? "by an effect" : "from outside the store") in \(second.name)")
+        lines.append(
+          "  sent \(a.origin.isEffect ? "by an effect" : "from outside the store") in \(first.name), \(b.origin.isEffect ? "by an effect" : "from outside the store") in \(second.name)"
+        )
       }
       let theirs = Set(b.changes.map(Self.key))
       let mine = Set(a.changes.map(Self.key))
@@ -191,8 +203,12 @@ private struct Comparison {
       let onlyTheirs = b.changes.filter { !mine.contains(Self.key($0)) }
       if !onlyMine.isEmpty || !onlyTheirs.isEmpty {
         lines.append("  Its state changes (− only in \(first.name), + only in \(second.name)):")
-        for change in onlyMine { lines.append(Self.describe(change, sign: "−", style: .red, terminal: terminal)) }
-        for change in onlyTheirs { lines.append(Self.describe(change, sign: "+", style: .green, terminal: terminal)) }
+        for change in onlyMine {
+          lines.append(Self.describe(change, sign: "−", style: .red, terminal: terminal))
+        }
+        for change in onlyTheirs {
+          lines.append(Self.describe(change, sign: "+", style: .green, terminal: terminal))
+        }
       }
       return lines.joined(separator: "\n")
     }
@@ -203,7 +219,9 @@ private struct Comparison {
     return "  after #\(side.actions[index - 1].seq) \(side.actions[index - 1].path.terminalSafe)."
   }
 
-  private static func describe(_ change: StateChange, sign: String, style: Terminal.Style, terminal: Terminal) -> String {
+  private static func describe(
+    _ change: StateChange, sign: String, style: Terminal.Style, terminal: Terminal
+  ) -> String {
     let old = change.old.map { $0.singleLine.terminalSafe } ?? "(none)"
     let new = change.new.map { $0.singleLine.terminalSafe } ?? "(none)"
     return "    " + terminal.paint("\(sign) \(change.path.terminalSafe): \(old) → \(new)", style)
@@ -234,4 +252,3 @@ extension TracedAction.Origin {
     return false
   }
 }
-

@@ -54,7 +54,9 @@ extension TCATraceCommand {
     )
     var endpoint: String?
 
-    @Option(help: ArgumentHelp("With --endpoint: how long each request may take, in seconds.", valueName: "seconds"))
+    @Option(
+      help: ArgumentHelp(
+        "With --endpoint: how long each request may take, in seconds.", valueName: "seconds"))
     var timeout: Double = 10
 
     func validate() throws {
@@ -87,7 +89,8 @@ extension TCATraceCommand {
         output = destination
         let sessions = try selected.map { [try reader.session(id: $0)] } ?? reader.sessions()
         switch self.format {
-        case .perfetto: try Self.export(sessions, from: reader, as: PerfettoTrace.self, to: destination)
+        case .perfetto:
+          try Self.export(sessions, from: reader, as: PerfettoTrace.self, to: destination)
         case .otlp: try Self.export(sessions, from: reader, as: OTLPTrace.self, to: destination)
         }
       }
@@ -99,7 +102,8 @@ extension TCATraceCommand {
     }
 
     private static func export<Exporter: SessionExporter>(
-      _ sessions: [TraceSession], from reader: TraceReader, as _: Exporter.Type, to output: ExportOutput
+      _ sessions: [TraceSession], from reader: TraceReader, as _: Exporter.Type,
+      to output: ExportOutput
     ) throws {
       var exporter = Exporter(output: output)
       for session in sessions {

@@ -22,7 +22,9 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let (summaries, roots) = try self.trace.read(checking: ["leaks", "sessions"], alongside: false) { reader in
+      let (summaries, roots) = try self.trace.read(
+        checking: ["leaks", "sessions"], alongside: false
+      ) { reader in
         let session = try self.sessionOptions.session.resolve(in: reader)
         return (try reader.leakSummaries(session: session), try reader.rootFeatures())
       }
@@ -71,7 +73,8 @@ func printLeakTable(_ summaries: [LeakSummary], roots: [Int64: String], terminal
   let sessions = Set(summaries.map(\.sessionID)).count
   print(
     terminal.paint(
-      "\(total) leak\(total == 1 ? "" : "s") in \(sessions) session\(sessions == 1 ? "" : "s").", .red
+      "\(total) leak\(total == 1 ? "" : "s") in \(sessions) session\(sessions == 1 ? "" : "s").",
+      .red
     )
   )
 }

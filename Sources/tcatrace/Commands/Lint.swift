@@ -32,7 +32,9 @@ extension TCATraceCommand {
 
     @Argument(
       parsing: .captureForPassthrough,
-      help: ArgumentHelp("Swift files or directories, and options: see 'tcatrace lint --help'.", valueName: "argument")
+      help: ArgumentHelp(
+        "Swift files or directories, and options: see 'tcatrace lint --help'.",
+        valueName: "argument")
     )
     var arguments: [String] = []
 

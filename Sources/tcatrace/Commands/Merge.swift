@@ -32,7 +32,9 @@ extension TCATraceCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The trace to write: a path where there is no file yet.", valueName: "out"))
+    @Argument(
+      help: ArgumentHelp("The trace to write: a path where there is no file yet.", valueName: "out")
+    )
     var out: String
 
     @Argument(help: ArgumentHelp("The traces to copy the sessions of.", valueName: "file"))
@@ -90,7 +92,8 @@ extension TCATraceCommand {
       var status = stat()
       if FileName.withCString(self.out, { lstat($0, &status) }) == 0 {
         throw CLIError(
-          message: "'\(self.out)' exists: merge writes a new trace; give a path where there is no file"
+          message:
+            "'\(self.out)' exists: merge writes a new trace; give a path where there is no file"
         )
       }
       var seen: [FileStatus.Identity: String] = [:]

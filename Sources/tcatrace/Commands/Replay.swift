@@ -52,7 +52,10 @@ extension TCATraceCommand {
     @Option(help: "Output format: text, json or jsonl.")
     var format: OutputFormat = .text
 
-    @Flag(help: "Keep printing actions as a recorder appends them, until interrupted or nothing reads the output.")
+    @Flag(
+      help:
+        "Keep printing actions as a recorder appends them, until interrupted or nothing reads the output."
+    )
     var follow = false
 
     /// Replaced by `tcatrace debug`, which also steps back; kept to say so.
@@ -96,7 +99,8 @@ extension TCATraceCommand {
       // NB: Following, only what is there when it starts is checked. In a large file, the kept
       // states are checked too, though a replay does not read them: damage there is damage to
       // the session's record, which `state` and `debug` would meet.
-      let tables = ["sessions", "actions", "leaks", "states"] + (self.noDiff ? [] : ["state_changes"])
+      let tables =
+        ["sessions", "actions", "leaks", "states"] + (self.noDiff ? [] : ["state_changes"])
       try await self.trace.read(checking: tables) { reader in try await self.replay(reader) }
     }
 
@@ -225,10 +229,14 @@ struct ReplayPrinter {
       for change in action.changes {
         let kind = change.kind == .changed ? "" : paint(" (\(change.kind.rawValue))", .dim)
         Swift.print(indent + change.path.terminalSafe + kind)
-        for value in change.old.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) ?? [] {
+        for value in change.old.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) })
+          ?? []
+        {
           Swift.print(indent + paint("- " + String(value).terminalSafe, .red))
         }
-        for value in change.new.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) ?? [] {
+        for value in change.new.map({ $0.split(separator: "\n", omittingEmptySubsequences: false) })
+          ?? []
+        {
           Swift.print(indent + paint("+ " + String(value).terminalSafe, .green))
         }
       }
@@ -236,7 +244,9 @@ struct ReplayPrinter {
     for leak in action.leaks {
       let offender = leak.feature.isEmpty ? session.rootFeature : leak.feature
       Swift.print(
-        indent + paint("! \(leak.rule.rawValue) (\(offender.terminalSafe)): \(leak.detail.terminalSafe)", .red)
+        indent
+          + paint(
+            "! \(leak.rule.rawValue) (\(offender.terminalSafe)): \(leak.detail.terminalSafe)", .red)
       )
     }
   }
@@ -264,7 +274,8 @@ extension TracedAction {
     ]
     switch self.origin {
     case .send: members += [("origin", .string("send")), ("cause_seq", .null)]
-    case let .effect(cause): members += [("origin", .string("effect")), ("cause_seq", .integer(Int64(cause)))]
+    case let .effect(cause):
+      members += [("origin", .string("effect")), ("cause_seq", .integer(Int64(cause)))]
     }
     members += [
       ("path", .string(self.path)),

@@ -88,10 +88,13 @@ extension TCATraceCommand {
       var columns: [String] = []
       var isFirst = true
       print("[", terminator: "")
-      try reader.query(self.query) { columns = $0 } row: { row in
+      try reader.query(self.query) {
+        columns = $0
+      } row: { row in
         print(isFirst ? "" : ",", terminator: "")
         isFirst = false
-        print(JSONValue.object(zip(columns, row.map(\.json)).map { ($0, $1) }).rendered, terminator: "")
+        print(
+          JSONValue.object(zip(columns, row.map(\.json)).map { ($0, $1) }).rendered, terminator: "")
       }
       print("]")
     }
@@ -100,7 +103,8 @@ extension TCATraceCommand {
     static func explain(_ error: TraceFileError, file: String) -> String {
       let sqliteMessage = error.message
       if error.kind == .notWritable || sqliteMessage.contains("readonly") {
-        return "tcatrace sql runs read-only queries, and this one would change '\(file)' (\(sqliteMessage)): use SELECT"
+        return
+          "tcatrace sql runs read-only queries, and this one would change '\(file)' (\(sqliteMessage)): use SELECT"
       }
       if sqliteMessage.contains("attached databases") {
         return "tcatrace sql cannot attach other databases: query '\(file)' alone"

@@ -21,7 +21,9 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let sessions = try self.trace.read(checking: ["sessions", "actions", "leaks"]) { try $0.sessions() }
+      let sessions = try self.trace.read(checking: ["sessions", "actions", "leaks"]) {
+        try $0.sessions()
+      }
       switch self.format {
       case .text:
         guard !sessions.isEmpty else {
@@ -73,7 +75,9 @@ extension TraceSession {
       ("recorder_version", .string(self.recorderVersion)),
       (
         "source",
-        self.source.map { .object([("file", .string($0.file)), ("session_id", .integer($0.sessionID))]) } ?? .null
+        self.source.map {
+          .object([("file", .string($0.file)), ("session_id", .integer($0.sessionID))])
+        } ?? .null
       ),
     ])
   }

@@ -39,7 +39,8 @@ extension TCATraceCommand {
     var path: String?
 
     @Option(
-      help: "Output format: text, or json (the rendering, the state as a tree, and the state's own JSON when it is Encodable)."
+      help:
+        "Output format: text, or json (the rendering, the state as a tree, and the state's own JSON when it is Encodable)."
     )
     var format: OutputFormat = .text
 
@@ -53,17 +54,24 @@ extension TCATraceCommand {
     }
 
     func run() throws {
-      let (sessionID, seq, kept) = try self.trace.read(checking: ["sessions", "actions", "state_changes", "states"]) { reader in
+      let (sessionID, seq, kept) = try self.trace.read(checking: [
+        "sessions", "actions", "state_changes", "states",
+      ]) { reader in
         // NB: Not `session(id:)`, whose counts are a pass over every action of the session.
         let session = try reader.sessionExtent(id: self.session.id)
         let seq = self.at ?? session.lastSeq
         // NB: The whole state as text is printed from the kept state's JSON where no change
         // since reaches, without building those parts into nodes.
         if self.format == .text && self.path == nil {
-          return (session.id, seq, State.Kept.rendered(try reader.renderedStateBytes(session: session.id, after: seq)))
+          return (
+            session.id, seq,
+            State.Kept.rendered(try reader.renderedStateBytes(session: session.id, after: seq))
+          )
         }
         let state = try reader.state(session: session.id, after: seq)
-        let json = self.format == .json && self.path == nil ? try reader.stateJSON(session: session.id, after: seq) : nil
+        let json =
+          self.format == .json && self.path == nil
+          ? try reader.stateJSON(session: session.id, after: seq) : nil
         return (session.id, seq, State.Kept.tree(state, json: json))
       }
       var node: StateNode
@@ -72,7 +80,8 @@ extension TCATraceCommand {
       case let .rendered(rendered):
         // NB: Written as it is when it is ASCII that needs no escaping: a state of a
         // megabyte is not checked and copied once more to make it a `String`.
-        if rendered.withUnsafeBufferPointer({ String.isTerminalSafeLineByLine(ascii: $0) }) == true {
+        if rendered.withUnsafeBufferPointer({ String.isTerminalSafeLineByLine(ascii: $0) }) == true
+        {
           rendered.withUnsafeBufferPointer(writeOutput)
           print()
         } else {
@@ -88,7 +97,8 @@ extension TCATraceCommand {
       if let path = self.path {
         guard let found = node.node(at: path) else {
           throw CLIError(
-            message: "'\(path)' is not a path in the state after action #\(seq) of session \(sessionID): paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'; 'tcatrace state' without --path shows the whole state"
+            message:
+              "'\(path)' is not a path in the state after action #\(seq) of session \(sessionID): paths name properties with dots and elements in brackets, as in 'login.email' or 'todos[id: 3]'; 'tcatrace state' without --path shows the whole state"
           )
         }
         node = found
@@ -172,7 +182,10 @@ extension StateNode {
           "children",
           .array(
             container.children.map { child in
-              .object([("label", JSONValue(child.label)), ("key", .string(child.key)), ("value", child.node.jsonValue)])
+              .object([
+                ("label", JSONValue(child.label)), ("key", .string(child.key)),
+                ("value", child.node.jsonValue),
+              ])
             }
           )
         )

@@ -58,7 +58,10 @@ extension TCATraceCommand {
               ("p95_duration_ns", .integer($0.p95DurationNs)),
               (
                 "top_cases",
-                .array($0.topCases.map { .object([("case", .string($0.name)), ("count", .integer(Int64($0.count)))]) })
+                .array(
+                  $0.topCases.map {
+                    .object([("case", .string($0.name)), ("count", .integer(Int64($0.count)))])
+                  })
               ),
             ])
           },

@@ -7,7 +7,8 @@ extension TCATraceCommand {
   struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "test",
-      abstract: "Print a Swift Testing test that replays a session through a TestStore, asserting every state change.",
+      abstract:
+        "Print a Swift Testing test that replays a session through a TestStore, asserting every state change.",
       discussion: """
         Each action sent to the store is a 'send' with the state changes it caused; each action \
         an effect sent is a 'receive' of its case key path, with its changes. The store starts \
@@ -31,13 +32,16 @@ extension TCATraceCommand {
 
     @Option(
       name: .long,
-      help: ArgumentHelp("The test function's name. Default: 'session' and the session's id.", valueName: "name")
+      help: ArgumentHelp(
+        "The test function's name. Default: 'session' and the session's id.", valueName: "name")
     )
     var name: String?
 
     @Option(
       name: .customLong("import"),
-      help: ArgumentHelp("A module the test imports with '@testable import' (repeat for several): the app's.", valueName: "module")
+      help: ArgumentHelp(
+        "A module the test imports with '@testable import' (repeat for several): the app's.",
+        valueName: "module")
     )
     var imports: [String] = []
 
@@ -61,21 +65,27 @@ extension TCATraceCommand {
 
     @Option(
       name: .long,
-      help: ArgumentHelp("A Swift expression of the reducer. Default: the root feature's initializer, as in 'AppFeature()'.", valueName: "code")
+      help: ArgumentHelp(
+        "A Swift expression of the reducer. Default: the root feature's initializer, as in 'AppFeature()'.",
+        valueName: "code")
     )
     var reducer: String?
 
     func validate() throws {
       if let name = self.name, !SwiftLiteral.isIdentifier(name) {
-        throw ValidationError("--name is a Swift function name: letters, digits and '_', not starting with a digit")
+        throw ValidationError(
+          "--name is a Swift function name: letters, digits and '_', not starting with a digit")
       }
       for module in self.imports where !SwiftLiteral.isIdentifier(module) {
-        throw ValidationError("--import takes a module's name, as in 'MyApp': '\(module.terminalSafe)' is not one")
+        throw ValidationError(
+          "--import takes a module's name, as in 'MyApp': '\(module.terminalSafe)' is not one")
       }
     }
 
     func run() throws {
-      let (test, twin) = try self.trace.read(checking: ["sessions", "actions", "state_changes", "states"]) { reader in
+      let (test, twin) = try self.trace.read(checking: [
+        "sessions", "actions", "state_changes", "states",
+      ]) { reader in
         let session = try self.session.session(in: reader)
         let actions = try reader.actions(matching: TraceFilter(session: session.id))
         guard !actions.isEmpty else {
@@ -84,14 +94,16 @@ extension TCATraceCommand {
         // NB: Every action must be there: one the recorder dropped changed the state unseen.
         if let gap = actions.indices.first(where: { actions[$0].seq != $0 + 1 }) {
           throw CLIError(
-            message: "session \(session.id) lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a test needs every action"
+            message:
+              "session \(session.id) lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a test needs every action"
           )
         }
         var states: [StateNode] = []
         try reader.forEachState(session: session.id, from: 0, through: actions.count) { _, state in
           states.append(state)
         }
-        let initialJSON = self.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil
+        let initialJSON =
+          self.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil
         let options = TestStoreTest.Options(
           name: self.name ?? "session\(session.id)",
           imports: self.imports,
@@ -102,7 +114,8 @@ extension TCATraceCommand {
         func test(_ options: TestStoreTest.Options) throws(CLIError) -> TestStoreTest {
           try TestStoreTest(
             file: String(self.trace.file.split(separator: "/").last ?? ""),
-            session: session, actions: actions, states: states, initialJSON: initialJSON, options: options
+            session: session, actions: actions, states: states, initialJSON: initialJSON,
+            options: options
           )
         }
         // NB: The code the user gave is theirs, not the trace's: the grammar is checked on the
@@ -126,7 +139,10 @@ extension TCATraceCommand {
       let status = try spawnAndWait(program, [name, "--generated-test"], input: Array(source.utf8))
       guard status == 0 else {
         if status == 2 { throw ExitCode(2) }
-        throw CLIError(message: "\(name) could not check the test (exit status \(status)), so it is not printed: check that \(program) runs")
+        throw CLIError(
+          message:
+            "\(name) could not check the test (exit status \(status)), so it is not printed: check that \(program) runs"
+        )
       }
     }
   }

@@ -103,9 +103,13 @@ final class Debugger {
     case .character("k"), .up:
       try self.go(to: self.neighbour(backward: true), else: "This is the first action.")
     case .character("g"), .home:
-      try self.go(to: self.reader.action(matching: self.filter, after: 0), else: "The session has no actions yet.")
+      try self.go(
+        to: self.reader.action(matching: self.filter, after: 0),
+        else: "The session has no actions yet.")
     case .character("G"), .end:
-      try self.go(to: self.reader.action(matching: self.filter, after: .max, backward: true), else: "The session has no actions yet.")
+      try self.go(
+        to: self.reader.action(matching: self.filter, after: .max, backward: true),
+        else: "The session has no actions yet.")
     case .character(":"):
       self.prompt = Prompt(kind: .jump, text: "")
     case let .character(digit) where digit.isASCII && digit.isNumber:
@@ -120,7 +124,8 @@ final class Debugger {
       self.prompt = Prompt(kind: .category, text: self.current?.category.rawValue ?? "")
     case .character("n"), .character("N"):
       guard let find = self.find else {
-        self.message = "Nothing to look for again: search with /, ! (leaks), f (feature) or c (category) first."
+        self.message =
+          "Nothing to look for again: search with /, ! (leaks), f (feature) or c (category) first."
         return
       }
       try self.find(find, backward: key == .character("N"))
@@ -183,7 +188,8 @@ final class Debugger {
     case .jump:
       let digits = text.hasPrefix("#") ? text.dropFirst() : text[...]
       guard let seq = Int(digits), seq >= 1, seq <= self.lastSeq else {
-        self.message = self.lastSeq == 0
+        self.message =
+          self.lastSeq == 0
           ? "The session has no actions yet."
           : "Type an action's seq, from 1 to \(self.lastSeq)."
         return
@@ -246,10 +252,12 @@ final class Debugger {
     case let .feature(feature): filter.feature = feature
     case let .category(category): filter.categories = [category]
     }
-    let found = try self.reader.action(matching: filter, after: self.current?.seq ?? 0, backward: backward)
+    let found = try self.reader.action(
+      matching: filter, after: self.current?.seq ?? 0, backward: backward)
     try self.go(
       to: found,
-      else: "No \(backward ? "earlier" : "later") action matches \(find.description)\(backward ? "" : " (n: again; N: backward)")."
+      else:
+        "No \(backward ? "earlier" : "later") action matches \(find.description)\(backward ? "" : " (n: again; N: backward)")."
     )
   }
 
@@ -272,7 +280,9 @@ final class Debugger {
       self.message = "Action #\(current.seq)'s effects sent no action."
       return
     }
-    try self.go(to: self.reader.action(session: self.sessionID, seq: first), else: "Action #\(first) is gone.")
+    try self.go(
+      to: self.reader.action(session: self.sessionID, seq: first), else: "Action #\(first) is gone."
+    )
   }
 
   private func show(_ pane: Pane) {
@@ -286,7 +296,9 @@ final class Debugger {
   var consequences: [Int] {
     get throws {
       guard let current = self.current else { return [] }
-      if let cached = self.consequencesOfCurrent, cached.seq == current.seq, cached.lastSeq == self.lastSeq {
+      if let cached = self.consequencesOfCurrent, cached.seq == current.seq,
+        cached.lastSeq == self.lastSeq
+      {
         return cached.seqs
       }
       let seqs = try self.reader.consequences(
@@ -338,14 +350,19 @@ final class Debugger {
       // were. Where they are not, the file was replaced, and what is shown is not in it.
       let session = try? self.reader.session(id: self.sessionID)
       var shown: TracedAction?
-      if let current = self.current { shown = try? self.reader.action(session: self.sessionID, seq: current.seq) }
-      guard let session, session.name == self.session.name, session.rootFeature == self.session.rootFeature,
+      if let current = self.current {
+        shown = try? self.reader.action(session: self.sessionID, seq: current.seq)
+      }
+      guard let session, session.name == self.session.name,
+        session.rootFeature == self.session.rootFeature,
         session.startedAt == self.session.startedAt, session.actionCount >= self.lastSeq,
         shown?.path == self.current?.path, shown?.timeNs == self.current?.timeNs
       else { throw self.reader.changedWhileReading }
     }
     let lastSeq = try self.reader.lastSeq(session: self.sessionID)
-    let endedAt = self.session.endedAt == nil ? try self.reader.endedAt(session: self.sessionID) : self.session.endedAt
+    let endedAt =
+      self.session.endedAt == nil
+      ? try self.reader.endedAt(session: self.sessionID) : self.session.endedAt
     guard lastSeq != self.lastSeq || endedAt != self.session.endedAt else { return false }
     self.lastSeq = lastSeq
     self.session.endedAt = endedAt

@@ -32,7 +32,9 @@ struct ScreenLine {
 
   /// `text` in lines of at most `width` characters, broken between words; the lines after the
   /// first are indented by `indent` spaces.
-  static func wrapped(_ text: String, width: Int, indent: Int = 0, _ style: Terminal.Style? = nil) -> [ScreenLine] {
+  static func wrapped(_ text: String, width: Int, indent: Int = 0, _ style: Terminal.Style? = nil)
+    -> [ScreenLine]
+  {
     let lead = String(text.prefix { $0 == " " })
     var lines: [String] = []
     var line = ""
@@ -74,7 +76,9 @@ struct DebuggerScreen {
     for (row, line) in lines.enumerated() {
       // NB: The line is cleared first: with wrapping off, the cursor stays on the last column
       // after a full line, and clearing after it would erase that column.
-      screen += "\u{1B}[\(row + 1);1H\u{1B}[2K" + line.rendered(width: self.columns, terminal: self.terminal)
+      screen +=
+        "\u{1B}[\(row + 1);1H\u{1B}[2K"
+        + line.rendered(width: self.columns, terminal: self.terminal)
     }
     return screen
   }
@@ -88,7 +92,10 @@ struct DebuggerScreen {
     let paneHeight = self.rows - lines.count - 2
     self.debugger.paneHeight = paneHeight
     let (title, pane) = try self.pane()
-    lines.append(ScreenLine("── \(title) " + String(repeating: "─", count: max(0, self.columns - title.count - 4)), .dim))
+    lines.append(
+      ScreenLine(
+        "── \(title) " + String(repeating: "─", count: max(0, self.columns - title.count - 4)), .dim
+      ))
     self.debugger.scroll = max(0, min(self.debugger.scroll, pane.count - paneHeight))
     let shown = pane.dropFirst(self.debugger.scroll).prefix(paneHeight)
     lines += shown
@@ -99,7 +106,9 @@ struct DebuggerScreen {
 
   private var header: ScreenLine {
     let session = self.debugger.session
-    var line = ScreenLine("Session \(session.id) · \(session.name) · \(session.rootFeature) · \(session.startedAt)", .bold)
+    var line = ScreenLine(
+      "Session \(session.id) · \(session.name) · \(session.rootFeature) · \(session.startedAt)",
+      .bold)
     line.add(session.endedAt == nil ? " · recording" : " · ended", .dim)
     return line
   }
@@ -114,7 +123,8 @@ struct DebuggerScreen {
     let last = max(self.debugger.lastSeq, current.seq)
     let first = max(1, min(current.seq - height / 2, last - height + 1))
     let actions = try self.debugger.reader.actions(
-      session: self.debugger.sessionID, from: first, through: first + height - 1, includeChanges: false
+      session: self.debugger.sessionID, from: first, through: first + height - 1,
+      includeChanges: false
     )
     var lines = actions.map { action in
       var line = ScreenLine()
@@ -135,11 +145,15 @@ struct DebuggerScreen {
     let session = self.debugger.session
     line.add(String(cFormat: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11) + " ")
     line.add(action.category.rawValue.rightPadded(to: 12) + " ", action.category.style)
-    line.add((action.feature.isEmpty ? session.rootFeature : action.feature).rightPadded(to: 20) + " ", .cyan)
+    line.add(
+      (action.feature.isEmpty ? session.rootFeature : action.feature).rightPadded(to: 20) + " ",
+      .cyan)
     line.add(action.caseName, .bold)
     if let payload = action.payload { line.add("  " + payload.singleLine) }
     if case let .effect(cause) = action.origin { line.add("  ← #\(cause)", .dim) }
-    if !action.leaks.isEmpty { line.add("  ! \(action.leaks.count) leak\(action.leaks.count == 1 ? "" : "s")", .red) }
+    if !action.leaks.isEmpty {
+      line.add("  ! \(action.leaks.count) leak\(action.leaks.count == 1 ? "" : "s")", .red)
+    }
   }
 
   // MARK: - The pane
@@ -174,7 +188,9 @@ struct DebuggerScreen {
     case let .effect(cause):
       var line = ScreenLine("sent by an effect of ")
       line.add("← #\(cause)", .bold)
-      if let causeAction = try self.debugger.reader.action(session: self.debugger.sessionID, seq: cause) {
+      if let causeAction = try self.debugger.reader.action(
+        session: self.debugger.sessionID, seq: cause)
+      {
         line.add(" \(causeAction.path)")
       }
       line.add("  (h or ←: go there)", .dim)
@@ -200,7 +216,10 @@ struct DebuggerScreen {
     if action.changes.isEmpty {
       lines.append(ScreenLine("It changed nothing in the state.", .dim))
     } else {
-      lines.append(ScreenLine("It changed \(action.changes.count) value\(action.changes.count == 1 ? "" : "s") in the state:"))
+      lines.append(
+        ScreenLine(
+          "It changed \(action.changes.count) value\(action.changes.count == 1 ? "" : "s") in the state:"
+        ))
       for change in action.changes {
         var line = ScreenLine("  " + change.path)
         if change.kind != .changed { line.add(" (\(change.kind.rawValue))", .dim) }
@@ -215,11 +234,15 @@ struct DebuggerScreen {
     }
     if !action.leaks.isEmpty {
       lines.append(ScreenLine())
-      lines.append(ScreenLine("It broke \(action.leaks.count) boundary rule\(action.leaks.count == 1 ? "" : "s"):", .red))
+      lines.append(
+        ScreenLine(
+          "It broke \(action.leaks.count) boundary rule\(action.leaks.count == 1 ? "" : "s"):", .red
+        ))
       for leak in action.leaks {
         let offender = leak.feature.isEmpty ? self.debugger.session.rootFeature : leak.feature
         lines += ScreenLine.wrapped(
-          "  ! \(leak.rule.rawValue) (\(offender)): \(leak.detail)", width: self.columns, indent: 4, .red
+          "  ! \(leak.rule.rawValue) (\(offender)): \(leak.detail)", width: self.columns, indent: 4,
+          .red
         )
       }
     }
@@ -249,7 +272,9 @@ struct DebuggerScreen {
         rendered = whole
       }
     }
-    return rendered.split(separator: "\n", omittingEmptySubsequences: false).map { ScreenLine(String($0)) }
+    return rendered.split(separator: "\n", omittingEmptySubsequences: false).map {
+      ScreenLine(String($0))
+    }
   }
 
   // MARK: - The status line
@@ -275,7 +300,9 @@ struct DebuggerScreen {
     }
     if let find = self.debugger.find { left += " · n: \(find.description)" }
     let right = self.debugger.message ?? "? keys · q quit"
-    if self.debugger.message != nil, left.count + right.count + 3 > self.columns, let current = self.debugger.current {
+    if self.debugger.message != nil, left.count + right.count + 3 > self.columns,
+      let current = self.debugger.current
+    {
       // A message that does not fit beside the whole line keeps only the position beside it.
       left = " #\(current.seq)/\(self.debugger.lastSeq)"
     }

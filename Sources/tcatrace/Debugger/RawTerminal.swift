@@ -69,7 +69,8 @@ final class RawTerminal {
   /// The screen's size; 24×80 when the terminal does not say.
   var size: (rows: Int, columns: Int) {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else {
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0
+    else {
       return (24, 80)
     }
     return (Int(size.ws_row), Int(size.ws_col))
@@ -127,7 +128,8 @@ final class RawTerminal {
 
   /// After an escape: `ESC [ … final` or `ESC O final`, else the Escape key itself.
   private func escapeSequence() -> Key {
-    guard let introducer = self.pending.first, introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O")
+    guard let introducer = self.pending.first,
+      introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O")
     else { return .escape }
     self.pending.removeFirst()
     var parameters: [UInt8] = []

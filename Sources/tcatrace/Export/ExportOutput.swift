@@ -87,9 +87,14 @@ final class ExportOutput {
       bytes.withUnsafeBufferPointer { writeOutput($0) }
       return
     }
-    let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, temporary.stream) }
+    let written = bytes.withUnsafeBufferPointer {
+      fwrite($0.baseAddress, 1, $0.count, temporary.stream)
+    }
     guard written == bytes.count else {
-      throw CLIError(message: "cannot write '\(self.destination ?? "")' (\(String(cString: strerror(errno)))): nothing was written there")
+      throw CLIError(
+        message:
+          "cannot write '\(self.destination ?? "")' (\(String(cString: strerror(errno)))): nothing was written there"
+      )
     }
   }
 
@@ -113,7 +118,8 @@ final class ExportOutput {
     fclose(temporary.stream)
     guard flushed else {
       temporary.file.discard()
-      throw CLIError(message: "cannot write '\(destination)' (\(reason)): nothing was written there")
+      throw CLIError(
+        message: "cannot write '\(destination)' (\(reason)): nothing was written there")
     }
     try temporary.file.commit(replacing: true)
   }

@@ -23,9 +23,14 @@ struct HTTPEndpoint {
   init(_ text: String) throws(CLIError) {
     guard text.hasPrefix("http://") else {
       if text.hasPrefix("https://") {
-        throw CLIError(message: "--endpoint '\(text)': tcatrace sends over http:// only; send to a collector on this machine or network that forwards over TLS")
+        throw CLIError(
+          message:
+            "--endpoint '\(text)': tcatrace sends over http:// only; send to a collector on this machine or network that forwards over TLS"
+        )
       }
-      throw CLIError(message: "--endpoint '\(text)' is not an http:// address: give one like http://localhost:4318")
+      throw CLIError(
+        message:
+          "--endpoint '\(text)' is not an http:// address: give one like http://localhost:4318")
     }
     let rest = text.dropFirst("http://".count)
     let authority = rest.prefix { $0 != "/" }
@@ -60,15 +65,19 @@ struct HTTPEndpoint {
     let deadline = Self.now() + timeout
     let socket = try self.openConnection(before: deadline)
     defer { close(socket) }
-    let hostHeader = self.host.contains(":") ? "[\(self.host)]:\(self.port)" : "\(self.host):\(self.port)"
+    let hostHeader =
+      self.host.contains(":") ? "[\(self.host)]:\(self.port)" : "\(self.host):\(self.port)"
     var request = Array(
-      "POST \(self.path) HTTP/1.1\r\nHost: \(hostHeader)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\nUser-Agent: tcatrace/\(TCATraceVersion.current)\r\n\r\n".utf8
+      "POST \(self.path) HTTP/1.1\r\nHost: \(hostHeader)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\nUser-Agent: tcatrace/\(TCATraceVersion.current)\r\n\r\n"
+        .utf8
     )
     request += body
     var sent = 0
     while sent < request.count {
       try self.wait(for: Int16(POLLOUT), on: socket, before: deadline)
-      let count = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let count = request[sent...].withUnsafeBytes {
+        send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
       guard count > 0 else {
         if count < 0, errno == EAGAIN || errno == EINTR { continue }
         throw self.failure("the connection closed while sending (\(Self.reason()))")
@@ -86,14 +95,18 @@ struct HTTPEndpoint {
       guard count > 0 else { break }
       response += chunk[..<count]
     }
-    let line = String(decoding: response.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    let line = String(
+      decoding: response.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") },
+      as: UTF8.self)
     let parts = line.split(separator: " ", maxSplits: 2)
     guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else {
-      throw self.failure(response.isEmpty ? "it closed the connection without answering" : "its answer is not HTTP")
+      throw self.failure(
+        response.isEmpty ? "it closed the connection without answering" : "its answer is not HTTP")
     }
     guard (200..<300).contains(status) else {
       let text = parts.count > 2 ? " \(parts[2].prefix(80))" : ""
-      throw self.failure("it answered \(status)\(text); an OTLP/HTTP receiver takes POST /v1/traces")
+      throw self.failure(
+        "it answered \(status)\(text); an OTLP/HTTP receiver takes POST /v1/traces")
     }
   }
 
@@ -115,10 +128,13 @@ struct HTTPEndpoint {
     var candidate: UnsafeMutablePointer<addrinfo>? = first
     while let address = candidate {
       candidate = address.pointee.ai_next
-      let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+      let descriptor = socket(
+        address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
       guard descriptor >= 0 else { continue }
       _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-      if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return descriptor }
+      if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
+        return descriptor
+      }
       guard errno == EINPROGRESS else {
         reason = Self.reason()
         close(descriptor)
@@ -147,7 +163,9 @@ struct HTTPEndpoint {
       var descriptor = pollfd(fd: socket, events: events, revents: 0)
       let ready = poll(&descriptor, 1, Int32(min(left * 1000, 1000).rounded(.up)))
       if ready > 0 { return }
-      if ready < 0, errno != EINTR { throw self.failure("cannot wait for the connection (\(Self.reason()))") }
+      if ready < 0, errno != EINTR {
+        throw self.failure("cannot wait for the connection (\(Self.reason()))")
+      }
     }
   }
 

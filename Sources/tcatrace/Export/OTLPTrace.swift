@@ -93,13 +93,16 @@ struct OTLPTrace: SessionExporter {
       Self.attribute("tcatrace.action.case", .string(action.caseName)),
       Self.attribute("tcatrace.action.origin", .string(cause == nil ? "send" : "effect")),
     ]
-    if let cause { attributes.append(Self.attribute("tcatrace.action.cause_seq", .integer(Int64(cause)))) }
+    if let cause {
+      attributes.append(Self.attribute("tcatrace.action.cause_seq", .integer(Int64(cause))))
+    }
     if let payload = action.payload {
       attributes.append(Self.attribute("tcatrace.action.payload", .string(payload)))
     }
     if !action.changes.isEmpty {
       attributes.append(
-        Self.attribute("tcatrace.state.paths_changed", .array(action.changes.map { .string($0.path) }))
+        Self.attribute(
+          "tcatrace.state.paths_changed", .array(action.changes.map { .string($0.path) }))
       )
     }
     members += [
@@ -111,20 +114,25 @@ struct OTLPTrace: SessionExporter {
       ("attributes", .array(attributes)),
     ]
     if !action.leaks.isEmpty {
-      members.append((
-        "events",
-        .array(action.leaks.map { leak in
-          .object([
-            ("timeUnixNano", .string(String(end))),
-            ("name", .string("tcatrace.leak")),
-            ("attributes", .array([
-              Self.attribute("tcatrace.leak.rule", .string(leak.rule.rawValue)),
-              Self.attribute("tcatrace.leak.feature", .string(leak.feature)),
-              Self.attribute("tcatrace.leak.detail", .string(leak.detail)),
-            ])),
-          ])
-        })
-      ))
+      members.append(
+        (
+          "events",
+          .array(
+            action.leaks.map { leak in
+              .object([
+                ("timeUnixNano", .string(String(end))),
+                ("name", .string("tcatrace.leak")),
+                (
+                  "attributes",
+                  .array([
+                    Self.attribute("tcatrace.leak.rule", .string(leak.rule.rawValue)),
+                    Self.attribute("tcatrace.leak.feature", .string(leak.feature)),
+                    Self.attribute("tcatrace.leak.detail", .string(leak.detail)),
+                  ])
+                ),
+              ])
+            })
+        ))
     }
     JSONValue.object(members).append(to: &self.buffer)
     if self.buffer.count >= 1 << 16 {
@@ -164,7 +172,8 @@ struct OTLPTrace: SessionExporter {
   private static func anyValue(_ value: JSONValue) -> JSONValue {
     switch value {
     case let .integer(integer): .object([("intValue", .string(String(integer)))])
-    case let .array(values): .object([("arrayValue", .object([("values", .array(values.map(anyValue)))]))])
+    case let .array(values):
+      .object([("arrayValue", .object([("values", .array(values.map(anyValue)))]))])
     case let .bool(bool): .object([("boolValue", .bool(bool))])
     case let .number(number): .object([("doubleValue", .number(number))])
     case .null: .object([])

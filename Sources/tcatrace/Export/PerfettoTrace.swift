@@ -160,8 +160,10 @@ struct PerfettoTrace: SessionExporter {
     let track = self.tracks.count + 1
     self.tracks[feature] = track
     self.trackEnds.append(0)
-    self.metadata("thread_name", track: track, value: .string(feature.isEmpty ? self.rootFeature : feature))
-    self.metadata("thread_sort_index", key: "sort_index", track: track, value: .integer(Int64(track)))
+    self.metadata(
+      "thread_name", track: track, value: .string(feature.isEmpty ? self.rootFeature : feature))
+    self.metadata(
+      "thread_sort_index", key: "sort_index", track: track, value: .integer(Int64(track)))
     return track
   }
 
@@ -173,7 +175,8 @@ struct PerfettoTrace: SessionExporter {
     return index
   }
 
-  private mutating func metadata(_ name: String, key: String = "name", track: Int, value: JSONValue) {
+  private mutating func metadata(_ name: String, key: String = "name", track: Int, value: JSONValue)
+  {
     self.separator()
     self.buffer += #"{"ph":"M","pid":"#.utf8
     self.buffer += String(self.sessionID).utf8

@@ -20,7 +20,8 @@ struct TraceFileArguments: ParsableArguments {
     name: .customLong("memory-limit"),
     help: ArgumentHelp(
       "Stop with an error when SQLite needs more than this many megabytes of memory to read.",
-      discussion: "Its temporary data (sorts, views) is kept in memory, never in temp files, so a file or query whose temporary data never stops growing cannot fill the disk.",
+      discussion:
+        "Its temporary data (sorts, views) is kept in memory, never in temp files, so a file or query whose temporary data never stops growing cannot fill the disk.",
       valueName: "MB"
     )
   )
@@ -82,7 +83,8 @@ struct TraceFileArguments: ParsableArguments {
 
   /// ``read(checking:alongside:_:)`` for a body that waits.
   func read<Result>(
-    checking tables: [String]? = nil, alongside: Bool = true, _ body: (TraceReader) async throws -> Result
+    checking tables: [String]? = nil, alongside: Bool = true,
+    _ body: (TraceReader) async throws -> Result
   ) async throws -> Result {
     let reader = try self.openChecked(tables, alongside: alongside)
     do {
@@ -102,7 +104,9 @@ struct TraceFileArguments: ParsableArguments {
   static let checkedWholeUpTo = 32 << 20
 
   /// Opens the file and checks it, or starts checking it; see ``read(checking:alongside:_:)``.
-  func openChecked(_ tables: [String]?, alongside: Bool = true) throws(TraceFileError) -> TraceReader {
+  func openChecked(_ tables: [String]?, alongside: Bool = true) throws(TraceFileError)
+    -> TraceReader
+  {
     let reader = try self.open()
     if TraceFile.size(self.file) <= Self.checkedWholeUpTo {
       try reader.checkIntegrity()

@@ -17,7 +17,8 @@ struct Table {
   /// acts on as escapes (see `terminalSafe`): they hold a file's text.
   func lines(terminal: Terminal) -> [String] {
     let widths = self.widths()
-    return [self.header(widths: widths, terminal: terminal)] + self.rows.map { self.line($0, widths: widths) }
+    return [self.header(widths: widths, terminal: terminal)]
+      + self.rows.map { self.line($0, widths: widths) }
   }
 
   /// The width of each column: its widest cell, title included.

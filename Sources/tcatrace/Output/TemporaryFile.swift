@@ -31,7 +31,10 @@ final class TemporaryFile {
       buffer.withMemoryRebound(to: CChar.self) { mkstemp($0.baseAddress!) }
     }
     guard descriptor >= 0 else {
-      throw CLIError(message: "cannot write '\(destination)' (\(String(cString: strerror(errno)))): check that its folder exists and can be written")
+      throw CLIError(
+        message:
+          "cannot write '\(destination)' (\(String(cString: strerror(errno)))): check that its folder exists and can be written"
+      )
     }
     self.path = FileName.decode(template.dropLast())
     // NB: `mkstemp` makes the file for its owner alone; the result is as readable as any file
@@ -64,7 +67,8 @@ final class TemporaryFile {
     let reason = String(cString: strerror(errno))
     guard synced else {
       self.discard()
-      throw CLIError(message: "cannot write '\(self.destination)' (\(reason)): nothing was written there")
+      throw CLIError(
+        message: "cannot write '\(self.destination)' (\(reason)): nothing was written there")
     }
     let moved = FileName.withCString(self.path) { from in
       FileName.withCString(self.destination) { to in
@@ -72,7 +76,9 @@ final class TemporaryFile {
         // made (some file systems), the file is renamed once nothing is seen there.
         guard !replacing else { return rename(from, to) == 0 }
         if link(from, to) == 0 { return true }
-        guard errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP || errno == EMLINK else { return false }
+        guard errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP || errno == EMLINK else {
+          return false
+        }
         var status = stat()
         guard lstat(to, &status) != 0, errno == ENOENT else {
           errno = EEXIST
@@ -85,9 +91,14 @@ final class TemporaryFile {
     self.discard()
     guard moved else {
       if error == EEXIST {
-        throw CLIError(message: "'\(self.destination)' was made while this command ran: nothing was written there")
+        throw CLIError(
+          message:
+            "'\(self.destination)' was made while this command ran: nothing was written there")
       }
-      throw CLIError(message: "cannot write '\(self.destination)' (\(String(cString: strerror(error)))): nothing was written there")
+      throw CLIError(
+        message:
+          "cannot write '\(self.destination)' (\(String(cString: strerror(error)))): nothing was written there"
+      )
     }
   }
 }

@@ -11,10 +11,13 @@ enum ActionSource {
   /// the value there is the one rendered.
   static func literal(_ action: TracedAction) -> String? {
     let components = StatePath.keys(action.path)
-    guard components.last == action.caseName, let keys = self.casePathKeys(components) else { return nil }
+    guard components.last == action.caseName, let keys = self.casePathKeys(components) else {
+      return nil
+    }
     var inner = "." + keys[keys.count - 1]
     if let payload = action.payload {
-      guard let arguments = self.arguments(payload, caseName: action.caseName, json: action.payloadJSON)
+      guard
+        let arguments = self.arguments(payload, caseName: action.caseName, json: action.payloadJSON)
       else { return nil }
       inner += "(" + arguments + ")"
     }
@@ -22,7 +25,8 @@ enum ActionSource {
     while index >= 0 {
       if components[index].hasPrefix("[") {
         // NB: `rows[id: 3]` is `.rows(.element(id: 3, action: …))`.
-        guard components[index].hasPrefix("[id: "), index > 0, !components[index - 1].hasPrefix("[") else {
+        guard components[index].hasPrefix("[id: "), index > 0, !components[index - 1].hasPrefix("[")
+        else {
           return nil
         }
         // NB: `casePathKeys` wrote the id anew: `[id: 3]`.
@@ -49,7 +53,8 @@ enum ActionSource {
     var keys: [String] = []
     for component in components {
       // NB: A state's keys also name elements by index (`[3]`); an action's name them by id.
-      guard !component.hasPrefix("[") || component.hasPrefix("[id: "), let key = StatePath.swiftKey(component)
+      guard !component.hasPrefix("[") || component.hasPrefix("[id: "),
+        let key = StatePath.swiftKey(component)
       else { return nil }
       keys.append(key)
     }
@@ -116,7 +121,8 @@ enum ActionSource {
     var found: String?
     func search(_ value: Any) {
       if let object = value as? [String: Any] {
-        if let inner = object[caseName] as? [String: Any], inner.count == 1, let (key, argument) = inner.first,
+        if let inner = object[caseName] as? [String: Any], inner.count == 1,
+          let (key, argument) = inner.first,
           key != "_0", SwiftLiteral.isLabel(key), self.literal(argument) == written
         {
           found = key
@@ -244,7 +250,9 @@ private struct PayloadWriter {
     var end = self.index
     while end < self.scalars.count {
       let scalar = self.scalars[end]
-      guard scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+      guard
+        scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+          || ("0"..."9").contains(scalar)
       else { break }
       name.unicodeScalars.append(scalar)
       end += 1

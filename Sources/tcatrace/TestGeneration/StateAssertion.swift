@@ -123,7 +123,8 @@ private struct Target {
     // NB: Only a property's projection has `withLock`: `$0.$count`, not an element's.
     if let sharedPath = change.sharedPath {
       let sharedKeys = StatePath.keys(sharedPath)
-      if !sharedKeys.isEmpty, sharedKeys.count <= count, Array(self.keys.prefix(sharedKeys.count)) == sharedKeys,
+      if !sharedKeys.isEmpty, sharedKeys.count <= count,
+        Array(self.keys.prefix(sharedKeys.count)) == sharedKeys,
         SwiftLiteral.isMemberName(sharedKeys[sharedKeys.count - 1]),
         !self.cases.contains(sharedKeys.count - 1)
       {
@@ -162,11 +163,13 @@ private struct Target {
     after: StateNode, indent: Int, counts: inout [String: Int]
   ) throws(SwiftValue.Unwritable) -> String {
     guard let sharedKeys else {
-      return try self.assignment(to: self.keys.isEmpty ? "$0" : self.lvalue, after: after, indent: indent, counts: &counts)
+      return try self.assignment(
+        to: self.keys.isEmpty ? "$0" : self.lvalue, after: after, indent: indent, counts: &counts)
     }
     // NB: `$0.shelf.$count.withLock { $0 = 1 }`; inside the closure, `$0` is the shared value.
     let shared = self.lvalue(through: sharedKeys)
-    let projection = shared.dropLast(self.keys[sharedKeys - 1].count) + "$" + self.keys[sharedKeys - 1]
+    let projection =
+      shared.dropLast(self.keys[sharedKeys - 1].count) + "$" + self.keys[sharedKeys - 1]
     let inner = "$0" + self.lvalue.dropFirst(shared.count)
     let countsBefore = counts
     let oneLine = try self.assignment(to: inner, after: after, indent: indent, counts: &counts)
@@ -295,7 +298,9 @@ enum StatePath {
   /// when Swift cannot name the value there.
   static func swiftKey(_ key: String) -> String? {
     let scalars = key.unicodeScalars
-    guard scalars.first == "[", scalars.last == "]" else { return SwiftLiteral.isMemberName(key) ? key : nil }
+    guard scalars.first == "[", scalars.last == "]" else {
+      return SwiftLiteral.isMemberName(key) ? key : nil
+    }
     var inside = String(String.UnicodeScalarView(scalars.dropFirst().dropLast()))
     var prefix = "["
     if inside.hasPrefix("id: ") {

@@ -32,7 +32,9 @@ enum SwiftLiteral {
   static func rewritten(_ text: String) -> String? {
     let scalars = Array(text.unicodeScalars)
     var index = 0
-    guard let literal = self.literal(in: scalars, at: &index), index == scalars.count else { return nil }
+    guard let literal = self.literal(in: scalars, at: &index), index == scalars.count else {
+      return nil
+    }
     return literal
   }
 
@@ -81,7 +83,9 @@ enum SwiftLiteral {
       position += 1
     }
     guard digits() else { return nil }
-    if position + 1 < scalars.count, scalars[position] == ".", ("0"..."9").contains(scalars[position + 1]) {
+    if position + 1 < scalars.count, scalars[position] == ".",
+      ("0"..."9").contains(scalars[position + 1])
+    {
       out += "."
       position += 1
       _ = digits()
@@ -96,8 +100,10 @@ enum SwiftLiteral {
       guard digits() else { return nil }
     }
     // NB: `1e5e3` or `3-2` is not a number followed by more.
-    guard position == scalars.count || !self.isNameScalar(scalars[position]) && scalars[position] != "."
-      && scalars[position] != "-" && scalars[position] != "+"
+    guard
+      position == scalars.count
+        || !self.isNameScalar(scalars[position]) && scalars[position] != "."
+          && scalars[position] != "-" && scalars[position] != "+"
     else { return nil }
     index = position
     return out
@@ -175,7 +181,8 @@ enum SwiftLiteral {
   /// Whether `text` is a name: `[A-Za-z_][A-Za-z0-9_]*`, not `_`, checked scalar by scalar.
   static func isIdentifier(_ text: some StringProtocol) -> Bool {
     var scalars = text.unicodeScalars.makeIterator()
-    guard let first = scalars.next(), first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
+    guard let first = scalars.next(),
+      first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
     else { return false }
     var count = 1
     while let scalar = scalars.next() {
@@ -200,14 +207,19 @@ enum SwiftLiteral {
   /// `TodosFeature.State`.
   static func isTypeName(_ text: some StringProtocol) -> Bool {
     text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { component in
-      guard let first = component.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
+      guard let first = component.unicodeScalars.first, ("A"..."Z").contains(first) else {
+        return false
+      }
       return self.isIdentifier(component) && !self.specialMembers.contains(String(component))
     }
   }
 
-  private static let specialMembers: Set<String> = ["init", "self", "Self", "Type", "Protocol", "dynamicType"]
+  private static let specialMembers: Set<String> = [
+    "init", "self", "Self", "Type", "Protocol", "dynamicType",
+  ]
 
   private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-    scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+      || ("0"..."9").contains(scalar)
   }
 }

@@ -32,12 +32,16 @@ enum SwiftValue {
     switch node {
     case let .text(text):
       if text == "<redacted>" { return .text(self.redactedPlaceholder) }
-      guard let literal = SwiftLiteral.rewritten(text) else { throw Unwritable(rendering: text.terminalSafe) }
+      guard let literal = SwiftLiteral.rewritten(text) else {
+        throw Unwritable(rendering: text.terminalSafe)
+      }
       return .text(literal)
     case let .multilineString(string, _):
       return .text(SwiftLiteral.string(string))
     case let .enumCase(_, description):
-      guard SwiftLiteral.isMemberName(description) else { throw Unwritable(rendering: description.terminalSafe) }
+      guard SwiftLiteral.isMemberName(description) else {
+        throw Unwritable(rendering: description.terminalSafe)
+      }
       return .text("." + description)
     case let .some(wrapped):
       return try self.fragment(wrapped)
@@ -81,7 +85,9 @@ enum SwiftValue {
       guard !container.children.isEmpty else { return .text("[:]") }
       var items: [SwiftFragment] = []
       for child in container.children {
-        guard let label = child.label, let key = SwiftLiteral.rewritten(label) else { throw unwritable() }
+        guard let label = child.label, let key = SwiftLiteral.rewritten(label) else {
+          throw unwritable()
+        }
         items.append(try self.fragment(child.node).prefixed("\(key): "))
       }
       return .group(open: "[", items: items, close: "]")
@@ -103,7 +109,9 @@ enum SwiftValue {
   ) throws(Unwritable) -> SwiftFragment? {
     guard type == "AlertState" else { return nil }
     func text(_ label: String) -> String? {
-      guard let node = container.children.first(where: { $0.label == label })?.node else { return nil }
+      guard let node = container.children.first(where: { $0.label == label })?.node else {
+        return nil
+      }
       return try? self.fragment(node).laidOut(indent: 0, column: 0)
     }
     let labels = Set(container.children.compactMap(\.label))
@@ -111,7 +119,9 @@ enum SwiftValue {
       return nil
     }
     var blocks: [(String, [SwiftFragment])] = [("", [.text("TextState(\(title))")])]
-    if case let .container(actions)? = container.children.first(where: { $0.label == "actions" })?.node {
+    if case let .container(actions)? = container.children.first(where: { $0.label == "actions" })?
+      .node
+    {
       var buttons: [SwiftFragment] = []
       for child in actions.children {
         guard case let .container(button) = child.node, case .structure("ButtonState") = button.kind
@@ -129,7 +139,8 @@ enum SwiftValue {
           }
         }
         guard let label else { return nil }
-        let call = arguments.isEmpty ? "ButtonState" : "ButtonState(\(arguments.joined(separator: ", ")))"
+        let call =
+          arguments.isEmpty ? "ButtonState" : "ButtonState(\(arguments.joined(separator: ", ")))"
         buttons.append(.block(open: call + " {", lines: [.text("TextState(\(label))")]))
       }
       blocks.append(("actions", buttons))
@@ -190,7 +201,9 @@ indirect enum SwiftFragment {
   /// The fragment laid out from `column` in a line indented by `indent` spaces; lines after the
   /// first are indented.
   func laidOut(indent: Int, column: Int) -> String {
-    if let flat = self.flat, column + flat.count <= Self.width || indent >= Self.deepestIndent { return flat }
+    if let flat = self.flat, column + flat.count <= Self.width || indent >= Self.deepestIndent {
+      return flat
+    }
     let pad = String(repeating: " ", count: indent)
     let inner = String(repeating: " ", count: indent + 2)
     switch self {

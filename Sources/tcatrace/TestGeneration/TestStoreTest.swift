@@ -35,11 +35,13 @@ struct TestStoreTest {
     }
 
     private static func shellQuoted(_ argument: String) -> String {
-      let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy {
-        $0.isASCII
-          && ($0.properties.isAlphabetic || $0.properties.numericType != nil
-            || "_-./:@%+=,".unicodeScalars.contains($0))
-      }
+      let plain =
+        !argument.isEmpty
+        && argument.unicodeScalars.allSatisfy {
+          $0.isASCII
+            && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+              || "_-./:@%+=,".unicodeScalars.contains($0))
+        }
       return plain ? argument : "'" + argument.replacing("'", with: #"'\''"#) + "'"
     }
   }
@@ -61,9 +63,12 @@ struct TestStoreTest {
     initialJSON: String?, options: Options
   ) throws(CLIError) {
     // NB: Names from the trace go into the source only when they are names.
-    let feature = SwiftLiteral.isTypeName(session.rootFeature) ? session.rootFeature : "<#root feature#>"
+    let feature =
+      SwiftLiteral.isTypeName(session.rootFeature) ? session.rootFeature : "<#root feature#>"
     let stateType: String
-    if case let .container(root) = states[0], case let .structure(type) = root.kind, SwiftLiteral.isTypeName(type) {
+    if case let .container(root) = states[0], case let .structure(type) = root.kind,
+      SwiftLiteral.isTypeName(type)
+    {
       stateType = type
     } else {
       stateType = feature + ".State"
@@ -73,7 +78,8 @@ struct TestStoreTest {
     if let expression = options.initialState {
       initialState = expression
     } else if let initialJSON, let json = Self.indentedJSON(initialJSON) {
-      decodedInitialState = "try decoded(\n    \(stateType).self,\n" + Self.rawString(json, indent: 4) + "\n  )"
+      decodedInitialState =
+        "try decoded(\n    \(stateType).self,\n" + Self.rawString(json, indent: 4) + "\n  )"
       initialState = "initialState"
       if initialJSON.contains("\"<redacted>\"") {
         self.notes.append(
@@ -82,7 +88,8 @@ struct TestStoreTest {
       }
     } else {
       throw CLIError(
-        message: "the trace holds no JSON of session \(session.id)'s initial state that a test can decode (its type is not Encodable, the trace is older than schema version 3, or the JSON is damaged): give it with --initial-state, as in --initial-state '\(stateType)()'"
+        message:
+          "the trace holds no JSON of session \(session.id)'s initial state that a test can decode (its type is not Encodable, the trace is older than schema version 3, or the JSON is damaged): give it with --initial-state, as in --initial-state '\(stateType)()'"
       )
     }
 
@@ -93,7 +100,8 @@ struct TestStoreTest {
       "// will not fail it.",
       "",
       // NB: The runtime the session was recorded on: TCA's when its recorder says so.
-      session.recorderVersion.hasSuffix("+ComposableArchitecture") ? "import ComposableArchitecture" : "import Composable",
+      session.recorderVersion.hasSuffix("+ComposableArchitecture")
+        ? "import ComposableArchitecture" : "import Composable",
       "import Foundation",
       "import Testing",
     ]
@@ -113,20 +121,28 @@ struct TestStoreTest {
     ]
     if let dependencies = options.dependencies {
       lines.append("  } withDependencies: {")
-      lines += dependencies.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+      lines += dependencies.split(separator: "\n", omittingEmptySubsequences: false).map {
+        "    " + $0
+      }
     } else {
-      let causes = Array(Set(actions.compactMap { action -> Int? in
-        if case let .effect(cause) = action.origin { return cause }
-        return nil
-      })).sorted()
+      let causes = Array(
+        Set(
+          actions.compactMap { action -> Int? in
+            if case let .effect(cause) = action.origin { return cause }
+            return nil
+          })
+      ).sorted()
       // NB: A closure that ignores its argument must say so: `{ // … }` does not compile.
       lines.append("  } withDependencies: { dependencies in")
-      lines.append("    // The trace does not know the dependencies the effects used: set them here, as in")
+      lines.append(
+        "    // The trace does not know the dependencies the effects used: set them here, as in")
       lines.append("    // `dependencies.continuousClock = ImmediateClock()`.")
       if !causes.isEmpty {
         let list = causes.map { "#\($0)" }.joined(separator: ", ")
         lines.append("    // Effects of \(list) sent actions.")
-        self.notes.append("the effects of \(causes.count) action\(causes.count == 1 ? "" : "s") sent actions: give the test their dependencies with --dependencies")
+        self.notes.append(
+          "the effects of \(causes.count) action\(causes.count == 1 ? "" : "s") sent actions: give the test their dependencies with --dependencies"
+        )
       }
     }
     lines.append("  }")
@@ -141,7 +157,8 @@ struct TestStoreTest {
       )
       let moved = sharedChanges.changesAssertedWith(action)
       for (seq, changes) in moved {
-        let assertionOfMoved = StateAssertion(changes: changes, before: states[seq - 1], after: states[seq], indent: 4)
+        let assertionOfMoved = StateAssertion(
+          changes: changes, before: states[seq - 1], after: states[seq], indent: 4)
         assertion.lines += assertionOfMoved.lines
         assertion.unasserted += assertionOfMoved.unasserted
       }
@@ -154,9 +171,13 @@ struct TestStoreTest {
         } else if let payloadJSON = action.payloadJSON, let json = Self.indentedJSON(payloadJSON) {
           jsonActions += 1
           if json.contains("\"<redacted>\"") {
-            self.notes.append("action #\(action.seq) holds values redacted when it was recorded: they decode as \"<redacted>\"")
+            self.notes.append(
+              "action #\(action.seq) holds values redacted when it was recorded: they decode as \"<redacted>\""
+            )
           }
-          call = "store.send(\n  try decoded(\n    \(feature).Action.self,\n" + Self.rawString(json, indent: 4) + "\n  )\n)"
+          call =
+            "store.send(\n  try decoded(\n    \(feature).Action.self,\n"
+            + Self.rawString(json, indent: 4) + "\n  )\n)"
         } else {
           unwritten = action
           call = "store.send(<#action #\(action.seq)#>)"
@@ -171,20 +192,26 @@ struct TestStoreTest {
       }
       lines.append("")
       if let unwritten {
-        lines.append("  // #\(unwritten.seq) \(Self.comment(unwritten.path)): tcatrace cannot write this action in Swift.")
+        lines.append(
+          "  // #\(unwritten.seq) \(Self.comment(unwritten.path)): tcatrace cannot write this action in Swift."
+        )
       }
       if !moved.isEmpty {
         let list = moved.map { "#\($0.seq)" }.joined(separator: ", ")
-        lines.append("  // With the changes of shared values by \(list), which effects sent at once: a TestStore sees them here.")
+        lines.append(
+          "  // With the changes of shared values by \(list), which effects sent at once: a TestStore sees them here."
+        )
       }
       var body = assertion.lines.map { "    " + $0 }
       var prefix = "  await "
       if !assertion.unasserted.isEmpty {
         unasserted += assertion.unasserted
         let paths = assertion.unasserted.map(Self.comment).joined(separator: ", ")
-        lines.append("  // #\(action.seq): not asserted, as tcatrace cannot write it in Swift: \(paths).")
+        lines.append(
+          "  // #\(action.seq): not asserted, as tcatrace cannot write it in Swift: \(paths).")
         // NB: `withExhaustivity` rethrows what its operation throws: a decoding.
-        lines.append("  \(call.contains("try decoded(") ? "try " : "")await store.withExhaustivity(.off) {")
+        lines.append(
+          "  \(call.contains("try decoded(") ? "try " : "")await store.withExhaustivity(.off) {")
         // NB: A `send` returns its task, which `withExhaustivity` would return, unused: a warning.
         prefix = call.hasPrefix("store.send(") ? "    _ = await " : "    await "
         body = body.map { "  " + $0.replacing("\n", with: "\n  ") }
@@ -216,7 +243,9 @@ struct TestStoreTest {
       )
     }
     if jsonActions > 0 {
-      self.notes.append("\(jsonActions) sent action\(jsonActions == 1 ? " is" : "s are") decoded from the trace's JSON, as \(jsonActions == 1 ? "its payload has" : "their payloads have") no Swift literal tcatrace can write")
+      self.notes.append(
+        "\(jsonActions) sent action\(jsonActions == 1 ? " is" : "s are") decoded from the trace's JSON, as \(jsonActions == 1 ? "its payload has" : "their payloads have") no Swift literal tcatrace can write"
+      )
     }
     self.source = source
   }
@@ -248,7 +277,9 @@ struct TestStoreTest {
         let all = (bySeq[root].map { [$0] } ?? []) + members
         var last: [String: Int] = [:]
         for action in all {
-          for change in action.changes where change.sharedPath != nil { last[change.path] = action.seq }
+          for change in action.changes where change.sharedPath != nil {
+            last[change.path] = action.seq
+          }
         }
         guard !last.isEmpty else { continue }
         for action in all {
@@ -279,7 +310,9 @@ struct TestStoreTest {
   /// paragraph separators too, which an editor shows as line breaks.
   static func comment(_ text: String) -> String {
     let safe = text.terminalSafe
-    guard safe.unicodeScalars.contains(where: { $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return safe }
+    guard safe.unicodeScalars.contains(where: { $0 == "\u{2028}" || $0 == "\u{2029}" }) else {
+      return safe
+    }
     return safe.replacing("\u{2028}", with: "\\u{2028}").replacing("\u{2029}", with: "\\u{2029}")
   }
 
@@ -339,7 +372,9 @@ struct TestStoreTest {
           case "\"":
             out += "\""
           case "\\":
-            guard index < scalars.count, scalars[index].isASCII, scalars[index].value >= 0x20 else { return nil }
+            guard index < scalars.count, scalars[index].isASCII, scalars[index].value >= 0x20 else {
+              return nil
+            }
             out += "\\"
             out.unicodeScalars.append(scalars[index])
             index += 1

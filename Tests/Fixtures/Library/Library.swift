@@ -134,11 +134,15 @@ public struct Shelf: ComposedBoundingReducer {
     coreReducer
   }
 
-  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<Action> {
+  public func reduce(into state: inout State, viewAction action: Action.ViewAction) -> Effect<
+    Action
+  > {
     .none
   }
 
-  public func reduce(into state: inout State, internalAction action: Action.InternalAction) -> Effect<Action> {
+  public func reduce(into state: inout State, internalAction action: Action.InternalAction)
+    -> Effect<Action>
+  {
     switch action {
     case .book(.view(.stopTapped)):
       // LEAK: returns an effect for its book's view action.
@@ -292,7 +296,8 @@ public enum LibraryScript {
     }
     // NB: The pause lets the store start an effect that does not end by itself: TCA can cancel
     // a `.run` only once it runs.
-    await self.run(settle: store.finish, pause: { try? await Task.sleep(for: .milliseconds(100)) }) {
+    await self.run(settle: store.finish, pause: { try? await Task.sleep(for: .milliseconds(100)) })
+    {
       store.send($0)
     }
     await store.finish()

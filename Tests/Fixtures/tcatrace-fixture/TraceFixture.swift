@@ -68,7 +68,8 @@ struct TraceFixture {
     case "record-texts" where arguments.count >= 2:
       try await recordTexts(path: arguments[1], Array(arguments.dropFirst(2)))
     case "append" where arguments.count == 3 || arguments.count == 4:
-      guard let count = Int(arguments[2]), let pause = Int(arguments.count == 4 ? arguments[3] : "0")
+      guard let count = Int(arguments[2]),
+        let pause = Int(arguments.count == 4 ? arguments[3] : "0")
       else { fallthrough }
       try await append(path: arguments[1], count: count, pauseAfter: pause)
     case "leak-stop" where arguments.count == 2:
@@ -78,17 +79,22 @@ struct TraceFixture {
       try await recordUntilFull(path: arguments[1], maxFileBytes: limit, actions: count)
     case "record-burst-until-full" where arguments.count == 4:
       guard let limit = Int(arguments[2]), let count = Int(arguments[3]) else { fallthrough }
-      try await recordUntilFull(path: arguments[1], maxFileBytes: limit, actions: count, burst: true)
+      try await recordUntilFull(
+        path: arguments[1], maxFileBytes: limit, actions: count, burst: true)
     default:
       FileHandle.standardError.write(
-        Data("usage: tcatrace-fixture record-until-killed FILE | record-until-full FILE MAX_FILE_BYTES ACTIONS\n".utf8)
+        Data(
+          "usage: tcatrace-fixture record-until-killed FILE | record-until-full FILE MAX_FILE_BYTES ACTIONS\n"
+            .utf8)
       )
       exit(2)
     }
   }
 
   @MainActor
-  static func makeStore(_ recorder: TraceRecorder) -> RecordingStore<AppFeature.State, AppFeature.Action> {
+  static func makeStore(_ recorder: TraceRecorder) -> RecordingStore<
+    AppFeature.State, AppFeature.Action
+  > {
     RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
       AppFeature()
     } withDependencies: {
@@ -145,7 +151,8 @@ struct TraceFixture {
   /// Records the library example's session.
   @MainActor
   static func recordLibrary(path: String) async throws {
-    let recorder = try TraceRecorder(path: path, session: "library", policy: .recordOnly, timing: .fixed)
+    let recorder = try TraceRecorder(
+      path: path, session: "library", policy: .recordOnly, timing: .fixed)
     await LibraryScript.record(to: recorder)
     try await recorder.close()
     emit("recorded")
@@ -174,7 +181,8 @@ struct TraceFixture {
   static func append(path: String, count: Int, pauseAfter: Int) async throws {
     let recorder: TraceRecorder
     do {
-      recorder = try TraceRecorder(path: path, session: "appended", policy: .recordOnly, timing: .fixed)
+      recorder = try TraceRecorder(
+        path: path, session: "appended", policy: .recordOnly, timing: .fixed)
     } catch {
       emit("refused: \(error)")
       return

@@ -6,7 +6,9 @@ import TCATraceExamples
 @MainActor
 func recordLeakySession(at path: String) async throws {
   let recorder = try TraceRecorder(path: path, policy: .recordOnly)
-  let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) { LeakyParentFeature() }
+  let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+    LeakyParentFeature()
+  }
   store.send(.view(.onAppear))
   await store.finish()
   try await recorder.close()

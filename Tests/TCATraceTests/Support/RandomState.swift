@@ -49,16 +49,26 @@ struct RandomState: Codable, Equatable {
     func word() -> String { words.randomElement(using: &random)! }
     func item() -> Item {
       self.nextID += 1
-      return Item(id: self.nextID, title: word(), isDone: Bool.random(using: &random), note: Bool.random(using: &random) ? word() : nil)
+      return Item(
+        id: self.nextID, title: word(), isDone: Bool.random(using: &random),
+        note: Bool.random(using: &random) ? word() : nil)
     }
     func mutateItems(_ items: inout IdentifiedArrayOf<Item>) {
       switch Int.random(in: 0..<6, using: &random) {
       case 0 where items.count < 6: items.append(item())
-      case 0, 1: if !items.isEmpty { items.remove(at: Int.random(in: 0..<items.count, using: &random)) }
-      case 2 where items.count < 6: items.insert(item(), at: Int.random(in: 0...items.count, using: &random))
+      case 0, 1:
+        if !items.isEmpty { items.remove(at: Int.random(in: 0..<items.count, using: &random)) }
+      case 2 where items.count < 6:
+        items.insert(item(), at: Int.random(in: 0...items.count, using: &random))
       case 2, 3: if items.count > 1 { items.swapAt(0, items.count - 1) }
-      case 4: if let id = items.ids.randomElement(using: &random) { items[id: id]?.title = word(); items[id: id]?.isDone.toggle() }
-      default: if let id = items.ids.randomElement(using: &random) { items[id: id]?.note = Bool.random(using: &random) ? nil : word() }
+      case 4:
+        if let id = items.ids.randomElement(using: &random) {
+          items[id: id]?.title = word(); items[id: id]?.isDone.toggle()
+        }
+      default:
+        if let id = items.ids.randomElement(using: &random) {
+          items[id: id]?.note = Bool.random(using: &random) ? nil : word()
+        }
       }
     }
     switch Int.random(in: 0..<18, using: &random) {
@@ -74,25 +84,42 @@ struct RandomState: Codable, Equatable {
         self.optionalChild?.items = items
       }
     case 6:
-      self.mode = [Mode.idle, .editing(item()), .moving(from: self.nextID, to: 3), .named(word())].randomElement(using: &random)!
-    case 7: if case var .editing(item) = self.mode { item.title = word(); self.mode = .editing(item) }
+      self.mode = [Mode.idle, .editing(item()), .moving(from: self.nextID, to: 3), .named(word())]
+        .randomElement(using: &random)!
+    case 7:
+      if case var .editing(item) = self.mode { item.title = word(); self.mode = .editing(item) }
     case 8: mutateItems(&self.items)
-    case 9: if self.plain.count < 5 && Bool.random(using: &random) { self.plain.append(self.nextID) } else if !self.plain.isEmpty { self.plain.removeLast() }
+    case 9:
+      if self.plain.count < 5 && Bool.random(using: &random) {
+        self.plain.append(self.nextID)
+      } else if !self.plain.isEmpty {
+        self.plain.removeLast()
+      }
     case 10:
-      if self.plainItems.count < 4 && Bool.random(using: &random) { self.plainItems.append(item()) } else if !self.plainItems.isEmpty { self.plainItems.removeFirst() }
+      if self.plainItems.count < 4 && Bool.random(using: &random) {
+        self.plainItems.append(item())
+      } else if !self.plainItems.isEmpty {
+        self.plainItems.removeFirst()
+      }
     case 11: self.scores[word()] = Int.random(in: 0..<3, using: &random)
     case 12: if let key = self.scores.keys.randomElement(using: &random) { self.scores[key] = nil }
     case 13: if self.tags.insert(word()).inserted == false { self.tags.remove(word()) }
-    case 14: self.destination.wrappedValue = self.destination.wrappedValue == nil ? Child(count: 1) : nil
+    case 14:
+      self.destination.wrappedValue = self.destination.wrappedValue == nil ? Child(count: 1) : nil
     case 15:
       if var items = self.destination.wrappedValue?.items {
         mutateItems(&items)
         self.destination.wrappedValue?.items = items
       }
     case 16:
-      if self.stack.count < 4 && (self.stack.isEmpty || Bool.random(using: &random)) { self.stack.append(Child(text: word())) } else if !self.stack.isEmpty { self.stack.removeLast() }
+      if self.stack.count < 4 && (self.stack.isEmpty || Bool.random(using: &random)) {
+        self.stack.append(Child(text: word()))
+      } else if !self.stack.isEmpty {
+        self.stack.removeLast()
+      }
     default:
-      self.nested = [nil, Outer(inner: nil), Outer(inner: Child(count: 7))].randomElement(using: &random)!
+      self.nested = [nil, Outer(inner: nil), Outer(inner: Child(count: 7))].randomElement(
+        using: &random)!
     }
   }
 
@@ -122,8 +149,14 @@ struct RandomState: Codable, Equatable {
         self.optionalChild?.items = items
       }
     case 5: editItems(&self.items)
-    case 6: if let key = self.scores.keys.randomElement(using: &random) { self.scores[key] = Int.random(in: 0..<3, using: &random) }
-    case 7: if !self.plainItems.isEmpty { self.plainItems[Int.random(in: 0..<self.plainItems.count, using: &random)].title = word() }
+    case 6:
+      if let key = self.scores.keys.randomElement(using: &random) {
+        self.scores[key] = Int.random(in: 0..<3, using: &random)
+      }
+    case 7:
+      if !self.plainItems.isEmpty {
+        self.plainItems[Int.random(in: 0..<self.plainItems.count, using: &random)].title = word()
+      }
     default: if !self.stack.isEmpty { self.stack[id: self.stack.ids.last!]?.count += 1 }
     }
   }

@@ -29,13 +29,15 @@ struct RecordedTrace {
   /// the trace's bytes as they were and created nothing beside it.
   func run(_ arguments: [String]) async throws -> Product.Result {
     let before = try Data(contentsOf: URL(fileURLWithPath: self.path))
-    let filesBefore = try FileManager.default.contentsOfDirectory(atPath: self.directory.url.path).sorted()
+    let filesBefore = try FileManager.default.contentsOfDirectory(atPath: self.directory.url.path)
+      .sorted()
     let result = try await Product.tcatrace.run(
       arguments.map { $0 == "FILE" ? self.path : $0 }, in: self.directory.url
     )
     #expect(try Data(contentsOf: URL(fileURLWithPath: self.path)) == before, "the trace changed")
     #expect(
-      try FileManager.default.contentsOfDirectory(atPath: self.directory.url.path).sorted() == filesBefore,
+      try FileManager.default.contentsOfDirectory(atPath: self.directory.url.path).sorted()
+        == filesBefore,
       "files appeared beside the trace"
     )
     return result
@@ -47,14 +49,16 @@ struct RecordedTrace {
     try FileManager.default.copyItem(atPath: self.path, toPath: path)
     var db: OpaquePointer?
     defer { sqlite3_close(db) }
-    guard sqlite3_open(path, &db) == SQLITE_OK, sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+    guard sqlite3_open(path, &db) == SQLITE_OK, sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK
+    else {
       throw SQLFailed(message: String(cString: sqlite3_errmsg(db)))
     }
     return path
   }
 
   /// What turns a trace into one schema version 1 wrote: no states, no `rebuild`.
-  static let version1SQL = "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;"
+  static let version1SQL =
+    "DROP TABLE states; ALTER TABLE state_changes DROP COLUMN rebuild; PRAGMA user_version = 1;"
 
   struct RecordingFailed: Error {
     var output: String

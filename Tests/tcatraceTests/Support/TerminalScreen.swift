@@ -59,7 +59,8 @@ final class TerminalScreen {
     let output = try self.tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"])
     let shell = output.trimmingCharacters(in: .whitespacesAndNewlines)
     // NB: Linux lists a process's children in /proc.
-    let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+    let children = try String(
+      contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
     guard let child = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
       throw NoProgram(shell: shell)
     }
@@ -88,7 +89,9 @@ final class TerminalScreen {
     var lines = try self.lines()
     while !condition(lines) {
       guard ContinuousClock.now < deadline else {
-        Issue.record("the screen never showed \(description):\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        Issue.record(
+          "the screen never showed \(description):\n\(lines.joined(separator: "\n"))",
+          sourceLocation: sourceLocation)
         return lines
       }
       try await Task.sleep(for: .milliseconds(30))
@@ -99,7 +102,9 @@ final class TerminalScreen {
 
   /// Waits until the last line, the status line, holds `text`; returns the screen's lines.
   @discardableResult
-  func waitForStatus(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+  func waitForStatus(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    -> [String]
+  {
     try await self.waitUntil("'\(text)' on the status line", sourceLocation: sourceLocation) {
       $0.last?.contains(text) == true
     }
@@ -111,7 +116,10 @@ final class TerminalScreen {
     let outputPath = self.directory.path("output")
     let status = try Self.spawn(
       [tmux, "-S", self.socket] + arguments,
-      environment: ["PATH=/usr/bin:/bin:/usr/local/bin", "TERM=xterm-256color", "HOME=\(self.directory.url.path)"],
+      environment: [
+        "PATH=/usr/bin:/bin:/usr/local/bin", "TERM=xterm-256color",
+        "HOME=\(self.directory.url.path)",
+      ],
       output: outputPath
     )
     let text = try String(contentsOfFile: outputPath, encoding: .utf8)
@@ -126,7 +134,9 @@ final class TerminalScreen {
   /// wait never ended. Here the program inherits nothing but its three standard descriptors
   /// (the pipes of tests running alongside would otherwise stay open in the server too), and
   /// the wait is `waitpid`'s.
-  private static func spawn(_ arguments: [String], environment: [String], output: String) throws -> Int32 {
+  private static func spawn(_ arguments: [String], environment: [String], output: String) throws
+    -> Int32
+  {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -148,7 +158,8 @@ final class TerminalScreen {
     var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
     #if os(Linux)
       // NB: Glibc declares it only for _GNU_SOURCE, which Swift's Glibc module is not built with.
-      typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+      typealias AddCloseFrom =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
       guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
       else { throw SpawnFailed(arguments: arguments, code: ENOSYS) }
       _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)

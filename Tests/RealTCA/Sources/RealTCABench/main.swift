@@ -25,14 +25,16 @@ func measure<R: Reducer>(
   _ label: String, pairs: Int, sends: Int, action change: R.Action,
   initialState: () -> R.State, reducer: () -> R
 ) async throws -> (plain: Double, recording: Double) where R.Action: Sendable {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcatrace-tca-bench-\(UUID().uuidString)")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "tcatrace-tca-bench-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: folder) }
   let plainStore = Store(initialState: initialState()) { reducer() }
   var plain: [Double] = []
   var recording: [Double] = []
   for index in 0..<pairs {
-    let recorder = try TraceRecorder(path: folder.appendingPathComponent("\(index).db").path, policy: .recordOnly)
+    let recorder = try TraceRecorder(
+      path: folder.appendingPathComponent("\(index).db").path, policy: .recordOnly)
     let store = RecordingStore(initialState: initialState(), recorder: recorder) { reducer() }
     func sendPlain() {
       let start = now()
@@ -59,7 +61,9 @@ func measure<R: Reducer>(
   print("## send overhead on TCA, \(label) (\(pairs) pairs of \(sends) actions)")
   print("  Store.send            \(Int(median(plain))) ns/action")
   print("  RecordingStore.send   \(Int(median(recording))) ns/action")
-  print("  ratio recording / Store.send, paired, median  \(String(format: "%.3f", ratios.median))  (95% interval \(String(format: "%.3f", ratios.lower))–\(String(format: "%.3f", ratios.upper)))")
+  print(
+    "  ratio recording / Store.send, paired, median  \(String(format: "%.3f", ratios.median))  (95% interval \(String(format: "%.3f", ratios.lower))–\(String(format: "%.3f", ratios.upper)))"
+  )
   return (median(plain), median(recording))
 }
 
@@ -77,7 +81,8 @@ func measureRows(pairs: Int, sends: Int) async throws {
         ? try await measure(
           "one row changed, \(rows) rows of \(label)", pairs: pairCount, sends: count,
           action: ObservedRowsFeature.Action.view(.rowTapped(id: 3)),
-          initialState: { ObservedRowsFeature.State(rows: rows) }, reducer: { ObservedRowsFeature.Feature() }
+          initialState: { ObservedRowsFeature.State(rows: rows) },
+          reducer: { ObservedRowsFeature.Feature() }
         )
         : try await measure(
           "one row changed, \(rows) rows of \(label)", pairs: pairCount, sends: count,

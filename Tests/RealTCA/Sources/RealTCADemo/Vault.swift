@@ -63,7 +63,8 @@ struct Vault {
   /// `alpha-1`, `bravo-2`, `river-3`, `stone-4`, `pin-4711`, `pin-0815`.
   @MainActor
   static func record(path: String) async throws {
-    let recorder = try TraceRecorder(path: path, session: "vault", policy: .recordOnly, redacting: Self.redactions)
+    let recorder = try TraceRecorder(
+      path: path, session: "vault", policy: .recordOnly, redacting: Self.redactions)
     let store = RecordingStore(initialState: State(), recorder: recorder) { Vault() }
     store.send(.labelChanged("Home"))
     store.send(.passphraseChanged("alpha-1"))

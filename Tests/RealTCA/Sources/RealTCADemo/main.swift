@@ -14,10 +14,10 @@ import LibraryExample
 import RealTCAExamples
 import TCATrace
 
-
 @MainActor
 func record(path: String, redacting redactions: [TraceRedaction]) async throws {
-  let app = try TraceRecorder(path: path, session: "app", policy: .recordOnly, redacting: redactions)
+  let app = try TraceRecorder(
+    path: path, session: "app", policy: .recordOnly, redacting: redactions)
   let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
     AppFeature()
   } withDependencies: {
@@ -73,7 +73,9 @@ if arguments.count == 2, arguments.first == "--vault" {
 }
 guard arguments.count == 1 || arguments.count == 2 && arguments.last == "--unredacted" else {
   FileHandle.standardError.write(
-    Data("usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE | RealTCADemo --vault FILE\n".utf8)
+    Data(
+      "usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE | RealTCADemo --vault FILE\n"
+        .utf8)
   )
   exit(2)
 }

@@ -22,7 +22,8 @@ struct RecordingStoreOnTCATests {
     #expect(store.page == 2)
     try await recorder.close()
     let actions = try TraceReader(path: path).actions().map(\.path)
-    #expect(actions == ["view.startTapped", "_internal.tick", "_internal.tick", "delegate.finished"])
+    #expect(
+      actions == ["view.startTapped", "_internal.tick", "_internal.tick", "delegate.finished"])
   }
 
   @Test func finishWaitsUntilAnEffectThatDoesNotEndByItselfIsCancelled() async throws {

@@ -22,12 +22,14 @@ struct ReplayOnTCATests {
     try await recorder.close()
 
     let replayer = try TraceReplayer(path: path, session: 1)
-    let report = try await replayer.run(AppFeature(), withDependencies: DemoScript.immediateDependencies)
+    let report = try await replayer.run(
+      AppFeature(), withDependencies: DemoScript.immediateDependencies)
     #expect(report.divergence == nil, "\(report)")
     #expect(report.replayed == 25)
     try await replayer.verify(AppFeature(), withDependencies: DemoScript.immediateDependencies)
 
-    let broken = try await replayer.run(Broken(), withDependencies: DemoScript.immediateDependencies)
+    let broken = try await replayer.run(
+      Broken(), withDependencies: DemoScript.immediateDependencies)
     #expect(broken.divergence?.seq == 1, "\(broken)")
     await withKnownIssue {
       try await replayer.verify(Broken(), withDependencies: DemoScript.immediateDependencies)
@@ -45,4 +47,3 @@ private struct Broken: Reducer {
     }
   }
 }
-
