@@ -22,20 +22,8 @@ package enum ComputedPropertyNames {
       result += rest[..<start.lowerBound]
       // NB: The component ends at the `>` after its type's parenthesis, which may hold `<>`
       // and parentheses of its own: `<computed 0x… (Optional<(Int, Int)>)>`.
-      var depth = 0
-      var end: Substring.Index?
-      var index = start.upperBound
-      while index < rest.endIndex {
-        switch rest[index] {
-        case "(": depth += 1
-        case ")": depth -= 1
-        case ">" where depth == 0: end = index
-        default: break
-        }
-        if end != nil { break }
-        index = rest.index(after: index)
-      }
-      guard let end else { break }
+      guard let end = rest.firstIndex(from: start.upperBound, outsideParentheses: { $0 == ">" })
+      else { break }
       let component = rest[start.lowerBound...end]
       let hex = rest[start.upperBound...].prefix { $0.isHexDigit }
       if let address = UInt(hex, radix: 16), let name = self.name(ofGetterAt: address) {

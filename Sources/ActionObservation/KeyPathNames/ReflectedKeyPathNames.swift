@@ -110,22 +110,10 @@ package enum ReflectedKeyPathNames {
       if rest.first == "." { rest.removeFirst() }
       if rest.hasPrefix("<computed 0x") {
         // NB: The type's name may hold `<>` and parentheses: `(Optional<(Int, Int)>)`.
-        guard let open = rest.firstIndex(of: "(") else { return nil }
-        var depth = 0
-        var index = open
-        var close: Substring.Index?
-        while index < rest.endIndex {
-          switch rest[index] {
-          case "(": depth += 1
-          case ")":
-            depth -= 1
-            if depth == 0 { close = index }
-          default: break
-          }
-          if close != nil { break }
-          index = rest.index(after: index)
-        }
-        guard let close, rest.index(after: close) < rest.endIndex,
+        guard let open = rest.firstIndex(of: "("),
+          let close = rest.firstIndex(
+            from: rest.index(after: open), outsideParentheses: { $0 == ")" }),
+          rest.index(after: close) < rest.endIndex,
           rest[rest.index(after: close)] == ">"
         else { return nil }
         components.append(.computed(type: String(rest[rest.index(after: open)..<close])))

@@ -93,19 +93,10 @@ public struct ActionAnalysis: Sendable {
     // NB: `.set(\.` key path `, ` value `)`: the key path's `, ` are inside the parentheses
     // around its components' types.
     guard payload.hasSuffix(")") else { return payload }
-    var depth = 0
-    var separator: String.Index?
-    var index = payload.index(payload.startIndex, offsetBy: ".set(\\.".count)
-    while index < payload.endIndex, separator == nil {
-      switch payload[index] {
-      case "(": depth += 1
-      case ")": depth -= 1
-      case "," where depth == 0: separator = index
-      default: break
-      }
-      index = payload.index(after: index)
-    }
-    guard let separator, payload[payload.index(after: separator)...].hasPrefix(" ") else {
+    let keyPath = payload.index(payload.startIndex, offsetBy: ".set(\\.".count)
+    guard let separator = payload.firstIndex(from: keyPath, outsideParentheses: { $0 == "," }),
+      payload[payload.index(after: separator)...].hasPrefix(" ")
+    else {
       return payload
     }
     let value = payload[
