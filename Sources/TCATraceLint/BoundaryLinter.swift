@@ -27,17 +27,18 @@ public enum BoundaryLinter {
     let converter = SourceLocationConverter(fileName: file, tree: tree)
     let visitor = BoundaryVisitor()
     visitor.walk(tree)
-    let disabled = DisableDirectives(tree: tree, converter: converter)
+    var suppressions = Suppressions(tree: tree, converter: converter)
     var findings: [LintFinding] = []
     for raw in visitor.findings where rules.contains(raw.rule) {
       let location = converter.location(for: raw.token.positionAfterSkippingLeadingTrivia)
-      guard !disabled.silences(raw.rule, line: location.line) else { continue }
+      guard !suppressions.silences(raw.rule, line: location.line) else { continue }
       findings.append(
         LintFinding(
           file: file, line: location.line, column: location.column, rule: raw.rule,
           message: raw.message)
       )
     }
+    findings += suppressions.unused(file: file, rules: rules)
     return findings.sorted { ($0.line, $0.column, $0.rule) < ($1.line, $1.column, $1.rule) }
   }
 
@@ -80,45 +81,6 @@ public struct LintError: Error, Equatable, Sendable, CustomStringConvertible {
   public var message: String
 
   public var description: String { "'\(self.path)' \(self.message)" }
-}
-
-/// `// tcatrace:disable:next-line RULE …` comments: each silences the findings of the rules it
-/// names on the line after it.
-struct DisableDirectives {
-  static let marker = "tcatrace:disable:next-line"
-
-  private var rulesByLine: [Int: Set<String>] = [:]
-
-  init(tree: SourceFileSyntax, converter: SourceLocationConverter) {
-    for token in tree.tokens(viewMode: .sourceAccurate) {
-      var position = token.position
-      for piece in token.leadingTrivia {
-        self.note(piece, at: position, converter: converter)
-        position += piece.sourceLength
-      }
-      position = token.endPositionBeforeTrailingTrivia
-      for piece in token.trailingTrivia {
-        self.note(piece, at: position, converter: converter)
-        position += piece.sourceLength
-      }
-    }
-  }
-
-  private mutating func note(
-    _ piece: TriviaPiece, at position: AbsolutePosition, converter: SourceLocationConverter
-  ) {
-    guard case let .lineComment(text) = piece else { return }
-    let body = text.dropFirst(2).trimmingCharacters(in: .whitespaces)
-    guard body.hasPrefix(Self.marker) else { return }
-    let names = body.dropFirst(Self.marker.count).split(whereSeparator: { $0 == " " || $0 == "," })
-      .map(String.init)
-    let line = converter.location(for: position).line + 1
-    self.rulesByLine[line, default: []].formUnion(names)
-  }
-
-  func silences(_ rule: LintRule, line: Int) -> Bool {
-    self.rulesByLine[line]?.contains(rule.rawValue) == true
-  }
 }
 
 /// Finding the files to lint.

@@ -11,6 +11,20 @@ public enum LintRule: String, CaseIterable, Sendable, Comparable {
   /// Code outside a reducer or effect (a view, a test, a coordinator) sends an internal or a
   /// delegate action.
   case privateActionSentFromView = "private-action-sent-from-view"
+  /// A suppression comment silences nothing (see the README's "Lint"): its rule is not broken
+  /// where it applies, or it names no rule.
+  case unusedSuppression = "unused-suppression"
+
+  /// The rules of the boundaries pattern: all but ``unusedSuppression``.
+  public static var boundaryRules: [LintRule] {
+    Self.allCases.filter { $0 != .unusedSuppression }
+  }
+
+  /// How a finding of the rule is reported: the boundary rules' as errors, an unused
+  /// suppression as a warning.
+  public var severity: LintSeverity {
+    self == .unusedSuppression ? .warning : .error
+  }
 
   /// What the rule forbids, in one line.
   public var summary: String {
@@ -25,12 +39,20 @@ public enum LintRule: String, CaseIterable, Sendable, Comparable {
       "Outside a feature's reducer and effects, send only its view actions."
     case .childPrivateActionSent:
       "A parent's reducer and effects never send the view or internal actions of the features it embeds."
+    case .unusedSuppression:
+      "A tcatrace-lint:disable comment silences a finding of the rule it names where it applies; one that silences nothing is removed."
     }
   }
 
   public static func < (lhs: LintRule, rhs: LintRule) -> Bool {
     lhs.rawValue < rhs.rawValue
   }
+}
+
+/// How a finding is reported: a warning does not fail the lint (exit 0), an error does (exit 1).
+public enum LintSeverity: String, Sendable, Equatable {
+  case warning
+  case error
 }
 
 /// One place where the source breaks a rule.
@@ -51,8 +73,11 @@ public struct LintFinding: Equatable, Hashable, Sendable {
     self.message = message
   }
 
-  /// `file:line:column: error: message [rule]`.
+  /// How it is reported: its rule's severity.
+  public var severity: LintSeverity { self.rule.severity }
+
+  /// `file:line:column: error: message [rule]` (or `warning:`).
   public var description: String {
-    "\(self.file):\(self.line):\(self.column): error: \(self.message) [\(self.rule.rawValue)]"
+    "\(self.file):\(self.line):\(self.column): \(self.severity.rawValue): \(self.message) [\(self.rule.rawValue)]"
   }
 }

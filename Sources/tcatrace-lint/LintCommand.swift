@@ -20,8 +20,11 @@ struct LintCommand: ParsableCommand {
       Rules:
       \(LintRule.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
 
-      '// tcatrace:disable:next-line RULE' silences RULE's findings on the next line.
-      Exits with 1 when anything is found, 0 when the sources are clean.
+      A comment silences one rule's findings: '// tcatrace-lint:disable:next RULE' on the next \
+      line, '// tcatrace-lint:disable:this RULE' on its own line, and '// tcatrace-lint:disable \
+      RULE' up to '// tcatrace-lint:enable RULE'. One that silences nothing is a warning \
+      (unused-suppression).
+      Exits with 1 when an error is found, 0 when the sources are clean or have warnings only.
       """,
     version: TCATraceVersion.current
   )
@@ -30,7 +33,10 @@ struct LintCommand: ParsableCommand {
   var paths: [String] = []
 
   @Option(
-    help: "Output format: text, json, or xcode (what Xcode shows inline, as SwiftLint prints).")
+    help: """
+      Output format: text, json, xcode (what Xcode shows inline, as SwiftLint prints), github \
+      (GitHub Actions annotations) or sarif (SARIF 2.1.0, for code scanning).
+      """)
   var format: LintFormat = .text
 
   @Option(
@@ -96,8 +102,11 @@ struct LintCommand: ParsableCommand {
     case .text:
       let terminal = Terminal.standard
       for finding in report.findings {
+        let severity =
+          finding.severity == .error
+          ? terminal.paint("error:", .red) : terminal.paint("warning:", .yellow)
         print(
-          "\(finding.file):\(finding.line):\(finding.column): \(terminal.paint("error:", .red)) "
+          "\(finding.file):\(finding.line):\(finding.column): \(severity) "
             + "\(finding.message) [\(finding.rule.rawValue)]"
         )
       }
@@ -116,7 +125,7 @@ struct LintCommand: ParsableCommand {
       for finding in report.findings {
         let path = URL(fileURLWithPath: finding.file).standardizedFileURL.path
         print(
-          "\(path):\(finding.line):\(finding.column): error: \(finding.message) (\(finding.rule.rawValue))"
+          "\(path):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) (\(finding.rule.rawValue))"
         )
       }
     case .json:
@@ -128,13 +137,21 @@ struct LintCommand: ParsableCommand {
               ("line", .integer(Int64($0.line))),
               ("column", .integer(Int64($0.column))),
               ("rule", .string($0.rule.rawValue)),
+              ("severity", .string($0.severity.rawValue)),
               ("message", .string($0.message)),
             ])
           }
         ).rendered
       )
+    case .github:
+      let root = RepositoryRoot()
+      for finding in report.findings {
+        print(GitHubAnnotations.line(for: finding, root: root))
+      }
+    case .sarif:
+      print(SARIFLog.document(for: report, root: RepositoryRoot()).rendered)
     }
-    if !report.findings.isEmpty { throw ExitCode(1) }
+    if report.findings.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
   }
 }
 
@@ -143,4 +160,6 @@ enum LintFormat: String, ExpressibleByArgument, CaseIterable {
   case text
   case json
   case xcode
+  case github
+  case sarif
 }

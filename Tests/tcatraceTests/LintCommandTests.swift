@@ -76,7 +76,7 @@ struct LintCommandTests {
     expectNoDifference(
       result.stdout,
       """
-      [{"file":"Parent.swift","line":3,"column":35,"rule":"grandchild-delegate-access","message":"'._internal(.a(._internal(.b(.delegate))))' matches the delegate action of 'b', 2 embeddings down (through 'a'); react to the delegate actions of your direct children only"}]
+      [{"file":"Parent.swift","line":3,"column":35,"rule":"grandchild-delegate-access","severity":"error","message":"'._internal(.a(._internal(.b(.delegate))))' matches the delegate action of 'b', 2 embeddings down (through 'a'); react to the delegate actions of your direct children only"}]
 
       """
     )
@@ -86,6 +86,121 @@ struct LintCommandTests {
     )
     #expect(clean.status == 0)
     #expect(clean.stdout == "[]\n")
+  }
+
+  /// A file whose path holds what GitHub's workflow commands escape, in a folder below the
+  /// repository's root, with a suppression that names no rule (its message quotes it, `%` and
+  /// all) and a finding after a name with a letter of two UTF-8 bytes (one UTF-16 unit).
+  private static func oddRepository() throws -> (TemporaryDirectory, folder: URL) {
+    let directory = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      at: directory.url.appendingPathComponent(".git"), withIntermediateDirectories: true)
+    let folder = directory.url.appendingPathComponent("Odd, dir:1")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Self.write(
+      """
+      // tcatrace-lint:disable:next 100%sure
+      switch action {
+      case ._internal(.réglages(.view)): break
+      default: break
+      }
+
+      """,
+      to: folder.appendingPathComponent("50% Feature.swift").path
+    )
+    return (directory, folder)
+  }
+
+  /// Issue #62: annotations as GitHub's workflow commands are documented, the path from the
+  /// repository's root, `%`, `:` and `,` escaped where GitHub says; a warning alone exits 0.
+  @Test func githubFormatIsGitHubsWorkflowCommands() async throws {
+    let (directory, folder) = try Self.oddRepository()
+    let result = try await Product.tcatrace.run(["lint", ".", "--format", "github"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stderr.isEmpty)
+    expectNoDifference(
+      result.stdout,
+      """
+      ::warning file=Odd%2C dir%3A1/50%25 Feature.swift,line=1,col=1,title=unused-suppression::'// tcatrace-lint:disable:next 100%25sure' names no rule '100%25sure'; the rules are child-private-action-access, child-private-action-sent, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view
+      ::error file=Odd%2C dir%3A1/50%25 Feature.swift,line=3,col=29,title=child-private-action-access::'._internal(.réglages(.view))' matches a view action of the child 'réglages'; a parent reacts only to its children's delegate actions
+
+      """
+    )
+    let warningsOnly = try await Product.tcatrace.run(
+      [
+        "lint", ".", "--format", "github", "--rule", "view-action-from-effect", "--rule",
+        "unused-suppression",
+      ],
+      in: folder
+    )
+    #expect(warningsOnly.status == 0)
+    #expect(
+      warningsOnly.stdout.hasPrefix("::warning file=Odd%2C dir%3A1/50%25 Feature.swift,line=1,"))
+    _ = directory
+  }
+
+  /// Issue #62: SARIF 2.1.0 as code scanning reads it, paths from the repository's root; read
+  /// by a SARIF consumer and a validator from PyPI where they are installed.
+  @Test func sarifFormatIsSARIF() async throws {
+    let (directory, folder) = try Self.oddRepository()
+    let result = try await Product.tcatrace.run(["lint", ".", "--format", "sarif"], in: folder)
+    #expect(result.status == 1)
+    let log = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(log["version"] as? String == "2.1.0")
+    let run = try #require((log["runs"] as? [[String: Any]])?.first)
+    let results = try #require(run["results"] as? [[String: Any]])
+    #expect(
+      results.map { $0["ruleId"] as? String } == [
+        "unused-suppression", "child-private-action-access",
+      ])
+    #expect(results.map { $0["level"] as? String } == ["warning", "error"])
+    let location = try #require(
+      ((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
+    #expect(
+      (location["artifactLocation"] as? [String: Any])?["uri"] as? String
+        == "Odd%2C%20dir%3A1/50%25%20Feature.swift")
+    #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 3)
+    // NB: SARIF counts UTF-16 code units, the linter UTF-8 bytes (29, as `github` says).
+    #expect((location["region"] as? [String: Any])?["startColumn"] as? Int == 28)
+    let base = (run["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: Any]
+    #expect(base?["uri"] as? String == directory.url.standardizedFileURL.absoluteString + "/")
+
+    _ = directory
+  }
+
+  /// The log read by a SARIF consumer, Microsoft's sarif-tools, and checked against SARIF
+  /// 2.1.0's object model by sarif-pydantic, both from PyPI (`.ci/run` installs them).
+  @Test(
+    .enabled("needs sarif-tools and sarif-pydantic (pip install sarif-tools sarif-pydantic)") {
+      await Self.hasSARIFReaders()
+    })
+  func sarifIsReadBySARIFTools() async throws {
+    let (directory, folder) = try Self.oddRepository()
+    let result = try await Product.tcatrace.run(["lint", ".", "--format", "sarif"], in: folder)
+    let file = directory.path("lint.sarif")
+    try result.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    check.arguments = [
+      "python3", Self.root.appendingPathComponent("Tests/tcatraceTests/Python/sarif_check.py").path,
+      file,
+    ]
+    let read = try await check.runToEnd(timeLimit: 120)
+    #expect(read.status == 0, "\(read.stderr)")
+    #expect(
+      read.stdout == """
+        {"errors": 1, "files": ["Odd, dir:1/50% Feature.swift"], "results": [["unused-suppression", "warning", 1], ["child-private-action-access", "error", 3]], "rules": 6, "warnings": 1}
+
+        """
+    )
+  }
+
+  static func hasSARIFReaders() async -> Bool {
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    probe.arguments = ["python3", "-c", "import sarif.loader, sarif_pydantic"]
+    return (try? await probe.runToEnd(timeLimit: 60))?.status == 0
   }
 
   @Test func buildAndHiddenDirectoriesAreSkipped() async throws {
@@ -144,11 +259,11 @@ struct LintCommandTests {
       ),
       (
         ["lint", "--rule", "no-such-rule"],
-        "Error: no rule 'no-such-rule'; the rules are child-private-action-access, child-private-action-sent, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view.\n"
+        "Error: no rule 'no-such-rule'; the rules are child-private-action-access, child-private-action-sent, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view, unused-suppression.\n"
       ),
       (
         ["lint", "--format", "html"],
-        "Error: The value 'html' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'xcode'; see 'tcatrace lint --help'.\n"
+        "Error: The value 'html' is invalid for '--format <format>'. Please provide one of 'text', 'json', 'xcode', 'github' or 'sarif'; see 'tcatrace lint --help'.\n"
       ),
     ]
     for (arguments, expected) in cases {
