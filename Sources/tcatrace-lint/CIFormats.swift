@@ -69,6 +69,13 @@ enum GitHubAnnotations {
 enum SARIFLog {
   static func document(for report: LintReport, root: RepositoryRoot) -> JSONValue {
     let rules = LintRule.allCases
+    // NB: Each file with findings is read once, for the columns.
+    var linesByFile: [String: [ArraySlice<UInt8>]] = [:]
+    for file in Set(report.findings.map(\.file)) {
+      linesByFile[file] = FileManager.default.contents(atPath: file).map {
+        Array($0).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      }
+    }
     let results = report.findings.map { finding -> JSONValue in
       .object([
         ("ruleId", .string(finding.rule.rawValue)),
@@ -93,7 +100,11 @@ enum SARIFLog {
                     "region",
                     .object([
                       ("startLine", .integer(Int64(finding.line))),
-                      ("startColumn", .integer(Int64(Self.utf16Column(of: finding)))),
+                      (
+                        "startColumn",
+                        .integer(
+                          Int64(Self.utf16Column(of: finding, in: linesByFile[finding.file])))
+                      ),
                     ])
                   ),
                 ])
@@ -149,13 +160,10 @@ enum SARIFLog {
   }
 
   /// The finding's column in UTF-16 code units, as SARIF counts by default (the linter counts
-  /// UTF-8 bytes, as compilers do); the byte column when the line cannot be read.
-  static func utf16Column(of finding: LintFinding) -> Int {
-    guard let data = FileManager.default.contents(atPath: finding.file) else {
-      return finding.column
-    }
-    let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    guard finding.line - 1 < lines.count else { return finding.column }
+  /// UTF-8 bytes, as compilers do), from its file's `lines`; the byte column when the line
+  /// cannot be read.
+  static func utf16Column(of finding: LintFinding, in lines: [ArraySlice<UInt8>]?) -> Int {
+    guard let lines, finding.line - 1 < lines.count else { return finding.column }
     let prefix = lines[finding.line - 1].prefix(finding.column - 1)
     return String(decoding: prefix, as: UTF8.self).utf16.count + 1
   }
