@@ -66,33 +66,33 @@ struct Suppressions {
   ) {
     guard case let .lineComment(text) = piece else { return }
     let body = text.dropFirst(2).trimmingCharacters(in: .whitespaces)
-    let scope: Scope
+    let word: Substring
     let rest: Substring
     if body.hasPrefix(Self.firstSpelling) {
-      (scope, rest) = (.next, body.dropFirst(Self.firstSpelling.count))
+      (word, rest) = ("disable:next", body.dropFirst(Self.firstSpelling.count))
     } else if body.hasPrefix(Self.prefix) {
       let directive = body.dropFirst(Self.prefix.count)
-      let word = directive.prefix { !$0.isWhitespace }
-      switch word {
-      case "disable:next": scope = .next
-      case "disable:this": scope = .this
-      case "disable": scope = .region
-      case "enable": scope = .enable
-      default:
-        let location = converter.location(for: position)
-        self.malformed.append(
-          (
-            location.line, location.column,
-            "'// \(body)' is not a suppression: write tcatrace-lint:disable:next, "
-              + "disable:this, disable or enable, and the rules"
-          ))
-        return
-      }
+      word = directive.prefix { !$0.isWhitespace }
       rest = directive.dropFirst(word.count)
     } else {
       return
     }
     let location = converter.location(for: position)
+    let scope: Scope
+    switch word {
+    case "disable:next": scope = .next
+    case "disable:this": scope = .this
+    case "disable": scope = .region
+    case "enable": scope = .enable
+    default:
+      self.malformed.append(
+        (
+          location.line, location.column,
+          "'// \(body)' is not a suppression: write tcatrace-lint:disable:next, "
+            + "disable:this, disable or enable, and the rules"
+        ))
+      return
+    }
     let names = rest.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
     if names.isEmpty {
       self.malformed.append(
