@@ -55,6 +55,8 @@ let package = Package(
     // and tests them with the lowest. An app's other macro packages (TCA's graph caps it below
     // 603) then pick the version.
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
+    // NB: The linter's `.tcatrace-lint.yml`; `.ci/lowest-swift-syntax` builds it on 5.0.1 too.
+    .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
   ],
   targets: [
@@ -135,6 +137,7 @@ let package = Package(
       dependencies: [
         .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "Yams", package: "Yams"),
       ]
     ),
     // NB: The grammar `tcatrace test` checks what it writes against, in `tcatrace-lint` (which

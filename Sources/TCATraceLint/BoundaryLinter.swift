@@ -18,27 +18,34 @@ public enum BoundaryLinter {
   public static func lint(
     source: String, file: String, rules: Set<LintRule> = Set(LintRule.allCases)
   ) -> [LintFinding] {
-    Self.lint(Parser.parse(source: source), file: file, rules: rules)
+    Self.lint(Parser.parse(source: source), file: file, rules: Self.defaultSeverities(of: rules))
   }
 
-  private static func lint(_ tree: SourceFileSyntax, file: String, rules: Set<LintRule>)
-    -> [LintFinding]
-  {
+  private static func lint(
+    _ tree: SourceFileSyntax, file: String, rules: [LintRule: LintSeverity]
+  ) -> [LintFinding] {
     let converter = SourceLocationConverter(fileName: file, tree: tree)
     let visitor = BoundaryVisitor()
     visitor.walk(tree)
     var suppressions = Suppressions(tree: tree, converter: converter)
     var findings: [LintFinding] = []
-    for raw in visitor.findings where rules.contains(raw.rule) {
+    for raw in visitor.findings {
+      guard let severity = rules[raw.rule] else { continue }
       let location = converter.location(for: raw.token.positionAfterSkippingLeadingTrivia)
       guard !suppressions.silences(raw.rule, line: location.line) else { continue }
       findings.append(
         LintFinding(
           file: file, line: location.line, column: location.column, rule: raw.rule,
-          message: raw.message)
+          message: raw.message, severity: severity)
       )
     }
-    findings += suppressions.unused(file: file, rules: rules)
+    if let severity = rules[.unusedSuppression] {
+      findings += suppressions.unused(file: file, rules: Set(rules.keys)).map {
+        var finding = $0
+        finding.severity = severity
+        return finding
+      }
+    }
     return findings.sorted { ($0.line, $0.column, $0.rule) < ($1.line, $1.column, $1.rule) }
   }
 
@@ -50,7 +57,20 @@ public enum BoundaryLinter {
   public static func lint(
     paths: [String], rules: Set<LintRule> = Set(LintRule.allCases)
   ) throws(LintError) -> LintReport {
-    let files = try SourceFiles.find(in: paths)
+    var configuration = LintConfiguration()
+    configuration.rules = Self.defaultSeverities(of: rules)
+    return try Self.lint(paths: paths, configuration: configuration)
+  }
+
+  /// The `.swift` files under `paths`, less what `configuration` excludes in folders, and their
+  /// findings of the rules it turns on, at the severities it gives.
+  ///
+  /// - Throws: ``LintError`` for a path that does not exist, cannot be read, or is a file that
+  ///   is not Swift.
+  public static func lint(
+    paths: [String], configuration: LintConfiguration
+  ) throws(LintError) -> LintReport {
+    let files = try SourceFiles.find(in: paths, configuration: configuration)
     var findings: [LintFinding] = []
     var unparsed: [String] = []
     for file in files {
@@ -59,9 +79,13 @@ public enum BoundaryLinter {
       }
       let tree = Parser.parse(source: String(decoding: data, as: UTF8.self))
       if tree.hasError { unparsed.append(file) }
-      findings += Self.lint(tree, file: file, rules: rules)
+      findings += Self.lint(tree, file: file, rules: configuration.rules)
     }
     return LintReport(files: files, findings: findings, unparsedFiles: unparsed)
+  }
+
+  private static func defaultSeverities(of rules: Set<LintRule>) -> [LintRule: LintSeverity] {
+    Dictionary(uniqueKeysWithValues: rules.map { ($0, $0.severity) })
   }
 }
 
@@ -85,7 +109,11 @@ public struct LintError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Finding the files to lint.
 enum SourceFiles {
-  static func find(in paths: [String]) throws(LintError) -> [String] {
+  /// The Swift files of `paths`: a file as named, a folder's files less those `configuration`
+  /// excludes.
+  static func find(
+    in paths: [String], configuration: LintConfiguration
+  ) throws(LintError) -> [String] {
     let fileManager = FileManager.default
     var files: [String] = []
     for path in paths {
@@ -107,17 +135,21 @@ enum SourceFiles {
       guard let enumerator = fileManager.enumerator(atPath: path) else {
         throw LintError(path: path, message: "cannot be read: check its permissions")
       }
+      let hasExclusions = !configuration.excluded.isEmpty
+      let absoluteRoot = hasExclusions ? LintConfiguration.standardized(path) : ""
       var found: [String] = []
       while let relative = enumerator.nextObject() as? String {
         let name = (relative as NSString).lastPathComponent
         let full = (path as NSString).appendingPathComponent(relative)
         var isSubdirectory: ObjCBool = false
         _ = fileManager.fileExists(atPath: full, isDirectory: &isSubdirectory)
+        let excluded =
+          hasExclusions && configuration.excludes(absolutePath: absoluteRoot + "/" + relative)
         if isSubdirectory.boolValue {
-          if name == ".build" || name.hasPrefix(".") { enumerator.skipDescendants() }
+          if name == ".build" || name.hasPrefix(".") || excluded { enumerator.skipDescendants() }
           continue
         }
-        if name.hasSuffix(".swift") { found.append(full) }
+        if name.hasSuffix(".swift"), !excluded { found.append(full) }
       }
       files += found.sorted()
     }

@@ -64,17 +64,20 @@ public struct LintFinding: Equatable, Hashable, Sendable {
   public var column: Int
   public var rule: LintRule
   public var message: String
+  /// How it is reported: its rule's own severity unless a configuration says otherwise.
+  public var severity: LintSeverity
 
-  public init(file: String, line: Int, column: Int, rule: LintRule, message: String) {
+  public init(
+    file: String, line: Int, column: Int, rule: LintRule, message: String,
+    severity: LintSeverity? = nil
+  ) {
     self.file = file
     self.line = line
     self.column = column
     self.rule = rule
     self.message = message
+    self.severity = severity ?? rule.severity
   }
-
-  /// How it is reported: its rule's severity.
-  public var severity: LintSeverity { self.rule.severity }
 
   /// `file:line:column: error: message [rule]` (or `warning:`).
   public var description: String {

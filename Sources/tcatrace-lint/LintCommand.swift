@@ -20,6 +20,15 @@ struct LintCommand: ParsableCommand {
       Rules:
       \(LintRule.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
 
+      Settings come from the nearest .tcatrace-lint.yml at or above the working directory \
+      (or --config FILE): 'included' (paths checked when none is given), 'excluded' (paths, \
+      folders or globs not checked inside a folder), 'rules' (each rule: error, warning or off) \
+      and 'baseline' (a file). Options given here win over it.
+
+      A baseline holds the findings a codebase already has: --write-baseline FILE records them, \
+      and --baseline FILE reports only the findings it does not hold. A finding is matched by \
+      its file, rule, message and line's text, so edits elsewhere in the file keep it matched.
+
       A comment silences one rule's findings: '// tcatrace-lint:disable:next RULE' on the next \
       line, '// tcatrace-lint:disable:this RULE' on its own line, and '// tcatrace-lint:disable \
       RULE' up to '// tcatrace-lint:enable RULE'. One that silences nothing is a warning \
@@ -45,6 +54,27 @@ struct LintCommand: ParsableCommand {
       "Check only this rule; repeat for several. Default: every rule.", valueName: "name")
   )
   var rules: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "The configuration file. Default: the nearest .tcatrace-lint.yml at or above the working directory.",
+      valueName: "file"))
+  var config: String?
+
+  @Flag(help: "Use no configuration file.")
+  var noConfig = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Report only the findings this baseline does not hold. Default: the configuration's 'baseline'.",
+      valueName: "file"))
+  var baseline: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Record the findings in this baseline file (replacing it) and report none.",
+      valueName: "file"))
+  var writeBaseline: String?
 
   @Flag(
     name: .customLong("generated-test"),
@@ -73,24 +103,49 @@ struct LintCommand: ParsableCommand {
       }
       return
     }
-    var chosen: Set<LintRule> = []
-    for name in self.rules {
-      guard let rule = LintRule(rawValue: name) else {
-        throw CLIError(
-          message:
-            "no rule '\(name)'; the rules are \(LintRule.allCases.map(\.rawValue).joined(separator: ", "))."
-        )
+    var configuration = try self.configuration()
+    if !self.rules.isEmpty {
+      var chosen: [LintRule: LintSeverity] = [:]
+      for name in self.rules {
+        guard let rule = LintRule(rawValue: name) else {
+          throw CLIError(
+            message:
+              "no rule '\(name)'; the rules are \(LintRule.allCases.map(\.rawValue).joined(separator: ", "))."
+          )
+        }
+        chosen[rule] = configuration.rules[rule] ?? rule.severity
       }
-      chosen.insert(rule)
+      configuration.rules = chosen
     }
-    let report: LintReport
+    let paths =
+      !self.paths.isEmpty
+      ? self.paths
+      : configuration.included.isEmpty ? ["."] : configuration.included.map(configuration.resolve)
+    var report: LintReport
     do {
-      report = try BoundaryLinter.lint(
-        paths: self.paths.isEmpty ? ["."] : self.paths,
-        rules: chosen.isEmpty ? Set(LintRule.allCases) : chosen
-      )
+      report = try BoundaryLinter.lint(paths: paths, configuration: configuration)
     } catch {
       throw CLIError(message: error.description + ".")
+    }
+    if let file = self.writeBaseline {
+      try Self.write(
+        LintBaseline(findings: report.findings, directory: Self.folder(of: file)), to: file)
+      let count = report.findings.count
+      print(
+        "Wrote \(count) finding\(count == 1 ? "" : "s") to the baseline '\(file)'.".terminalSafe)
+      return
+    }
+    var baselined = 0
+    if let file = self.baseline ?? configuration.baseline.map(configuration.resolve) {
+      let baseline: LintBaseline
+      do {
+        baseline = try LintBaseline.load(file: file)
+      } catch {
+        throw CLIError(message: error.description + ".")
+      }
+      let all = report.findings.count
+      report.findings = baseline.newFindings(in: report.findings, directory: Self.folder(of: file))
+      baselined = all - report.findings.count
     }
     for file in report.unparsedFiles {
       printError(
@@ -113,14 +168,17 @@ struct LintCommand: ParsableCommand {
       let count = report.findings.count
       let files = report.files.count
       let checked = "\(files) file\(files == 1 ? "" : "s")"
-      print(
+      let summary =
         count == 0
-          ? terminal.paint("No boundary findings in \(checked).", .green)
-          : terminal.paint(
-            "\(count) finding\(count == 1 ? "" : "s") in \(Set(report.findings.map(\.file)).count) of \(checked).",
-            .red
-          )
-      )
+        ? terminal.paint("No boundary findings in \(checked)", .green)
+        : terminal.paint(
+          "\(count) finding\(count == 1 ? "" : "s") in \(Set(report.findings.map(\.file)).count) of \(checked)",
+          .red
+        )
+      print(
+        summary
+          + (baselined == 0
+            ? "." : "; \(baselined) more \(baselined == 1 ? "is" : "are") in the baseline."))
     case .xcode:
       for finding in report.findings {
         let path = URL(fileURLWithPath: finding.file).standardizedFileURL.path
@@ -152,6 +210,40 @@ struct LintCommand: ParsableCommand {
       print(SARIFLog.document(for: report, root: RepositoryRoot()).rendered)
     }
     if report.findings.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+  }
+}
+
+extension LintCommand {
+  /// The configuration: none with `--no-config`, the file `--config` names, or the nearest
+  /// `.tcatrace-lint.yml`.
+  private func configuration() throws -> LintConfiguration {
+    if self.noConfig {
+      guard self.config == nil else {
+        throw CLIError(message: "--config and --no-config contradict each other: give one.")
+      }
+      return LintConfiguration()
+    }
+    guard let file = self.config ?? LintConfiguration.find() else { return LintConfiguration() }
+    do {
+      return try LintConfiguration.load(file: file)
+    } catch {
+      throw CLIError(message: error.description + ".")
+    }
+  }
+
+  private static func folder(of file: String) -> String {
+    (file as NSString).deletingLastPathComponent.isEmpty
+      ? "." : (file as NSString).deletingLastPathComponent
+  }
+
+  private static func write(_ baseline: LintBaseline, to file: String) throws {
+    do {
+      try baseline.fileContents.write(to: URL(fileURLWithPath: file), options: .atomic)
+    } catch {
+      throw CLIError(
+        message:
+          "cannot write the baseline '\(file)': check that its folder exists and can be written.")
+    }
   }
 }
 

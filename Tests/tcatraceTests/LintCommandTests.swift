@@ -292,7 +292,8 @@ struct LintCommandTests {
     #expect(help.status == 0)
     #expect(
       help.stdout.contains(
-        "USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...]\n"))
+        "USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...] [--config <file>] [--no-config] [--baseline <file>] [--write-baseline <file>]\n"
+      ))
     #expect(help.stdout.contains("  grandchild-delegate-access: "))
     for arguments in [["lint", "--help"], ["lint", "-h"], ["help", "lint"]] {
       let forwarded = try await Product.tcatrace.run(arguments)
@@ -403,6 +404,123 @@ struct LintCommandTests {
     #expect(second.stdout == "linted Sources\n")
     #expect(second.stderr.isEmpty)
     expectNoDifference(try String(contentsOfFile: calls, encoding: .utf8), "\(build)\n\(build)\n")
+  }
+
+  /// Issue #62: `.tcatrace-lint.yml`, found from the working directory up, says what is checked
+  /// and how; the command line wins over it; a bad file is one line, exit 2, and is left as it was.
+  @Test func theConfigurationFileAndTheCommandLineOverIt() async throws {
+    let directory = try TemporaryDirectory()
+    let sources = directory.url.appendingPathComponent("Sources")
+    for folder in ["App", "Generated"] {
+      try FileManager.default.createDirectory(
+        at: sources.appendingPathComponent(folder), withIntermediateDirectories: true)
+      try Self.write(
+        "switch action {\ncase ._internal(.settings(.view)): break\ndefault: break\n}\n",
+        to: sources.appendingPathComponent("\(folder)/Parent.swift").path)
+    }
+    let configuration = """
+      included: [Sources]
+      excluded: [Sources/Generated]
+      rules:
+        child-private-action-access: warning
+      """
+    try Self.write(configuration, to: directory.path(".tcatrace-lint.yml"))
+
+    // From a folder below it: the file's `included`, relative to its folder, less `excluded`;
+    // a warning alone exits 0.
+    let below = try await Product.tcatrace.run(["lint"], in: sources.appendingPathComponent("App"))
+    #expect(below.status == 0)
+    #expect(below.stdout.contains("/Sources/App/Parent.swift:2:28: warning: "))
+    #expect(below.stdout.hasSuffix("1 finding in 1 of 1 file.\n"))
+
+    // The command line's paths and rules win; `excluded` does not apply to a file named.
+    let named = try await Product.tcatrace.run(
+      ["lint", "Sources/Generated/Parent.swift", "--rule", "child-private-action-access"],
+      in: directory.url)
+    #expect(named.status == 0)
+    #expect(named.stdout.hasPrefix("Sources/Generated/Parent.swift:2:28: warning: "))
+
+    // `off` is off unless the command line names the rule.
+    try Self.write(
+      "rules:\n  child-private-action-access: off\n", to: directory.path(".tcatrace-lint.yml"))
+    let off = try await Product.tcatrace.run(["lint", "Sources"], in: directory.url)
+    #expect(off.status == 0)
+    #expect(off.stdout == "No boundary findings in 2 files.\n")
+    let none = try await Product.tcatrace.run(
+      ["lint", "Sources", "--no-config"], in: directory.url)
+    #expect(none.status == 1)
+    #expect(none.stdout.hasSuffix("2 findings in 2 of 2 files.\n"))
+
+    // A bad file.
+    let bad = "rules:\n  child-private-action-access: sometimes\n"
+    try Self.write(bad, to: directory.path(".tcatrace-lint.yml"))
+    let refused = try await Product.tcatrace.run(["lint", "Sources"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.stdout.isEmpty)
+    expectNoDifference(
+      refused.stderr,
+      "Error: '\(directory.url.resolvingSymlinksInPath().path)/.tcatrace-lint.yml' line 2, column 32: 'child-private-action-access' should be error, warning or off.\n"
+        .replacingOccurrences(of: "/private/", with: "/"))
+    #expect(
+      try String(contentsOfFile: directory.path(".tcatrace-lint.yml"), encoding: .utf8) == bad)
+    let missing = try await Product.tcatrace.run(
+      ["lint", "--config", "nowhere.yml"], in: directory.url)
+    #expect(missing.status == 2)
+    #expect(
+      missing.stderr == "Error: 'nowhere.yml' does not exist: give a configuration file.\n")
+  }
+
+  /// Issue #62: a baseline written today hides today's findings from tomorrow's lint, through
+  /// edits above them, and not a new one.
+  @Test func aBaselineHidesTodaysFindingsNotNewOnes() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.path("Parent.swift")
+    try Self.write(
+      "switch action {\ncase ._internal(.settings(.view)): break\ndefault: break\n}\n", to: file)
+    let written = try await Product.tcatrace.run(
+      ["lint", "--write-baseline", "lint-baseline.json"], in: directory.url)
+    #expect(written.status == 0)
+    #expect(written.stdout == "Wrote 1 finding to the baseline 'lint-baseline.json'.\n")
+
+    try Self.write(
+      """
+      import Foundation
+
+      switch action {
+      case ._internal(.settings(.view)): break
+      case ._internal(.profile(.internal)): break
+      default: break
+      }
+
+      """,
+      to: file)
+    let result = try await Product.tcatrace.run(
+      ["lint", "--baseline", "lint-baseline.json"], in: directory.url)
+    #expect(result.status == 1)
+    expectNoDifference(
+      result.stdout,
+      """
+      ./Parent.swift:5:27: error: '._internal(.profile(.internal))' matches an internal action of the child 'profile'; a parent reacts only to its children's delegate actions [child-private-action-access]
+      1 finding in 1 of 1 file; 1 more is in the baseline.
+
+      """)
+
+    // The configuration's `baseline`, relative to its folder; a bad baseline is one line.
+    try Self.write("baseline: lint-baseline.json\n", to: directory.path(".tcatrace-lint.yml"))
+    let configured = try await Product.tcatrace.run(
+      ["lint", "--format", "json"], in: directory.url)
+    #expect(configured.stdout.components(separatedBy: "\"rule\"").count == 2)
+    try Self.write("[]", to: directory.path("lint-baseline.json"))
+    let bad = try await Product.tcatrace.run(["lint"], in: directory.url)
+    #expect(bad.status == 2)
+    #expect(
+      bad.stderr.hasSuffix(
+        "lint-baseline.json' is not a tcatrace-lint baseline: write it again with --write-baseline.\n"
+      ))
+    let unwritable = try await Product.tcatrace.run(
+      ["lint", "--write-baseline", "no/such/folder/b.json"], in: directory.url)
+    #expect(unwritable.status == 2)
+    #expect(unwritable.stderr.hasPrefix("Error: cannot write the baseline 'no/such/folder/b.json'"))
   }
 
   static func write(_ text: String, to path: String) throws {
