@@ -17,6 +17,9 @@ let package = Package(
     .library(name: "TCATraceFile", targets: ["TCATraceFile"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
     .executable(name: "tcatrace-lint", targets: ["tcatrace-lint"]),
+    // NB: Each in a product of its own, which an app names only if it wants the linter built.
+    .plugin(name: "TCATraceLintBuildToolPlugin", targets: ["TCATraceLintBuildToolPlugin"]),
+    .plugin(name: "TCATraceLintCommandPlugin", targets: ["TCATraceLintCommandPlugin"]),
   ],
   traits: [
     // NB: One source, two hosts: `TCABoundaries` and `TCATrace` compile against one of the
@@ -191,6 +194,21 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .plugin(
+      name: "TCATraceLintBuildToolPlugin",
+      capability: .buildTool(),
+      dependencies: ["tcatrace-lint"]
+    ),
+    .plugin(
+      name: "TCATraceLintCommandPlugin",
+      capability: .command(
+        intent: .custom(
+          verb: "lint-boundaries",
+          description: "Check the package's Swift sources for boundary leaks with tcatrace-lint."
+        )
+      ),
+      dependencies: ["tcatrace-lint"]
+    ),
     .target(
       name: "TCATraceBenchmarks",
       dependencies: [
@@ -330,7 +348,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .enableUpcomingFeature("ExistentialAny")

@@ -62,15 +62,17 @@ public enum BoundaryLinter {
     return try Self.lint(paths: paths, configuration: configuration)
   }
 
-  /// The `.swift` files under `paths`, less what `configuration` excludes in folders, and their
-  /// findings of the rules it turns on, at the severities it gives.
+  /// The `.swift` files under `paths`, less what `configuration` excludes in folders (and among
+  /// the files named, with `forceExclude`), and their findings of the rules it turns on, at the
+  /// severities it gives.
   ///
   /// - Throws: ``LintError`` for a path that does not exist, cannot be read, or is a file that
   ///   is not Swift.
   public static func lint(
-    paths: [String], configuration: LintConfiguration
+    paths: [String], configuration: LintConfiguration, forceExclude: Bool = false
   ) throws(LintError) -> LintReport {
-    let files = try SourceFiles.find(in: paths, configuration: configuration)
+    let files = try SourceFiles.find(
+      in: paths, configuration: configuration, forceExclude: forceExclude)
     var findings: [LintFinding] = []
     var unparsed: [String] = []
     for file in files {
@@ -109,10 +111,10 @@ public struct LintError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Finding the files to lint.
 enum SourceFiles {
-  /// The Swift files of `paths`: a file as named, a folder's files less those `configuration`
-  /// excludes.
+  /// The Swift files of `paths`: a file as named (unless `forceExclude` and `configuration`
+  /// excludes it), a folder's files less those `configuration` excludes.
   static func find(
-    in paths: [String], configuration: LintConfiguration
+    in paths: [String], configuration: LintConfiguration, forceExclude: Bool
   ) throws(LintError) -> [String] {
     let fileManager = FileManager.default
     var files: [String] = []
@@ -128,6 +130,11 @@ enum SourceFiles {
         }
         guard fileManager.isReadableFile(atPath: path) else {
           throw LintError(path: path, message: "cannot be read: check its permissions")
+        }
+        if forceExclude,
+          configuration.excludes(absolutePath: LintConfiguration.standardized(path))
+        {
+          continue
         }
         files.append(path)
         continue

@@ -64,6 +64,12 @@ struct LintCommand: ParsableCommand {
   @Flag(help: "Use no configuration file.")
   var noConfig = false
 
+  @Flag(
+    help:
+      "Skip the files named on the command line that the configuration excludes, as in a folder (the build plugin names every file)."
+  )
+  var forceExclude = false
+
   @Option(
     help: ArgumentHelp(
       "Report only the findings this baseline does not hold. Default: the configuration's 'baseline'.",
@@ -123,7 +129,8 @@ struct LintCommand: ParsableCommand {
       : configuration.included.isEmpty ? ["."] : configuration.included.map(configuration.resolve)
     var report: LintReport
     do {
-      report = try BoundaryLinter.lint(paths: paths, configuration: configuration)
+      report = try BoundaryLinter.lint(
+        paths: paths, configuration: configuration, forceExclude: self.forceExclude)
     } catch {
       throw CLIError(message: error.description + ".")
     }
