@@ -292,7 +292,7 @@ struct LintCommandTests {
     #expect(help.status == 0)
     #expect(
       help.stdout.contains(
-        "USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...] [--config <file>] [--no-config] [--baseline <file>] [--write-baseline <file>]\n"
+        "USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...] [--config <file>] [--no-config] [--force-exclude] [--baseline <file>] [--write-baseline <file>]\n"
       ))
     #expect(help.stdout.contains("  grandchild-delegate-access: "))
     for arguments in [["lint", "--help"], ["lint", "-h"], ["help", "lint"]] {
@@ -439,6 +439,12 @@ struct LintCommandTests {
       in: directory.url)
     #expect(named.status == 0)
     #expect(named.stdout.hasPrefix("Sources/Generated/Parent.swift:2:28: warning: "))
+    // Unless `--force-exclude`, which the build plugin gives with every file of a target.
+    let forced = try await Product.tcatrace.run(
+      ["lint", "Sources/Generated/Parent.swift", "Sources/App/Parent.swift", "--force-exclude"],
+      in: directory.url)
+    #expect(forced.stdout.hasPrefix("Sources/App/Parent.swift:2:28: warning: "))
+    #expect(forced.stdout.hasSuffix("1 finding in 1 of 1 file.\n"))
 
     // `off` is off unless the command line names the rule.
     try Self.write(
