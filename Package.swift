@@ -60,6 +60,8 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     // NB: The linter's `.tcatrace-lint.yml`; `.ci/lowest-swift-syntax` builds it on 5.0.1 too.
     .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
+    // NB: `tcatrace serve`'s HTTP server: only the `tcatrace` program links it.
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
   ],
   targets: [
@@ -171,6 +173,13 @@ let package = Package(
         "ToolSupport",
         "TCATraceFile",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
+      ],
+      // NB: `tcatrace serve`'s page, built into the program.
+      resources: [
+        .embedInCode("Serve/Page/index.html"),
+        .embedInCode("Serve/Page/app.js"),
+        .embedInCode("Serve/Page/app.css"),
       ],
       // NB: Neither `tcatrace-demo` nor `tcatrace-lint`, which `tcatrace demo` and `tcatrace
       // lint` run: `tcatrace` finds them beside itself, or builds them in a checkout of this

@@ -18,7 +18,7 @@ struct TCATraceCommand: AsyncParsableCommand {
     version: TCATraceVersion.current,
     subcommands: [
       Demo.self, Sessions.self, Replay.self, State.self, Debug.self, Diff.self, Test.self,
-      Leaks.self, Stats.self, SQL.self, Export.self, Merge.self, Lint.self,
+      Leaks.self, Stats.self, SQL.self, Export.self, Merge.self, Serve.self, Lint.self,
     ]
   )
 

@@ -108,19 +108,25 @@ extension TCATraceCommand {
         Self.printTerminalSafe(node.rendered())
       case .json:
         printJSON(
-          [
-            .object([
-              ("session", .integer(sessionID)),
-              ("after", .integer(Int64(seq))),
-              ("path", JSONValue(self.path)),
-              ("rendered", .string(node.rendered())),
-              ("tree", node.jsonValue),
-              ("json", JSONValue(json)),
-            ])
-          ],
+          [Self.json(session: sessionID, after: seq, path: self.path, node: node, json: json)],
           format: .json
         )
       }
+    }
+
+    /// The state after action `seq` in `--format json` (and `tcatrace serve`'s): `node` is the
+    /// state or, with `path`, the value there; `json` the state's own JSON.
+    static func json(
+      session: Int64, after seq: Int, path: String?, node: StateNode, json: String?
+    ) -> JSONValue {
+      .object([
+        ("session", .integer(session)),
+        ("after", .integer(Int64(seq))),
+        ("path", JSONValue(path)),
+        ("rendered", .string(node.rendered())),
+        ("tree", node.jsonValue),
+        ("json", JSONValue(json)),
+      ])
     }
 
     /// What was read: the whole state rendered, or its tree and its JSON.

@@ -1,0 +1,336 @@
+import FlyingFox
+import Foundation
+import TCATraceFile
+import ToolSupport
+
+// NB: FlyingFox has a `JSONValue` too.
+private typealias JSONValue = ToolSupport.JSONValue
+
+/// `tcatrace serve`'s HTTP side: the page, and the read-only JSON API it reads traces through
+/// (Documentation/serve-openapi.yaml).
+///
+/// Every request must come to the address it serves (its `Host`, against DNS rebinding) and
+/// carry the token made at start (`X-TCATrace-Token`, or `token` in the query). Only `GET`.
+/// Nothing it answers is HTML built from a trace: the page is static, and a trace's text
+/// reaches it as JSON strings, which the page shows as text.
+struct TraceServer: HTTPHandler {
+  /// The files given, in order: the API names them by index.
+  let files: [String]
+  let token: String
+  /// The `Host` values accepted: the address and port it listens on.
+  let hosts: Set<String>
+
+  /// The largest page of actions one request gets.
+  static let maximumPageSize = 500
+
+  func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    guard let host = request.headers[.host], self.hosts.contains(host.lowercased()) else {
+      return Self.error(
+        .forbidden,
+        "this server answers only requests to \(self.hosts.sorted().first ?? "its address")")
+    }
+    guard Self.isEqual(self.token(of: request), self.token) else {
+      return Self.error(
+        .unauthorized, "the token is missing or wrong: open the URL tcatrace serve printed")
+    }
+    guard request.method == .GET || request.method == .HEAD else {
+      return Self.error(.methodNotAllowed, "only GET: this server changes nothing")
+    }
+    let components = request.path.split(separator: "/", omittingEmptySubsequences: true).map(
+      String.init)
+    do {
+      switch components.first {
+      case nil, "index.html":
+        return Self.asset(PageAssets.index(token: self.token), type: "text/html; charset=utf-8")
+      case "app.js":
+        return Self.asset(PageAssets.script, type: "text/javascript; charset=utf-8")
+      case "app.css":
+        return Self.asset(PageAssets.style, type: "text/css; charset=utf-8")
+      case "api":
+        return try self.api(Array(components.dropFirst()), query: request.query)
+      default:
+        return Self.error(.notFound, "no page '\(request.path)'")
+      }
+    } catch let error as APIError {
+      return Self.error(error.status, error.message)
+    } catch let error as TraceFileError {
+      return Self.error(.unprocessableContent, error.cliDescription)
+    } catch let error as CLIError {
+      return Self.error(.unprocessableContent, error.message)
+    } catch {
+      return Self.error(.unprocessableContent, "\(error)")
+    }
+  }
+
+  // MARK: - The API
+
+  private func api(_ path: [String], query: [HTTPRequest.QueryItem]) throws -> HTTPResponse {
+    let query = Query(query)
+    switch path.count {
+    case 1 where path[0] == "files":
+      return Self.json(.array(self.files.indices.map(self.fileSummary)))
+    default:
+      break
+    }
+    // files/{file}/sessions/{session}/…
+    guard path.count >= 4, path[0] == "files", path[2] == "sessions" else {
+      throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
+    }
+    let file = try self.file(path[1])
+    guard let session = Int64(path[3]), session > 0 else {
+      throw APIError(.badRequest, "'\(path[3])' is not a session id: ids are 1 or more")
+    }
+    let rest = Array(path.dropFirst(4))
+    if rest == ["actions"] {
+      return try self.actions(file: file, session: session, query: query)
+    }
+    if rest.count == 2, rest[0] == "actions" {
+      guard let seq = Int(rest[1]), seq > 0 else {
+        throw APIError(.badRequest, "'\(rest[1])' is not an action's seq: seqs are 1 or more")
+      }
+      return try self.action(file: file, session: session, seq: seq)
+    }
+    if rest == ["state"] {
+      return try self.state(file: file, session: session, query: query)
+    }
+    throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
+  }
+
+  /// `/api/files`: each file's name, and its sessions or the one line saying what is wrong.
+  private func fileSummary(_ index: Int) -> JSONValue {
+    let path = self.files[index]
+    var members: [(String, JSONValue)] = [
+      ("index", .integer(Int64(index))),
+      ("name", .string((path as NSString).lastPathComponent)),
+      ("path", .string(path)),
+    ]
+    do {
+      let sessions = try Self.read(path: path) { try $0.sessions() }
+      members.append(
+        (
+          "sessions",
+          .array(
+            sessions.map {
+              .object([
+                ("id", .integer($0.id)),
+                ("name", .string($0.name)),
+                ("root_feature", .string($0.rootFeature)),
+                ("started_at", .string($0.startedAt)),
+                ("actions", .integer(Int64($0.actionCount))),
+                ("leaks", .integer(Int64($0.leakCount))),
+              ])
+            })
+        ))
+    } catch let error as TraceFileError {
+      members.append(("error", .string(error.cliDescription)))
+    } catch {
+      members.append(("error", .string("\(error)")))
+    }
+    return .object(members)
+  }
+
+  /// `/api/files/F/sessions/S/actions?from=SEQ&limit=N&category=…&feature=…&leaks=true&text=…`:
+  /// a page of actions from a seq on, read by the session's index, and the seq the next page
+  /// starts from (`null` at the end).
+  private func actions(file: String, session: Int64, query: Query) throws -> HTTPResponse {
+    var filter = TraceFilter(session: session)
+    filter.fromSeq = try query.integer("from", minimum: 1) ?? 1
+    let limit = try query.integer("limit", minimum: 1, maximum: Self.maximumPageSize) ?? 100
+    if let categories = query["category"], !categories.isEmpty {
+      var set: Set<ActionCategory> = []
+      for name in categories.split(separator: ",") {
+        guard let category = ActionCategory(rawValue: String(name)) else {
+          throw APIError(
+            .badRequest,
+            "'\(name)' is not a category: view, internal, delegate or unclassified")
+        }
+        set.insert(category)
+      }
+      filter.categories = set
+    }
+    filter.feature = query["feature"].flatMap { $0.isEmpty ? nil : $0 }
+    filter.text = query["text"].flatMap { $0.isEmpty ? nil : $0 }
+    filter.leaksOnly = try query.boolean("leaks")
+    // NB: One action more than the page: the next page starts at its seq.
+    let (actions, next) = try Self.read(path: file) { reader in
+      _ = try reader.sessionExtent(id: session)
+      var actions: [JSONValue] = []
+      var next: Int?
+      try reader.forEachAction(
+        matching: filter, order: .seqAscending, limit: limit + 1, includeChanges: false
+      ) { action in
+        if actions.count < limit {
+          actions.append(action.json(showsChanges: false))
+        } else {
+          next = action.seq
+        }
+      }
+      return (actions, next)
+    }
+    return Self.json(
+      .object([("actions", .array(actions)), ("next", next.map { .integer(Int64($0)) } ?? .null)]))
+  }
+
+  /// `/api/files/F/sessions/S/actions/SEQ`: the action with its changes, the action that
+  /// caused it, and the actions its effects sent.
+  private func action(file: String, session: Int64, seq: Int) throws -> HTTPResponse {
+    let value = try Self.read(path: file) { reader -> JSONValue in
+      _ = try reader.sessionExtent(id: session)
+      var found: TracedAction?
+      try reader.forEachAction(
+        matching: TraceFilter(session: session, fromSeq: seq, toSeq: seq), order: .seqAscending,
+        limit: 1
+      ) { found = $0 }
+      guard let action = found else {
+        throw APIError(.notFound, "session \(session) has no action #\(seq)")
+      }
+      var caused: [JSONValue] = []
+      // NB: An effect's actions come after their cause: read on from it, by the index.
+      try reader.forEachAction(
+        matching: TraceFilter(session: session, fromSeq: seq + 1), order: .seqAscending,
+        limit: 10_000, includeChanges: false
+      ) { later in
+        if case let .effect(cause) = later.origin, cause == seq {
+          caused.append(
+            .object([("seq", .integer(Int64(later.seq))), ("path", .string(later.path))]))
+        }
+      }
+      guard case let .object(members) = action.json(showsChanges: true) else { return .null }
+      return .object(members + [("caused", .array(caused))])
+    }
+    return Self.json(value)
+  }
+
+  /// `/api/files/F/sessions/S/state?at=SEQ`: what `tcatrace state FILE --session S --at SEQ
+  /// --format json` prints (its one object).
+  private func state(file: String, session: Int64, query: Query) throws -> HTTPResponse {
+    let value = try Self.read(path: file) { reader -> JSONValue in
+      let extent = try reader.sessionExtent(id: session)
+      let seq = try query.integer("at", minimum: 0) ?? extent.lastSeq
+      let state = try reader.state(session: extent.id, after: seq)
+      let json = try reader.stateJSON(session: extent.id, after: seq)
+      return TCATraceCommand.State.json(
+        session: extent.id, after: seq, path: nil, node: state, json: json)
+    }
+    return Self.json(value)
+  }
+
+  // MARK: - Reading
+
+  private func file(_ index: String) throws -> String {
+    guard let index = Int(index), self.files.indices.contains(index) else {
+      throw APIError(
+        .notFound, "no file '\(index)': files are numbered from 0 to \(self.files.count - 1)")
+    }
+    return self.files[index]
+  }
+
+  /// Reads `path` as the commands do: checked, read-only, within the time and memory limits.
+  private static func read<Result>(
+    path: String, _ body: (TraceReader) throws -> Result
+  ) throws -> Result {
+    let arguments: TraceFileArguments
+    do {
+      arguments = try TraceFileArguments.parse([path])
+    } catch {
+      throw APIError(.badRequest, "'\(path)' cannot be read")
+    }
+    return try arguments.read(checking: ["sessions", "actions", "state_changes", "states"], body)
+  }
+
+  // MARK: - Responses
+
+  private func token(of request: HTTPRequest) -> String {
+    request.headers[HTTPHeader("X-TCATrace-Token")]
+      ?? request.query.first { $0.name == "token" }?.value ?? ""
+  }
+
+  /// Compares every byte, whatever the first difference: how long a refusal takes says nothing
+  /// of the token.
+  private static func isEqual(_ given: String, _ token: String) -> Bool {
+    let given = Array(given.utf8)
+    let token = Array(token.utf8)
+    guard given.count == token.count else { return false }
+    var difference: UInt8 = 0
+    for index in token.indices { difference |= given[index] ^ token[index] }
+    return difference == 0
+  }
+
+  /// What every answer carries: no caching, no sniffing, no framing, and a policy that runs
+  /// only the page's own script.
+  static let securityHeaders: [(HTTPHeader, String)] = [
+    (
+      HTTPHeader("Content-Security-Policy"),
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    (HTTPHeader("X-Content-Type-Options"), "nosniff"),
+    (HTTPHeader("Referrer-Policy"), "no-referrer"),
+    (HTTPHeader("Cache-Control"), "no-store"),
+  ]
+
+  private static func response(_ status: HTTPStatusCode, type: String, body: Data) -> HTTPResponse {
+    var headers = HTTPHeaders()
+    headers[.contentType] = type
+    for (name, value) in Self.securityHeaders { headers[name] = value }
+    return HTTPResponse(statusCode: status, headers: headers, body: body)
+  }
+
+  private static func asset(_ text: String, type: String) -> HTTPResponse {
+    Self.response(.ok, type: type, body: Data(text.utf8))
+  }
+
+  private static func json(_ value: JSONValue) -> HTTPResponse {
+    Self.response(.ok, type: "application/json", body: Data(value.rendered.utf8))
+  }
+
+  /// A refusal: its status, and `{"error": "…"}`, one line.
+  static func error(_ status: HTTPStatusCode, _ message: String) -> HTTPResponse {
+    let line = message.replacingOccurrences(of: "\n", with: " ")
+    return Self.response(
+      status, type: "application/json",
+      body: Data(JSONValue.object([("error", .string(line))]).rendered.utf8))
+  }
+}
+
+/// A request the API refuses, with its status.
+struct APIError: Error {
+  var status: HTTPStatusCode
+  var message: String
+
+  init(_ status: HTTPStatusCode, _ message: String) {
+    self.status = status
+    self.message = message
+  }
+}
+
+/// A request's query, read with one-line errors.
+struct Query {
+  private let items: [HTTPRequest.QueryItem]
+
+  init(_ items: [HTTPRequest.QueryItem]) {
+    self.items = items
+  }
+
+  subscript(name: String) -> String? {
+    self.items.last { $0.name == name }?.value
+  }
+
+  func integer(_ name: String, minimum: Int, maximum: Int = .max) throws -> Int? {
+    guard let text = self[name] else { return nil }
+    guard let value = Int(text), value >= minimum, value <= maximum else {
+      throw APIError(
+        .badRequest,
+        "'\(name)' is a whole number from \(minimum)\(maximum == .max ? " up" : " to \(maximum)"), not '\(text)'"
+      )
+    }
+    return value
+  }
+
+  func boolean(_ name: String) throws -> Bool {
+    switch self[name] {
+    case nil, "false", "0", "": return false
+    case "true", "1": return true
+    case let text?: throw APIError(.badRequest, "'\(name)' is true or false, not '\(text)'")
+    }
+  }
+}

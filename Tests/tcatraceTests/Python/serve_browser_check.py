@@ -1,0 +1,261 @@
+"""`tcatrace serve` in a real browser (Chromium, driven by Playwright).
+
+    python3 serve_browser_check.py TCATRACE DEMO_DB WORK_DIR
+
+Copies the demo's trace into WORK_DIR, writes a hostile copy (payloads, case names and
+features holding markup, script and bidi controls) and a damaged file beside it, serves all
+three with TCATRACE, and checks the page as a user sees it, comparing with what the command
+line prints. Prints one JSON object: each check's result, and `failures`, the list of what
+went wrong (empty when all hold). Saves a screenshot as WORK_DIR/serve.png.
+"""
+
+import http.client
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.parse
+
+from playwright.sync_api import sync_playwright
+
+TCATRACE, DEMO, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+results = {}
+
+
+def check(name, condition, detail=""):
+    results[name] = bool(condition)
+    if not condition:
+        failures.append(f"{name}: {detail}")
+
+
+def cli(*arguments):
+    done = subprocess.run([TCATRACE, *arguments], capture_output=True, text=True, timeout=120)
+    return done
+
+
+def wait_until(page, expression, timeout_ms):
+    """Polls `expression` in the page until it is true: the page's Content-Security-Policy
+    forbids the `eval` that Playwright's wait_for_function uses for a predicate."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if page.evaluate(f"() => Boolean({expression})"):
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not within {timeout_ms} ms: {expression}")
+        time.sleep(0.05)
+
+
+def join(parent, key):
+    if not parent:
+        return key
+    if not key:
+        return parent
+    return parent + key if key.startswith("[") else parent + "." + key
+
+
+def describe(node):
+    if "text" in node:
+        return node["text"]
+    if "string" in node:
+        return json.dumps(node["string"], ensure_ascii=False)
+    if "children" not in node and "case" in node:
+        return f"{node['type']}.{node['case']}"
+    return None
+
+
+def leaves(node, path="", label=None, out=None):
+    """The state tree's leaves as the page shows them: (path, 'label: value')."""
+    out = [] if out is None else out
+    if "children" not in node:
+        out.append((path, (f"{label}: " if label is not None else "") + describe(node)))
+        return out
+    for child in node["children"]:
+        child_label = child["label"] if child["label"] is not None else child["key"]
+        leaves(child["value"], join(path, child["key"]), child_label, out)
+    return out
+
+
+# The files: the demo, a hostile copy, a damaged file.
+demo = os.path.join(WORK, "demo.db")
+hostile = os.path.join(WORK, "hostile.db")
+damaged = os.path.join(WORK, "damaged.db")
+shutil.copy(DEMO, demo)
+shutil.copy(DEMO, hostile)
+HOSTILE_PAYLOAD = '<img src=x onerror="window.__pwned=1">'
+HOSTILE_CASE = '</script><script>window.__pwned=2</script>'
+HOSTILE_FEATURE = "javascript:window.__pwned=3\u202etxt.exe"
+with sqlite3.connect(hostile) as db:
+    db.execute(
+        "UPDATE actions SET payload = ?, case_name = ?, feature = ? WHERE session_id = 2",
+        (HOSTILE_PAYLOAD, HOSTILE_CASE, HOSTILE_FEATURE),
+    )
+with open(damaged, "wb") as file:
+    file.write(b"SQLite format 3\x00" + bytes(range(256)) * 8)
+damaged_line = cli("sessions", damaged).stderr.strip()
+if damaged_line.startswith("Error: "):
+    damaged_line = damaged_line[len("Error: "):]
+
+server = subprocess.Popen(
+    [TCATRACE, "serve", demo, hostile, damaged],
+    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+)
+try:
+    first = server.stdout.readline()
+    url = first.split(" at ", 1)[1].strip()
+    parsed = urllib.parse.urlparse(url)
+    token = urllib.parse.parse_qs(parsed.query)["token"][0]
+    port = parsed.port
+
+    def request(path, headers):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.putrequest("GET", path, skip_host=True)
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        response = connection.getresponse()
+        body = response.read().decode()
+        connection.close()
+        return response.status, body
+
+    host = f"127.0.0.1:{port}"
+    status, body = request("/api/files", {"Host": host})
+    check("a request without the token is refused", status == 401 and "token" in body, f"{status} {body}")
+    status, body = request("/api/files", {"Host": f"attacker.example:{port}", "X-TCATrace-Token": token})
+    check("a request with another Host is refused", status == 403, f"{status} {body}")
+    status, body = request("/api/files", {"Host": host, "X-TCATrace-Token": token[:-1] + "0"})
+    check("a wrong token is refused", status == 401, f"{status} {body}")
+    status, body = request("/api/files", {"Host": host, "X-TCATrace-Token": token})
+    check("the token and the Host are accepted", status == 200, f"{status} {body}")
+
+    replay = [json.loads(line) for line in cli("replay", demo, "--session", "1", "--format", "jsonl").stdout.splitlines()]
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        dialogs = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(url)
+        page.wait_for_selector("#actions tr", timeout=20000)
+        wait_until(page, f"document.querySelectorAll('#actions tr').length >= {len(replay)}", 20000)
+
+        # The log: the demo's first session, action by action, with its categories.
+        rows = page.eval_on_selector_all(
+            "#actions tr",
+            "rows => rows.map(r => [Number(r.dataset.seq), r.children[2].textContent, r.children[2].className])",
+        )
+        expected = [[a["seq"], a["category"], f"category {a['category']}"] for a in replay]
+        check("the log shows the session's actions with their categories", rows == expected, f"{rows[:3]} … vs {expected[:3]} …")
+        colours = page.eval_on_selector_all(
+            "#actions td.category", "cells => [...new Set(cells.map(c => getComputedStyle(c).color))]")
+        check("categories are coloured", len(colours) >= 3, str(colours))
+
+        # The state at a step equals `tcatrace state --at N --format json`.
+        def select_row(seq):
+            page.click(f'#actions tr[data-seq="{seq}"]')
+            wait_until(page, f"document.getElementById('selected').textContent.startsWith('#{seq} ')", 10000)
+            wait_until(page, f"document.querySelector('#state > [data-path]') !== null", 10000)
+
+        def shown_state():
+            return page.eval_on_selector_all(
+                "#state .leaf", "leaves => leaves.map(l => [l.dataset.path, l.textContent])")
+
+        def cli_state(seq):
+            state = json.loads(cli("state", demo, "--session", "1", "--at", str(seq), "--format", "json").stdout)[0]
+            return [list(leaf) for leaf in leaves(state["tree"])]
+
+        step = 5
+        select_row(step)
+        page.wait_for_timeout(300)
+        check("the state shown at step 5 is tcatrace state --at 5", shown_state() == cli_state(step),
+              f"{shown_state()[:4]} vs {cli_state(step)[:4]}")
+        redacted = [text for path, text in shown_state() if path == "login.password"]
+        check("a redacted value shows as redacted", redacted == ["password: <redacted>"], str(redacted))
+
+        # Keys move the selection and the state tree.
+        page.locator("#log").focus()
+        page.keyboard.press("ArrowDown")
+        wait_until(page, "document.getElementById('selected').textContent.startsWith('#6 ')", 10000)
+        page.wait_for_timeout(300)
+        check("ArrowDown selects the next action and its state", shown_state() == cli_state(6))
+        page.keyboard.press("j")
+        wait_until(page, "document.getElementById('selected').textContent.startsWith('#7 ')", 10000)
+        page.keyboard.press("k")
+        wait_until(page, "document.getElementById('selected').textContent.startsWith('#6 ')", 10000)
+        page.keyboard.press("ArrowUp")
+        wait_until(page, "document.getElementById('selected').textContent.startsWith('#5 ')", 10000)
+        page.wait_for_timeout(300)
+        check("j, k and ArrowUp step too", shown_state() == cli_state(5))
+
+        # An action recorded after the page opened appears.
+        with sqlite3.connect(demo) as db:
+            last = db.execute("SELECT MAX(seq) FROM actions WHERE session_id = 1").fetchone()[0]
+            columns = [row[1] for row in db.execute("PRAGMA table_info(actions)") if row[1] != "id"]
+            selected = ", ".join("? " if c == "seq" else c for c in columns)
+            db.execute(
+                f"INSERT INTO actions ({', '.join(columns)}) SELECT {selected.replace('? ', '?')} "
+                "FROM actions WHERE session_id = 1 AND seq = ?",
+                (last + 1, last),
+            )
+        try:
+            page.wait_for_selector(f'#actions tr[data-seq="{last + 1}"]', timeout=8000)
+            check("an action written after the page opened appears", True)
+        except Exception as error:  # noqa: BLE001
+            check("an action written after the page opened appears", False, str(error))
+
+        # Leaks: the leaky session; clicking a leak selects its action and shows its changes.
+        leaky = page.eval_on_selector_all(
+            "#session option", "options => options.map(o => [o.value, o.textContent])")
+        demo_leaky = [value for value, text in leaky if text.startswith("demo.db") and "4 leaks" in text]
+        page.select_option("#session", demo_leaky[0])
+        page.wait_for_selector("#actions tr.leak .leak-marker", timeout=10000)
+        marker_row = page.eval_on_selector("#actions tr.leak", "row => Number(row.dataset.seq)")
+        page.click(f'#actions tr[data-seq="{marker_row}"] .leak-marker')
+        wait_until(page, f"document.getElementById('selected').textContent.startsWith('#{marker_row} ')", 10000)
+        page.wait_for_timeout(300)
+        leaked = json.loads(cli("replay", demo, "--session", "2", "--format", "jsonl").stdout.splitlines()[marker_row - 1])
+        changes = page.eval_on_selector_all("#changes li", "items => items.map(i => i.textContent)")
+        expected_changes = [f"{c['path']}: {c['old'] if c['old'] is not None else '∅'} → {c['new'] if c['new'] is not None else '∅'}"
+                            for c in leaked["changes"]] or ["No change."]
+        check("clicking a leak selects its action and shows its changes", changes == expected_changes,
+              f"{changes} vs {expected_changes}")
+        leak_rules = page.eval_on_selector_all("#selected-leaks strong", "items => items.map(i => i.textContent)")
+        check("the selected action's leaks are named", leak_rules == [l["rule"] for l in leaked["leaks"]], str(leak_rules))
+
+        # The damaged file: the command line's one line, in the page; the other files served.
+        errors = page.text_content("#file-errors")
+        check("a damaged file shows the command line's one line", damaged_line != "" and damaged_line in errors,
+              f"{errors!r} lacks {damaged_line!r}")
+
+        page.screenshot(path=os.path.join(WORK, "serve.png"))
+
+        # The hostile copy: its texts are shown as text, and none runs.
+        hostile_leaky = [value for value, text in leaky if text.startswith("hostile.db") and "4 leaks" in text]
+        page.select_option("#session", hostile_leaky[0])
+        wait_until(page, "[...document.querySelectorAll('#actions td')].some(td => td.textContent.includes('onerror'))", 10000)
+        first_seq = page.eval_on_selector("#actions tr", "row => Number(row.dataset.seq)")
+        page.click(f'#actions tr[data-seq="{first_seq}"]')
+        page.wait_for_timeout(1000)
+        texts = page.eval_on_selector_all("#actions td", "cells => cells.map(c => c.textContent)")
+        check("a hostile payload is shown as text", any(HOSTILE_PAYLOAD in t for t in texts))
+        check("a hostile case name is shown as text", any(HOSTILE_CASE in t for t in texts))
+        check("a hostile feature is shown as text", HOSTILE_FEATURE in texts)
+        check("the payload's markup made no element",
+              page.eval_on_selector_all("img, script:not([src]), iframe", "nodes => nodes.length") == 0)
+        pwned = page.evaluate("window.__pwned === undefined")
+        check("nothing in the hostile trace ran", pwned and dialogs == [], f"pwned={not pwned} dialogs={dialogs}")
+        detail = page.text_content("#payload")
+        check("the hostile payload shows as text in the detail", detail == HOSTILE_PAYLOAD, repr(detail))
+        browser.close()
+finally:
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+results["failures"] = failures
+print(json.dumps(results, sort_keys=True))

@@ -1,0 +1,167 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Issue #61: `tcatrace serve`, the traces in a browser.
+@Suite(.hangGuard)
+struct ServeCommandTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The demo's trace, served; `body` gets the URL it printed, and the process.
+  private func serving(
+    _ files: [String], in directory: URL,
+    _ body: (_ url: URL, _ server: Process, _ lines: LineReader) async throws -> Void
+  ) async throws {
+    let server = Product.tcatrace.process(["serve"] + files, in: directory)
+    let output = Pipe()
+    server.standardOutput = output
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    defer {
+      if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+      server.waitUntilExit()
+    }
+    let lines = LineReader(output.fileHandleForReading)
+    let first = try #require(try await lines.next(within: 60))
+    let url = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+    #expect(first.hasPrefix("Serving \(files.count) file"))
+    #expect(url.absoluteString.hasPrefix("http://127.0.0.1:"))
+    try await body(url, server, lines)
+  }
+
+  private static func get(
+    _ url: URL, path: String, token: String?
+  ) async throws -> (status: Int, body: String, headers: [AnyHashable: Any]) {
+    var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+    let query = path.split(separator: "?", maxSplits: 1)
+    components.path = String(query[0])
+    components.percentEncodedQuery = query.count > 1 ? String(query[1]) : nil
+    var request = URLRequest(url: try #require(components.url), timeoutInterval: 30)
+    if let token { request.setValue(token, forHTTPHeaderField: "X-TCATrace-Token") }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let http = try #require(response as? HTTPURLResponse)
+    return (http.statusCode, String(decoding: data, as: UTF8.self), http.allHeaderFields)
+  }
+
+  @Test func theAPIAnswersWithTheTokenOnlyAndCtrlCStopsIt() async throws {
+    let directory = try TemporaryDirectory()
+    let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
+    #expect(demo.status == 0)
+    try await self.serving(["demo.db"], in: directory.url) { url, server, lines in
+      let token = try #require(
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+          $0.name == "token"
+        }?.value)
+      #expect(token.count == 64)
+
+      let files = try await Self.get(url, path: "/api/files", token: token)
+      #expect(files.status == 200)
+      #expect(files.body.contains(#""name":"demo.db""#))
+      #expect(files.body.contains(#""root_feature":"LeakyParentFeature","#))
+
+      let refused = try await Self.get(url, path: "/api/files", token: nil)
+      #expect(refused.status == 401)
+      #expect(
+        refused.body
+          == #"{"error":"the token is missing or wrong: open the URL tcatrace serve printed"}"#)
+
+      // Pages of actions, from a seq on.
+      let page = try await Self.get(
+        url, path: "/api/files/0/sessions/1/actions?from=3&limit=2", token: token)
+      #expect(page.status == 200)
+      #expect(page.body.hasPrefix(#"{"actions":[{"session":1,"seq":3,"#))
+      #expect(page.body.contains(#"{"session":1,"seq":4,"#))
+      #expect(page.body.hasSuffix(#"],"next":5}"#))
+      let leaks = try await Self.get(
+        url, path: "/api/files/0/sessions/2/actions?leaks=true&category=view", token: token)
+      #expect(leaks.body.components(separatedBy: #""seq":"#).count - 1 == 2)
+
+      // The page: static, its script by URL, under a policy without inline script.
+      let index = try await Self.get(url, path: "/?token=\(token)", token: nil)
+      #expect(index.status == 200)
+      #expect(index.body.contains(#"<script src="/app.js?token=\#(token)" defer></script>"#))
+      let policy = index.headers["Content-Security-Policy"] as? String
+      #expect(policy?.contains("script-src 'self';") == true)
+      #expect(policy?.contains("unsafe-inline") == false)
+
+      // Bad input: a 4xx and one line.
+      for (path, status, message) in [
+        ("/api/files/0/sessions/9/actions", 422, "no session 9"),
+        ("/api/files/7/sessions/1/actions", 404, "no file '7'"),
+        ("/api/files/0/sessions/x/actions", 400, "'x' is not a session id"),
+        ("/api/files/0/sessions/1/actions?limit=100000", 400, "'limit' is a whole number"),
+        ("/api/files/0/sessions/1/actions?category=views", 400, "'views' is not a category"),
+        ("/api/files/0/sessions/1/state?at=-1", 400, "'at' is a whole number"),
+        ("/api/nothing", 404, "no API"),
+      ] {
+        let answer = try await Self.get(url, path: path, token: token)
+        #expect(answer.status == status, "\(path)")
+        #expect(answer.body.hasPrefix(#"{"error":""#), "\(path)")
+        #expect(answer.body.contains(message), "\(path): \(answer.body)")
+        #expect(!answer.body.contains("\n"), "\(path)")
+      }
+
+      kill(server.processIdentifier, SIGINT)
+      #expect(try await server.end(within: 30))
+      #expect(server.terminationStatus == 0)
+      #expect(try await lines.next(within: 30) == "Press Ctrl-C to stop.")
+      #expect(try await lines.next(within: 30) == "Stopped.")
+    }
+  }
+
+  @Test func aMissingFileIsOneLineAndExitTwo() async throws {
+    let directory = try TemporaryDirectory()
+    let result = try await Product.tcatrace.run(["serve", "missing.db"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr == "Error: 'missing.db' does not exist: give the path of a trace file.\n")
+  }
+
+  /// The page in Chromium, driven by Playwright (`.ci/run` installs both): the checks are
+  /// Python/serve_browser_check.py's.
+  @Test(
+    .enabled("needs Chromium (apt-get install chromium) and Playwright (pip install playwright)") {
+      await Self.hasBrowser()
+    })
+  func theBrowserShowsTheDemoAndRunsNothingFromATrace() async throws {
+    let directory = try TemporaryDirectory()
+    let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
+    #expect(demo.status == 0)
+    let work = directory.url.appendingPathComponent("served")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    check.arguments = [
+      "python3",
+      Self.root.appendingPathComponent("Tests/tcatraceTests/Python/serve_browser_check.py").path,
+      Product.tcatrace.executableURL.path, directory.path("demo.db"), work.path,
+    ]
+    let result = try await check.runToEnd(timeLimit: 300)
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+      "\(result.stdout) \(result.stderr)")
+    #expect(report["failures"] as? [String] == [], "\(report)")
+    #expect(report.count == 21, "\(report.keys.sorted())")
+    // NB: The README's screenshot is this run's, copied when asked.
+    if let destination = ProcessInfo.processInfo.environment["TCATRACE_SERVE_SCREENSHOT"] {
+      _ = try? FileManager.default.removeItem(atPath: destination)
+      try FileManager.default.copyItem(
+        atPath: work.appendingPathComponent("serve.png").path, toPath: destination)
+    }
+  }
+
+  static func hasBrowser() async -> Bool {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else { return false }
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    probe.arguments = ["python3", "-c", "import playwright.sync_api"]
+    return (try? await probe.runToEnd(timeLimit: 60))?.status == 0
+  }
+}
