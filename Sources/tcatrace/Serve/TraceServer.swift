@@ -34,7 +34,9 @@ struct TraceServer: HTTPHandler {
         .unauthorized, "the token is missing or wrong: open the URL tcatrace serve printed")
     }
     guard request.method == .GET || request.method == .HEAD else {
-      return Self.error(.methodNotAllowed, "only GET: this server changes nothing")
+      var refusal = Self.error(.methodNotAllowed, "only GET: this server changes nothing")
+      refusal.headers[HTTPHeader("Allow")] = "GET, HEAD"
+      return refusal
     }
     let components = request.path.split(separator: "/", omittingEmptySubsequences: true).map(
       String.init)
@@ -54,7 +56,10 @@ struct TraceServer: HTTPHandler {
     } catch let error as APIError {
       return Self.error(error.status, error.message)
     } catch let error as TraceFileError {
-      return Self.error(.unprocessableContent, error.cliDescription)
+      // NB: A session or action the file does not hold is a resource that is not there; a
+      // file that cannot be read is one the request cannot be answered from.
+      return Self.error(
+        error.kind == .notInFile ? .notFound : .unprocessableContent, error.cliDescription)
     } catch let error as CLIError {
       return Self.error(.unprocessableContent, error.message)
     } catch {
@@ -136,9 +141,9 @@ struct TraceServer: HTTPHandler {
     var filter = TraceFilter(session: session)
     filter.fromSeq = try query.integer("from", minimum: 1) ?? 1
     let limit = try query.integer("limit", minimum: 1, maximum: Self.maximumPageSize) ?? 100
-    if let categories = query["category"], !categories.isEmpty {
+    if let categories = query["category"] {
       var set: Set<ActionCategory> = []
-      for name in categories.split(separator: ",") {
+      for name in categories.split(separator: ",", omittingEmptySubsequences: false) {
         guard let category = ActionCategory(rawValue: String(name)) else {
           throw APIError(
             .badRequest,

@@ -44,7 +44,8 @@ function sessionPath(rest) {
 function filters() {
   const params = new URLSearchParams();
   const categories = [...document.querySelectorAll('input[name=category]:checked')].map(c => c.value);
-  if (categories.length < 4) params.set('category', categories.join(',') || 'none');
+  if (categories.length === 0) return null;
+  if (categories.length < 4) params.set('category', categories.join(','));
   const feature = document.getElementById('feature').value.trim();
   if (feature) params.set('feature', feature);
   const text = document.getElementById('text').value;
@@ -108,6 +109,11 @@ async function loadPage() {
   const generation = view.generation;
   try {
     const params = filters();
+    if (params === null) {
+      view.next = null;
+      document.getElementById('more').textContent = 'No category chosen.';
+      return;
+    }
     params.set('from', view.next);
     params.set('limit', pageSize);
     const page = await api(sessionPath('actions?' + params));
