@@ -77,6 +77,9 @@ struct TraceServer: HTTPHandler {
     default:
       break
     }
+    if path.count == 3, path[0] == "files", path[2] == "sql" {
+      return try self.sql(file: try self.file(path[1]), query: query)
+    }
     // files/{file}/sessions/{session}/…
     guard path.count >= 4, path[0] == "files", path[2] == "sessions" else {
       throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
@@ -97,6 +100,9 @@ struct TraceServer: HTTPHandler {
     }
     if rest == ["state"] {
       return try self.state(file: file, session: session, query: query)
+    }
+    if rest == ["leaks"] {
+      return try self.leaks(file: file, session: session)
     }
     throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
   }
@@ -218,6 +224,61 @@ struct TraceServer: HTTPHandler {
         session: extent.id, after: seq, path: nil, node: state, json: json)
     }
     return Self.json(value)
+  }
+
+  /// `/api/files/F/sessions/S/leaks`: the leaks by rule and feature, each with its first
+  /// action, as `tcatrace leaks` counts them.
+  private func leaks(file: String, session: Int64) throws -> HTTPResponse {
+    let summaries = try Self.read(path: file) { reader in
+      _ = try reader.sessionExtent(id: session)
+      return try reader.leakSummaries(session: session)
+    }
+    return Self.json(
+      .array(
+        summaries.map {
+          .object([
+            ("rule", .string($0.rule.rawValue)), ("feature", .string($0.feature)),
+            ("count", .integer(Int64($0.count))), ("first_seq", .integer(Int64($0.firstSeq))),
+            ("first_detail", .string($0.firstDetail)),
+          ])
+        }))
+  }
+
+  /// The most rows `/api/files/F/sql` answers with.
+  static let maximumRows = 1_000
+
+  /// `/api/files/F/sql?query=SELECT…`: a read-only query, with `tcatrace sql`'s rules and
+  /// errors; at most ``maximumRows`` rows, and whether there were more.
+  private func sql(file: String, query: Query) throws -> HTTPResponse {
+    guard let sql = query["query"], !sql.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    else {
+      throw APIError(.badRequest, "'query' is the SQL to run: SELECT …")
+    }
+    struct Enough: Error {}
+    var columns: [String] = []
+    var rows: [JSONValue] = []
+    var truncated = false
+    do {
+      try Self.read(path: file) { reader in
+        do {
+          try reader.query(sql) {
+            columns = $0
+          } row: { values in
+            guard rows.count < Self.maximumRows else { throw Enough() }
+            rows.append(.array(values.map(\.json)))
+          }
+        } catch is Enough {
+          truncated = true
+        }
+      }
+    } catch let error as TraceFileError where error.kind == .sqlite || error.kind == .notWritable {
+      throw APIError(.badRequest, TCATraceCommand.SQL.explain(error, file: file))
+    }
+    return Self.json(
+      .object([
+        ("columns", .array(columns.map { .string($0) })), ("rows", .array(rows)),
+        ("truncated", .bool(truncated)),
+      ]))
   }
 
   // MARK: - Reading

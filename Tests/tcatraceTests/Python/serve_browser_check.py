@@ -225,6 +225,41 @@ try:
         leak_rules = page.eval_on_selector_all("#selected-leaks strong", "items => items.map(i => i.textContent)")
         check("the selected action's leaks are named", leak_rules == [l["rule"] for l in leaked["leaks"]], str(leak_rules))
 
+        # Leaks by rule and feature, as `tcatrace leaks` counts them; each links to its action.
+        page.click("#leaks-panel summary")
+        summaries = page.eval_on_selector_all(
+            "#leak-summaries tr", "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+        listed = json.loads(cli("leaks", demo, "--session", "2", "--format", "json").stdout)
+        check("the leaks panel lists tcatrace leaks' rules and features",
+              sorted(summaries) == sorted([[l["rule"], l["feature"] or "(root)", str(l["count"]), f"#{l['first_seq']}"] for l in listed]),
+              f"{summaries} vs {listed}")
+        last_link = page.locator("#leak-summaries a.action-link").last
+        last_seq = int(last_link.text_content()[1:])
+        last_link.click()
+        wait_until(page, f"document.getElementById('selected').textContent.startsWith('#{last_seq} ')", 10000)
+        check("a leak's link selects its action", True)
+
+        # SQL: a query shows a table; one that writes is refused, and the file is unchanged.
+        page.click("#sql-panel summary")
+        page.fill("#sql-query", "SELECT seq, case_name FROM actions WHERE session_id = 2 ORDER BY seq LIMIT 3")
+        page.click("#sql-form button")
+        page.wait_for_selector("#sql-result tbody tr", timeout=10000)
+        cells = page.eval_on_selector_all(
+            "#sql-result tbody tr", "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+        check("SQL shows its rows", cells == [[str(a["seq"]), a["case"]] for a in
+                                              [json.loads(l) for l in cli("replay", demo, "--session", "2", "--format", "jsonl").stdout.splitlines()][:3]],
+              str(cells))
+        with sqlite3.connect(demo) as db:
+            before = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        page.fill("#sql-query", "DELETE FROM actions")
+        page.click("#sql-form button")
+        wait_until(page, "document.getElementById('sql-error').textContent !== ''", 10000)
+        refusal = page.text_content("#sql-error")
+        with sqlite3.connect(demo) as db:
+            after = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        check("SQL that writes is refused, in one line", "read" in refusal and "\n" not in refusal and before == after,
+              f"{refusal!r} {before} {after}")
+
         # The damaged file: the command line's one line, in the page; the other files served.
         errors = page.text_content("#file-errors")
         check("a damaged file shows the command line's one line", damaged_line != "" and damaged_line in errors,

@@ -17,6 +17,13 @@ const view = {
   generation: 0,    // bumped when the log is reset: late answers for an older log are dropped
 };
 
+// A query string with %20 for spaces: the server reads `+` as itself.
+function queryString(params) {
+  return Object.entries(params)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
+}
+
 async function api(path) {
   const response = await fetch('/api/' + path, { headers: { 'X-TCATrace-Token': token } });
   const body = await response.json();
@@ -42,15 +49,15 @@ function sessionPath(rest) {
 }
 
 function filters() {
-  const params = new URLSearchParams();
+  const params = {};
   const categories = [...document.querySelectorAll('input[name=category]:checked')].map(c => c.value);
   if (categories.length === 0) return null;
-  if (categories.length < 4) params.set('category', categories.join(','));
+  if (categories.length < 4) params.category = categories.join(',');
   const feature = document.getElementById('feature').value.trim();
-  if (feature) params.set('feature', feature);
+  if (feature) params.feature = feature;
   const text = document.getElementById('text').value;
-  if (text) params.set('text', text);
-  if (document.getElementById('leaks-only').checked) params.set('leaks', 'true');
+  if (text) params.text = text;
+  if (document.getElementById('leaks-only').checked) params.leaks = 'true';
   return params;
 }
 
@@ -88,8 +95,40 @@ async function openSession(file, session) {
   const info = view.files[file].sessions.find(s => s.id === session);
   view.lastSeq = info ? info.actions : 0;
   document.getElementById('session').value = `${file}/${session}`;
-  await resetLog();
+  await Promise.all([resetLog(), loadLeaks()]);
   if (view.rows.length > 0) await select(view.rows[0]);
+}
+
+// MARK: - Leaks and SQL
+
+async function loadLeaks() {
+  const summaries = await api(sessionPath('leaks'));
+  document.getElementById('leak-count').textContent =
+    `(${summaries.reduce((total, leak) => total + leak.count, 0)})`;
+  document.getElementById('leak-summaries').replaceChildren(...summaries.map(leak =>
+    element('tr', null,
+      element('td', null, leak.rule),
+      element('td', null, leak.feature || '(root)'),
+      element('td', null, leak.count),
+      element('td', null, actionLink(leak.first_seq, `#${leak.first_seq}`)))));
+}
+
+async function runSQL(event) {
+  event.preventDefault();
+  const error = document.getElementById('sql-error');
+  const table = document.getElementById('sql-result');
+  error.textContent = '';
+  table.replaceChildren();
+  try {
+    const query = queryString({ query: document.getElementById('sql-query').value });
+    const result = await api(`files/${view.file}/sql?${query}`);
+    table.append(element('thead', null, element('tr', null, ...result.columns.map(c => element('th', null, c)))));
+    table.append(element('tbody', null, ...result.rows.map(row =>
+      element('tr', null, ...row.map(value => element('td', null, value === null ? 'NULL' : value))))));
+    if (result.truncated) error.textContent = `The first ${result.rows.length} rows.`;
+  } catch (failure) {
+    error.textContent = failure.message;
+  }
 }
 
 // MARK: - The log
@@ -114,9 +153,9 @@ async function loadPage() {
       document.getElementById('more').textContent = 'No category chosen.';
       return;
     }
-    params.set('from', view.next);
-    params.set('limit', pageSize);
-    const page = await api(sessionPath('actions?' + params));
+    params.from = view.next;
+    params.limit = pageSize;
+    const page = await api(sessionPath('actions?' + queryString(params)));
     if (generation !== view.generation) return;
     status('');
     appendRows(page.actions);
@@ -305,6 +344,7 @@ document.addEventListener('DOMContentLoaded', () => {
     filterTimer = setTimeout(resetLog, 200);
   });
   document.getElementById('filters').addEventListener('submit', event => event.preventDefault());
+  document.getElementById('sql-form').addEventListener('submit', runSQL);
   new IntersectionObserver(entries => {
     if (entries.some(e => e.isIntersecting)) loadPage();
   }, { root: document.getElementById('log') }).observe(document.getElementById('more'));
