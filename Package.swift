@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "TCATraceFile", targets: ["TCATraceFile"]),
     .executable(name: "tcatrace", targets: ["tcatrace"]),
     .executable(name: "tcatrace-lint", targets: ["tcatrace-lint"]),
+    .executable(name: "tcatrace-serve", targets: ["tcatrace-serve"]),
     // NB: Each in a product of its own, which an app names only if it wants the linter built.
     .plugin(name: "TCATraceLintBuildToolPlugin", targets: ["TCATraceLintBuildToolPlugin"]),
     .plugin(name: "TCATraceLintCommandPlugin", targets: ["TCATraceLintCommandPlugin"]),
@@ -172,18 +173,12 @@ let package = Package(
       dependencies: [
         "ToolSupport",
         "TCATraceFile",
+        "TraceCommands",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "FlyingFox", package: "FlyingFox"),
       ],
-      // NB: `tcatrace serve`'s page, built into the program.
-      resources: [
-        .embedInCode("Serve/Page/index.html"),
-        .embedInCode("Serve/Page/app.js"),
-        .embedInCode("Serve/Page/app.css"),
-      ],
-      // NB: Neither `tcatrace-demo` nor `tcatrace-lint`, which `tcatrace demo` and `tcatrace
-      // lint` run: `tcatrace` finds them beside itself, or builds them in a checkout of this
-      // package (Sources/tcatrace/Commands/Companions.swift).
+      // NB: Not `tcatrace-demo`, `tcatrace-lint` or `tcatrace-serve`, which `tcatrace demo`,
+      // `lint` and `serve` run: `tcatrace` finds them beside itself, or builds them in a
+      // checkout of this package (Sources/tcatrace/Commands/Companions.swift).
     ),
     .executableTarget(
       name: "tcatrace-demo",
@@ -193,6 +188,29 @@ let package = Package(
         "TCATraceExamples",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    // NB: `tcatrace serve`, a program of its own so that `tcatrace` loads neither its HTTP
+    // server nor the whole of Foundation that FlyingFox imports.
+    .executableTarget(
+      name: "tcatrace-serve",
+      dependencies: [
+        "TCATraceFile",
+        "ToolSupport",
+        "TraceCommands",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
+      ],
+      // NB: The page, built into the program.
+      resources: [
+        .embedInCode("Page/index.html"),
+        .embedInCode("Page/app.js"),
+        .embedInCode("Page/app.css"),
+      ]
+    ),
+    // NB: What the programs that read traces share: how they open a file, and their JSON.
+    .target(
+      name: "TraceCommands",
+      dependencies: ["TCATraceFile", "ToolSupport"]
     ),
     .executableTarget(
       name: "tcatrace-lint",
@@ -345,6 +363,7 @@ let package = Package(
         "tcatrace",
         "tcatrace-demo",
         "tcatrace-lint",
+        "tcatrace-serve",
         "tcatrace-fixture",
         "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release programs to install: `tcatrace` and `tcatrace-lint`, with
-# `tcatrace-demo` beside them (which `tcatrace demo` runs), and prints the folder they are in.
+# `tcatrace-demo` and `tcatrace-serve` beside them (which `tcatrace demo` and `tcatrace serve`
+# run), and prints the folder they are in.
 #
 #   Scripts/build-release.sh [SCRATCH]     SCRATCH: SwiftPM's build folder (.build by default)
 #
@@ -11,8 +12,8 @@
 # any Linux of its architecture: it calls neither glibc's name lookups nor `dlopen`, which a
 # static glibc cannot serve (SQLite's extensions are off). `tcatrace-lint` carries the Swift
 # runtime and Foundation and is not position-independent: the loader binds no Swift library's
-# symbols and applies no relative relocations. Elsewhere the programs are built as SwiftPM
-# builds them.
+# symbols and applies no relative relocations. Elsewhere, and `tcatrace-demo` and
+# `tcatrace-serve` everywhere, the programs are built as SwiftPM builds them.
 #
 # These are linker flags for the programs, not for the libraries an app links, so they live
 # here and not in Package.swift: SwiftPM refuses `unsafeFlags` in a package that another one
@@ -38,4 +39,5 @@ else
   build tcatrace-lint
 fi
 build tcatrace-demo
+build tcatrace-serve
 swift build --configuration release --scratch-path "$scratch" --show-bin-path

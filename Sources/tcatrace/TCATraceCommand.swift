@@ -25,11 +25,15 @@ struct TCATraceCommand: AsyncParsableCommand {
   /// Runs the command, with the exit codes every `tcatrace` command shares: 0 success,
   /// 1 findings, 2 usage or bad input.
   static func main() async {
-    // NB: `lint` is a program of its own (see `Lint`), and gets its arguments untouched,
-    // `--help` included.
+    // NB: `lint` and `serve` are programs of their own (see `Lint` and `Serve`), and get their
+    // arguments untouched, `--help` included.
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "lint" || arguments == ["help", "lint"] {
       Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
+        .reportAndExit()
+    }
+    if arguments.first == "serve" || arguments == ["help", "serve"] {
+      Serve.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
         .reportAndExit()
     }
     // NB: File names that are not UTF-8 reach the commands whole (see `FileName`).

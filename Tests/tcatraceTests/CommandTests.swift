@@ -80,6 +80,8 @@ struct CommandTests {
         export                  Write a trace's sessions in a timeline viewer's
                                 format.
         merge                   Copy the sessions of several traces into a new one.
+        serve                   See traces in a browser: the action log, the state
+                                after each action, the leaks.
         lint                    Check Swift sources for boundary leaks, without
                                 running them.
 

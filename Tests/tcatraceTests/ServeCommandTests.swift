@@ -145,6 +145,20 @@ struct ServeCommandTests {
     }
   }
 
+  /// `tcatrace serve` is `tcatrace-serve`, run in its place: the same help, and `tcatrace`
+  /// itself links no HTTP server.
+  @Test func serveIsTheServerProgramRunUnderTcatrace() async throws {
+    let help = try await Product("tcatrace-serve").run(["--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.hasPrefix("OVERVIEW: See traces in a browser"))
+    #expect(help.stdout.contains("USAGE: tcatrace serve <files> ... [--port <port>] [--open]"))
+    for arguments in [["serve", "--help"], ["help", "serve"]] {
+      let forwarded = try await Product.tcatrace.run(arguments)
+      #expect(forwarded.status == 0, "\(arguments)")
+      #expect(forwarded.stdout == help.stdout, "\(arguments)")
+    }
+  }
+
   @Test func aMissingFileIsOneLineAndExitTwo() async throws {
     let directory = try TemporaryDirectory()
     let result = try await Product.tcatrace.run(["serve", "missing.db"], in: directory.url)

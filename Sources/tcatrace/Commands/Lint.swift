@@ -46,16 +46,23 @@ extension TCATraceCommand {
     /// ``TCATraceCommand/companion(_:runBy:)``). Returns only if it cannot be run, with what to
     /// do about it.
     static func forward(_ arguments: [String]) -> CLIError {
-      let name = "tcatrace-lint"
-      let program: String
-      do {
-        program = try TCATraceCommand.companion(name, runBy: "lint")
-      } catch {
-        return error
-      }
-      let argv = ([name] + arguments).map { strdup($0) } + [nil]
-      execv(program, argv)
-      return CLIError(message: "could not run \(program): \(String(cString: strerror(errno)))")
+      TCATraceCommand.runCompanion("tcatrace-lint", runBy: "lint", arguments: arguments)
     }
+  }
+
+  /// Runs the companion program `name` with `arguments` in this process's place; returns only
+  /// the error that it could not be found or run.
+  static func runCompanion(_ name: String, runBy command: String, arguments: [String])
+    -> CLIError
+  {
+    let program: String
+    do {
+      program = try TCATraceCommand.companion(name, runBy: command)
+    } catch {
+      return error
+    }
+    let argv = ([name] + arguments).map { strdup($0) } + [nil]
+    execv(program, argv)
+    return CLIError(message: "could not run \(program): \(String(cString: strerror(errno)))")
   }
 }

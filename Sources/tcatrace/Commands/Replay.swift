@@ -1,5 +1,6 @@
 import ArgumentParser
 import TCATraceFile
+import TraceCommands
 import ToolSupport
 
 extension TCATraceCommand {
@@ -260,61 +261,5 @@ extension ActionCategory {
     case .delegate: .green
     case .unclassified: .dim
     }
-  }
-}
-
-extension TracedAction {
-  /// The action in `--format json|jsonl`.
-  func json(showsChanges: Bool) -> JSONValue {
-    var members: [(String, JSONValue)] = [
-      ("session", .integer(self.sessionID)),
-      ("seq", .integer(Int64(self.seq))),
-      ("time_ns", .integer(self.timeNs)),
-      ("duration_ns", .integer(self.durationNs)),
-    ]
-    switch self.origin {
-    case .send: members += [("origin", .string("send")), ("cause_seq", .null)]
-    case let .effect(cause):
-      members += [("origin", .string("effect")), ("cause_seq", .integer(Int64(cause)))]
-    }
-    members += [
-      ("path", .string(self.path)),
-      ("root_category", .string(self.rootCategory.rawValue)),
-      ("feature", .string(self.feature)),
-      ("category", .string(self.category.rawValue)),
-      ("case", .string(self.caseName)),
-      ("state_path", .string(self.statePath)),
-      ("payload", JSONValue(self.payload)),
-      ("payload_json", JSONValue(self.payloadJSON)),
-    ]
-    if showsChanges {
-      members.append(
-        (
-          "changes",
-          .array(
-            self.changes.map {
-              .object([
-                ("path", .string($0.path)), ("kind", .string($0.kind.rawValue)),
-                ("old", JSONValue($0.old)), ("new", JSONValue($0.new)),
-              ])
-            }
-          )
-        )
-      )
-    }
-    members.append(
-      (
-        "leaks",
-        .array(
-          self.leaks.map {
-            .object([
-              ("rule", .string($0.rule.rawValue)), ("feature", .string($0.feature)),
-              ("detail", .string($0.detail)),
-            ])
-          }
-        )
-      )
-    )
-    return .object(members)
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TCATraceFile
+import TraceCommands
 import ToolSupport
 
 extension TCATraceCommand {
@@ -38,7 +39,7 @@ extension TCATraceCommand {
           case .json: try self.printJSON(reader)
           }
         } catch let error as TraceFileError {
-          throw CLIError(message: Self.explain(error, file: self.trace.file))
+          throw CLIError(message: error.queryExplanation(file: self.trace.file))
         }
       }
     }
@@ -99,47 +100,11 @@ extension TCATraceCommand {
       print("]")
     }
 
-    /// A query's error on one line, with what to do.
-    static func explain(_ error: TraceFileError, file: String) -> String {
-      let sqliteMessage = error.message
-      if error.kind == .notWritable || sqliteMessage.contains("readonly") {
-        return
-          "tcatrace sql runs read-only queries, and this one would change '\(file)' (\(sqliteMessage)): use SELECT"
-      }
-      if sqliteMessage.contains("attached databases") {
-        return "tcatrace sql cannot attach other databases: query '\(file)' alone"
-      }
-      return "\(error.cliDescription): check the query"
-    }
-
     static func csvField(_ text: String) -> String {
       guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
         return text
       }
       return "\"" + text.replacing("\"", with: "\"\"") + "\""
-    }
-  }
-}
-
-extension TraceValue {
-  /// The value as table and CSV cells show it: `NULL`, numbers, text, `x'…'` for blobs.
-  var text: String {
-    switch self {
-    case .null: "NULL"
-    case let .integer(integer): String(integer)
-    case let .real(real): String(real)
-    case let .text(text): text
-    case let .blob(bytes): "x'" + bytes.map { String(cFormat: "%02x", $0) }.joined() + "'"
-    }
-  }
-
-  var json: JSONValue {
-    switch self {
-    case .null: .null
-    case let .integer(integer): .integer(integer)
-    case let .real(real): .number(real)
-    case let .text(text): .string(text)
-    case .blob: .string(self.text)
     }
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ToolSupport
 import TCATraceFile
+import TraceCommands
 
 extension TCATraceCommand {
   /// `tcatrace state FILE --at N`: the whole state after an action.
@@ -108,25 +109,13 @@ extension TCATraceCommand {
         Self.printTerminalSafe(node.rendered())
       case .json:
         printJSON(
-          [Self.json(session: sessionID, after: seq, path: self.path, node: node, json: json)],
+          [
+            StateNode.stateJSON(
+              session: sessionID, after: seq, path: self.path, node: node, json: json)
+          ],
           format: .json
         )
       }
-    }
-
-    /// The state after action `seq` in `--format json` (and `tcatrace serve`'s): `node` is the
-    /// state or, with `path`, the value there; `json` the state's own JSON.
-    static func json(
-      session: Int64, after seq: Int, path: String?, node: StateNode, json: String?
-    ) -> JSONValue {
-      .object([
-        ("session", .integer(session)),
-        ("after", .integer(Int64(seq))),
-        ("path", JSONValue(path)),
-        ("rendered", .string(node.rendered())),
-        ("tree", node.jsonValue),
-        ("json", JSONValue(json)),
-      ])
     }
 
     /// What was read: the whole state rendered, or its tree and its JSON.
@@ -156,47 +145,5 @@ private final class KeptUntilExit<Value> {
 
   init(_ value: Value) {
     self.value = value
-  }
-}
-
-extension StateNode {
-  /// The tree in `--format json`: each node an object saying what it is.
-  var jsonValue: JSONValue {
-    switch self {
-    case let .text(text):
-      return .object([("text", .string(text))])
-    case let .multilineString(string, _):
-      return .object([("string", .string(string))])
-    case let .enumCase(type, description):
-      return .object([("type", .string(type)), ("case", .string(description))])
-    case let .some(wrapped):
-      return wrapped.jsonValue
-    case let .container(container):
-      var fields: [(String, JSONValue)] = []
-      switch container.kind {
-      case let .structure(type): fields.append(("type", .string(type)))
-      case .tuple: fields.append(("tuple", .bool(true)))
-      case .collection: fields.append(("collection", .bool(true)))
-      case .dictionary: fields.append(("dictionary", .bool(true)))
-      case .set: fields.append(("set", .bool(true)))
-      case let .enumCase(type, name):
-        fields.append(("type", .string(type)))
-        fields.append(("case", .string(name)))
-      }
-      fields.append(
-        (
-          "children",
-          .array(
-            container.children.map { child in
-              .object([
-                ("label", JSONValue(child.label)), ("key", .string(child.key)),
-                ("value", child.node.jsonValue),
-              ])
-            }
-          )
-        )
-      )
-      return .object(fields)
-    }
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TCATraceFile
+import TraceCommands
 
 extension TCATraceCommand {
   /// `tcatrace stats FILE`: where the actions and the reducer time go.

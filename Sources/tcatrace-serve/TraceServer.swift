@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import TCATraceFile
 import ToolSupport
+import TraceCommands
 
 // NB: FlyingFox has a `JSONValue` too.
 private typealias JSONValue = ToolSupport.JSONValue
@@ -220,7 +221,7 @@ struct TraceServer: HTTPHandler {
       let seq = try query.integer("at", minimum: 0) ?? extent.lastSeq
       let state = try reader.state(session: extent.id, after: seq)
       let json = try reader.stateJSON(session: extent.id, after: seq)
-      return TCATraceCommand.State.json(
+      return StateNode.stateJSON(
         session: extent.id, after: seq, path: nil, node: state, json: json)
     }
     return Self.json(value)
@@ -272,7 +273,7 @@ struct TraceServer: HTTPHandler {
         }
       }
     } catch let error as TraceFileError where error.kind == .sqlite || error.kind == .notWritable {
-      throw APIError(.badRequest, TCATraceCommand.SQL.explain(error, file: file))
+      throw APIError(.badRequest, error.queryExplanation(file: file))
     }
     return Self.json(
       .object([
@@ -295,13 +296,8 @@ struct TraceServer: HTTPHandler {
   private static func read<Result>(
     path: String, _ body: (TraceReader) throws -> Result
   ) throws -> Result {
-    let arguments: TraceFileArguments
-    do {
-      arguments = try TraceFileArguments.parse([path])
-    } catch {
-      throw APIError(.badRequest, "'\(path)' cannot be read")
-    }
-    return try arguments.read(checking: ["sessions", "actions", "state_changes", "states"], body)
+    return try TraceFileAccess(file: path).read(
+      checking: ["sessions", "actions", "state_changes", "states"], body)
   }
 
   // MARK: - Responses

@@ -1,0 +1,188 @@
+import ArgumentParser
+import FlyingFox
+import Foundation
+import TCATraceFile
+import ToolSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `tcatrace serve FILE [FILE…]`: the traces in a browser.
+///
+/// A program of its own, `tcatrace-serve`, which `tcatrace serve` runs: see `tcatrace`'s `Serve`.
+@main
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "tcatrace serve",
+    abstract: "See traces in a browser: the action log, the state after each action, the leaks.",
+    discussion: """
+      Serves a page, and the read-only JSON API it reads the files through, on the loopback \
+      address only, until interrupted (Ctrl-C). It prints the page's URL, which holds a \
+      token made at start: every request needs it, and requests to another host name are \
+      refused. A file that cannot be read is named in the page with the one line the other \
+      commands give; the others are served. Files are never changed.
+      """,
+    version: TCATraceVersion.current
+  )
+
+  /// Runs the server, with `tcatrace`'s exit codes: 0 when stopped, 2 for usage or bad input.
+  static func main() async {
+    await runAsTool()
+  }
+
+  @Argument(help: "The trace files (SQLite files written by a TraceRecorder).")
+  var files: [String]
+
+  @Option(help: "The port to listen on. Default: one the system picks.")
+  var port: Int = 0
+
+  @Flag(help: "Open the page in the default browser.")
+  var open = false
+
+  func validate() throws {
+    guard !self.files.isEmpty else { throw ValidationError("give at least one trace file") }
+    guard (0...65_535).contains(self.port) else {
+      throw ValidationError("--port is a port number, from 0 (any) to 65535")
+    }
+  }
+
+  func run() async throws {
+    for file in self.files where !FileManager.default.fileExists(atPath: file) {
+      throw CLIError(message: "'\(file)' does not exist: give the path of a trace file.")
+    }
+    let token = Self.makeToken()
+    let address: sockaddr_in
+    do {
+      address = try .inet(ip4: "127.0.0.1", port: UInt16(self.port))
+    } catch {
+      throw CLIError(message: "cannot listen on 127.0.0.1:\(self.port).")
+    }
+    // NB: Built with the port once it is known: the handler checks `Host` against it.
+    let handler = ServerHandler()
+    let server = HTTPServer(address: address, logger: .disabled, handler: handler)
+    let running = Task { try await server.run() }
+    do {
+      try await server.waitUntilListening(timeout: 10)
+    } catch {
+      running.cancel()
+      throw CLIError(
+        message:
+          "cannot listen on 127.0.0.1:\(self.port): \(Self.firstLine(of: error)); choose another --port."
+      )
+    }
+    guard case let .ip4(_, port)? = await server.listeningAddress else {
+      running.cancel()
+      throw CLIError(message: "cannot listen on 127.0.0.1:\(self.port).")
+    }
+    await handler.serve(
+      TraceServer(
+        files: self.files, token: token, hosts: ["127.0.0.1:\(port)", "localhost:\(port)"]))
+    let url = "http://127.0.0.1:\(port)/?token=\(token)"
+    print("Serving \(self.files.count) file\(self.files.count == 1 ? "" : "s") at \(url)")
+    print("Press Ctrl-C to stop.")
+    fflush(nil)
+    if self.open { Self.openInBrowser(url) }
+    await Self.waitForInterrupt()
+    await server.stop(timeout: 1)
+    running.cancel()
+    print("Stopped.")
+  }
+
+  /// 32 random bytes, in hexadecimal.
+  static func makeToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in
+      let byte = UInt8.random(in: .min ... .max, using: &generator)
+      return String(byte, radix: 16).count == 1
+        ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+    }.joined()
+  }
+
+  private static func firstLine(of error: any Error) -> String {
+    "\(error)".split(separator: "\n").first.map(String.init) ?? "unknown"
+  }
+
+  /// Returns at the first SIGINT or SIGTERM.
+  private static func waitForInterrupt() async {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let once = Once(continuation)
+      let sources = [SIGINT, SIGTERM].map {
+        DispatchSource.makeSignalSource(signal: $0, queue: .global())
+      }
+      for source in sources {
+        source.setEventHandler {
+          for source in sources { source.cancel() }
+          once.resume()
+        }
+        source.resume()
+      }
+      Interrupts.keep(sources)
+    }
+  }
+
+  private static func openInBrowser(_ url: String) {
+    let process = Process()
+    #if os(macOS)
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+      process.arguments = [url]
+    #else
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["xdg-open", url]
+    #endif
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      printError("Could not open a browser: open \(url) yourself.")
+    }
+  }
+}
+
+/// The server's handler, given the trace server once the port it listens on is known; until
+/// then, every request is refused.
+actor ServerHandler: HTTPHandler {
+  private var server: TraceServer?
+
+  func serve(_ server: TraceServer) {
+    self.server = server
+  }
+
+  func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    guard let server = self.server else {
+      return TraceServer.error(.serviceUnavailable, "starting: try again")
+    }
+    return try await server.handleRequest(request)
+  }
+}
+
+/// Resumes a continuation once, from whichever signal comes first.
+private final class Once: @unchecked Sendable {
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<Void, Never>?
+
+  init(_ continuation: CheckedContinuation<Void, Never>) {
+    self.continuation = continuation
+  }
+
+  func resume() {
+    self.lock.lock()
+    let continuation = self.continuation
+    self.continuation = nil
+    self.lock.unlock()
+    continuation?.resume()
+  }
+}
+
+/// The signal sources, kept for the process's life.
+private enum Interrupts {
+  nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+  static func keep(_ sources: [any DispatchSourceSignal]) {
+    Self.sources = sources
+  }
+}

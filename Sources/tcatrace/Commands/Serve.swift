@@ -1,0 +1,41 @@
+import ArgumentParser
+import ToolSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension TCATraceCommand {
+  /// `tcatrace serve FILE…`: the traces in a browser.
+  ///
+  /// NB: A program of its own, `tcatrace-serve`, run in this process's place as `lint` runs
+  /// `tcatrace-lint`: its HTTP server, and the whole of Foundation that the server imports,
+  /// would otherwise load with every command.
+  struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "serve",
+      abstract: "See traces in a browser: the action log, the state after each action, the leaks.",
+      discussion: """
+        Run by tcatrace-serve, which is built beside tcatrace. 'tcatrace serve --help' lists \
+        its options.
+        """
+    )
+
+    @Argument(
+      parsing: .captureForPassthrough,
+      help: ArgumentHelp(
+        "Trace files, and options: see 'tcatrace serve --help'.", valueName: "argument")
+    )
+    var arguments: [String] = []
+
+    func run() throws {
+      throw Self.forward(self.arguments)
+    }
+
+    static func forward(_ arguments: [String]) -> CLIError {
+      TCATraceCommand.runCompanion("tcatrace-serve", runBy: "serve", arguments: arguments)
+    }
+  }
+}
