@@ -34,6 +34,23 @@ struct ServeCommandTests {
     try await body(url, server, lines)
   }
 
+  /// The demo's trace, recorded and served; `body` gets the URL and the token in it too.
+  private func servingTheDemo(
+    _ body: (_ url: URL, _ token: String, _ server: Process, _ lines: LineReader) async throws
+      -> Void
+  ) async throws {
+    let directory = try TemporaryDirectory()
+    let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
+    #expect(demo.status == 0)
+    try await self.serving(["demo.db"], in: directory.url) { url, server, lines in
+      let token = try #require(
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+          $0.name == "token"
+        }?.value)
+      try await body(url, token, server, lines)
+    }
+  }
+
   private static func get(
     _ url: URL, path: String, token: String?
   ) async throws -> (status: Int, body: String, headers: [AnyHashable: Any]) {
@@ -49,14 +66,7 @@ struct ServeCommandTests {
   }
 
   @Test func theAPIAnswersWithTheTokenOnlyAndCtrlCStopsIt() async throws {
-    let directory = try TemporaryDirectory()
-    let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
-    #expect(demo.status == 0)
-    try await self.serving(["demo.db"], in: directory.url) { url, server, lines in
-      let token = try #require(
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
-          $0.name == "token"
-        }?.value)
+    try await self.servingTheDemo { url, token, server, lines in
       #expect(token.count == 64)
 
       let files = try await Self.get(url, path: "/api/files", token: token)
@@ -210,14 +220,7 @@ struct ServeCommandTests {
   /// server's handler: schemathesis' check that they get a 405 is left out.
   @Test(.enabled("needs schemathesis (pip install schemathesis)") { await Self.hasSchemathesis() })
   func theAPIIsWhatItsOpenAPIDocumentSays() async throws {
-    let directory = try TemporaryDirectory()
-    let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
-    #expect(demo.status == 0)
-    try await self.serving(["demo.db"], in: directory.url) { url, _, _ in
-      let token = try #require(
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
-          $0.name == "token"
-        }?.value)
+    try await self.servingTheDemo { url, token, _, _ in
       // NB: Any text is a valid `query` to the document, and SQL that does not parse is
       // refused (400): the SQL operation runs without the check that valid input is accepted.
       let sql = "/api/files/{file}/sql"
