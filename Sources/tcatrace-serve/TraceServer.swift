@@ -105,6 +105,21 @@ struct TraceServer: HTTPHandler {
     if rest == ["leaks"] {
       return try self.leaks(file: file, session: session)
     }
+    if rest == ["perfetto"] || rest == ["test"] {
+      // NB: A session the file lacks is a 404 here, as for the other operations, rather than
+      // the command's exit 2.
+      try Self.read(path: file) { _ = try $0.sessionExtent(id: session) }
+    }
+    if rest == ["perfetto"] {
+      return try Self.download(
+        ["export", file, "--session", String(session), "--format", "perfetto"],
+        name: "session-\(session).perfetto.json", type: "application/json")
+    }
+    if rest == ["test"] {
+      return try Self.download(
+        ["test", file, "--session", String(session)],
+        name: "Session\(session)Tests.swift", type: "text/plain; charset=utf-8")
+    }
     throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
   }
 
@@ -282,6 +297,58 @@ struct TraceServer: HTTPHandler {
       ]))
   }
 
+  /// What `tcatrace ARGUMENTS` prints, as a file to save: the `tcatrace` beside this program
+  /// writes it, as it does on the command line; its one-line error, if it fails.
+  private static func download(_ arguments: [String], name: String, type: String) throws
+    -> HTTPResponse
+  {
+    guard
+      let tcatrace = Bundle.main.executableURL?.deletingLastPathComponent()
+        .appendingPathComponent("tcatrace"),
+      FileManager.default.isExecutableFile(atPath: tcatrace.path)
+    else {
+      throw APIError(
+        .notFound, "no tcatrace beside tcatrace-serve to write it: install them side by side")
+    }
+    let process = Process()
+    process.executableURL = tcatrace
+    process.arguments = arguments
+    process.environment = [
+      "NO_COLOR": "1", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "",
+    ]
+    process.standardInput = FileHandle.nullDevice
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // NB: Killed past a minute, so that a request cannot hold the server for good.
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+    let errorData = Locked(Data())
+    let drained = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      errorData.value = errors.fileHandleForReading.readDataToEndOfFile()
+      drained.signal()
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    drained.wait()
+    process.waitUntilExit()
+    watchdog.cancel()
+    guard process.terminationStatus == 0 else {
+      let line =
+        String(decoding: errorData.value, as: UTF8.self)
+        .split(separator: "\n").first.map(String.init) ?? "tcatrace failed"
+      throw APIError(
+        .unprocessableContent,
+        line.hasPrefix("Error: ") ? String(line.dropFirst("Error: ".count)) : line)
+    }
+    var response = Self.response(.ok, type: type, body: data)
+    response.headers[HTTPHeader("Content-Disposition")] = "attachment; filename=\"\(name)\""
+    return response
+  }
+
   // MARK: - Reading
 
   private func file(_ index: String) throws -> String {
@@ -351,6 +418,21 @@ struct TraceServer: HTTPHandler {
     return Self.response(
       status, type: "application/json",
       body: Data(JSONValue.object([("error", .string(line))]).rendered.utf8))
+  }
+}
+
+/// A value shared between the thread that reads a pipe and the one that waits for it.
+private final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+
+  init(_ value: Value) {
+    self.stored = value
+  }
+
+  var value: Value {
+    get { self.lock.withLock { self.stored } }
+    set { self.lock.withLock { self.stored = newValue } }
   }
 }
 

@@ -111,6 +111,20 @@ struct ServeCommandTests {
       #expect(leaksBySummary.body.hasPrefix(#"[{"rule":""#))
       #expect(leaksBySummary.body.components(separatedBy: #""first_seq":"#).count - 1 == 4)
 
+      // Downloads: what `tcatrace export` and `tcatrace test` print, as files.
+      let test = try await Self.get(url, path: "/api/files/0/sessions/1/test", token: token)
+      #expect(test.status == 200)
+      #expect(
+        test.headers["Content-Disposition"] as? String
+          == #"attachment; filename="Session1Tests.swift""#)
+      #expect(test.body.contains("let store = TestStore("))
+      let perfetto = try await Self.get(
+        url, path: "/api/files/0/sessions/2/perfetto", token: token)
+      #expect(perfetto.body.hasPrefix(#"{"displayTimeUnit":"ns","traceEvents":["#))
+      let untestable = try await Self.get(url, path: "/api/files/0/sessions/2/test", token: token)
+      #expect(untestable.status == 422)
+      #expect(untestable.body.hasPrefix(#"{"error":"the trace holds no JSON of session 2's"#))
+
       // The page: static, its script by URL, under a policy without inline script.
       let index = try await Self.get(url, path: "/?token=\(token)", token: nil)
       #expect(index.status == 200)
@@ -222,11 +236,15 @@ struct ServeCommandTests {
   func theAPIIsWhatItsOpenAPIDocumentSays() async throws {
     try await self.servingTheDemo { url, token, _, _ in
       // NB: Any text is a valid `query` to the document, and SQL that does not parse is
-      // refused (400): the SQL operation runs without the check that valid input is accepted.
-      let sql = "/api/files/{file}/sql"
+      // refused (400); a session whose initial state the trace does not hold cannot be made a
+      // test (422): those two operations run without the check that valid input is accepted.
+      let refusesSomeValidInput = "/(sql|test)$"
       for (operations, checks, tested) in [
-        (["--exclude-path", sql], "unsupported_method", 5),
-        (["--include-path", sql], "unsupported_method,positive_data_acceptance", 1),
+        (["--exclude-path-regex", refusesSomeValidInput], "unsupported_method", 6),
+        (
+          ["--include-path-regex", refusesSomeValidInput],
+          "unsupported_method,positive_data_acceptance", 2
+        ),
       ] {
         let run = Process()
         run.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -95,6 +95,9 @@ async function openSession(file, session) {
   const info = view.files[file].sessions.find(s => s.id === session);
   view.lastSeq = info ? info.actions : 0;
   document.getElementById('session').value = `${file}/${session}`;
+  const download = kind => `/api/${sessionPath(kind)}?${queryString({ token })}`;
+  document.getElementById('download-perfetto').href = download('perfetto');
+  document.getElementById('download-test').href = download('test');
   await Promise.all([resetLog(), loadLeaks()]);
   if (view.rows.length > 0) await select(view.rows[0]);
 }
