@@ -132,7 +132,7 @@ enum SourceFiles {
           throw LintError(path: path, message: "cannot be read: check its permissions")
         }
         if forceExclude,
-          configuration.excludes(absolutePath: LintConfiguration.standardized(path))
+          configuration.excludes(absolutePath: FilePaths.standardized(path))
         {
           continue
         }
@@ -143,7 +143,7 @@ enum SourceFiles {
         throw LintError(path: path, message: "cannot be read: check its permissions")
       }
       let hasExclusions = !configuration.excluded.isEmpty
-      let absoluteRoot = hasExclusions ? LintConfiguration.standardized(path) : ""
+      let absoluteRoot = hasExclusions ? FilePaths.standardized(path) : ""
       var found: [String] = []
       while let relative = enumerator.nextObject() as? String {
         let name = (relative as NSString).lastPathComponent

@@ -56,7 +56,7 @@ public struct LintBaseline: Equatable, Sendable {
   /// The baseline of `findings`, for a file in `directory`.
   public init(findings: [LintFinding], directory: String) {
     var lines = SourceLines()
-    let folder = LintConfiguration.standardized(directory)
+    let folder = FilePaths.standardized(directory)
     self.entries = findings.map {
       Entry(
         file: Self.relative($0.file, to: folder), rule: $0.rule.rawValue, message: $0.message,
@@ -70,7 +70,7 @@ public struct LintBaseline: Equatable, Sendable {
     var remaining: [Key: Int] = [:]
     for entry in self.entries { remaining[entry.key, default: 0] += 1 }
     var lines = SourceLines()
-    let folder = LintConfiguration.standardized(directory)
+    let folder = FilePaths.standardized(directory)
     return findings.filter { finding in
       let key = Key(
         file: Self.relative(finding.file, to: folder), rule: finding.rule.rawValue,
@@ -128,9 +128,7 @@ public struct LintBaseline: Equatable, Sendable {
   }
 
   private static func relative(_ file: String, to folder: String) -> String {
-    let absolute = LintConfiguration.standardized(file)
-    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-    return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    FilePaths.relative(FilePaths.standardized(file), to: folder)
   }
 }
 

@@ -44,7 +44,7 @@ public struct LintConfiguration: Equatable, Sendable {
 
   /// Every rule on, at its own severity, over `directory`.
   public init(directory: String = FileManager.default.currentDirectoryPath) {
-    self.directory = Self.standardized(directory)
+    self.directory = FilePaths.standardized(directory)
     self.rules = Dictionary(uniqueKeysWithValues: LintRule.allCases.map { ($0, $0.severity) })
   }
 
@@ -52,14 +52,7 @@ public struct LintConfiguration: Equatable, Sendable {
   public static func find(
     from directory: String = FileManager.default.currentDirectoryPath
   ) -> String? {
-    var url = URL(fileURLWithPath: Self.standardized(directory), isDirectory: true)
-    while true {
-      let candidate = url.appendingPathComponent(Self.fileName).path
-      if FileManager.default.fileExists(atPath: candidate) { return candidate }
-      let parent = url.deletingLastPathComponent()
-      if parent.path == url.path { return nil }
-      url = parent
-    }
+    FilePaths.nearest(Self.fileName, atOrAbove: directory)
   }
 
   /// Reads the configuration file at `path`.
@@ -75,7 +68,8 @@ public struct LintConfiguration: Equatable, Sendable {
     guard let text = String(data: data, encoding: .utf8) else {
       throw LintConfigurationError(file: path, message: "is not UTF-8 text")
     }
-    let directory = URL(fileURLWithPath: Self.standardized(path)).deletingLastPathComponent().path
+    let directory = URL(fileURLWithPath: FilePaths.standardized(path)).deletingLastPathComponent()
+      .path
     return try Self.parse(yaml: text, file: path, directory: directory)
   }
 
@@ -168,7 +162,7 @@ public struct LintConfiguration: Equatable, Sendable {
   /// written when the configuration's folder is the working directory.
   public func resolve(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
-    let workingDirectory = Self.standardized(FileManager.default.currentDirectoryPath)
+    let workingDirectory = FilePaths.standardized(FileManager.default.currentDirectoryPath)
     if self.directory == workingDirectory { return path }
     return URL(fileURLWithPath: self.directory, isDirectory: true).appendingPathComponent(path)
       .path
@@ -177,9 +171,7 @@ public struct LintConfiguration: Equatable, Sendable {
   /// Whether ``excluded`` names the file or folder at `absolutePath` (standardized).
   func excludes(absolutePath: String) -> Bool {
     guard !self.excluded.isEmpty else { return false }
-    let prefix = self.directory.hasSuffix("/") ? self.directory : self.directory + "/"
-    let relative =
-      absolutePath.hasPrefix(prefix) ? String(absolutePath.dropFirst(prefix.count)) : absolutePath
+    let relative = FilePaths.relative(absolutePath, to: self.directory)
     for pattern in self.excluded {
       var pattern = pattern
       while pattern.count > 1, pattern.hasSuffix("/") { pattern.removeLast() }
@@ -193,13 +185,6 @@ public struct LintConfiguration: Equatable, Sendable {
     return false
   }
 
-  static func standardized(_ path: String) -> String {
-    let absolute =
-      path.hasPrefix("/")
-      ? path
-      : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
-    return URL(fileURLWithPath: absolute).standardizedFileURL.path
-  }
 }
 
 /// A configuration file the linter cannot use, and where.

@@ -9,27 +9,16 @@ struct RepositoryRoot {
   let path: String
 
   init(from directory: String = FileManager.default.currentDirectoryPath) {
-    var url = URL(fileURLWithPath: directory).standardizedFileURL
-    let start = url
-    while true {
-      if FileManager.default.fileExists(atPath: url.appendingPathComponent(".git").path) {
-        self.path = url.path
-        return
-      }
-      let parent = url.deletingLastPathComponent()
-      if parent.path == url.path {
-        self.path = start.path
-        return
-      }
-      url = parent
-    }
+    let start = FilePaths.standardized(directory)
+    self.path =
+      FilePaths.nearest(".git", atOrAbove: start).map {
+        ($0 as NSString).deletingLastPathComponent
+      } ?? start
   }
 
   /// `file` from the root, with `/`; as given when it is outside the root.
   func relative(_ file: String) -> String {
-    let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
-    let root = self.path.hasSuffix("/") ? self.path : self.path + "/"
-    return absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : absolute
+    FilePaths.relative(FilePaths.standardized(file), to: self.path)
   }
 }
 

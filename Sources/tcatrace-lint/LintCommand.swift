@@ -188,7 +188,7 @@ struct LintCommand: ParsableCommand {
             ? "." : "; \(baselined) more \(baselined == 1 ? "is" : "are") in the baseline."))
     case .xcode:
       for finding in report.findings {
-        let path = URL(fileURLWithPath: finding.file).standardizedFileURL.path
+        let path = FilePaths.standardized(finding.file)
         print(
           "\(path):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) (\(finding.rule.rawValue))"
         )
