@@ -3,6 +3,7 @@ import FlyingFox
 import Foundation
 import TCATraceFile
 import ToolSupport
+import TraceCommands
 
 #if canImport(Glibc)
   import Glibc
@@ -95,10 +96,9 @@ struct ServeCommand: AsyncParsableCommand {
   static func makeToken() -> String {
     var generator = SystemRandomNumberGenerator()
     return (0..<32).map { _ in
-      let byte = UInt8.random(in: .min ... .max, using: &generator)
-      return String(byte, radix: 16).count == 1
-        ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-    }.joined()
+      String(cFormat: "%02x", UInt8.random(in: .min ... .max, using: &generator))
+    }
+    .joined()
   }
 
   private static func firstLine(of error: any Error) -> String {

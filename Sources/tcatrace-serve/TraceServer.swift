@@ -72,11 +72,8 @@ struct TraceServer: HTTPHandler {
 
   private func api(_ path: [String], query: [HTTPRequest.QueryItem]) throws -> HTTPResponse {
     let query = Query(query)
-    switch path.count {
-    case 1 where path[0] == "files":
+    if path == ["files"] {
       return Self.json(.array(self.files.indices.map(self.fileSummary)))
-    default:
-      break
     }
     if path.count == 3, path[0] == "files", path[2] == "sql" {
       return try self.sql(file: try self.file(path[1]), query: query)
@@ -109,16 +106,13 @@ struct TraceServer: HTTPHandler {
       // NB: A session the file lacks is a 404 here, as for the other operations, rather than
       // the command's exit 2.
       try Self.read(path: file) { _ = try $0.sessionExtent(id: session) }
-    }
-    if rest == ["perfetto"] {
-      return try Self.download(
-        ["export", file, "--session", String(session), "--format", "perfetto"],
-        name: "session-\(session).perfetto.json", type: "application/json")
-    }
-    if rest == ["test"] {
-      return try Self.download(
-        ["test", file, "--session", String(session)],
-        name: "Session\(session)Tests.swift", type: "text/plain; charset=utf-8")
+      return rest == ["perfetto"]
+        ? try Self.download(
+          ["export", file, "--session", String(session), "--format", "perfetto"],
+          name: "session-\(session).perfetto.json", type: "application/json")
+        : try Self.download(
+          ["test", file, "--session", String(session)],
+          name: "Session\(session)Tests.swift", type: "text/plain; charset=utf-8")
     }
     throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
   }
@@ -211,16 +205,12 @@ struct TraceServer: HTTPHandler {
       guard let action = found else {
         throw APIError(.notFound, "session \(session) has no action #\(seq)")
       }
-      var caused: [JSONValue] = []
-      // NB: An effect's actions come after their cause: read on from it, by the index.
-      try reader.forEachAction(
-        matching: TraceFilter(session: session, fromSeq: seq + 1), order: .seqAscending,
-        limit: 10_000, includeChanges: false
-      ) { later in
-        if case let .effect(cause) = later.origin, cause == seq {
-          caused.append(
-            .object([("seq", .integer(Int64(later.seq))), ("path", .string(later.path))]))
-        }
+      // NB: All of them, however late: a query for the cause, where reading on from the
+      // action stopped after 10,000 actions and missed a late effect's.
+      let caused = try reader.query(
+        "SELECT seq, path FROM actions WHERE session_id = \(session) AND cause_seq = \(seq) ORDER BY seq"
+      ).rows.map { row -> JSONValue in
+        .object([("seq", row[0].json), ("path", row[1].json)])
       }
       guard case let .object(members) = action.json(showsChanges: true) else { return .null }
       return .object(members + [("caused", .array(caused))])

@@ -91,6 +91,11 @@ struct ServeCommandTests {
         url, path: "/api/files/0/sessions/2/actions?leaks=true&category=view", token: token)
       #expect(leaks.body.components(separatedBy: #""seq":"#).count - 1 == 2)
 
+      // An action, with the actions its effects sent.
+      let action = try await Self.get(url, path: "/api/files/0/sessions/2/actions/2", token: token)
+      #expect(action.body.hasPrefix(#"{"session":2,"seq":2,"#))
+      #expect(action.body.hasSuffix(#","caused":[{"seq":3,"path":"_internal.refreshed"}]}"#))
+
       // SQL with `tcatrace sql`'s rules: reading only, at most 1,000 rows.
       let sql = try await Self.get(
         url, path: "/api/files/0/sql?query=SELECT%20COUNT(*)%20AS%20n%20FROM%20actions",
@@ -217,7 +222,7 @@ struct ServeCommandTests {
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
-    #expect(report.count == 25, "\(report.keys.sorted())")
+    #expect(report.count == 31, "\(report.keys.sorted())")
     // NB: The README's screenshot is this run's, copied when asked.
     if let destination = ProcessInfo.processInfo.environment["TCATRACE_SERVE_SCREENSHOT"] {
       _ = try? FileManager.default.removeItem(atPath: destination)

@@ -190,6 +190,53 @@ try:
         page.wait_for_timeout(300)
         check("j, k and ArrowUp step too", shown_state() == cli_state(5))
 
+        # The slider moves the selection.
+        page.eval_on_selector("#slider", "el => { el.value = 9; el.dispatchEvent(new Event('input')); }")
+        wait_until(page, "document.getElementById('selected').textContent.startsWith('#9 ')", 10000)
+        page.wait_for_timeout(300)
+        check("the slider selects a step and its state", shown_state() == cli_state(9))
+
+        # Filters: the rows are those `tcatrace replay` prints with the same filter.
+        def shown_seqs():
+            return page.eval_on_selector_all("#actions tr", "rows => rows.map(r => Number(r.dataset.seq))")
+
+        def replay_seqs(*filters):
+            lines = cli("replay", demo, "--session", "1", "--format", "jsonl", *filters).stdout.splitlines()
+            return [json.loads(line)["seq"] for line in lines]
+
+        def filtered(expected):
+            try:
+                wait_until(page, f"JSON.stringify([...document.querySelectorAll('#actions tr')].map(r => Number(r.dataset.seq))) === '{json.dumps(expected, separators=(',', ':'))}'", 10000)
+            except TimeoutError:
+                pass
+            return shown_seqs()
+
+        page.fill("#feature", "login")
+        expected = replay_seqs("--feature", "login")
+        check("the feature filter shows replay --feature's actions", filtered(expected) == expected and 0 < len(expected) < len(replay),
+              f"{shown_seqs()} vs {expected}")
+        page.fill("#feature", "")
+        page.fill("#text", "blob")
+        expected = replay_seqs("--grep", "blob")
+        check("the text filter shows the actions whose case or payload holds it", filtered(expected) == expected and expected != [],
+              f"{shown_seqs()} vs {expected}")
+        page.fill("#text", "")
+        page.uncheck('input[name=category][value=view]')
+        expected = replay_seqs("--category", "internal,delegate,unclassified")
+        check("the category filter shows replay --category's actions", filtered(expected) == expected,
+              f"{shown_seqs()} vs {expected}")
+        page.check('input[name=category][value=view]')
+        expected = [a["seq"] for a in replay]
+        check("clearing the filters shows the whole log again", filtered(expected) == expected)
+
+        # The downloads are what tcatrace test and tcatrace export print.
+        statuses = page.evaluate(
+            "async () => Promise.all(['download-test', 'download-perfetto'].map(async id => {"
+            " const r = await fetch(document.getElementById(id).href); return [r.status, (await r.text()).slice(0, 20)]; }))")
+        check("the download links answer with the test and the Perfetto JSON",
+              statuses[0][0] == 200 and statuses[0][1].startswith("// Generated from") and
+              statuses[1][0] == 200 and statuses[1][1].startswith('{"displayTimeUnit"'), str(statuses))
+
         # An action recorded after the page opened appears.
         with sqlite3.connect(demo) as db:
             last = db.execute("SELECT MAX(seq) FROM actions WHERE session_id = 1").fetchone()[0]
