@@ -7,7 +7,11 @@ import Testing
 #endif
 
 /// Issue #61: `tcatrace serve`, the traces in a browser.
-@Suite(.hangGuard)
+///
+/// NB: One test at a time: the browser's and schemathesis' runs each keep both cores busy, and
+/// together beside the rest of the suite they pushed a timed test of another suite past its
+/// bound on the 2-core CI machine.
+@Suite(.hangGuard, .serialized)
 struct ServeCommandTests {
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
