@@ -44,6 +44,11 @@ function status(text) {
   document.getElementById('status').textContent = text;
 }
 
+// Which session is shown, to drop an answer that arrives after another was opened.
+function currentSession() {
+  return `${view.file}/${view.session}`;
+}
+
 function sessionPath(rest) {
   return `files/${view.file}/sessions/${view.session}/${rest}`;
 }
@@ -105,7 +110,9 @@ async function openSession(file, session) {
 // MARK: - Leaks and SQL
 
 async function loadLeaks() {
+  const shown = currentSession();
   const summaries = await api(sessionPath('leaks'));
+  if (currentSession() !== shown) return;
   document.getElementById('leak-count').textContent =
     `(${summaries.reduce((total, leak) => total + leak.count, 0)})`;
   document.getElementById('leak-summaries').replaceChildren(...summaries.map(leak =>
@@ -166,9 +173,12 @@ async function loadPage() {
     document.getElementById('more').textContent =
       view.next === null ? `${view.rows.length} actions` : 'Loading more as you scroll…';
   } catch (error) {
-    status(error.message);
+    if (generation === view.generation) status(error.message);
   } finally {
     view.loading = false;
+    // The log was reset while this page was on its way: its answer was dropped, and the reset's
+    // own load found this one running and did nothing, so load the new log's first page now.
+    if (generation !== view.generation) loadPage();
   }
 }
 
@@ -211,6 +221,7 @@ function updateSlider() {
 // MARK: - The selected action
 
 async function select(seq) {
+  const shown = currentSession();
   view.selected = seq;
   for (const row of document.querySelectorAll('#actions tr.selected')) row.classList.remove('selected');
   const row = document.querySelector(`#actions tr[data-seq="${seq}"]`);
@@ -225,7 +236,7 @@ async function select(seq) {
       api(sessionPath(`actions/${seq}`)),
       api(sessionPath(`state?at=${seq}`)),
     ]);
-    if (view.selected !== seq) return;
+    if (view.selected !== seq || currentSession() !== shown) return;
     showAction(action);
     showState(state, action.changes.map(c => c.path));
   } catch (error) {

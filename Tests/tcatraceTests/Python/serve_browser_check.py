@@ -229,6 +229,37 @@ try:
         expected = [a["seq"] for a in replay]
         check("clearing the filters shows the whole log again", filtered(expected) == expected)
 
+        # A filter changed while a page of the log is still on its way: the log shows the new
+        # filter's actions, not nothing. The first page's answer is held until the second
+        # filter's reset has run.
+        held = []
+
+        def hold_first(route):
+            if held:
+                route.continue_()
+            else:
+                held.append(route)
+
+        page.route("**/actions?*", hold_first)
+        page.fill("#feature", "login")
+        try:
+            deadline = time.monotonic() + 10
+            while not held and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            page.fill("#feature", "")
+            page.fill("#text", "blob")
+            page.wait_for_timeout(600)
+        finally:
+            for route in held:
+                route.continue_()
+        page.unroute("**/actions?*")
+        expected = replay_seqs("--grep", "blob")
+        check("a filter changed while a page is loading shows its own actions",
+              len(held) == 1 and filtered(expected) == expected, f"{len(held)} held; {shown_seqs()} vs {expected}")
+        page.fill("#text", "")
+        expected = [a["seq"] for a in replay]
+        filtered(expected)
+
         # The downloads are what tcatrace test and tcatrace export print.
         statuses = page.evaluate(
             "async () => Promise.all(['download-test', 'download-perfetto'].map(async id => {"
