@@ -9,7 +9,10 @@ package struct TraceFileAccess: Sendable {
   /// Megabytes SQLite may use to read.
   package var memoryLimit: Int
 
-  package init(file: String, timeLimit: Double = 10, memoryLimit: Int = 1024) {
+  /// The commands' `--time-limit` when none is given.
+  package static let defaultTimeLimit: Double = 10
+
+  package init(file: String, timeLimit: Double = Self.defaultTimeLimit, memoryLimit: Int = 1024) {
     self.file = file
     self.timeLimit = timeLimit
     self.memoryLimit = memoryLimit

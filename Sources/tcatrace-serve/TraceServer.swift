@@ -20,6 +20,8 @@ struct TraceServer: HTTPHandler {
   let token: String
   /// The `Host` values accepted: the address and port it listens on.
   let hosts: Set<String>
+  /// What SQLite's check of each file found.
+  let checks = FileChecks()
 
   /// The largest page of actions one request gets.
   static let maximumPageSize = 500
@@ -102,10 +104,16 @@ struct TraceServer: HTTPHandler {
     if rest == ["leaks"] {
       return try self.leaks(file: file, session: session)
     }
+    if rest == ["features"] {
+      return try self.features(file: file, session: session)
+    }
+    if rest == ["compare"] {
+      return try self.compare(fileIndex: path[1], session: session, query: query)
+    }
     if rest == ["perfetto"] || rest == ["test"] {
       // NB: A session the file lacks is a 404 here, as for the other operations, rather than
       // the command's exit 2.
-      try Self.read(path: file) { _ = try $0.sessionExtent(id: session) }
+      try self.read(path: file) { _ = try $0.sessionExtent(id: session) }
       return rest == ["perfetto"]
         ? try Self.download(
           ["export", file, "--session", String(session), "--format", "perfetto"],
@@ -126,7 +134,7 @@ struct TraceServer: HTTPHandler {
       ("path", .string(path)),
     ]
     do {
-      let sessions = try Self.read(path: path) { try $0.sessions() }
+      let sessions = try self.read(path: path) { try $0.sessions() }
       members.append(
         (
           "sessions",
@@ -173,7 +181,7 @@ struct TraceServer: HTTPHandler {
     filter.text = query["text"].flatMap { $0.isEmpty ? nil : $0 }
     filter.leaksOnly = try query.boolean("leaks")
     // NB: One action more than the page: the next page starts at its seq.
-    let (actions, next) = try Self.read(path: file) { reader in
+    let (actions, next) = try self.read(path: file) { reader in
       _ = try reader.sessionExtent(id: session)
       var actions: [JSONValue] = []
       var next: Int?
@@ -195,7 +203,7 @@ struct TraceServer: HTTPHandler {
   /// `/api/files/F/sessions/S/actions/SEQ`: the action with its changes, the action that
   /// caused it, and the actions its effects sent.
   private func action(file: String, session: Int64, seq: Int) throws -> HTTPResponse {
-    let value = try Self.read(path: file) { reader -> JSONValue in
+    let value = try self.read(path: file) { reader -> JSONValue in
       _ = try reader.sessionExtent(id: session)
       var found: TracedAction?
       try reader.forEachAction(
@@ -221,7 +229,7 @@ struct TraceServer: HTTPHandler {
   /// `/api/files/F/sessions/S/state?at=SEQ`: what `tcatrace state FILE --session S --at SEQ
   /// --format json` prints (its one object).
   private func state(file: String, session: Int64, query: Query) throws -> HTTPResponse {
-    let value = try Self.read(path: file) { reader -> JSONValue in
+    let value = try self.read(path: file) { reader -> JSONValue in
       let extent = try reader.sessionExtent(id: session)
       let seq = try query.integer("at", minimum: 0) ?? extent.lastSeq
       let state = try reader.state(session: extent.id, after: seq)
@@ -235,7 +243,7 @@ struct TraceServer: HTTPHandler {
   /// `/api/files/F/sessions/S/leaks`: the leaks by rule and feature, each with its first
   /// action, as `tcatrace leaks` counts them.
   private func leaks(file: String, session: Int64) throws -> HTTPResponse {
-    let summaries = try Self.read(path: file) { reader in
+    let summaries = try self.read(path: file) { reader in
       _ = try reader.sessionExtent(id: session)
       return try reader.leakSummaries(session: session)
     }
@@ -248,6 +256,148 @@ struct TraceServer: HTTPHandler {
             ("first_detail", .string($0.firstDetail)),
           ])
         }))
+  }
+
+  /// `/api/files/F/sessions/S/features`: the session's features, as the routes of its actions
+  /// name them with each element's id folded into `[…]` (so `todos.rows[id: 3]` and
+  /// `todos.rows[id: 4]` are one feature), with their actions; and its leaks as reaches, each
+  /// from the feature that broke a rule (`null`: outside the store, for an internal or
+  /// delegate action sent from there) to the feature whose action it was.
+  private func features(file: String, session: Int64) throws -> HTTPResponse {
+    let (root, rows, leakRows) = try self.read(path: file) { reader in
+      let root = try reader.session(id: session).rootFeature
+      let rows = try reader.query(
+        "SELECT feature, COUNT(*) FROM actions WHERE session_id = \(session) GROUP BY feature"
+      ).rows
+      let leakRows = try reader.query(
+        """
+        SELECT l.rule, l.feature, a.feature, COUNT(*), MIN(a.seq) FROM leaks l
+        JOIN actions a ON a.id = l.action_id WHERE a.session_id = \(session)
+        GROUP BY l.rule, l.feature, a.feature
+        """
+      ).rows
+      return (root, rows, leakRows)
+    }
+    var features: [String: Int64] = [:]
+    for row in rows {
+      features[FeatureRoute.folded(row[0].text), default: 0] += row[1].number ?? 0
+    }
+    struct Reach: Hashable {
+      var rule: String
+      var from: String?
+      var to: String
+    }
+    var reaches: [Reach: (count: Int64, firstSeq: Int64)] = [:]
+    for row in leakRows {
+      let rule = row[0].text
+      let to = FeatureRoute.folded(row[2].text)
+      let from: String? =
+        rule == LeakRule.viewSendsPrivateAction.rawValue ? nil : FeatureRoute.folded(row[1].text)
+      let (count, first) = (row[3].number ?? 0, row[4].number ?? 0)
+      let reach = Reach(rule: rule, from: from, to: to)
+      let known = reaches[reach]
+      reaches[reach] = ((known?.count ?? 0) + count, min(known?.firstSeq ?? first, first))
+      for feature in [from, to].compactMap({ $0 }) where features[feature] == nil {
+        features[feature] = 0
+      }
+    }
+    return Self.json(
+      .object([
+        ("root_feature", .string(root)),
+        (
+          "features",
+          .array(
+            features.sorted { $0.key < $1.key }.map {
+              .object([("path", .string($0.key)), ("actions", .integer($0.value))])
+            })
+        ),
+        (
+          "reaches",
+          .array(
+            reaches.sorted { $0.value.firstSeq < $1.value.firstSeq }.map { reach, value in
+              .object([
+                ("rule", .string(reach.rule)),
+                ("from", reach.from.map { .string($0) } ?? .null),
+                ("to", .string(reach.to)),
+                ("count", .integer(value.count)),
+                ("first_seq", .integer(value.firstSeq)),
+              ])
+            })
+        ),
+      ]))
+  }
+
+  /// `/api/files/F/sessions/S/compare?with_file=G&with_session=T&from=N&limit=M`: the session
+  /// and another (of file G, this file without it) aligned as `tcatrace diff` aligns them:
+  /// where they first differ, how many entries are alike, and the entries from `from` (by
+  /// default, three before the first difference), each an action of both, or of one.
+  ///
+  /// NB: The alignment needs both sessions' actions, as `tcatrace diff` does; it is made again
+  /// for each page, within the commands' time and memory limits.
+  private func compare(fileIndex: String, session: Int64, query: Query) throws -> HTTPResponse {
+    let file = try self.file(fileIndex)
+    let otherFile = try self.file(query["with_file"] ?? fileIndex)
+    guard let otherSession = try query.integer("with_session", minimum: 1) else {
+      throw APIError(.badRequest, "'with_session' is the id of the session to compare with")
+    }
+    let limit = try query.integer("limit", minimum: 1, maximum: Self.maximumPageSize) ?? 100
+    let first = try self.read(path: file) { reader in
+      try reader.actions(matching: TraceFilter(session: try reader.session(id: session).id))
+    }
+    let second = try self.read(path: otherFile) { reader in
+      try reader.actions(
+        matching: TraceFilter(session: try reader.session(id: Int64(otherSession)).id))
+    }
+    let comparison: SessionComparison
+    do {
+      comparison = try SessionComparison(first, second, timeLimit: TraceFileAccess.defaultTimeLimit)
+    } catch {
+      throw APIError(
+        .unprocessableContent,
+        "aligning the two sessions' \(first.count) and \(second.count) actions took longer than \(Int(TraceFileAccess.defaultTimeLimit)) s"
+      )
+    }
+    let difference = comparison.firstDifference
+    let from =
+      try query.integer("from", minimum: 0) ?? difference.map { max($0 - 3, 0) } ?? 0
+    let end = from > Int.max - limit ? Int.max : from + limit
+    let window = comparison.entries.indices.clamped(to: from..<end)
+    let counts = comparison.counts
+    let entries = window.map { index -> JSONValue in
+      let entry = comparison.entries[index]
+      let (kind, a, b): (String, Int?, Int?) =
+        switch entry {
+        case let .both(i, j, _): ("both", i, j)
+        case let .onlyFirst(i): ("only_first", i, nil)
+        case let .onlySecond(j): ("only_second", nil, j)
+        }
+      return .object([
+        ("index", .integer(Int64(index))),
+        ("kind", .string(kind)),
+        ("alike", .bool(entry.isAlike)),
+        ("first", a.map { first[$0].json(showsChanges: true) } ?? .null),
+        ("second", b.map { second[$0].json(showsChanges: true) } ?? .null),
+      ])
+    }
+    return Self.json(
+      .object([
+        ("first_difference", difference.map { .integer(Int64($0)) } ?? .null),
+        ("entries_count", .integer(Int64(comparison.entries.count))),
+        (
+          "counts",
+          .object([
+            ("alike", .integer(Int64(counts.alike))),
+            ("different", .integer(Int64(counts.different))),
+            ("only_first", .integer(Int64(counts.onlyFirst))),
+            ("only_second", .integer(Int64(counts.onlySecond))),
+          ])
+        ),
+        ("entries", .array(entries)),
+        (
+          "next",
+          window.upperBound < comparison.entries.count ? .integer(Int64(window.upperBound)) : .null
+        ),
+      ]))
   }
 
   /// The most rows `/api/files/F/sql` answers with.
@@ -265,7 +415,7 @@ struct TraceServer: HTTPHandler {
     var rows: [JSONValue] = []
     var truncated = false
     do {
-      try Self.read(path: file) { reader in
+      try self.read(path: file) { reader in
         do {
           try reader.query(sql) {
             columns = $0
@@ -349,12 +499,22 @@ struct TraceServer: HTTPHandler {
     return self.files[index]
   }
 
-  /// Reads `path` as the commands do: checked, read-only, within the time and memory limits.
-  private static func read<Result>(
+  /// Reads `path` as the commands do, read-only, within their time and memory limits, and
+  /// checked for damage (see ``FileChecks``); what was read while a recorder wrote the file
+  /// is refused, as the commands refuse it.
+  private func read<Result>(
     path: String, _ body: (TraceReader) throws -> Result
   ) throws -> Result {
-    return try TraceFileAccess(file: path).read(
-      checking: ["sessions", "actions", "state_changes", "states"], body)
+    try self.checks.verify(path)
+    let reader = try TraceFileAccess(file: path).open()
+    do {
+      let result = try body(reader)
+      try reader.verifyRead()
+      return result
+    } catch {
+      try reader.verifyRead()
+      throw error
+    }
   }
 
   // MARK: - Responses
@@ -423,6 +583,35 @@ private final class Locked<Value>: @unchecked Sendable {
   var value: Value {
     get { self.lock.withLock { self.stored } }
     set { self.lock.withLock { self.stored = newValue } }
+  }
+}
+
+extension TraceValue {
+  /// The value when it is an integer.
+  fileprivate var number: Int64? {
+    if case let .integer(value) = self { return value }
+    return nil
+  }
+}
+
+/// A feature's route with each element's id folded: `todos.rows[id: 3].title` is
+/// `todos.rows[…].title`, one feature however many rows there are.
+enum FeatureRoute {
+  static func folded(_ route: String) -> String {
+    var folded = ""
+    var depth = 0
+    for character in route {
+      switch character {
+      case "[":
+        if depth == 0 { folded += "[…]" }
+        depth += 1
+      case "]" where depth > 0:
+        depth -= 1
+      default:
+        if depth == 0 { folded.append(character) }
+      }
+    }
+    return folded
   }
 }
 

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import TestSupport
 import Testing
@@ -120,6 +121,42 @@ struct ServeCommandTests {
       #expect(leaksBySummary.body.hasPrefix(#"[{"rule":""#))
       #expect(leaksBySummary.body.components(separatedBy: #""first_seq":"#).count - 1 == 4)
 
+      // The features and the leaks between them: from the feature that broke a rule to the
+      // one whose action it was; from outside the store for a private action sent from there.
+      let features = try await Self.get(
+        url, path: "/api/files/0/sessions/2/features", token: token)
+      #expect(
+        features.body == """
+          {"root_feature":"LeakyParentFeature","features":[{"path":"","actions":4},\
+          {"path":"child","actions":1},{"path":"child.grandchild","actions":2}],"reaches":[\
+          {"rule":"effect-sends-view-action","from":"","to":"","count":1,"first_seq":2},\
+          {"rule":"parent-reacts-to-private-child-action","from":"","to":"child","count":1,"first_seq":4},\
+          {"rule":"ancestor-reacts-to-grandchild-delegate","from":"","to":"child.grandchild","count":1,"first_seq":6},\
+          {"rule":"view-sends-private-action","from":null,"to":"","count":1,"first_seq":7}]}
+          """)
+      // Elements' ids folded: one feature for every row.
+      let rows = try await Self.get(url, path: "/api/files/0/sessions/1/features", token: token)
+      #expect(rows.body.contains(#"{"path":"todos.rows[…]","actions":3}"#), "\(rows.body)")
+      #expect(rows.body.contains(#"{"path":"path[…].settings","actions":4}"#), "\(rows.body)")
+
+      // Two sessions side by side, as `tcatrace diff` aligns them.
+      let alike = try await Self.get(
+        url, path: "/api/files/0/sessions/1/compare?with_session=1&limit=2", token: token)
+      #expect(
+        alike.body.hasPrefix(
+          #"{"first_difference":null,"entries_count":26,"counts":{"alike":26,"different":0,"only_first":0,"only_second":0},"entries":[{"index":0,"kind":"both","alike":true,"first":{"session":1,"seq":1,"#
+        ), "\(alike.body.prefix(300))")
+      #expect(alike.body.hasSuffix(#"],"next":2}"#))
+      let apart = try await Self.get(
+        url, path: "/api/files/0/sessions/1/compare?with_file=0&with_session=2&from=0&limit=1",
+        token: token)
+      #expect(apart.body.hasPrefix(#"{"first_difference":0,"#), "\(apart.body.prefix(300))")
+      #expect(apart.body.contains(#""entries":[{"index":0,"kind":"only_first","alike":false,"#))
+      let past = try await Self.get(
+        url, path: "/api/files/0/sessions/1/compare?with_session=2&from=9223372036854775807",
+        token: token)
+      #expect(past.body.hasSuffix(#""entries":[],"next":null}"#), "\(past.body)")
+
       // Downloads: what `tcatrace export` and `tcatrace test` print, as files.
       let test = try await Self.get(url, path: "/api/files/0/sessions/1/test", token: token)
       #expect(test.status == 200)
@@ -152,6 +189,11 @@ struct ServeCommandTests {
         ("/api/files/0/sessions/1/actions?category=views", 400, "'views' is not a category"),
         ("/api/files/0/sessions/1/actions?category=", 400, "'' is not a category"),
         ("/api/files/0/sessions/1/state?at=-1", 400, "'at' is a whole number"),
+        ("/api/files/0/sessions/9/features", 404, "no session 9"),
+        ("/api/files/0/sessions/1/compare", 400, "'with_session' is the id"),
+        ("/api/files/0/sessions/1/compare?with_session=9", 404, "no session 9"),
+        ("/api/files/0/sessions/1/compare?with_session=1&with_file=3", 404, "no file '3'"),
+        ("/api/files/0/sessions/1/compare?with_session=1&from=-1", 400, "'from' is a whole number"),
         ("/api/nothing", 404, "no API"),
       ] {
         let answer = try await Self.get(url, path: path, token: token)
@@ -176,6 +218,90 @@ struct ServeCommandTests {
       #expect(try await lines.next(within: 30) == "Press Ctrl-C to stop.")
       #expect(try await lines.next(within: 30) == "Stopped.")
     }
+  }
+
+  /// A file damaged while it is served: the server checks each version of a file once, so the
+  /// damaged version is checked too, and every request for it gets the commands' one line. A
+  /// file of up to 32 MB is checked before it is read; a larger one (padded here with payloads
+  /// of a megabyte) in the background, and the line comes once the check has found the damage.
+  @Test(arguments: [0, 34])
+  func aFileDamagedWhileServedGetsTheCommandsLine(megabytesOfPadding: Int) async throws {
+    let directory = try TemporaryDirectory()
+    let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
+    #expect(demo.status == 0)
+    let path = directory.path("demo.db")
+    if megabytesOfPadding > 0 {
+      try Self.execute(
+        """
+        INSERT INTO actions (session_id, seq, time_ns, duration_ns, origin, cause_seq, path,
+          root_category, feature, category, case_name, state_path, payload)
+        WITH RECURSIVE n(value) AS (
+          SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < \(megabytesOfPadding))
+        SELECT 1, 1000 + value, 0, 0, 'send', NULL, 'view.padded', 'view', '', 'view', 'padded',
+          '', replace(hex(zeroblob(524288)), '0', 'x')
+        FROM n;
+        """, in: path)
+    }
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    #expect((size > 32 << 20) == (megabytesOfPadding > 0), "\(size) bytes")
+    try await self.serving(["demo.db"], in: directory.url) { url, _, _ in
+      let token = try #require(
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+          $0.name == "token"
+        }?.value)
+      let before = try await Self.get(
+        url, path: "/api/files/0/sessions/1/actions?category=view", token: token)
+      #expect(before.status == 200)
+
+      // The index `--category` reads loses its entries: its root page says it holds none.
+      let (page, size) = try #require(
+        DamagedPageTests.rootPage(of: "actions_by_category", in: path))
+      let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+      try handle.seek(toOffset: UInt64((page - 1) * size + 3))
+      try handle.write(contentsOf: [0, 0])
+      try handle.close()
+      let expected = try await Product.tcatrace.run(["sessions", "demo.db"], in: directory.url)
+      #expect(expected.status == 2)
+      // NB: On a file over 32 MB the commands check the tables they read, and name them; the
+      // server checks the whole file, as the commands check a smaller one.
+      let line = try #require(
+        expected.stderr.split(separator: "\n").first.map {
+          $0.dropFirst("Error: ".count).replacingOccurrences(
+            of: " of its 'actions' table", with: "")
+        })
+      #expect(
+        line.hasPrefix("'demo.db' does not pass SQLite's integrity check ("), "\(line)")
+
+      // NB: A large file's check runs in the background: asked until it has ended.
+      let deadline = Date(timeIntervalSinceNow: 60)
+      var answer = try await Self.get(
+        url, path: "/api/files/0/sessions/1/actions?category=view", token: token)
+      while answer.status == 200, Date() < deadline {
+        try await Task.sleep(for: .milliseconds(100))
+        answer = try await Self.get(
+          url, path: "/api/files/0/sessions/1/actions?category=view", token: token)
+      }
+      #expect(answer.status == 422)
+      #expect(answer.body == #"{"error":"\#(line)"}"#)
+      let files = try await Self.get(url, path: "/api/files", token: token)
+      #expect(files.body.contains(#""error":"\#(line)""#), "\(files.body)")
+    }
+  }
+
+  /// Runs `sql` on the trace at `path` with a connection of the test's own.
+  private static func execute(_ sql: String, in path: String) throws {
+    var db: OpaquePointer?
+    defer { sqlite3_close(db) }
+    guard sqlite3_open(path, &db) == SQLITE_OK else {
+      throw SQLFailed(message: "cannot open \(path)")
+    }
+    guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+      throw SQLFailed(message: String(cString: sqlite3_errmsg(db)))
+    }
+  }
+
+  private struct SQLFailed: Error {
+    var message: String
   }
 
   /// `tcatrace serve` is `tcatrace-serve`, run in its place: the same help, and `tcatrace`
@@ -226,7 +352,7 @@ struct ServeCommandTests {
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
-    #expect(report.count == 32, "\(report.keys.sorted())")
+    #expect(report.count == 42, "\(report.keys.sorted())")
     // NB: The README's screenshot is this run's, copied when asked.
     if let destination = ProcessInfo.processInfo.environment["TCATRACE_SERVE_SCREENSHOT"] {
       _ = try? FileManager.default.removeItem(atPath: destination)
@@ -249,7 +375,7 @@ struct ServeCommandTests {
       // test (422): those two operations run without the check that valid input is accepted.
       let refusesSomeValidInput = "/(sql|test)$"
       for (operations, checks, tested) in [
-        (["--exclude-path-regex", refusesSomeValidInput], "unsupported_method", 6),
+        (["--exclude-path-regex", refusesSomeValidInput], "unsupported_method", 8),
         (
           ["--include-path-regex", refusesSomeValidInput],
           "unsupported_method,positive_data_acceptance", 2

@@ -15,6 +15,7 @@ const view = {
   selected: null,   // the selected seq
   loading: false,
   generation: 0,    // bumped when the log is reset: late answers for an older log are dropped
+  compareNext: null, // the comparison's next entry to load; null at its end
 };
 
 // A query string with %20 for spaces: the server reads `+` as itself.
@@ -85,6 +86,11 @@ async function loadFiles() {
       select.append(option);
     }
   }
+  document.getElementById('compare-with').replaceChildren(
+    ...[...select.options].map(option => element('option', null, option.textContent)));
+  [...document.getElementById('compare-with').options].forEach((option, index) => {
+    option.value = select.options[index].value;
+  });
   document.getElementById('file-errors').textContent = errors.join('\n');
   if (select.options.length > 0) {
     const [file, session] = select.options[0].value.split('/').map(Number);
@@ -103,6 +109,11 @@ async function openSession(file, session) {
   const download = kind => `/api/${sessionPath(kind)}?${queryString({ token })}`;
   document.getElementById('download-perfetto').href = download('perfetto');
   document.getElementById('download-test').href = download('test');
+  const other = [...document.getElementById('compare-with').options]
+    .find(option => option.value !== `${file}/${session}`);
+  if (other) document.getElementById('compare-with').value = other.value;
+  clearComparison();
+  if (document.getElementById('features-panel').open) loadFeatures().catch(error => status(error.message));
   await Promise.all([resetLog(), loadLeaks()]);
   if (view.rows.length > 0) await select(view.rows[0]);
 }
@@ -325,6 +336,241 @@ function renderNode(node, label, path, changed, holds, open) {
   return details;
 }
 
+// MARK: - Features and their leaks
+
+const ruleClasses = {
+  'parent-reacts-to-private-child-action': 'rule-parent',
+  'ancestor-reacts-to-grandchild-delegate': 'rule-ancestor',
+  'effect-sends-view-action': 'rule-effect',
+  'view-sends-private-action': 'rule-view',
+};
+
+// The most features drawn, and the deepest route: a picture beyond them is not one to read.
+const mostFeatures = 400;
+const deepestRoute = 32;
+
+function svg(tag, attributes, ...children) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  for (const child of children) {
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function shortened(text, length) {
+  return text.length > length ? text.slice(0, length - 1) + '…' : text;
+}
+
+async function loadFeatures() {
+  const shown = currentSession();
+  const data = await api(sessionPath('features'));
+  if (currentSession() !== shown) return;
+  drawFeatures(data);
+}
+
+// The features as the tree their routes make, each leak an arrow from the feature that broke
+// a rule to the one whose action it was.
+function drawFeatures(data) {
+  const reached = new Set(data.reaches.flatMap(r => [r.from, r.to]).filter(p => p !== null));
+  const features = [...data.features]
+    .sort((a, b) => (reached.has(b.path) - reached.has(a.path)) || (b.actions - a.actions))
+    .slice(0, mostFeatures);
+  const root = { path: '', name: data.root_feature, actions: 0, children: [] };
+  const nodes = new Map([['', root]]);
+  for (const feature of features) {
+    const segments = feature.path === '' ? [] : feature.path.split('.');
+    const parts = segments.length > deepestRoute
+      ? [...segments.slice(0, deepestRoute - 1), segments.slice(deepestRoute - 1).join('.')]
+      : segments;
+    let node = root;
+    parts.forEach((part, index) => {
+      const path = parts.slice(0, index + 1).join('.');
+      if (!nodes.has(path)) {
+        const made = { path, name: part, actions: 0, children: [] };
+        node.children.push(made);
+        nodes.set(path, made);
+      }
+      node = nodes.get(path);
+    });
+    node.actions += feature.actions;
+  }
+  const outside = data.reaches.some(r => r.from === null);
+  let slot = outside ? 1 : 0;
+  let depth = 0;
+  (function place(node, level) {
+    node.level = level;
+    depth = Math.max(depth, level);
+    if (node.children.length === 0) {
+      node.slot = slot++;
+      return;
+    }
+    node.children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const child of node.children) place(child, level + 1);
+    node.slot = (node.children[0].slot + node.children[node.children.length - 1].slot) / 2;
+  })(root, 0);
+  const x = node => 90 + node.slot * 170;
+  const y = node => 40 + node.level * 90;
+  const outsideNode = { slot: 0, level: 0, name: '(outside the store)', path: null };
+  const picture = svg('svg', {
+    id: 'features-svg', width: 170 * Math.max(slot, 1) + 20, height: 90 * (depth + 1) + 30,
+    role: 'img', 'aria-label': 'Features and the leaks between them',
+  });
+  const defs = svg('defs', {});
+  for (const className of Object.values(ruleClasses)) {
+    defs.append(svg('marker', {
+      id: `arrow-${className}`, class: className, viewBox: '0 0 10 10', refX: 9, refY: 5,
+      markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse',
+    }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z' })));
+  }
+  picture.append(defs);
+  for (const node of nodes.values()) {
+    for (const child of node.children) {
+      picture.append(svg('line', { class: 'edge', x1: x(node), y1: y(node) + 14, x2: x(child), y2: y(child) - 14 }));
+    }
+  }
+  const drawNode = (node, className) => {
+    const group = svg('g', { class: className },
+      svg('title', {}, node.path === null ? 'outside the store' : (node.path || data.root_feature)),
+      svg('rect', { x: x(node) - 78, y: y(node) - 14, width: 156, height: 28, rx: 6 }),
+      svg('text', { x: x(node), y: y(node) - 1, 'text-anchor': 'middle' }, shortened(node.name, 22)));
+    if (node.path !== null) {
+      group.append(svg('text', { class: 'count', x: x(node), y: y(node) + 10, 'text-anchor': 'middle' },
+        `${node.actions} action${node.actions === 1 ? '' : 's'}`));
+    }
+    group.dataset.path = node.path === null ? '' : node.path;
+    picture.append(group);
+  };
+  for (const node of nodes.values()) drawNode(node, 'feature');
+  if (outside) drawNode(outsideNode, 'feature outside');
+  data.reaches.forEach((reach, index) => {
+    const from = reach.from === null ? outsideNode : nodes.get(reach.from) ?? root;
+    const to = nodes.get(reach.to) ?? root;
+    const className = ruleClasses[reach.rule] ?? 'rule-other';
+    let d;
+    let label;
+    if (from === to) {
+      const [cx, cy] = [x(to) + 78, y(to)];
+      const loop = 16 + 8 * (index % 3);
+      d = `M ${cx} ${cy - 8} C ${cx + loop * 2} ${cy - loop * 2}, ${cx + loop * 2} ${cy + loop * 2}, ${cx} ${cy + 8}`;
+      label = [cx + loop * 1.6, cy];
+    } else {
+      const [x1, y1, x2, y2] = [x(from), y(from), x(to), y(to)];
+      const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const bend = 30 + 12 * (index % 3);
+      const [mx, my] = [(x1 + x2) / 2 - ((y2 - y1) / length) * bend, (y1 + y2) / 2 + ((x2 - x1) / length) * bend];
+      const end = [x2 - ((x2 - mx) / Math.hypot(x2 - mx, y2 - my)) * 20, y2 - ((y2 - my) / Math.hypot(x2 - mx, y2 - my)) * 16];
+      d = `M ${x1} ${y1} Q ${mx} ${my} ${end[0]} ${end[1]}`;
+      label = [(x1 + 2 * mx + x2) / 4, (y1 + 2 * my + y2) / 4];
+    }
+    const group = svg('g', { class: `reach ${className}`, tabindex: 0 },
+      svg('title', {}, `${reach.rule}: ${reach.from === null ? '(outside the store)' : reach.from || data.root_feature} → ${reach.to || data.root_feature}, ${reach.count} time${reach.count === 1 ? '' : 's'}, first #${reach.first_seq}`),
+      svg('path', { d, 'marker-end': `url(#arrow-${className})` }),
+      svg('text', { x: label[0], y: label[1], 'text-anchor': 'middle' }, `×${reach.count}`));
+    group.dataset.rule = reach.rule;
+    group.dataset.from = reach.from === null ? '' : reach.from;
+    group.dataset.outside = String(reach.from === null);
+    group.dataset.to = reach.to;
+    group.dataset.first = reach.first_seq;
+    group.addEventListener('click', () => select(reach.first_seq));
+    group.addEventListener('keydown', event => { if (event.key === 'Enter') select(reach.first_seq); });
+    picture.append(group);
+  });
+  const note = data.features.length > features.length
+    ? [element('p', 'note', `The ${features.length} features with leaks or the most actions, of ${data.features.length}.`)]
+    : [];
+  document.getElementById('features-picture').replaceChildren(...note, picture);
+  document.getElementById('features-legend').replaceChildren(...Object.entries(ruleClasses)
+    .filter(([rule]) => data.reaches.some(r => r.rule === rule))
+    .map(([rule, className]) => element('span', `legend ${className}`, rule)));
+  if (data.reaches.length === 0) {
+    document.getElementById('features-legend').append(element('span', null, 'No leaks in this session.'));
+  }
+}
+
+// MARK: - Two sessions side by side
+
+const compareMarks = { alike: '=', different: '≠', only_first: '−', only_second: '+' };
+
+function clearComparison() {
+  view.compareNext = null;
+  document.getElementById('compare-summary').textContent = '';
+  document.getElementById('compare-entries').replaceChildren();
+  document.getElementById('compare-more').hidden = true;
+}
+
+async function compareSessions(event) {
+  if (event) event.preventDefault();
+  clearComparison();
+  await loadComparison(null);
+}
+
+async function loadComparison(from) {
+  const shown = currentSession();
+  const [withFile, withSession] = document.getElementById('compare-with').value.split('/');
+  const params = { with_file: withFile, with_session: withSession, limit: 100 };
+  if (from !== null) params.from = from;
+  let result;
+  try {
+    result = await api(sessionPath('compare?' + queryString(params)));
+  } catch (error) {
+    document.getElementById('compare-summary').textContent = error.message;
+    return;
+  }
+  if (currentSession() !== shown) return;
+  const counts = result.counts;
+  const summary = `${counts.alike + counts.different} actions aligned: ${counts.alike} alike, ` +
+    `${counts.different} that did something else; ${counts.only_first} only in this session, ` +
+    `${counts.only_second} only in the other.`;
+  document.getElementById('compare-summary').textContent = result.first_difference === null
+    ? 'The sessions are alike: their actions have the same payloads and state changes.'
+    : `They part at entry ${result.first_difference + 1} of ${result.entries_count}. ${summary}`;
+  const body = document.getElementById('compare-entries');
+  for (const entry of result.entries) {
+    const kind = entry.kind === 'both' ? (entry.alike ? 'alike' : 'different') : entry.kind;
+    const side = action => action === null
+      ? [element('td', null), element('td', null)]
+      : [element('td', null, action.seq),
+         element('td', null, action.path + (action.payload ? ` ${action.payload}` : ''))];
+    const row = element('tr', kind.replace('_', '-'),
+      ...side(entry.first), element('td', 'mark', compareMarks[kind]), ...side(entry.second));
+    row.dataset.entry = entry.index;
+    if (entry.index === result.first_difference) row.classList.add('first-difference');
+    if (entry.first !== null) {
+      row.children[0].replaceChildren(actionLink(entry.first.seq, `#${entry.first.seq}`));
+    }
+    body.append(row);
+    if (kind === 'different') body.append(differenceRow(entry.first, entry.second));
+  }
+  view.compareNext = result.next;
+  document.getElementById('compare-more').hidden = result.next === null;
+  if (from === null) {
+    const first = body.querySelector('tr.first-difference');
+    if (first) first.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+// What two aligned actions did differently, as `tcatrace diff` says it.
+function differenceRow(first, second) {
+  const key = change => JSON.stringify([change.path, change.kind, change.old, change.new]);
+  const theirs = new Set(second.changes.map(key));
+  const mine = new Set(first.changes.map(key));
+  const lines = [];
+  if (first.origin !== second.origin) {
+    lines.push(`sent ${first.origin === 'effect' ? 'by an effect' : 'from outside the store'} here, ` +
+      `${second.origin === 'effect' ? 'by an effect' : 'from outside the store'} in the other`);
+  }
+  if (first.payload !== second.payload) {
+    lines.push(`payload: ${first.payload ?? '(none)'} → ${second.payload ?? '(none)'}`);
+  }
+  const change = (c, sign) => `${sign} ${c.path}: ${c.old ?? '(none)'} → ${c.new ?? '(none)'}`;
+  for (const c of first.changes) if (!theirs.has(key(c))) lines.push(change(c, '−'));
+  for (const c of second.changes) if (!mine.has(key(c))) lines.push(change(c, '+'));
+  const cell = element('td', null, element('pre', null, lines.join('\n')));
+  cell.colSpan = 5;
+  return element('tr', 'difference', cell);
+}
+
 // MARK: - Keys, slider, filters, live
 
 function step(delta) {
@@ -359,6 +605,13 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   document.getElementById('filters').addEventListener('submit', event => event.preventDefault());
   document.getElementById('sql-form').addEventListener('submit', runSQL);
+  document.getElementById('compare-form').addEventListener('submit', compareSessions);
+  document.getElementById('compare-more').addEventListener('click', () => {
+    if (view.compareNext !== null) loadComparison(view.compareNext);
+  });
+  document.getElementById('features-panel').addEventListener('toggle', event => {
+    if (event.target.open && view.session !== null) loadFeatures().catch(error => status(error.message));
+  });
   new IntersectionObserver(entries => {
     if (entries.some(e => e.isIntersecting)) loadPage();
   }, { root: document.getElementById('log') }).observe(document.getElementById('more'));

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ToolSupport
 import TCATraceFile
+import TraceCommands
 
 extension TCATraceCommand {
   /// `tcatrace diff A.db B.db`: two recordings of the same flow, aligned action by action.
@@ -104,69 +105,28 @@ private struct Side {
   }
 }
 
-/// Two sessions' actions, aligned by case path.
+/// Two sessions' actions, aligned by case path, told in the terminal.
 private struct Comparison {
-  enum Entry {
-    case both(Int, Int, isAlike: Bool)
-    case onlyFirst(Int)
-    case onlySecond(Int)
-
-    var isAlike: Bool {
-      if case let .both(_, _, isAlike) = self { return isAlike }
-      return false
-    }
-  }
+  typealias Entry = SessionComparison.Entry
 
   let first: Side
   let second: Side
-  let entries: [Entry]
+  let aligned: SessionComparison
+
+  var entries: [Entry] { self.aligned.entries }
 
   /// - Parameter timeLimit: Seconds the alignment may take; 0: no limit.
   init(_ first: Side, _ second: Side, timeLimit: Double) throws(CLIError) {
     self.first = first
     self.second = second
-    let (firstActions, secondActions) = (first.actions, second.actions)
-    // NB: Each case path as a number, the same in both sessions.
-    var numbers: [String: Int] = [:]
-    func number(_ action: TracedAction) -> Int {
-      if let number = numbers[action.path] { return number }
-      numbers[action.path] = numbers.count
-      return numbers.count - 1
-    }
-    let (a, b) = (firstActions.map(number), secondActions.map(number))
-    let clock = ContinuousClock()
-    let deadline = clock.now + .nanoseconds(Int64(min(timeLimit * 1e9, 1e18)))
-    let steps: [Alignment.Step]
     do {
-      steps = try Alignment.steps(a, b) { timeLimit > 0 && clock.now > deadline }
+      self.aligned = try SessionComparison(first.actions, second.actions, timeLimit: timeLimit)
     } catch {
       throw CLIError(
         message:
-          "aligning the two sessions' \(a.count) and \(b.count) actions took longer than --time-limit (\(timeLimit) s): give a larger --time-limit, or 0 for none"
+          "aligning the two sessions' \(first.actions.count) and \(second.actions.count) actions took longer than --time-limit (\(timeLimit) s): give a larger --time-limit, or 0 for none"
       )
     }
-    self.entries = steps.map { step in
-      switch step {
-      case let .both(i, j): .both(i, j, isAlike: Self.alike(firstActions[i], secondActions[j]))
-      case let .onlyFirst(i): .onlyFirst(i)
-      case let .onlySecond(j): .onlySecond(j)
-      }
-    }
-  }
-
-  /// Whether two actions of the same case path did the same: the same payload, origin and
-  /// state changes.
-  private static func alike(_ a: TracedAction, _ b: TracedAction) -> Bool {
-    guard a.payload == b.payload, a.changes.count == b.changes.count else { return false }
-    switch (a.origin, b.origin) {
-    case (.send, .send), (.effect, .effect): break
-    default: return false
-    }
-    return zip(a.changes, b.changes).allSatisfy { Self.key($0) == Self.key($1) }
-  }
-
-  private static func key(_ change: StateChange) -> [String?] {
-    [change.path, change.kind.rawValue, change.old, change.new]
   }
 
   func describe(_ entry: Entry, terminal: Terminal) -> String {
@@ -197,10 +157,10 @@ private struct Comparison {
           "  sent \(a.origin.isEffect ? "by an effect" : "from outside the store") in \(first.name), \(b.origin.isEffect ? "by an effect" : "from outside the store") in \(second.name)"
         )
       }
-      let theirs = Set(b.changes.map(Self.key))
-      let mine = Set(a.changes.map(Self.key))
-      let onlyMine = a.changes.filter { !theirs.contains(Self.key($0)) }
-      let onlyTheirs = b.changes.filter { !mine.contains(Self.key($0)) }
+      let theirs = Set(b.changes.map(SessionComparison.key))
+      let mine = Set(a.changes.map(SessionComparison.key))
+      let onlyMine = a.changes.filter { !theirs.contains(SessionComparison.key($0)) }
+      let onlyTheirs = b.changes.filter { !mine.contains(SessionComparison.key($0)) }
       if !onlyMine.isEmpty || !onlyTheirs.isEmpty {
         lines.append("  Its state changes (− only in \(first.name), + only in \(second.name)):")
         for change in onlyMine {
@@ -228,20 +188,10 @@ private struct Comparison {
   }
 
   func summary() -> String {
-    var alike = 0
-    var different = 0
-    var onlyFirst = 0
-    var onlySecond = 0
-    for entry in self.entries {
-      switch entry {
-      case let .both(_, _, isAlike): if isAlike { alike += 1 } else { different += 1 }
-      case .onlyFirst: onlyFirst += 1
-      case .onlySecond: onlySecond += 1
-      }
-    }
+    let counts = self.aligned.counts
     return """
-      \(alike + different) actions aligned: \(alike) alike, \(different) that did something else; \
-      \(onlyFirst) only in \(self.first.name), \(onlySecond) only in \(self.second.name).
+      \(counts.alike + counts.different) actions aligned: \(counts.alike) alike, \(counts.different) that did something else; \
+      \(counts.onlyFirst) only in \(self.first.name), \(counts.onlySecond) only in \(self.second.name).
       """
   }
 }

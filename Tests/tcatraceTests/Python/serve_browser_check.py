@@ -12,6 +12,7 @@ went wrong (empty when all hold). Saves a screenshot as WORK_DIR/serve.png.
 import http.client
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -79,6 +80,21 @@ def leaves(node, path="", label=None, out=None):
     return out
 
 
+def folded(route):
+    """A feature's route with each element's id folded, as the features picture draws it."""
+    out, depth = "", 0
+    for character in route:
+        if character == "[":
+            if depth == 0:
+                out += "[…]"
+            depth += 1
+        elif character == "]" and depth > 0:
+            depth -= 1
+        elif depth == 0:
+            out += character
+    return out
+
+
 # The files: the demo, a hostile copy, a damaged file.
 demo = os.path.join(WORK, "demo.db")
 hostile = os.path.join(WORK, "hostile.db")
@@ -93,6 +109,17 @@ with sqlite3.connect(hostile) as db:
         "UPDATE actions SET payload = ?, case_name = ?, feature = ? WHERE session_id = 2",
         (HOSTILE_PAYLOAD, HOSTILE_CASE, HOSTILE_FEATURE),
     )
+# A longer session: the demo's first, with 450 copies of its last action after it.
+long = os.path.join(WORK, "long.db")
+shutil.copy(DEMO, long)
+with sqlite3.connect(long) as db:
+    last = db.execute("SELECT MAX(seq) FROM actions WHERE session_id = 1").fetchone()[0]
+    columns = [row[1] for row in db.execute("PRAGMA table_info(actions)") if row[1] != "id"]
+    values = ", ".join("?" if c == "seq" else c for c in columns)
+    for seq in range(last + 1, last + 451):
+        db.execute(f"INSERT INTO actions ({', '.join(columns)}) SELECT {values} FROM actions "
+                   "WHERE session_id = 1 AND seq = ?", (seq, last))
+    LONG_COUNT = db.execute("SELECT COUNT(*) FROM actions WHERE session_id = 1").fetchone()[0]
 with open(damaged, "wb") as file:
     file.write(b"SQLite format 3\x00" + bytes(range(256)) * 8)
 damaged_line = cli("sessions", damaged).stderr.strip()
@@ -100,7 +127,7 @@ if damaged_line.startswith("Error: "):
     damaged_line = damaged_line[len("Error: "):]
 
 server = subprocess.Popen(
-    [TCATRACE, "serve", demo, hostile, damaged],
+    [TCATRACE, "serve", demo, hostile, damaged, long],
     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
 )
 try:
@@ -284,6 +311,40 @@ try:
         except Exception as error:  # noqa: BLE001
             check("an action written after the page opened appears", False, str(error))
 
+        # Two sessions side by side: the demo's first session, with the action just written, and
+        # the hostile copy's, which lacks it. They part where `tcatrace diff` says they do.
+        page.click("#compare-panel summary")
+        page.select_option("#compare-with", "1/1")
+        page.click("#compare-form button")
+        page.wait_for_selector("#compare-entries tr.first-difference", timeout=20000)
+        diff = cli("diff", demo, hostile, "--session", "1")
+        diff_lines = diff.stdout.splitlines()
+        difference_at = next((i for i, line in enumerate(diff_lines) if line.startswith("The first difference")), None)
+        diff_seq = int(diff_lines[difference_at + 1].split("#", 1)[1].split(" ", 1)[0]) if difference_at is not None else None
+        first_row = page.eval_on_selector(
+            "#compare-entries tr.first-difference",
+            "row => [row.className, row.children[0].textContent, row.children[2].textContent, row.children[3].textContent]")
+        check("two sessions side by side part where tcatrace diff says",
+              diff.returncode == 1 and diff_lines[difference_at] == f"The first difference: an action only {demo} has" and
+              first_row == ["only-first first-difference", f"#{diff_seq}", "−", ""],
+              f"{first_row} vs {diff_lines[difference_at:difference_at + 2] if difference_at is not None else diff.stdout}")
+        summary = page.text_content("#compare-summary")
+        counts = r"(\d+) actions aligned: (\d+) alike, (\d+) that did something else; (\d+) only in .*, (\d+) only in "
+        shown_counts = re.search(counts, summary)
+        cli_counts = re.search(counts, diff_lines[-1])
+        check("the comparison counts what tcatrace diff counts",
+              shown_counts is not None and cli_counts is not None and shown_counts.groups() == cli_counts.groups(),
+              f"{summary!r} vs {diff_lines[-1]!r}")
+        rows_before = page.eval_on_selector_all(
+            "#compare-entries tr", "rows => rows.map(r => [r.className, r.children[0].textContent, r.children[3].textContent])")
+        check("the rows before the parting are alike, action by action",
+              len(rows_before) == 4 and all(r[0] == "alike" and r[1] == f"#{r[2]}" for r in rows_before[:3]), str(rows_before))
+        page.select_option("#compare-with", "0/1")
+        page.click("#compare-form button")
+        wait_until(page, "document.getElementById('compare-summary').textContent.startsWith('The sessions are alike')", 20000)
+        check("a session compared with itself is alike", True)
+        page.click("#compare-panel summary")
+
         # Leaks: the leaky session; clicking a leak selects its action and shows its changes.
         leaky = page.eval_on_selector_all(
             "#session option", "options => options.map(o => [o.value, o.textContent])")
@@ -316,6 +377,29 @@ try:
         last_link.click()
         wait_until(page, f"document.getElementById('selected').textContent.startsWith('#{last_seq} ')", 10000)
         check("a leak's link selects its action", True)
+
+        # The features as a picture, each leak an arrow from the feature that broke the rule to
+        # the one whose action it was; an arrow selects its first action.
+        page.click("#features-panel summary")
+        with sqlite3.connect(demo) as db:
+            leak_rows = db.execute(
+                "SELECT l.rule, l.feature, a.feature, a.seq FROM leaks l JOIN actions a ON a.id = l.action_id "
+                "WHERE a.session_id = 2").fetchall()
+            feature_rows = [row[0] for row in db.execute("SELECT DISTINCT feature FROM actions WHERE session_id = 2")]
+        expected_reaches = sorted({(rule, "" if rule == "view-sends-private-action" else folded(by), str(rule == "view-sends-private-action").lower(), folded(to))
+                                   for rule, by, to, _ in leak_rows})
+        wait_until(page, f"document.querySelectorAll('#features-svg g.reach').length === {len(expected_reaches)}", 10000)
+        arrows = sorted(tuple(a) for a in page.eval_on_selector_all(
+            "#features-svg g.reach", "gs => gs.map(g => [g.dataset.rule, g.dataset.from, g.dataset.outside, g.dataset.to])"))
+        check("the features picture draws each leak as an arrow between features", arrows == expected_reaches and len(arrows) == 4,
+              f"{arrows} vs {expected_reaches}")
+        drawn = set(page.eval_on_selector_all("#features-svg g.feature:not(.outside)", "gs => gs.map(g => g.dataset.path)"))
+        check("the picture has every feature of the session", {folded(f) for f in feature_rows} <= drawn, f"{drawn}")
+        parent_reach = [r for r in leak_rows if r[0] == "parent-reacts-to-private-child-action"][0]
+        page.focus('#features-svg g.reach[data-rule="parent-reacts-to-private-child-action"]')
+        page.keyboard.press("Enter")
+        wait_until(page, f"document.getElementById('selected').textContent.startsWith('#{parent_reach[3]} ')", 10000)
+        check("an arrow selects its leak's action", True)
 
         # SQL: a query shows a table; one that writes is refused, and the file is unchanged.
         page.click("#sql-panel summary")
@@ -362,6 +446,29 @@ try:
         check("nothing in the hostile trace ran", pwned and dialogs == [], f"pwned={not pwned} dialogs={dialogs}")
         detail = page.text_content("#payload")
         check("the hostile payload shows as text in the detail", detail == HOSTILE_PAYLOAD, repr(detail))
+        wait_until(page, "[...document.querySelectorAll('#features-svg title')].some(t => t.textContent.includes('javascript:'))", 10000)
+        titles = page.eval_on_selector_all("#features-svg title", "ts => ts.map(t => t.textContent)")
+        check("a hostile feature is drawn as text in the picture", any(HOSTILE_FEATURE in t for t in titles), str(titles[:3]))
+        check("nothing in the hostile picture ran", page.evaluate("window.__pwned === undefined") and dialogs == [])
+
+        # The log holds a page of 200 actions, and reads the next as it is scrolled to its end.
+        page.click("#features-panel summary")
+        page.select_option("#session", "3/1")
+        wait_until(page, "document.querySelectorAll('#actions tr').length > 0 && document.getElementById('more').textContent !== ''", 10000)
+        page.wait_for_timeout(500)
+        first_rows = page.eval_on_selector_all("#actions tr", "rows => rows.length")
+        counts_seen = [first_rows]
+        for _ in range(4):
+            page.eval_on_selector("#log", "log => { log.scrollTop = log.scrollHeight; }")
+            try:
+                wait_until(page, f"document.querySelectorAll('#actions tr').length > {counts_seen[-1]}", 5000)
+            except TimeoutError:
+                break
+            counts_seen.append(page.eval_on_selector_all("#actions tr", "rows => rows.length"))
+        seqs = page.eval_on_selector_all("#actions tr", "rows => rows.map(r => Number(r.dataset.seq))")
+        check("the log reads 200 actions a page as it is scrolled",
+              counts_seen == [200, 400, LONG_COUNT] and seqs == list(range(1, LONG_COUNT + 1))
+              and page.text_content("#more") == f"{LONG_COUNT} actions", f"{counts_seen} {page.text_content('#more')!r}")
         browser.close()
 finally:
     server.terminate()
