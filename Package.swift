@@ -249,8 +249,10 @@ let package = Package(
       name: "tcatrace-bench",
       dependencies: [
         "TCATraceBenchmarks",
-        // NB: Built beside it (executables are not linked): the reader scenario runs it.
+        // NB: Built beside it (executables are not linked): the reader and serve scenarios run
+        // them.
         "tcatrace",
+        "tcatrace-serve",
       ]
     ),
     // NB: A second app, which Tests/RealTCA compiles against pointfreeco's TCA too.

@@ -7,7 +7,7 @@ import TCATraceBenchmarks
 @main
 struct Bench {
   static let usage =
-    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|memory|shared]\n"
+    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|serve|memory|shared]\n"
 
   @MainActor
   static func main() async throws {
@@ -16,7 +16,8 @@ struct Bench {
     var size = BenchmarkSize.full
     var only: String?
     let scenarios = [
-      "send", "scaling", "writer", "reader", "states", "replay", "diff", "memory", "shared",
+      "send", "scaling", "writer", "reader", "states", "replay", "diff", "serve", "memory",
+      "shared",
     ]
     while let argument = arguments.first {
       arguments.removeFirst()
@@ -49,6 +50,7 @@ struct Bench {
     if runs("states") { results.append(try await Scenarios.keyframes(size, tools: tools)) }
     if runs("replay") { results.append(try await Scenarios.replay(size)) }
     if runs("diff") { results.append(try Scenarios.diffAlignment(size)) }
+    if runs("serve") { results.append(try await Scenarios.serve(size, tools: tools)) }
     // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
     if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
     // NB: After every other: a shared value, once made, changes how later diffs run.

@@ -130,6 +130,35 @@ struct BenchmarkTests {
     #expect([one.lower, one.median, one.upper] == [1.5, 1.5, 1.5])
   }
 
+  /// Issue #61: the server against the commands, and its memory while a client pages through
+  /// the whole session.
+  @Test func serveAnswersAgainstTheCommandsAndPagesThroughTheSession() async throws {
+    let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: nil)
+    let result = try await Scenarios.serve(.tiny, tools: tools)
+    let late = BenchmarkSize.tiny.stateActions / 10 * 9
+    #expect(
+      result.figures.map(\.name).prefix(5) == [
+        "serve: the log's first page (200 actions)",
+        "tcatrace replay --format jsonl | head -100",
+        "serve: the state after #\(late)",
+        "tcatrace state --at \(late) --format json",
+        "serve: paging the whole session, 500 a page",
+      ])
+    #expect(result.figures.allSatisfy { $0.median > 0 && $0.median.isFinite })
+    let ratios = result.ratios.filter { $0.target != nil }
+    #expect(
+      ratios.map(\.name) == [
+        "serve's first page / replay | head -100, paired, median",
+        "serve's state at #\(late) / tcatrace state, paired, median",
+      ]
+        + (FileManager.default.fileExists(atPath: "/proc/self/status")
+          ? ["serve's memory: the most while paging / after 10 pages"] : []))
+    #expect(
+      ratios.map(\.target)
+        == [.atMost(3), .atMost(2), .atMost(1.25)].prefix(ratios.count).map { $0 })
+    #expect(result.ratios.allSatisfy { $0.value > 0 && $0.value.isFinite })
+  }
+
   @Test func keyframesCompareRecordingWithAndWithoutAndReadEarlyAndLate() async throws {
     let tools = BenchTools(
       tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3
@@ -291,7 +320,7 @@ struct BenchmarkTests {
       decoded?.map { $0["scenario"] as? String } == [
         "send overhead", "state-size scaling", "writer throughput", "reader throughput",
         "keyframes", "replay",
-        "diff alignment", "memory", "state-size scaling with @Shared",
+        "diff alignment", "tcatrace serve", "memory", "state-size scaling with @Shared",
       ])
   }
 }
