@@ -369,6 +369,7 @@ struct ServeCommandTests {
   /// server's handler: schemathesis' check that they get a 405 is left out.
   @Test(.enabled("needs schemathesis (pip install schemathesis)") { await Self.hasSchemathesis() })
   func theAPIIsWhatItsOpenAPIDocumentSays() async throws {
+    let scratch = try TemporaryDirectory()
     try await self.servingTheDemo { url, token, _, _ in
       // NB: Any text is a valid `query` to the document, and SQL that does not parse is
       // refused (400); a session whose initial state the trace does not hold cannot be made a
@@ -383,6 +384,8 @@ struct ServeCommandTests {
       ] {
         let run = Process()
         run.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // NB: schemathesis keeps a cache in `.schemathesis/` of its working directory.
+        run.currentDirectoryURL = scratch.url
         run.arguments =
           [
             "schemathesis", "run",
