@@ -408,12 +408,12 @@ function drawFeatures(data) {
     node.children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const child of node.children) place(child, level + 1);
     node.slot = (node.children[0].slot + node.children[node.children.length - 1].slot) / 2;
-  })(root, 0);
+  })(root, outside ? 1 : 0);
   const x = node => 90 + node.slot * 170;
   const y = node => 40 + node.level * 90;
   const outsideNode = { slot: 0, level: 0, name: '(outside the store)', path: null };
   const picture = svg('svg', {
-    id: 'features-svg', width: 170 * Math.max(slot, 1) + 20, height: 90 * (depth + 1) + 30,
+    id: 'features-svg', width: 170 * Math.max(slot, 1) + 150, height: 90 * (depth + 1) + 30,
     role: 'img', 'aria-label': 'Features and the leaks between them',
   });
   const defs = svg('defs', {});
@@ -450,18 +450,25 @@ function drawFeatures(data) {
     let d;
     let label;
     if (from === to) {
+      // A feature's own: a loop on the right of its box.
       const [cx, cy] = [x(to) + 78, y(to)];
-      const loop = 16 + 8 * (index % 3);
-      d = `M ${cx} ${cy - 8} C ${cx + loop * 2} ${cy - loop * 2}, ${cx + loop * 2} ${cy + loop * 2}, ${cx} ${cy + 8}`;
-      label = [cx + loop * 1.6, cy];
+      const loop = 18 + 10 * (index % 3);
+      d = `M ${cx} ${cy - 8} C ${cx + loop * 2} ${cy - loop * 2}, ${cx + loop * 2} ${cy + loop * 2}, ${cx + 2} ${cy + 8}`;
+      label = [cx + loop * 1.6, cy + 4];
     } else {
-      const [x1, y1, x2, y2] = [x(from), y(from), x(to), y(to)];
+      // From the edge of one box to the edge of the other, bent to one side or the other so
+      // that arrows between the same boxes, and the tree's own lines, stay apart.
+      const [fx, fy, tx, ty] = [x(from), y(from), x(to), y(to)];
+      const edge = (px, py, qx, qy) => py === qy
+        ? [px + Math.sign(qx - px) * 78, py]
+        : [px, py + Math.sign(qy - py) * 14];
+      const [x1, y1] = edge(fx, fy, tx, ty);
+      const [x2, y2] = edge(tx, ty, fx, fy);
       const length = Math.hypot(x2 - x1, y2 - y1) || 1;
-      const bend = 30 + 12 * (index % 3);
+      const bend = (index % 2 === 0 ? 1 : -1) * Math.min(45 + ((20 * Math.floor(index / 2)) % 80), length * 0.45);
       const [mx, my] = [(x1 + x2) / 2 - ((y2 - y1) / length) * bend, (y1 + y2) / 2 + ((x2 - x1) / length) * bend];
-      const end = [x2 - ((x2 - mx) / Math.hypot(x2 - mx, y2 - my)) * 20, y2 - ((y2 - my) / Math.hypot(x2 - mx, y2 - my)) * 16];
-      d = `M ${x1} ${y1} Q ${mx} ${my} ${end[0]} ${end[1]}`;
-      label = [(x1 + 2 * mx + x2) / 4, (y1 + 2 * my + y2) / 4];
+      d = `M ${x1} ${y1} Q ${mx} ${my} ${x2} ${y2}`;
+      label = [(x1 + 2 * mx + x2) / 4, (y1 + 2 * my + y2) / 4 + 4];
     }
     const group = svg('g', { class: `reach ${className}`, tabindex: 0 },
       svg('title', {}, `${reach.rule}: ${reach.from === null ? '(outside the store)' : reach.from || data.root_feature} → ${reach.to || data.root_feature}, ${reach.count} time${reach.count === 1 ? '' : 's'}, first #${reach.first_seq}`),
