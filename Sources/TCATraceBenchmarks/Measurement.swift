@@ -166,4 +166,13 @@ package struct PairedRatios {
     self.lower = ratios[lowerRank - 1]
     self.upper = ratios[upperRank - 1]
   }
+
+  /// The median, with `target`, and the upper end of its interval, as two ratios named
+  /// "`name`, paired, median" and "`name`, paired, 95% interval to".
+  package func ratios(_ name: String, target: Ratio.Target?) -> [Ratio] {
+    [
+      Ratio(name: "\(name), paired, median", value: self.median, target: target),
+      Ratio(name: "\(name), paired, 95% interval to", value: self.upper),
+    ]
+  }
 }

@@ -62,19 +62,9 @@ extension Scenarios {
     var figures = zip(names, milliseconds).map { Figure(name: $0, unit: "ms", samples: $1) }
     let page = PairedRatios(milliseconds[0], milliseconds[1])
     let state = PairedRatios(milliseconds[2], milliseconds[3])
-    var ratios = [
-      Ratio(
-        name: "serve's first page / replay | head -100, paired, median", value: page.median,
-        target: .atMost(3)),
-      Ratio(
-        name: "serve's first page / replay | head -100, paired, 95% interval to", value: page.upper),
-      Ratio(
-        name: "serve's state at #\(late) / tcatrace state, paired, median", value: state.median,
-        target: .atMost(2)),
-      Ratio(
-        name: "serve's state at #\(late) / tcatrace state, paired, 95% interval to",
-        value: state.upper),
-    ]
+    var ratios =
+      page.ratios("serve's first page / replay | head -100", target: .atMost(3))
+      + state.ratios("serve's state at #\(late) / tcatrace state", target: .atMost(2))
 
     // The whole session, page by page, as a client scrolling to its end asks for it.
     var from: Int? = 1

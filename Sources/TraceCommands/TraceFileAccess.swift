@@ -52,7 +52,20 @@ package struct TraceFileAccess: Sendable {
   package func read<Result>(
     checking tables: [String]? = nil, alongside: Bool = true, _ body: (TraceReader) throws -> Result
   ) throws -> Result {
-    let reader = try self.openChecked(tables, alongside: alongside)
+    try Self.finishReading(try self.openChecked(tables, alongside: alongside), body)
+  }
+
+  /// ``read(checking:alongside:_:)`` for a file its caller has checked (`tcatrace serve` checks
+  /// each version of a file once): what was read while the file was written is still refused.
+  package func readChecked<Result>(_ body: (TraceReader) throws -> Result) throws -> Result {
+    try Self.finishReading(try self.open(), body)
+  }
+
+  /// Runs `body` with `reader`, then throws what ``TraceReader/verifyRead()`` finds, which wins
+  /// over an error of `body`'s.
+  private static func finishReading<Result>(
+    _ reader: TraceReader, _ body: (TraceReader) throws -> Result
+  ) throws -> Result {
     do {
       let result = try body(reader)
       try reader.verifyRead()

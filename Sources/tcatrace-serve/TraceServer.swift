@@ -506,15 +506,7 @@ struct TraceServer: HTTPHandler {
     path: String, _ body: (TraceReader) throws -> Result
   ) throws -> Result {
     try self.checks.verify(path)
-    let reader = try TraceFileAccess(file: path).open()
-    do {
-      let result = try body(reader)
-      try reader.verifyRead()
-      return result
-    } catch {
-      try reader.verifyRead()
-      throw error
-    }
+    return try TraceFileAccess(file: path).readChecked(body)
   }
 
   // MARK: - Responses
