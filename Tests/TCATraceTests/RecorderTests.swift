@@ -31,34 +31,39 @@ private struct Row: Equatable {
     self.statePath = action.statePath
   }
 
+  /// An expected row; the store routes most actions to their feature's state, so
+  /// `statePath` is `feature` unless given.
   init(
-    _ seq: Int, _ origin: TracedAction.Origin, _ path: String, _ feature: String,
-    _ category: ActionCategory, _ statePath: String
+    seq: Int, _ origin: TracedAction.Origin, _ category: ActionCategory, _ path: String,
+    feature: String, statePath: String? = nil
   ) {
     (self.seq, self.origin, self.path, self.feature, self.category, self.statePath) =
-      (seq, origin, path, feature, category, statePath)
+      (seq, origin, path, feature, category, statePath ?? feature)
   }
 }
 
 /// The rows of logging in with two-factor, as `DemoScript.runApp` does it first.
 private let loginRows = [
-  Row(1, .send, "_internal.login.view.emailChanged", "login", .view, "login"),
-  Row(2, .send, "_internal.login.view.passwordChanged", "login", .view, "login"),
-  Row(3, .send, "_internal.login.view.loginButtonTapped", "login", .view, "login"),
-  Row(4, .effect(cause: 3), "_internal.login._internal.loginResponse", "login", .internal, "login"),
+  Row(seq: 1, .send, .view, "_internal.login.view.emailChanged", feature: "login"),
+  Row(seq: 2, .send, .view, "_internal.login.view.passwordChanged", feature: "login"),
+  Row(seq: 3, .send, .view, "_internal.login.view.loginButtonTapped", feature: "login"),
   Row(
-    5, .send, "_internal.login._internal.twoFactor.presented.view.codeChanged", "login.twoFactor",
-    .view, "login.twoFactor"),
+    seq: 4, .effect(cause: 3), .internal, "_internal.login._internal.loginResponse",
+    feature: "login"),
   Row(
-    6, .send, "_internal.login._internal.twoFactor.presented.view.submitButtonTapped",
-    "login.twoFactor", .view, "login.twoFactor"),
+    seq: 5, .send, .view, "_internal.login._internal.twoFactor.presented.view.codeChanged",
+    feature: "login.twoFactor"),
   Row(
-    7, .effect(cause: 6), "_internal.login._internal.twoFactor.presented._internal.verifyResponse",
-    "login.twoFactor", .internal, "login.twoFactor"),
+    seq: 6, .send, .view, "_internal.login._internal.twoFactor.presented.view.submitButtonTapped",
+    feature: "login.twoFactor"),
   Row(
-    8, .effect(cause: 7), "_internal.login._internal.twoFactor.presented.delegate.didVerify",
-    "login.twoFactor", .delegate, "login.twoFactor"),
-  Row(9, .effect(cause: 8), "_internal.login.delegate.didLogin", "login", .delegate, "login"),
+    seq: 7, .effect(cause: 6), .internal,
+    "_internal.login._internal.twoFactor.presented._internal.verifyResponse",
+    feature: "login.twoFactor"),
+  Row(
+    seq: 8, .effect(cause: 7), .delegate,
+    "_internal.login._internal.twoFactor.presented.delegate.didVerify", feature: "login.twoFactor"),
+  Row(seq: 9, .effect(cause: 8), .delegate, "_internal.login.delegate.didLogin", feature: "login"),
 ]
 
 @MainActor
@@ -120,37 +125,41 @@ struct RecorderTests {
     expectNoDifference(
       actions.map(Row.init),
       loginRows + [
-        Row(10, .send, "_internal.todos.view.onAppear", "todos", .view, "todos"),
+        Row(seq: 10, .send, .view, "_internal.todos.view.onAppear", feature: "todos"),
         Row(
-          11, .effect(cause: 10), "_internal.todos._internal.todosLoaded", "todos", .internal,
-          "todos"),
-        Row(12, .send, "_internal.todos.view.addTodoButtonTapped", "todos", .view, "todos"),
+          seq: 11, .effect(cause: 10), .internal, "_internal.todos._internal.todosLoaded",
+          feature: "todos"),
+        Row(seq: 12, .send, .view, "_internal.todos.view.addTodoButtonTapped", feature: "todos"),
         Row(
-          13, .send, "_internal.todos._internal.rows[id: 100].view.toggleCompleted",
-          "todos.rows[id: 100]", .view, "todos.todos[id: 100]"),
+          seq: 13, .send, .view, "_internal.todos._internal.rows[id: 100].view.toggleCompleted",
+          feature: "todos.rows[id: 100]", statePath: "todos.todos[id: 100]"),
         Row(
-          14, .effect(cause: 13),
+          seq: 14, .effect(cause: 13), .delegate,
           "_internal.todos._internal.rows[id: 100].delegate.completionChanged",
-          "todos.rows[id: 100]", .delegate, "todos.todos[id: 100]"),
+          feature: "todos.rows[id: 100]", statePath: "todos.todos[id: 100]"),
         Row(
-          15, .send, "_internal.todos._internal.rows[id: 1].view.titleChanged", "todos.rows[id: 1]",
-          .view, "todos.todos[id: 1]"),
-        Row(16, .send, "_internal.todos.view.clearCompletedButtonTapped", "todos", .view, "todos"),
-        Row(17, .send, "_internal.todos.view.alert", "todos", .view, "todos.alert"),
-        Row(18, .send, "_internal.todos.view.onDisappear", "todos", .view, "todos"),
-        Row(19, .send, "view.settingsButtonTapped", "", .view, ""),
+          seq: 15, .send, .view, "_internal.todos._internal.rows[id: 1].view.titleChanged",
+          feature: "todos.rows[id: 1]", statePath: "todos.todos[id: 1]"),
         Row(
-          20, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view,
-          "path[id: 0].settings"),
+          seq: 16, .send, .view, "_internal.todos.view.clearCompletedButtonTapped", feature: "todos"
+        ),
         Row(
-          21, .send, "_internal.path[id: 0].settings.view.binding", "path[id: 0].settings", .view,
-          "path[id: 0].settings"),
+          seq: 17, .send, .view, "_internal.todos.view.alert", feature: "todos",
+          statePath: "todos.alert"),
+        Row(seq: 18, .send, .view, "_internal.todos.view.onDisappear", feature: "todos"),
+        Row(seq: 19, .send, .view, "view.settingsButtonTapped", feature: ""),
         Row(
-          22, .send, "_internal.path[id: 0].settings.view.saveButtonTapped", "path[id: 0].settings",
-          .view, "path[id: 0].settings"),
+          seq: 20, .send, .view, "_internal.path[id: 0].settings.view.binding",
+          feature: "path[id: 0].settings"),
         Row(
-          23, .effect(cause: 22), "_internal.path[id: 0].settings.delegate.didSave",
-          "path[id: 0].settings", .delegate, "path[id: 0].settings"),
+          seq: 21, .send, .view, "_internal.path[id: 0].settings.view.binding",
+          feature: "path[id: 0].settings"),
+        Row(
+          seq: 22, .send, .view, "_internal.path[id: 0].settings.view.saveButtonTapped",
+          feature: "path[id: 0].settings"),
+        Row(
+          seq: 23, .effect(cause: 22), .delegate, "_internal.path[id: 0].settings.delegate.didSave",
+          feature: "path[id: 0].settings"),
       ]
     )
 
