@@ -101,6 +101,39 @@ extension Scenarios {
           name: "serve's memory: the most while paging / after 10 pages", value: most / first,
           target: .atMost(1.25)))
     }
+
+    // The features picture's data: every action's feature counted, and the leaks, against the
+    // shell counting the features alone.
+    var features: [Double] = []
+    var shell: [Double] = []
+    for _ in 0..<min(size.launches, 5) {
+      features.append(
+        try await Self.milliseconds {
+          let answer = try await server.json("files/0/sessions/1/features")
+          guard (answer["features"] as? [Any])?.isEmpty == false else {
+            throw BenchError("the features answer has no features")
+          }
+        })
+      if let sqlite3 = tools.sqlite3 {
+        shell.append(
+          try Self.milliseconds {
+            try Self.run(
+              sqlite3,
+              [
+                "-list", "-readonly", path,
+                "SELECT feature, COUNT(*) FROM actions WHERE session_id = 1 GROUP BY feature;",
+              ])
+          })
+      }
+    }
+    figures.append(
+      Figure(name: "serve: the features and their leaks", unit: "ms", samples: features))
+    if !shell.isEmpty {
+      figures.append(
+        Figure(name: "sqlite3 counting each feature's actions", unit: "ms", samples: shell))
+      ratios += PairedRatios(features, shell).ratios(
+        "serve's features / sqlite3 counting them", target: nil)
+    }
     return ScenarioResult(name: "tcatrace serve", figures: figures, ratios: ratios)
   }
 

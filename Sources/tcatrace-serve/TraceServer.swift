@@ -265,7 +265,11 @@ struct TraceServer: HTTPHandler {
   /// delegate action sent from there) to the feature whose action it was.
   private func features(file: String, session: Int64) throws -> HTTPResponse {
     let (root, rows, leakRows) = try self.read(path: file) { reader in
-      let root = try reader.session(id: session).rootFeature
+      // NB: Not `session(id:)`, which counts the session's actions in a pass of its own.
+      _ = try reader.sessionExtent(id: session)
+      let root =
+        try reader.query("SELECT root_feature FROM sessions WHERE id = \(session)")
+        .rows.first?.first?.text ?? ""
       let rows = try reader.query(
         "SELECT feature, COUNT(*) FROM actions WHERE session_id = \(session) GROUP BY feature"
       ).rows

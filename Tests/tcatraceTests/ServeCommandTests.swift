@@ -352,7 +352,7 @@ struct ServeCommandTests {
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
-    #expect(report.count == 42, "\(report.keys.sorted())")
+    #expect(report.count == 43, "\(report.keys.sorted())")
     // NB: The README's screenshot is this run's, copied when asked.
     if let destination = ProcessInfo.processInfo.environment["TCATRACE_SERVE_SCREENSHOT"] {
       _ = try? FileManager.default.removeItem(atPath: destination)

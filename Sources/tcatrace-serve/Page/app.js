@@ -395,7 +395,12 @@ function drawFeatures(data) {
     });
     node.actions += feature.actions;
   }
-  const outside = data.reaches.some(r => r.from === null);
+  // Only the reaches between features drawn: a file with more than the picture holds gets a
+  // note saying how many are left out.
+  const reaches = data.reaches
+    .filter(r => (r.from === null || nodes.has(r.from)) && nodes.has(r.to))
+    .slice(0, mostFeatures);
+  const outside = reaches.some(r => r.from === null);
   let slot = outside ? 1 : 0;
   let depth = 0;
   (function place(node, level) {
@@ -443,9 +448,9 @@ function drawFeatures(data) {
   };
   for (const node of nodes.values()) drawNode(node, 'feature');
   if (outside) drawNode(outsideNode, 'feature outside');
-  data.reaches.forEach((reach, index) => {
-    const from = reach.from === null ? outsideNode : nodes.get(reach.from) ?? root;
-    const to = nodes.get(reach.to) ?? root;
+  reaches.forEach((reach, index) => {
+    const from = reach.from === null ? outsideNode : nodes.get(reach.from);
+    const to = nodes.get(reach.to);
     const className = ruleClasses[reach.rule] ?? 'rule-other';
     let d;
     let label;
@@ -483,8 +488,8 @@ function drawFeatures(data) {
     group.addEventListener('keydown', event => { if (event.key === 'Enter') select(reach.first_seq); });
     picture.append(group);
   });
-  const note = data.features.length > features.length
-    ? [element('p', 'note', `The ${features.length} features with leaks or the most actions, of ${data.features.length}.`)]
+  const note = data.features.length > features.length || data.reaches.length > reaches.length
+    ? [element('p', 'note', `Drawn: ${features.length} of ${data.features.length} features (those with leaks, then the most actions) and ${reaches.length} of ${data.reaches.length} arrows between them.`)]
     : [];
   document.getElementById('features-picture').replaceChildren(...note, picture);
   document.getElementById('features-legend').replaceChildren(...Object.entries(ruleClasses)

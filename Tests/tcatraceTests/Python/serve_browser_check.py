@@ -109,7 +109,8 @@ with sqlite3.connect(hostile) as db:
         "UPDATE actions SET payload = ?, case_name = ?, feature = ? WHERE session_id = 2",
         (HOSTILE_PAYLOAD, HOSTILE_CASE, HOSTILE_FEATURE),
     )
-# A longer session: the demo's first, with 450 copies of its last action after it.
+# A longer session: the demo's first, with 450 copies of its last action after it, each of a
+# feature of its own (more than the features picture draws).
 long = os.path.join(WORK, "long.db")
 shutil.copy(DEMO, long)
 with sqlite3.connect(long) as db:
@@ -119,7 +120,9 @@ with sqlite3.connect(long) as db:
     for seq in range(last + 1, last + 451):
         db.execute(f"INSERT INTO actions ({', '.join(columns)}) SELECT {values} FROM actions "
                    "WHERE session_id = 1 AND seq = ?", (seq, last))
+    db.execute("UPDATE actions SET feature = 'f' || seq WHERE session_id = 1 AND seq > ?", (last,))
     LONG_COUNT = db.execute("SELECT COUNT(*) FROM actions WHERE session_id = 1").fetchone()[0]
+    LONG_FEATURES = len({folded(row[0]) for row in db.execute("SELECT feature FROM actions WHERE session_id = 1")})
 with open(damaged, "wb") as file:
     file.write(b"SQLite format 3\x00" + bytes(range(256)) * 8)
 damaged_line = cli("sessions", damaged).stderr.strip()
@@ -469,6 +472,15 @@ try:
         check("the log reads 200 actions a page as it is scrolled",
               counts_seen == [200, 400, LONG_COUNT] and seqs == list(range(1, LONG_COUNT + 1))
               and page.text_content("#more") == f"{LONG_COUNT} actions", f"{counts_seen} {page.text_content('#more')!r}")
+
+        # A session with more features than the picture draws: it draws 400, and says so.
+        page.click("#features-panel summary")
+        wait_until(page, "document.querySelector('#features-picture .note') !== null", 10000)
+        note = page.text_content("#features-picture .note")
+        boxes = page.eval_on_selector_all("#features-svg g.feature", "gs => gs.length")
+        check("a picture of more features than it holds draws 400 and says so",
+              note == f"Drawn: 400 of {LONG_FEATURES} features (those with leaks, then the most actions) and 0 of 0 arrows between them."
+              and 400 <= boxes <= 402, f"{note!r} {boxes}")
         browser.close()
 finally:
     server.terminate()
