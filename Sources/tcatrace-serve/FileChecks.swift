@@ -44,8 +44,10 @@ final class FileChecks: @unchecked Sendable {
       return
     case let .failed(checked, error) where checked == version:
       throw error
-    case .checking:
-      // NB: This version or an older one is being checked; a newer one is checked after.
+    case let .checking(checked)
+    where checked == version || TraceFile.size(path) > TraceFileAccess.checkedWholeUpTo:
+      // NB: This version or an older one of a large file is being checked; a newer one is
+      // checked after. A file that is small now is checked before it is read, as any small one.
       return
     default:
       break
