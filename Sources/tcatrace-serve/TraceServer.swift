@@ -346,11 +346,11 @@ struct TraceServer: HTTPHandler {
     }
     let limit = try query.integer("limit", minimum: 1, maximum: Self.maximumPageSize) ?? 100
     let first = try self.read(path: file) { reader in
-      try reader.actions(matching: TraceFilter(session: try reader.session(id: session).id))
+      try reader.actions(matching: TraceFilter(session: try reader.sessionExtent(id: session).id))
     }
     let second = try self.read(path: otherFile) { reader in
       try reader.actions(
-        matching: TraceFilter(session: try reader.session(id: Int64(otherSession)).id))
+        matching: TraceFilter(session: try reader.sessionExtent(id: Int64(otherSession)).id))
     }
     let comparison: SessionComparison
     do {
