@@ -8,6 +8,9 @@ public struct Product: Sendable {
     public var stderr: String
     /// Whether a signal ended the program (then `status` is the signal's number).
     public var wasSignalled = false
+    /// From the program's launch to its end: what it took, without the wait for a thread and
+    /// for the launch that come before it when many tests run programs at once.
+    public var duration: Duration = .zero
   }
 
   /// The product's name: `tcatrace`, `tcatrace-lint`.
@@ -98,6 +101,7 @@ extension Process {
     self.standardOutput = stdout
     self.standardError = stderr
     try launchLock.withLock { try self.run() }
+    let launched = ContinuousClock.now
     // NB: A program that never ends (a regression that follows a file it should refuse, say)
     // is killed, so that it fails its test rather than holding the suite until CI's limit.
     let pid = self.processIdentifier
@@ -112,7 +116,8 @@ extension Process {
       status: self.terminationStatus,
       stdout: String(decoding: out, as: UTF8.self),
       stderr: String(decoding: errors.wait(), as: UTF8.self),
-      wasSignalled: self.terminationReason == .uncaughtSignal
+      wasSignalled: self.terminationReason == .uncaughtSignal,
+      duration: ContinuousClock.now - launched
     )
   }
 }

@@ -40,7 +40,11 @@ struct TimeLimitTests {
         [command[0], self.endless] + command.dropFirst() + ["--time-limit", "0.5"],
         in: self.trace.directory.url
       )
-      #expect(ContinuousClock.now - start < .seconds(20), "\(command)")
+      // NB: The program's own time, from its launch: on a busy machine, the wait for a thread
+      // and a launch, which the suite's other programs share, took seconds more.
+      #expect(
+        result.duration < .seconds(20),
+        "\(command): \(result.duration) from launch, \(ContinuousClock.now - start) in all")
       #expect(result.status == 2, "\(command)")
       #expect(result.stdout.isEmpty, "\(command)")
       #expect(
