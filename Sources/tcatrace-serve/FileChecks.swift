@@ -38,41 +38,45 @@ final class FileChecks: @unchecked Sendable {
   /// starts checking a large one.
   func verify(_ path: String) throws(TraceFileError) {
     let version = Version(path)
+    let isLarge = TraceFile.size(path) > TraceFileAccess.checkedWholeUpTo
     let outcome = self.lock.withLock { self.outcomes[path] }
     switch outcome {
     case let .passed(checked) where checked == version:
       return
     case let .failed(checked, error) where checked == version:
       throw error
-    case let .checking(checked)
-    where checked == version || TraceFile.size(path) > TraceFileAccess.checkedWholeUpTo:
+    case let .checking(checked) where checked == version || isLarge:
       // NB: This version or an older one of a large file is being checked; a newer one is
       // checked after. A file that is small now is checked before it is read, as any small one.
       return
     default:
       break
     }
-    guard TraceFile.size(path) > TraceFileAccess.checkedWholeUpTo else {
-      do throws(TraceFileError) {
-        try TraceFileAccess(file: path).open().checkIntegrity()
-        self.record(path, .passed(version))
-      } catch  where error.kind == .corrupt {
-        self.record(path, .failed(version, error))
-        throw error
-      }
+    guard isLarge else {
+      try self.check(path, version)
       return
     }
     self.record(path, .checking(version))
     DispatchQueue.global(qos: .utility).async {
       do throws(TraceFileError) {
-        try TraceFileAccess(file: path).open().checkIntegrity()
-        self.record(path, .passed(version))
+        try self.check(path, version)
       } catch  where error.kind == .corrupt {
-        self.record(path, .failed(version, error))
+        // NB: Recorded by `check`: the next request gets it.
       } catch {
         // NB: Not damage (the file went away, or was locked): the next read checks it again.
         self.lock.withLock { self.outcomes[path] = nil }
       }
+    }
+  }
+
+  /// Checks `version` of `path` whole, and records what it found when that is damage or none.
+  private func check(_ path: String, _ version: Version) throws(TraceFileError) {
+    do throws(TraceFileError) {
+      try TraceFileAccess(file: path).open().checkIntegrity()
+      self.record(path, .passed(version))
+    } catch  where error.kind == .corrupt {
+      self.record(path, .failed(version, error))
+      throw error
     }
   }
 
