@@ -73,8 +73,10 @@ extension Scenarios {
 
 /// The process's resident memory, from `/proc/self/status` (Linux).
 enum ResidentMemory {
-  /// `VmRSS`, in bytes.
-  static func current() -> Int? { self.field("VmRSS:") }
+  /// `VmRSS`, in bytes: this process's, or the one with `pid`.
+  static func current(of pid: Int32? = nil) -> Int? {
+    self.field("VmRSS:", of: pid)
+  }
 
   /// `VmHWM`, the peak since the process started or since `resetPeak()`, in bytes.
   static func peak() -> Int? { self.field("VmHWM:") }
@@ -86,9 +88,11 @@ enum ResidentMemory {
     try? file.close()
   }
 
-  private static func field(_ name: String) -> Int? {
+  private static func field(_ name: String, of pid: Int32? = nil) -> Int? {
     // NB: Read with stdio: Foundation sizes a file by `stat`, and /proc's files say 0 bytes.
-    guard let file = fopen("/proc/self/status", "r") else { return nil }
+    guard let file = fopen("/proc/\(pid.map(String.init) ?? "self")/status", "r") else {
+      return nil
+    }
     defer { fclose(file) }
     var buffer = [CChar](repeating: 0, count: 256)
     while fgets(&buffer, Int32(buffer.count), file) != nil {

@@ -200,15 +200,9 @@ private final class ServedTrace {
     return object
   }
 
-  /// The server's resident memory, from /proc (Linux); nil elsewhere.
+  /// The server's resident memory (Linux); nil elsewhere.
   func residentMegabytes() -> Double? {
-    guard
-      let status = try? String(
-        contentsOfFile: "/proc/\(self.process.processIdentifier)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-      let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-    else { return nil }
-    return kilobytes / 1024
+    ResidentMemory.current(of: self.process.processIdentifier).map { Double($0) / 1_048_576 }
   }
 
   func stop() {
