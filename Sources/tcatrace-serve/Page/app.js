@@ -32,13 +32,18 @@ async function api(path) {
   return body;
 }
 
-function element(tag, className, ...children) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
+// Appends each child to `node`: a node as it is, anything else as text.
+function appendChildren(node, children) {
   for (const child of children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+function element(tag, className, ...children) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  return appendChildren(node, children);
 }
 
 function status(text) {
@@ -87,10 +92,7 @@ async function loadFiles() {
     }
   }
   document.getElementById('compare-with').replaceChildren(
-    ...[...select.options].map(option => element('option', null, option.textContent)));
-  [...document.getElementById('compare-with').options].forEach((option, index) => {
-    option.value = select.options[index].value;
-  });
+    ...[...select.options].map(option => option.cloneNode(true)));
   document.getElementById('file-errors').textContent = errors.join('\n');
   if (select.options.length > 0) {
     const [file, session] = select.options[0].value.split('/').map(Number);
@@ -352,10 +354,7 @@ const deepestRoute = 32;
 function svg(tag, attributes, ...children) {
   const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  for (const child of children) {
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
+  return appendChildren(node, children);
 }
 
 function shortened(text, length) {
