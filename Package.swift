@@ -314,6 +314,7 @@ let package = Package(
     .testTarget(
       name: "TCATraceTests",
       dependencies: [
+        "ActionObservation",
         "CSQLite",
         "TCATrace",
         "TestSupport",

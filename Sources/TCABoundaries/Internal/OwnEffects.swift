@@ -75,10 +75,10 @@ extension Effect {
         self.operation = nil
         return
       }
-      let (offset, metadata) = (
-        fields[0].offset, unsafeBitCast(fields[0].type, to: UnsafeRawPointer.self)
+      let witnesses = EnumWitnesses(enumType: fields[0].type)
+      let (offset, metadata, getEnumTag) = (
+        fields[0].offset, witnesses.metadata, witnesses.getEnumTag
       )
-      let getEnumTag = EnumWitnesses(metadata: metadata).getEnumTag
       let noneTag = withUnsafeBytes(of: Effect<Action>.none) {
         getEnumTag($0.baseAddress! + offset, metadata)
       }

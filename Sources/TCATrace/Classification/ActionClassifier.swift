@@ -322,7 +322,7 @@ final class ActionClassifier: @unchecked Sendable {
     used += (size + Self.slotAlignment - 1) / Self.slotAlignment * Self.slotAlignment
     // NB: What `EnumReflection.Layout.projectPayload` does, from the level's plain values.
     level.pointee.projectEnumData(slot, level.pointee.metadata)
-    return EnumReflection.payload(inProjected: slot, isIndirect: step.isIndirect)
+    return EnumWitnesses.payload(inProjected: slot, isIndirect: step.isIndirect)
   }
 
   /// Whether values of `type` are existential boxes (`Any`, `any Error`).

@@ -71,18 +71,8 @@ enum EnumReflection {
       _ value: UnsafeMutableRawPointer, of payload: Payload
     ) -> UnsafeRawPointer {
       self.witnesses.destructiveProjectEnumData(value, self.metadata)
-      return EnumReflection.payload(inProjected: value, isIndirect: payload.isIndirect)
+      return EnumWitnesses.payload(inProjected: value, isIndirect: payload.isIndirect)
     }
-  }
-
-  /// Where the payload lies in `value`, a raw copy of an enum value that its type's
-  /// `destructiveProjectEnumData` has projected: in place, or in the box of an `indirect` case.
-  static func payload(inProjected value: UnsafeMutableRawPointer, isIndirect: Bool)
-    -> UnsafeRawPointer
-  {
-    isIndirect
-      ? UnsafeRawPointer(value.load(as: UnsafeRawPointer.self)) + Self.heapObjectHeaderSize
-      : UnsafeRawPointer(value)
   }
 
   private static let layouts = Locked<[ObjectIdentifier: Layout?]>([:])
@@ -94,18 +84,19 @@ enum EnumReflection {
   }
 
   private static func readLayout(of type: Any.Type) -> Layout? {
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
     // NB: `Optional` has a kind of its own.
     guard
       MetadataKind.of(type) == MetadataKind.enum,
       let enumMetadata = EnumMetadata(type),
-      let fieldRecords = FieldRecords(enumMetadata: metadata)
+      let fieldRecords = EnumFieldRecords(enumType: type)
     else { return nil }
     var cases: [Layout.Case] = []
     for tag in 0..<UInt32(fieldRecords.count) {
       guard let name = enumMetadata.caseName(forTag: tag) else { return nil }
-      let payloadType = Self.unwrappingSingleElementTuple(
-        enumMetadata.associatedValueType(forTag: tag))
+      // NB: A case with one associated value holds just that value: `Int` for the payload
+      // type `(id: Int)` of `case rowTapped(id: Int)`.
+      let associatedType = enumMetadata.associatedValueType(forTag: tag)
+      let payloadType = TupleMetadata.soleElementType(of: associatedType) ?? associatedType
       let payload: Layout.Payload? =
         payloadType == Void.self
         ? nil
@@ -115,58 +106,15 @@ enum EnumReflection {
         )
       cases.append(Layout.Case(name: name, payload: payload))
     }
-    let witnesses = EnumWitnesses(metadata: metadata)
-    return Layout(metadata: metadata, witnesses: witnesses, cases: cases, size: witnesses.size)
+    let witnesses = EnumWitnesses(enumType: type)
+    return Layout(
+      metadata: witnesses.metadata, witnesses: witnesses, cases: cases, size: witnesses.size
+    )
   }
 
   private static func loader(_ type: Any.Type) -> (UnsafeRawPointer) -> Any {
     func make<T>(_: T.Type) -> (UnsafeRawPointer) -> Any { { $0.load(as: T.self) } }
     return _openExistential(type, do: make)
-  }
-
-  /// `Int` for the payload type `(id: Int)` of `case rowTapped(id: Int)`: a case with one
-  /// associated value holds just that value.
-  private static func unwrappingSingleElementTuple(_ type: Any.Type) -> Any.Type {
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    // NB: Tuple metadata: its kind, the element count, the labels, then per element its type
-    // and offset.
-    guard MetadataKind.of(type) == MetadataKind.tuple,
-      metadata.load(fromByteOffset: 8, as: Int.self) == 1
-    else { return type }
-    return metadata.load(fromByteOffset: 24, as: Any.Type.self)
-  }
-
-  /// The size of a heap object's header, before an `indirect` case's payload in its box.
-  static let heapObjectHeaderSize = 2 * MemoryLayout<UnsafeRawPointer>.size
-}
-
-/// The field records of an enum's type descriptor: one per case, in tag order.
-private struct FieldRecords {
-  let start: UnsafeRawPointer
-  let recordSize: Int
-  let count: Int
-
-  /// `nil` when the type has no field descriptor (an enum imported from C, say).
-  init?(enumMetadata metadata: UnsafeRawPointer) {
-    let descriptor = metadata.load(
-      fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self
-    )
-    // NB: A type context descriptor: flags, parent, name, access function, then a relative
-    // pointer to the field descriptor.
-    let fieldsOffset = 4 * 4
-    let relative = descriptor.load(fromByteOffset: fieldsOffset, as: Int32.self)
-    guard relative != 0 else { return nil }
-    let fields = descriptor + fieldsOffset + Int(relative)
-    // A field descriptor: mangled type name, superclass, kind (16 bits), record size (16
-    // bits), record count (32 bits), then the records.
-    self.recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
-    self.count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
-    self.start = fields + 16
-  }
-
-  /// Whether the case at `index` is `indirect`: the first flag of its record.
-  func isIndirect(at index: Int) -> Bool {
-    self.start.load(fromByteOffset: index * self.recordSize, as: UInt32.self) & 0x1 != 0
   }
 }
 
