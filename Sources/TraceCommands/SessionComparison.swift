@@ -82,8 +82,21 @@ package struct SessionComparison {
     return zip(a.changes, b.changes).allSatisfy { Self.key($0) == Self.key($1) }
   }
 
+  /// The changes of each of two aligned actions that the other did not make: what
+  /// `tcatrace diff` and the page show of a pair that is not alike.
+  package static func changesOnlyOnEachSide(_ a: TracedAction, _ b: TracedAction)
+    -> (first: [StateChange], second: [StateChange])
+  {
+    let firsts = Set(a.changes.map(Self.key))
+    let seconds = Set(b.changes.map(Self.key))
+    return (
+      a.changes.filter { !seconds.contains(Self.key($0)) },
+      b.changes.filter { !firsts.contains(Self.key($0)) }
+    )
+  }
+
   /// What makes two changes the same.
-  package static func key(_ change: StateChange) -> [String?] {
+  private static func key(_ change: StateChange) -> [String?] {
     [change.path, change.kind.rawValue, change.old, change.new]
   }
 }

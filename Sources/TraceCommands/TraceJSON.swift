@@ -32,14 +32,7 @@ extension TracedAction {
       members.append(
         (
           "changes",
-          .array(
-            self.changes.map {
-              .object([
-                ("path", .string($0.path)), ("kind", .string($0.kind.rawValue)),
-                ("old", JSONValue($0.old)), ("new", JSONValue($0.new)),
-              ])
-            }
-          )
+          .array(self.changes.map(\.json))
         )
       )
     }
@@ -57,6 +50,16 @@ extension TracedAction {
       )
     )
     return .object(members)
+  }
+}
+
+extension StateChange {
+  /// A change in `--format json`: its `path`, `kind`, `old` and `new`.
+  package var json: JSONValue {
+    .object([
+      ("path", .string(self.path)), ("kind", .string(self.kind.rawValue)),
+      ("old", JSONValue(self.old)), ("new", JSONValue(self.new)),
+    ])
   }
 }
 

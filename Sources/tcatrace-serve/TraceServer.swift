@@ -375,12 +375,20 @@ struct TraceServer: HTTPHandler {
         case let .onlyFirst(i): ("only_first", i, nil)
         case let .onlySecond(j): ("only_second", nil, j)
         }
+      let changesOnly: (first: [StateChange], second: [StateChange]) =
+        if let a, let b, !entry.isAlike {
+          SessionComparison.changesOnlyOnEachSide(first[a], second[b])
+        } else {
+          ([], [])
+        }
       return .object([
         ("index", .integer(Int64(index))),
         ("kind", .string(kind)),
         ("alike", .bool(entry.isAlike)),
         ("first", a.map { first[$0].json(showsChanges: true) } ?? .null),
         ("second", b.map { second[$0].json(showsChanges: true) } ?? .null),
+        ("changes_only_first", .array(changesOnly.first.map(\.json))),
+        ("changes_only_second", .array(changesOnly.second.map(\.json))),
       ])
     }
     return Self.json(

@@ -48,12 +48,16 @@ struct ServeCommandTests {
     let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
     #expect(demo.status == 0)
     try await self.serving(["demo.db"], in: directory.url) { url, server, lines in
-      let token = try #require(
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
-          $0.name == "token"
-        }?.value)
-      try await body(url, token, server, lines)
+      try await body(url, try Self.token(in: url), server, lines)
     }
+  }
+
+  /// The token in the URL the server printed.
+  private static func token(in url: URL) throws -> String {
+    try #require(
+      URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+        $0.name == "token"
+      }?.value)
   }
 
   private static func get(
@@ -68,6 +72,43 @@ struct ServeCommandTests {
     let (data, response) = try await URLSession.shared.data(for: request)
     let http = try #require(response as? HTTPURLResponse)
     return (http.statusCode, String(decoding: data, as: UTF8.self), http.allHeaderFields)
+  }
+
+  /// Two runs of the demo with different seeds (another user logs in), compared: the pair that
+  /// differs carries the changes each made that the other did not, as `tcatrace diff` lists them
+  /// (`DiffCommandTests.twoDemoRunsWithDifferentSeeds`); a pair that is alike, none.
+  @Test func aPairThatDiffersCarriesTheChangesOnlyEachMade() async throws {
+    let directory = try TemporaryDirectory()
+    for seed in [1, 2] {
+      let demo = try await Product.tcatrace.run(
+        ["demo", "--out", "seed\(seed).db", "--seed", "\(seed)"], in: directory.url)
+      #expect(demo.status == 0)
+    }
+    try await self.serving(["seed1.db", "seed2.db"], in: directory.url) { url, _, _ in
+      let answer = try await Self.get(
+        url, path: "/api/files/0/sessions/1/compare?with_file=1&with_session=1&from=0&limit=5",
+        token: try Self.token(in: url))
+      #expect(answer.status == 200)
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+      let entries = try #require(object["entries"] as? [[String: Any]])
+      let changes = { (entry: [String: Any], side: String) -> [[String?]]? in
+        (entry["changes_only_\(side)"] as? [[String: Any]])?.map { change in
+          ["path", "kind", "old", "new"].map { change[$0] as? String }
+        }
+      }
+      #expect(entries.first?["kind"] as? String == "both")
+      #expect(entries.first?["alike"] as? Bool == false)
+      #expect(
+        changes(entries[0], "first") == [
+          ["login.email", "changed", #""""#, #""blob@example.com""#]
+        ])
+      #expect(
+        changes(entries[0], "second")
+          == [["login.email", "changed", #""""#, #""blob.jr@example.com""#]])
+      let alike = try #require(entries.first { $0["alike"] as? Bool == true })
+      #expect(changes(alike, "first") == [] && changes(alike, "second") == [])
+    }
   }
 
   @Test func theAPIAnswersWithTheTokenOnlyAndCtrlCStopsIt() async throws {
@@ -245,10 +286,7 @@ struct ServeCommandTests {
     let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     #expect((size > 32 << 20) == (megabytesOfPadding > 0), "\(size) bytes")
     try await self.serving(["demo.db"], in: directory.url) { url, _, _ in
-      let token = try #require(
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
-          $0.name == "token"
-        }?.value)
+      let token = try Self.token(in: url)
       let before = try await Self.get(
         url, path: "/api/files/0/sessions/1/actions?category=view", token: token)
       #expect(before.status == 200)

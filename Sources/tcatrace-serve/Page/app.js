@@ -551,7 +551,7 @@ async function loadComparison(from) {
       row.children[0].replaceChildren(actionLink(entry.first.seq, `#${entry.first.seq}`));
     }
     body.append(row);
-    if (kind === 'different') body.append(differenceRow(entry.first, entry.second));
+    if (kind === 'different') body.append(differenceRow(entry));
   }
   view.compareNext = result.next;
   document.getElementById('compare-more').hidden = result.next === null;
@@ -561,11 +561,10 @@ async function loadComparison(from) {
   }
 }
 
-// What two aligned actions did differently, as `tcatrace diff` says it.
-function differenceRow(first, second) {
-  const key = change => JSON.stringify([change.path, change.kind, change.old, change.new]);
-  const theirs = new Set(second.changes.map(key));
-  const mine = new Set(first.changes.map(key));
+// What two aligned actions did differently, as `tcatrace diff` says it: the server sends the
+// changes each made that the other did not.
+function differenceRow(entry) {
+  const { first, second } = entry;
   const lines = [];
   if (first.origin !== second.origin) {
     lines.push(`sent ${first.origin === 'effect' ? 'by an effect' : 'from outside the store'} here, ` +
@@ -575,8 +574,8 @@ function differenceRow(first, second) {
     lines.push(`payload: ${first.payload ?? '(none)'} → ${second.payload ?? '(none)'}`);
   }
   const change = (c, sign) => `${sign} ${c.path}: ${c.old ?? '(none)'} → ${c.new ?? '(none)'}`;
-  for (const c of first.changes) if (!theirs.has(key(c))) lines.push(change(c, '−'));
-  for (const c of second.changes) if (!mine.has(key(c))) lines.push(change(c, '+'));
+  for (const c of entry.changes_only_first) lines.push(change(c, '−'));
+  for (const c of entry.changes_only_second) lines.push(change(c, '+'));
   const cell = element('td', null, element('pre', null, lines.join('\n')));
   cell.colSpan = 5;
   return element('tr', 'difference', cell);

@@ -157,10 +157,7 @@ private struct Comparison {
           "  sent \(a.origin.isEffect ? "by an effect" : "from outside the store") in \(first.name), \(b.origin.isEffect ? "by an effect" : "from outside the store") in \(second.name)"
         )
       }
-      let theirs = Set(b.changes.map(SessionComparison.key))
-      let mine = Set(a.changes.map(SessionComparison.key))
-      let onlyMine = a.changes.filter { !theirs.contains(SessionComparison.key($0)) }
-      let onlyTheirs = b.changes.filter { !mine.contains(SessionComparison.key($0)) }
+      let (onlyMine, onlyTheirs) = SessionComparison.changesOnlyOnEachSide(a, b)
       if !onlyMine.isEmpty || !onlyTheirs.isEmpty {
         lines.append("  Its state changes (− only in \(first.name), + only in \(second.name)):")
         for change in onlyMine {
