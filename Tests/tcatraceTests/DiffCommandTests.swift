@@ -10,11 +10,7 @@ struct DiffCommandTests {
   /// Two runs of the demo with different seeds: another user logs in.
   @Test func twoDemoRunsWithDifferentSeeds() async throws {
     let directory = try TemporaryDirectory()
-    for seed in [1, 2] {
-      let demo = try await Product.tcatrace.run(
-        ["demo", "--out", "seed\(seed).db", "--seed", "\(seed)"], in: directory.url)
-      #expect(demo.status == 0)
-    }
+    try await recordDemoRuns(seeds: [1, 2], in: directory)
     let result = try await Product.tcatrace.run(
       ["diff", "seed1.db", "seed2.db", "--session", "1"], in: directory.url)
     #expect(result.status == 1)

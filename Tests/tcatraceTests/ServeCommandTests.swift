@@ -79,11 +79,7 @@ struct ServeCommandTests {
   /// (`DiffCommandTests.twoDemoRunsWithDifferentSeeds`); a pair that is alike, none.
   @Test func aPairThatDiffersCarriesTheChangesOnlyEachMade() async throws {
     let directory = try TemporaryDirectory()
-    for seed in [1, 2] {
-      let demo = try await Product.tcatrace.run(
-        ["demo", "--out", "seed\(seed).db", "--seed", "\(seed)"], in: directory.url)
-      #expect(demo.status == 0)
-    }
+    try await recordDemoRuns(seeds: [1, 2], in: directory)
     try await self.serving(["seed1.db", "seed2.db"], in: directory.url) { url, _, _ in
       let answer = try await Self.get(
         url, path: "/api/files/0/sessions/1/compare?with_file=1&with_session=1&from=0&limit=5",
