@@ -114,7 +114,6 @@ let package = Package(
           name: "ComposableArchitecture", package: "swift-composable-architecture",
           condition: .when(traits: ["ComposableArchitecture"])
         ),
-        .product(name: "CasePaths", package: "swift-case-paths"),
       ]
     ),
     .target(
