@@ -42,4 +42,34 @@ enum HandWrittenTrace {
       """#
     )
   }
+
+  /// A trace without sessions, as a recorder leaves one that recorded nothing.
+  static func writeEmpty(to path: String) throws {
+    _ = try TraceFile.openForWriting(path: path)
+  }
+
+  /// A second session after the first: a counter of its own with two actions, the second sent
+  /// by the first's effect.
+  static func appendSecondSession(to path: String) throws {
+    let connection = try TraceFile.openForWriting(path: path)
+    try connection.execute(
+      #"""
+      BEGIN;
+      INSERT INTO sessions VALUES
+        (2, 'again', 'CounterFeature', '2026-11-28T10:01:00.000Z', '2026-11-28T10:01:01.000Z',
+         0, '0.1.0');
+      INSERT INTO actions
+        (id, session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
+         feature, category, case_name, state_path, payload)
+      VALUES
+        (4, 2, 1, 1000, 10, 'send', NULL, 'view.incrementTapped', 'view', '', 'view',
+         'incrementTapped', '', NULL),
+        (5, 2, 2, 2000, 20, 'effect', 1, '_internal.child._internal.loaded', 'internal', 'child',
+         'internal', 'loaded', 'child', '"again"');
+      INSERT INTO states (session_id, seq, tree) VALUES
+        (2, 0, '["c",["struct","CounterFeature.State"],[["count","count",["t","0"]]]]');
+      COMMIT;
+      """#
+    )
+  }
 }

@@ -69,6 +69,45 @@ struct TraceReaderTests {
     )
   }
 
+  @Test func oneSessionIsReadByIdOrAsTheLatest() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    try HandWrittenTrace.write(to: path)
+    try HandWrittenTrace.appendSecondSession(to: path)
+    let reader = try TraceReader(path: path)
+    let sessions = try reader.sessions()
+    #expect(sessions.map(\.id) == [1, 2])
+    #expect(try reader.session(id: 1) == sessions[0])
+    #expect(try reader.session(id: 2) == sessions[1])
+    #expect(try reader.latestSession() == sessions[1])
+    #expect(try reader.latestSession().actionCount == 2)
+    #expect {
+      try reader.session(id: 3)
+    } throws: { error in
+      (error as? TraceFileError)?.description.contains("no session 3") == true
+    }
+
+    let empty = directory.path("empty.db")
+    try HandWrittenTrace.writeEmpty(to: empty)
+    #expect(throws: TraceFileError.self) { try TraceReader(path: empty).latestSession() }
+  }
+
+  /// What `tcatrace replay --follow` and the page's live log read: a reader opened `live` sees
+  /// what is written after it opened, and reads the actions after the last one it read, of
+  /// every session.
+  @Test func followingAGrowingFileReadsOnlyNewActions() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    try HandWrittenTrace.write(to: path)
+    let reader = try TraceReader(path: path, live: true)
+    let first = try reader.actions(includeChanges: false)
+    #expect(first.map(\.id) == [1, 2, 3])
+    try HandWrittenTrace.appendSecondSession(to: path)
+    let after = try reader.actions(
+      matching: TraceFilter(afterID: first[2].id), includeChanges: false)
+    #expect(after.map { [$0.sessionID, Int64($0.seq)] } == [[2, 1], [2, 2]])
+  }
+
   @Test func refusesAMissingFile() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("nope.db")

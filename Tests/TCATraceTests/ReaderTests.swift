@@ -94,34 +94,6 @@ struct ReaderTests {
     )
   }
 
-  @Test func oneSessionIsReadByIdOrAsTheLatest() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("demo.db")
-    try await recordDemoFile(path)
-    let reader = try TraceReader(path: path)
-    let sessions = try reader.sessions()
-    expectNoDifference(try reader.session(id: sessions[0].id), sessions[0])
-    expectNoDifference(try reader.session(id: sessions[1].id), sessions[1])
-    expectNoDifference(try reader.latestSession(), sessions[1])
-    #expect(try reader.latestSession().actionCount == 7)
-    #expect(throws: TraceFileError.self) { try reader.session(id: sessions[1].id + 1) }
-
-    let empty = directory.path("empty.db")
-    try await TraceRecorder(path: empty).close()
-    #expect(throws: TraceFileError.self) { try TraceReader(path: empty).latestSession() }
-  }
-
-  @Test func followingAGrowingFileReadsOnlyNewActions() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("demo.db")
-    try await recordDemoFile(path)
-    let reader = try TraceReader(path: path)
-    let all = try reader.actions(includeChanges: false)
-    let after = try reader.actions(
-      matching: TraceFilter(afterID: all[26].id), includeChanges: false)
-    expectNoDifference(after.map(\.id), all.suffix(3).map(\.id))
-  }
-
   @Test func encodableActionsAreRecordedAsJSON() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("json.db")
