@@ -92,9 +92,8 @@ struct TraceReaderTests {
     #expect(throws: TraceFileError.self) { try TraceReader(path: empty).latestSession() }
   }
 
-  /// What `tcatrace replay --follow` and the page's live log read: a reader opened `live` sees
-  /// what is written after it opened, and reads the actions after the last one it read, of
-  /// every session.
+  /// A reader opened `live` sees what is written after it opened; `afterID` reads the actions
+  /// after the last one read, of every session, as `tcatrace replay --follow` reads them.
   @Test func followingAGrowingFileReadsOnlyNewActions() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("trace.db")
