@@ -43,7 +43,7 @@ package struct EnumFieldRecords {
 
   /// Whether the case at `index` is `indirect`: the first flag of its record.
   package func isIndirect(at index: Int) -> Bool {
-    precondition(0 <= index && index < self.count, "case \(index) of \(self.count)")
+    assert(0 <= index && index < self.count, "case \(index) of \(self.count)")
     return self.start.load(fromByteOffset: index * self.recordSize, as: UInt32.self) & 0x1 != 0
   }
 }
