@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
       address only, until interrupted (Ctrl-C). It prints the page's URL, which holds a \
       token made at start: every request needs it, and requests to another host name are \
       refused. A file that cannot be read is named in the page with the one line the other \
-      commands give; the others are served. Files are never changed.
+      commands give, and the others are served; when none can be read, that line is printed \
+      for the first, and the exit code is 2. Files are never changed.
       """,
     version: TCATraceVersion.current
   )
@@ -53,6 +54,12 @@ struct ServeCommand: AsyncParsableCommand {
   func run() async throws {
     for file in self.files where !FileManager.default.fileExists(atPath: file) {
       throw CLIError(message: "'\(file)' does not exist: give the path of a trace file.")
+    }
+    // NB: A file that cannot be read beside others that can is named in the page. When none
+    // can, a page would show nothing: the first file's line, as the other commands give it.
+    let refusals = self.files.map(Self.refusal(of:))
+    if refusals.allSatisfy({ $0 != nil }), let first = refusals.first, let first {
+      throw CLIError(message: first)
     }
     let token = Self.makeToken()
     let address: sockaddr_in
@@ -90,6 +97,17 @@ struct ServeCommand: AsyncParsableCommand {
     await server.stop(timeout: 1)
     running.cancel()
     print("Stopped.")
+  }
+
+  /// Why `file` cannot be opened as a trace, in the commands' one line; `nil` when it can.
+  /// Only its header and schema are read: its pages are checked as the page reads them.
+  private static func refusal(of file: String) -> String? {
+    do throws(TraceFileError) {
+      _ = try TraceReader(path: file)
+      return nil
+    } catch {
+      return error.cliDescription
+    }
   }
 
   /// 32 random bytes, in hexadecimal.

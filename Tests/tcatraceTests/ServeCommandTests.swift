@@ -361,6 +361,42 @@ struct ServeCommandTests {
       result.stderr == "Error: 'missing.db' does not exist: give the path of a trace file.\n")
   }
 
+  /// When no file can be read, there is no page to serve: the first file's line, as `tcatrace
+  /// replay` gives it, and exit 2, the files as they were. One such file beside a trace is served,
+  /// named in the page (`/api/files`).
+  @Test func filesThatAreNotTracesAreOneLineAndExitTwo() async throws {
+    let directory = try TemporaryDirectory()
+    try Data("not a trace\n".utf8).write(to: directory.url.appendingPathComponent("notes.db"))
+    try FileManager.default.createDirectory(
+      at: directory.url.appendingPathComponent("folder.db"), withIntermediateDirectories: false)
+    for files in [["notes.db"], ["folder.db", "notes.db"]] {
+      let served = try await Product.tcatrace.run(["serve"] + files, in: directory.url)
+      let replayed = try await Product.tcatrace.run(["replay", files[0]], in: directory.url)
+      #expect(served.status == 2)
+      #expect(served.stdout.isEmpty)
+      #expect(served.stderr == replayed.stderr, "\(files)")
+      #expect(served.stderr.hasPrefix("Error: '\(files[0])' is "))
+      #expect(served.stderr.split(separator: "\n").count == 1)
+    }
+    #expect(
+      try Data(contentsOf: directory.url.appendingPathComponent("notes.db"))
+        == Data("not a trace\n".utf8))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+        "folder.db", "notes.db",
+      ])
+
+    let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
+    #expect(demo.status == 0)
+    try await self.serving(["notes.db", "demo.db"], in: directory.url) { url, _, _ in
+      let files = try await Self.get(url, path: "/api/files", token: try Self.token(in: url))
+      #expect(files.status == 200)
+      #expect(
+        files.body.contains(#""error":"'notes.db' is not a SQLite database"#), "\(files.body)")
+      #expect(files.body.contains(#""name":"demo.db""#))
+    }
+  }
+
   /// The page in Chromium, driven by Playwright (`.ci/run` installs both): the checks are
   /// Python/serve_browser_check.py's.
   @Test(
