@@ -23,6 +23,13 @@ final class FileChecks: @unchecked Sendable {
       self.file = FileSnapshot(path)
       self.wal = FileSnapshot(path + "-wal")
     }
+
+    /// Whether the file and its `-wal` hold more than ``TraceFileAccess/checkedWholeUpTo``
+    /// bytes, as ``TraceFile/size(_:)`` counts them.
+    var isLarge: Bool {
+      Int(clamping: (self.file?.size ?? 0) + (self.wal?.size ?? 0))
+        > TraceFileAccess.checkedWholeUpTo
+    }
   }
 
   private enum Outcome {
@@ -38,7 +45,7 @@ final class FileChecks: @unchecked Sendable {
   /// starts checking a large one.
   func verify(_ path: String) throws(TraceFileError) {
     let version = Version(path)
-    let isLarge = TraceFile.size(path) > TraceFileAccess.checkedWholeUpTo
+    let isLarge = version.isLarge
     let outcome = self.lock.withLock { self.outcomes[path] }
     switch outcome {
     case let .passed(checked) where checked == version:

@@ -331,7 +331,8 @@ package enum TraceFile {
 package struct FileSnapshot: Equatable, Sendable {
   private var device: UInt64
   private var inode: UInt64
-  private var size: Int64
+  /// The file's size, in bytes.
+  package private(set) var size: Int64
   private var modified: timespec
   private var changed: timespec
 
