@@ -57,8 +57,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
     // NB: A file that cannot be read beside others that can is named in the page. When none
     // can, a page would show nothing: the first file's line, as the other commands give it.
-    let refusals = self.files.map(Self.refusal(of:))
-    if refusals.allSatisfy({ $0 != nil }), let first = refusals.first, let first {
+    // The files are opened only until one can be.
+    if let first = Self.refusal(of: self.files[0]),
+      self.files.dropFirst().allSatisfy({ Self.refusal(of: $0) != nil })
+    {
       throw CLIError(message: first)
     }
     let token = Self.makeToken()
