@@ -63,6 +63,10 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
     // NB: `tcatrace serve`'s HTTP server: only the `tcatrace` program links it.
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // NB: How `tcatrace` runs the programs beside it: Apple's process spawning, tested on Darwin
+    // and Linux, where this package had a `posix_spawn` of its own that only Linux compiled. Its
+    // Foundation trait is off: `tcatrace` loads no Foundation library but FoundationEssentials.
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
     .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
   ],
   targets: [
@@ -174,6 +178,7 @@ let package = Package(
         "TCATraceFile",
         "TraceCommands",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Subprocess", package: "swift-subprocess"),
       ],
       // NB: Not `tcatrace-demo`, `tcatrace-lint` or `tcatrace-serve`, which `tcatrace demo`,
       // `lint` and `serve` run: `tcatrace` finds them beside itself, or builds them in a

@@ -2,12 +2,6 @@ import ArgumentParser
 // NB: Every program that prints a trace's text shows it through `terminalSafe`.
 @_exported import TerminalSafeText
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A problem with what the user asked for, reported on one line with exit code 2.
 package struct CLIError: Error {
   package var message: String

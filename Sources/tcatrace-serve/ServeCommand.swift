@@ -5,12 +5,6 @@ import TCATraceFile
 import ToolSupport
 import TraceCommands
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `tcatrace serve FILE [FILE…]`: the traces in a browser.
 ///
 /// A program of its own, `tcatrace-serve`, which `tcatrace serve` runs: see `tcatrace`'s `Serve`.

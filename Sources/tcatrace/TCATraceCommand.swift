@@ -29,11 +29,11 @@ struct TCATraceCommand: AsyncParsableCommand {
     // arguments untouched, `--help` included.
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "lint" || arguments == ["help", "lint"] {
-      Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
+      await Lint.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
         .reportAndExit()
     }
     if arguments.first == "serve" || arguments == ["help", "serve"] {
-      Serve.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
+      await Serve.forward(arguments.first == "help" ? ["--help"] : Array(arguments.dropFirst()))
         .reportAndExit()
     }
     // NB: File names that are not UTF-8 reach the commands whole (see `FileName`).

@@ -1,5 +1,9 @@
 import Foundation
 import Composable
+// NB: `Transaction` is `Composable`'s stand-in where SwiftUI is not, and SwiftUI's where it is.
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
 import CustomDump
 import TestSupport
 import Testing

@@ -131,75 +131,80 @@ struct TCASpellingTests {
     #expect(dismissed.map { if case .dismiss = $0 { true } else { false } } == true)
   }
 
-  enum Filter: LocalizedStringKey, CaseIterable, Hashable {
-    case all = "All"
-    case active = "Active"
-  }
+  // NB: `Composable`'s stand-ins for SwiftUI's values, declared where SwiftUI is not (Linux):
+  // on Apple platforms these names are SwiftUI's, whose descriptions differ and whose
+  // `EditMode` is unavailable on macOS.
+  #if !canImport(SwiftUI)
+    enum Filter: LocalizedStringKey, CaseIterable, Hashable {
+      case all = "All"
+      case active = "Active"
+    }
 
-  @Reducer
-  struct Palette {
-    @ObservableState
-    struct State: Equatable {
-      var color = Color.black
-      var editMode: EditMode = .inactive
-      var filter = Filter.all
-    }
-    enum Action: Equatable {
-      case cycleTapped
-      case setColor(Color)
-      case editTapped
-    }
-    var body: some ReducerOf<Self> {
-      Reduce { state, action in
-        switch action {
-        case .cycleTapped:
-          return .run { send in
-            for color in [Color.red, .blue] {
+    @Reducer
+    struct Palette {
+      @ObservableState
+      struct State: Equatable {
+        var color = Color.black
+        var editMode: EditMode = .inactive
+        var filter = Filter.all
+      }
+      enum Action: Equatable {
+        case cycleTapped
+        case setColor(Color)
+        case editTapped
+      }
+      var body: some ReducerOf<Self> {
+        Reduce { state, action in
+          switch action {
+          case .cycleTapped:
+            return .run { send in
+              for color in [Color.red, .blue] {
+                await send(
+                  .setColor(color),
+                  animation: .interactiveSpring(response: 0.25, dampingFraction: 0.1))
+              }
               await send(
-                .setColor(color),
-                animation: .interactiveSpring(response: 0.25, dampingFraction: 0.1))
+                .setColor(Color("brand")),
+                animation: .interpolatingSpring(stiffness: 3000, damping: 40))
+              await send(.setColor(.black), animation: .spring())
             }
-            await send(
-              .setColor(Color("brand")),
-              animation: .interpolatingSpring(stiffness: 3000, damping: 40))
-            await send(.setColor(.black), animation: .spring())
+          case let .setColor(color):
+            state.color = color
+            return .none
+          case .editTapped:
+            state.editMode = state.editMode.isEditing ? .inactive : .active
+            state.filter = Filter.allCases.last!
+            return .none
           }
-        case let .setColor(color):
-          state.color = color
-          return .none
-        case .editTapped:
-          state.editMode = state.editMode.isEditing ? .inactive : .active
-          state.filter = Filter.allCases.last!
-          return .none
         }
       }
     }
-  }
 
-  @Test func swiftUIValuesKeptInStateCompareAndPrint() async {
-    let store = TestStore(initialState: Palette.State()) { Palette() }
-    await store.send(.cycleTapped)
-    await store.receive(.setColor(.red)) { $0.color = .red }
-    await store.receive(.setColor(.blue)) { $0.color = .blue }
-    await store.receive(.setColor(Color("brand"))) { $0.color = Color("brand") }
-    await store.receive(.setColor(.black)) { $0.color = .black }
-    await store.send(.editTapped) {
-      $0.editMode = .active
-      $0.filter = .active
+    @Test func swiftUIValuesKeptInStateCompareAndPrint() async {
+      let store = TestStore(initialState: Palette.State()) { Palette() }
+      await store.send(.cycleTapped)
+      await store.receive(.setColor(.red)) { $0.color = .red }
+      await store.receive(.setColor(.blue)) { $0.color = .blue }
+      await store.receive(.setColor(Color("brand"))) { $0.color = Color("brand") }
+      await store.receive(.setColor(.black)) { $0.color = .black }
+      await store.send(.editTapped) {
+        $0.editMode = .active
+        $0.filter = .active
+      }
+      #expect(Filter.active.rawValue == "Active")
+      #expect("\(Color.red)" == "red")
+      #expect(
+        String(customDumping: Palette.State()) == """
+          TCASpellingTests.Palette.State(
+            color: Color.black,
+            editMode: .inactive,
+            filter: .all
+          )
+          """
+      )
+      #expect(String(customDumping: Color("brand")) == #"Color("brand")"#)
     }
-    #expect(Filter.active.rawValue == "Active")
-    #expect("\(Color.red)" == "red")
-    #expect(
-      String(customDumping: Palette.State()) == """
-        TCASpellingTests.Palette.State(
-          color: Color.black,
-          editMode: .inactive,
-          filter: .all
-        )
-        """
-    )
-    #expect(String(customDumping: Color("brand")) == #"Color("brand")"#)
-  }
+  #endif
 
   /// A dependency client in the shape TCA's examples write one, fetching with `URLSession`.
   struct FactClient {

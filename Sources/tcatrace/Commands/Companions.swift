@@ -5,12 +5,6 @@
 #endif
 import ToolSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // NB: `tcatrace demo` runs `tcatrace-demo` (the example app, on `Composable`) and `tcatrace lint`
 // and `tcatrace test` run `tcatrace-lint` (swift-syntax's parser): separate programs, so that
 // the other commands load neither at start-up. They are not build dependencies of `tcatrace`
@@ -24,13 +18,13 @@ extension TCATraceCommand {
   /// The companion program `name` that `tcatrace COMMAND` runs: the one beside this program;
   /// else, when this program was built in a checkout of this package, the one `swift build`
   /// builds there (now, if it is not built yet); else the first on `PATH`.
-  static func companion(_ name: String, runBy command: String) throws(CLIError) -> String {
+  static func companion(_ name: String, runBy command: String) async throws(CLIError) -> String {
     let directory = executableURL?.deletingLastPathComponent()
     if let directory {
       let beside = directory.appendingPathComponent(name).path
       if FileManager.default.isExecutableFile(atPath: beside) { return beside }
       if let checkout = PackageCheckout(buildFolder: directory, product: name) {
-        try checkout.build(name, runBy: command)
+        try await checkout.build(name, runBy: command)
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
       }
     }
@@ -83,7 +77,7 @@ struct PackageCheckout {
 
   /// Builds `product` with `swift build`, whose output goes to standard error: what `tcatrace
   /// COMMAND` prints on standard output stays its own.
-  func build(_ product: String, runBy command: String) throws(CLIError) {
+  func build(_ product: String, runBy command: String) async throws(CLIError) {
     let arguments = self.arguments(building: product)
     guard let swift = TCATraceCommand.onPath("swift") else {
       throw CLIError(
@@ -95,7 +89,7 @@ struct PackageCheckout {
     printError(
       "tcatrace \(command) runs \(product), which is not built yet; building it: \(arguments.joined(separator: " "))"
     )
-    let status = try spawnAndWait(swift, arguments, outputToStandardError: true)
+    let status = try await runProgram(swift, arguments, outputToStandardError: true)
     guard status == 0 else {
       throw CLIError(
         message:

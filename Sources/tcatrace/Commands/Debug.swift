@@ -2,12 +2,6 @@ import ArgumentParser
 import ToolSupport
 import TCATraceFile
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TCATraceCommand {
   /// `tcatrace debug FILE`: steps through a session, back and forth, in the terminal.
   struct Debug: ParsableCommand {
@@ -59,7 +53,7 @@ extension TCATraceCommand {
         if drawn == nil || drawn! != size {
           let screen = DebuggerScreen(
             debugger: debugger, terminal: .standard, rows: size.rows, columns: size.columns)
-          RawTerminal.write(try screen.rendered())
+          RawTerminal.show(try screen.rendered())
           drawn = size
         }
         let keys = try terminal.keys(waiting: 250)

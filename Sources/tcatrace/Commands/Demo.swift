@@ -5,11 +5,6 @@ import ArgumentParser
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import ToolSupport
 import TCATraceFile
 
@@ -65,7 +60,7 @@ extension TCATraceCommand {
 
     func run() async throws {
       try self.checkOutput()
-      try Self.record(out: self.out, seed: self.seed)
+      try await Self.record(out: self.out, seed: self.seed)
       let reader = try TraceReader(path: self.out)
       let sessions = Array(try reader.sessions().suffix(2))
       let terminal = Terminal.standard
@@ -99,11 +94,11 @@ extension TCATraceCommand.Demo {
   /// Runs `tcatrace-demo --out out --seed seed` (see ``TCATraceCommand/companion(_:runBy:)``).
   /// Throws `ExitCode` with its status when it fails (it has said why on standard error), or a
   /// `CLIError` when it cannot be run.
-  static func record(out: String, seed: Int) throws {
+  static func record(out: String, seed: Int) async throws {
     let name = "tcatrace-demo"
     let arguments = [name, "--out", out, "--seed", String(seed)]
-    let program = try TCATraceCommand.companion(name, runBy: "demo")
-    let status = try spawnAndWait(program, arguments)
+    let program = try await TCATraceCommand.companion(name, runBy: "demo")
+    let status = try await runProgram(program, arguments)
     guard status == 0 else {
       if status > 128 {
         throw CLIError(
@@ -112,63 +107,4 @@ extension TCATraceCommand.Demo {
       throw ExitCode(status)
     }
   }
-}
-
-/// Runs `path` with `arguments` (the first is the program's name), sharing this process's
-/// standard streams and environment, and waits for it: its exit status, or 128 + the signal
-/// that stopped it. With `input`, its standard input is a pipe that is given `input` and then
-/// closed; with `outputToStandardError`, what it writes on standard output goes to standard
-/// error.
-func spawnAndWait(
-  _ path: String, _ arguments: [String], input: [UInt8]? = nil, outputToStandardError: Bool = false
-) throws(CLIError) -> Int32 {
-  let argv = arguments.map { strdup($0) } + [nil]
-  defer { argv.forEach { free($0) } }
-  var pipeEnds: [Int32] = [-1, -1]
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  if outputToStandardError {
-    posix_spawn_file_actions_adddup2(&actions, 2, 1)
-  }
-  if input != nil {
-    guard pipe(&pipeEnds) == 0 else {
-      throw CLIError(message: "could not run \(path): \(String(cString: strerror(errno)))")
-    }
-    posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-  }
-  var pid = pid_t()
-  let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
-  if let input {
-    close(pipeEnds[0])
-    // NB: A program that stops reading early must not stop this one with SIGPIPE.
-    let previous = signal(SIGPIPE, SIG_IGN)
-    if result == 0 {
-      input.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let written = write(pipeEnds[1], buffer.baseAddress! + offset, buffer.count - offset)
-          if written < 0, errno == EINTR { continue }
-          guard written > 0 else { break }
-          offset += written
-        }
-      }
-    }
-    close(pipeEnds[1])
-    signal(SIGPIPE, previous)
-  }
-  guard result == 0 else {
-    throw CLIError(message: "could not run \(path): \(String(cString: strerror(result)))")
-  }
-  var status: Int32 = 0
-  while waitpid(pid, &status, 0) == -1 {
-    guard errno == EINTR else {
-      throw CLIError(message: "lost \(path) while it ran: \(String(cString: strerror(errno)))")
-    }
-  }
-  // NB: WIFEXITED, WEXITSTATUS and WTERMSIG are C macros that Swift does not import.
-  let signal = status & 0x7f
-  return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }

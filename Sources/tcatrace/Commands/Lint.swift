@@ -6,12 +6,6 @@ import ArgumentParser
 #endif
 import ToolSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TCATraceCommand {
   /// `tcatrace lint …`: runs `tcatrace-lint`, the program beside `tcatrace` that holds the
   /// linter, with the same arguments.
@@ -20,7 +14,7 @@ extension TCATraceCommand {
   /// be in `tcatrace` too: the Swift runtime scans every conformance in a binary the first time
   /// it is asked about a type, and argument-parser asks about ~50 types before a command
   /// runs. Out of `tcatrace`, they cost the other commands nothing (Documentation/Performance.md).
-  struct Lint: ParsableCommand {
+  struct Lint: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "lint",
       abstract: "Check Swift sources for boundary leaks, without running them.",
@@ -38,26 +32,26 @@ extension TCATraceCommand {
     )
     var arguments: [String] = []
 
-    func run() throws {
-      throw Self.forward(self.arguments)
+    func run() async throws {
+      throw await Self.forward(self.arguments)
     }
 
     /// Replaces this process with `tcatrace-lint` and `arguments` (see
     /// ``TCATraceCommand/companion(_:runBy:)``). Returns only if it cannot be run, with what to
     /// do about it.
-    static func forward(_ arguments: [String]) -> CLIError {
-      TCATraceCommand.runCompanion("tcatrace-lint", runBy: "lint", arguments: arguments)
+    static func forward(_ arguments: [String]) async -> CLIError {
+      await TCATraceCommand.runCompanion("tcatrace-lint", runBy: "lint", arguments: arguments)
     }
   }
 
   /// Runs the companion program `name` with `arguments` in this process's place; returns only
   /// the error that it could not be found or run.
-  static func runCompanion(_ name: String, runBy command: String, arguments: [String])
+  static func runCompanion(_ name: String, runBy command: String, arguments: [String]) async
     -> CLIError
   {
     let program: String
     do {
-      program = try TCATraceCommand.companion(name, runBy: command)
+      program = try await TCATraceCommand.companion(name, runBy: command)
     } catch {
       return error
     }

@@ -2,12 +2,6 @@ import ArgumentParser
 import ToolSupport
 import TCATraceFile
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TCATraceCommand {
   /// `tcatrace merge OUT FILE…`: the sessions of many traces in one.
   struct Merge: ParsableCommand {

@@ -1,19 +1,13 @@
 import ArgumentParser
 import ToolSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TCATraceCommand {
   /// `tcatrace serve FILE…`: the traces in a browser.
   ///
   /// NB: A program of its own, `tcatrace-serve`, run in this process's place as `lint` runs
   /// `tcatrace-lint`: its HTTP server, and the whole of Foundation that the server imports,
   /// would otherwise load with every command.
-  struct Serve: ParsableCommand {
+  struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "serve",
       abstract: "See traces in a browser: the action log, the state after each action, the leaks.",
@@ -30,12 +24,12 @@ extension TCATraceCommand {
     )
     var arguments: [String] = []
 
-    func run() throws {
-      throw Self.forward(self.arguments)
+    func run() async throws {
+      throw await Self.forward(self.arguments)
     }
 
-    static func forward(_ arguments: [String]) -> CLIError {
-      TCATraceCommand.runCompanion("tcatrace-serve", runBy: "serve", arguments: arguments)
+    static func forward(_ arguments: [String]) async -> CLIError {
+      await TCATraceCommand.runCompanion("tcatrace-serve", runBy: "serve", arguments: arguments)
     }
   }
 }

@@ -4,7 +4,7 @@ import TCATraceFile
 
 extension TCATraceCommand {
   /// `tcatrace test FILE --session S`: a recorded session as a `TestStore` test.
-  struct Test: ParsableCommand {
+  struct Test: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "test",
       abstract:
@@ -82,7 +82,7 @@ extension TCATraceCommand {
       }
     }
 
-    func run() throws {
+    func run() async throws {
       let (test, twin) = try self.trace.read(checking: [
         "sessions", "actions", "state_changes", "states",
       ]) { reader in
@@ -123,7 +123,7 @@ extension TCATraceCommand {
         let written = try test(options)
         return (written, try options.withPlaceholdersForCode.map { try test($0) } ?? written)
       }
-      try Self.check(twin.source)
+      try await Self.check(twin.source)
       print(test.source, terminator: "")
       for note in test.notes {
         printError("note: \(note).")
@@ -133,10 +133,11 @@ extension TCATraceCommand {
     /// Refuses to print `source` unless it is in the grammar `tcatrace test` writes: checked by
     /// `tcatrace-lint`, which holds Swift's parser (see `GeneratedTestGrammar`). It says what is
     /// wrong itself.
-    static func check(_ source: String) throws {
+    static func check(_ source: String) async throws {
       let name = "tcatrace-lint"
-      let program = try TCATraceCommand.companion(name, runBy: "test")
-      let status = try spawnAndWait(program, [name, "--generated-test"], input: Array(source.utf8))
+      let program = try await TCATraceCommand.companion(name, runBy: "test")
+      let status = try await runProgram(
+        program, [name, "--generated-test"], input: Array(source.utf8))
       guard status == 0 else {
         if status == 2 { throw ExitCode(2) }
         throw CLIError(

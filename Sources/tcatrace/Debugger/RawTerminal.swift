@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import ToolSupport
 
 /// A key the debugger reads.
 enum Key: Equatable {
@@ -39,20 +35,18 @@ final class RawTerminal {
       cc[Int(VTIME)] = 0
     }
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
-    for signal in [SIGTERM, SIGHUP, SIGQUIT] {
-      Glibc.signal(signal) { signal in
+    for ending in [SIGTERM, SIGHUP, SIGQUIT] {
+      signal(ending) { ending in
         RawTerminal.giveBack()
-        _exit(128 + signal)
+        _exit(128 + ending)
       }
     }
-    // NB: A handler, not SIG_IGN, so that a resize interrupts the wait for a key and the
-    // screen is drawn again at once.
-    var resize = sigaction()
-    resize.__sigaction_handler.sa_handler = { _ in }
-    sigemptyset(&resize.sa_mask)
-    resize.sa_flags = 0
-    sigaction(SIGWINCH, &resize, nil)
-    RawTerminal.write(RawTerminal.enterSequence)
+    // NB: A handler, not SIG_IGN, so that a resize interrupts the wait for a key (`poll`, which
+    // neither Linux nor Darwin restarts after a handler, whatever its flags) and the screen is
+    // drawn again at once. `signal`, not `sigaction`: the handler's field of `struct sigaction`
+    // is `__sigaction_handler` in glibc and `__sigaction_u` in Darwin's `<sys/signal.h>`.
+    signal(SIGWINCH) { _ in }
+    RawTerminal.show(RawTerminal.enterSequence)
   }
 
   deinit {
@@ -157,16 +151,19 @@ final class RawTerminal {
   }
 
   /// Writes `text` to the terminal whole.
-  static func write(_ text: String) {
+  ///
+  /// NB: Not named `write`, which would hide C's `write` here: C's is called by its own name,
+  /// as `<unistd.h>` declares it on Linux and Darwin alike.
+  static func show(_ text: String) {
     let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { RawTerminal.write($0) }
+    bytes.withUnsafeBytes { RawTerminal.show($0) }
   }
 
   /// Writes `bytes` whole, allocating nothing (it is called from a signal handler).
-  private static func write(_ bytes: UnsafeRawBufferPointer) {
+  private static func show(_ bytes: UnsafeRawBufferPointer) {
     var start = 0
     while start < bytes.count {
-      let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + start, bytes.count - start)
+      let written = write(STDOUT_FILENO, bytes.baseAddress! + start, bytes.count - start)
       if written < 0, errno == EINTR { continue }
       guard written > 0 else { return }
       start += written
@@ -185,7 +182,7 @@ final class RawTerminal {
   private static func giveBack() {
     guard var original = RawTerminal.original else { return }
     RawTerminal.original = nil
-    RawTerminal.write(
+    RawTerminal.show(
       UnsafeRawBufferPointer(start: leaveSequence.utf8Start, count: leaveSequence.utf8CodeUnitCount)
     )
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)

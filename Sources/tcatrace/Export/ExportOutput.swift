@@ -1,12 +1,6 @@
 import ToolSupport
 import TCATraceFile
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A format `tcatrace export` writes, session by session, as the actions are read.
 protocol SessionExporter {
   init(output: ExportOutput)

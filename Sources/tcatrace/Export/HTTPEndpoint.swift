@@ -1,11 +1,5 @@
 import ToolSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// An OTLP/HTTP receiver's address, `http://host:port/path`, and a `POST` of one JSON body to
 /// it over a plain socket, within a time limit.
 ///

@@ -1,12 +1,6 @@
 import ToolSupport
 import TraceCommands
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Text in aligned columns: a header row and data rows.
 struct Table {
   enum Alignment { case left, right }

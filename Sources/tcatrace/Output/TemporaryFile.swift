@@ -1,12 +1,6 @@
 import ToolSupport
 import TCATraceFile
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A file written beside its destination under a temporary name and moved there once
 /// complete, so that a command that fails (damaged input, a full disk) leaves no partial file
 /// and what was at the destination as it was.

@@ -137,13 +137,20 @@ final class TerminalScreen {
   private static func spawn(_ arguments: [String], environment: [String], output: String) throws
     -> Int32
   {
-    var actions = posix_spawn_file_actions_t()
+    // NB: Each a struct in glibc, and a `typedef void *` in Darwin's `<spawn.h>`, which its
+    // `_init` makes.
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     // The program starts with no signal blocked and every signal's default action, as from a
