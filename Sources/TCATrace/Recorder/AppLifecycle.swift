@@ -1,12 +1,6 @@
 import ActionObservation
 import Foundation
 
-#if canImport(UIKit) && !os(watchOS)
-  import UIKit
-#elseif canImport(AppKit) && os(macOS)
-  import AppKit
-#endif
-
 /// The notifications that tell a recorder its app is leaving the foreground and coming back.
 ///
 /// When the app leaves, the recorder writes what is pending, folds the WAL into the file and
@@ -32,19 +26,30 @@ package struct AppLifecycle {
     self.returning = returning
   }
 
-  /// The platform's: UIKit's `didEnterBackgroundNotification` and
-  /// `willEnterForegroundNotification` on iOS, tvOS and visionOS; AppKit's
-  /// `willTerminateNotification` on macOS, whose apps are not suspended, so that a trace of an
-  /// app that quits is complete. None elsewhere (Linux, watchOS).
+  /// The platform's: UIKit's `didEnterBackgroundNotification` and `willTerminateNotification`,
+  /// and `willEnterForegroundNotification`, on iOS (Mac Catalyst too, whose apps quit without
+  /// entering the background), tvOS and visionOS; AppKit's `willTerminateNotification` on
+  /// macOS, whose apps are not suspended, so that a trace of an app that quits is complete.
+  /// None elsewhere (Linux, watchOS).
+  ///
+  /// NB: By the names the notifications are posted under, which UIKit and AppKit declare as
+  /// the values of `UIApplicationDidEnterBackgroundNotification` and the rest: their Swift
+  /// names are members of `@MainActor` classes, which this nonisolated code could read only
+  /// where the SDK marks them `nonisolated` (UIKit's are; AppKit's may not be).
   package static var platform: Self {
-    #if canImport(UIKit) && !os(watchOS)
+    #if os(iOS) || os(tvOS) || os(visionOS)
       Self(
         center: .default,
-        leaving: [UIApplication.didEnterBackgroundNotification],
-        returning: [UIApplication.willEnterForegroundNotification]
+        leaving: [
+          Notification.Name("UIApplicationDidEnterBackgroundNotification"),
+          Notification.Name("UIApplicationWillTerminateNotification"),
+        ],
+        returning: [Notification.Name("UIApplicationWillEnterForegroundNotification")]
       )
-    #elseif canImport(AppKit) && os(macOS)
-      Self(center: .default, leaving: [NSApplication.willTerminateNotification], returning: [])
+    #elseif os(macOS)
+      Self(
+        center: .default, leaving: [Notification.Name("NSApplicationWillTerminateNotification")],
+        returning: [])
     #else
       Self(center: .default, leaving: [], returning: [])
     #endif

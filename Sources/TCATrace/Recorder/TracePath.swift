@@ -15,11 +15,14 @@ package enum TracePath {
   }
 
   /// Where a relative path resolves on this platform: the app's Documents directory on iOS,
-  /// tvOS, watchOS and visionOS, and in a macOS app (a process run from an `.app` bundle);
-  /// `nil` for a command-line program, a test, and on Linux, whose working directory is
-  /// meant.
+  /// watchOS and visionOS, and in a macOS app (a process run from an `.app` bundle); its Caches
+  /// directory on tvOS, where an app has no Documents directory it may write (the system may
+  /// empty Caches while the app is not running); `nil` for a command-line program, a test, and
+  /// on Linux, whose working directory is meant.
   package static var platformDirectory: String? {
-    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+    #if os(tvOS)
+      return FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?.path
+    #elseif os(iOS) || os(watchOS) || os(visionOS)
       return FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first?.path
     #elseif os(macOS)
       guard Bundle.main.bundleURL.pathExtension == "app" else { return nil }
