@@ -50,7 +50,13 @@ final class StoreRuntime<State, Action> {
 
   /// Cancels the effects still running, as TCA's store does when it goes away: nothing can
   /// receive what they would send.
-  isolated deinit {
+  ///
+  /// NB: Not an `isolated deinit`: from iOS 18.4 and macOS 15.4 one runs through the OS's
+  /// runtime, which aborts when the object is released on the main thread inside a task-local
+  /// scope with no task running (`withDependencies { }` in a test; swiftlang/swift #85221,
+  /// fixed by #85204 in runtimes after those). Cancelling a task is thread-safe, and the tasks
+  /// are read from a runtime nothing else can reach any more.
+  deinit {
     for task in self.runningTasks.values { task.cancel() }
   }
 
