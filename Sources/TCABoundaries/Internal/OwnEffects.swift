@@ -69,7 +69,8 @@ extension Effect {
         fields.append((String(cString: name), offset, type))
         return true
       }
-      guard described, fields.count == 1, fields[0].name == "operation",
+      guard !SignedPointers.forbidLayoutReads, described, fields.count == 1,
+        fields[0].name == "operation",
         MetadataKind.of(fields[0].type) == MetadataKind.enum
       else {
         self.operation = nil

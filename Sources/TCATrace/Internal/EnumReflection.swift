@@ -86,6 +86,7 @@ enum EnumReflection {
   private static func readLayout(of type: Any.Type) -> Layout? {
     // NB: `Optional` has a kind of its own.
     guard
+      !SignedPointers.forbidLayoutReads,
       MetadataKind.of(type) == MetadataKind.enum,
       let enumMetadata = EnumMetadata(type),
       let fieldRecords = EnumFieldRecords(enumType: type)
