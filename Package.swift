@@ -70,11 +70,10 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),
   ],
   targets: [
-    .systemLibrary(
-      name: "CSQLite",
-      pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"])]
-    ),
+    // NB: No `pkgConfig`: Apple's SDKs carry SQLite, and Xcode would pass a Mac's pkg-config
+    // flags (Homebrew's) to every platform it builds for. On Linux the headers are where the
+    // compiler looks; `shim.h` says what to install when they are not.
+    .systemLibrary(name: "CSQLite"),
     .macro(
       name: "ComposableMacros",
       dependencies: [

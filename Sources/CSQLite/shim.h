@@ -1,7 +1,11 @@
 #ifndef TCATRACE_CSQLITE_SHIM_H
 #define TCATRACE_CSQLITE_SHIM_H
 
+#if __has_include(<sqlite3.h>)
 #include <sqlite3.h>
+#else
+#error "SQLite's header sqlite3.h is not installed: on Debian and Ubuntu, apt-get install libsqlite3-dev; on Fedora, dnf install sqlite-devel (Apple's SDKs have it)"
+#endif
 
 // NB: `sqlite3_db_config` is variadic and cannot be called from Swift; each use gets a
 // non-variadic wrapper here.
