@@ -203,12 +203,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "FlyingFox", package: "FlyingFox"),
       ],
-      // NB: The page, built into the program.
-      resources: [
-        .embedInCode("Page/index.html"),
-        .embedInCode("Page/app.js"),
-        .embedInCode("Page/app.css"),
-      ]
+      // NB: The page's files, built into the program as `PageContents.swift`
+      // (`Scripts/embed-page.py`), not as resources (see `PageAssets`).
+      exclude: ["Page"]
     ),
     // NB: What the programs that read traces share: how they open a file, and their JSON.
     .target(
