@@ -16,6 +16,13 @@ static inline int csqlite_enable_defensive(sqlite3 *db) {
   return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
 
+/// Turns SQLite's memory statistics on, which its hard heap limit needs to be enforced: a build
+/// with `SQLITE_DEFAULT_MEMSTATUS=0` (as Apple's system SQLite is reported to be) has them off.
+/// `SQLITE_MISUSE` once SQLite has been initialized (by a connection, or a heap limit).
+static inline int csqlite_enable_memory_statistics(void) {
+  return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
+}
+
 /// Turns off views and triggers from the file's schema calling functions with side effects.
 static inline int csqlite_disable_trusted_schema(sqlite3 *db) {
   return sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);

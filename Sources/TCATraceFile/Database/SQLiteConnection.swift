@@ -75,8 +75,19 @@ package final class SQLiteConnection {
   /// Limits the memory SQLite allocates in this process, for every connection, to `bytes`
   /// (`sqlite3_hard_heap_limit64`); past it a statement fails with `SQLITE_NOMEM`. For a
   /// program that reads files from others, not for a library inside an app.
+  ///
+  /// NB: SQLite enforces the limit only with its memory statistics on, which a build may turn
+  /// off by default (`SQLITE_DEFAULT_MEMSTATUS=0`): they are turned on first, which takes only
+  /// before SQLite is first used in the process (see ``isMemoryLimitEnforced``).
   package static func limitMemory(toBytes bytes: Int64) {
+    _ = csqlite_enable_memory_statistics()
     sqlite3_hard_heap_limit64(bytes)
+  }
+
+  /// Whether SQLite counts what it allocates, and so enforces ``limitMemory(toBytes:)``: it has
+  /// allocated something once a connection is open, and counts 0 with its statistics off.
+  package static var isMemoryLimitEnforced: Bool {
+    sqlite3_memory_used() > 0
   }
 
   /// The limit ``limitMemory(toBytes:)`` set, in bytes; 0 when there is none.
