@@ -382,7 +382,16 @@ private final class DeclarationCollector: SyntaxVisitor {
     -> SyntaxVisitorContinueKind
   {
     let requirement = self.requirement(attributes)
-    if declares, let name { self.record(type: name, requirement) }
+    // NB: A nested type (`Unicode.UTF8.ValidationError`) is written by its name alone only
+    // inside the type that holds it, which no checked source is: elsewhere the name is another
+    // type's (argument-parser's `ValidationError`).
+    if declares, let name {
+      if self.stack.last!.type == nil {
+        self.record(type: name, requirement)
+      } else {
+        self.oldNames.insert(name)
+      }
+    }
     self.stack.append((requirement, name ?? self.stack.last!.type))
     return .visitChildren
   }

@@ -88,12 +88,44 @@ struct AvailabilityCheckTests {
     return check
   }
 
+  /// The targets a Mac user builds to run the tools (`swift run tcatrace demo`, the linter's
+  /// plugins), for macOS only: the programs, what they link, the macros (built for the Mac that
+  /// builds), and the plugins.
+  static let tools = [
+    "Sources/tcatrace", "Sources/tcatrace-serve", "Sources/tcatrace-lint", "Sources/tcatrace-demo",
+    "Sources/ToolSupport", "Sources/TraceCommands", "Sources/TCATraceLint",
+    "Sources/GeneratedTestCheck", "Sources/TCATraceExamples", "Sources/ComposableMacros",
+    "Plugins/TCATraceLintBuildToolPlugin", "Plugins/TCATraceLintCommandPlugin",
+  ]
+
   @Test func theLibrariesUseNothingNewerThanTheFloor() throws {
     let check = try Self.check()
     #expect(check.floor == ["iOS": .init([17]), "macOS": .init([14])])
+    let sources = try Self.sources(in: Self.libraries.map { "Sources/\($0)" })
+    #expect(sources.count > 100)
+    let findings = Self.findings(in: sources, check: check)
+    #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
+  }
+
+  /// The tools are built for macOS alone: a use newer than its floor only on iOS is not theirs.
+  @Test func theToolsUseNothingNewerThanTheMacOSFloor() throws {
+    let check = try Self.check()
+    let sources = try Self.sources(in: Self.tools)
+    #expect(sources.count > 50)
+    // NB: `withLock` here is Foundation's `NSLocking.withLock` (Apple's documentation lists
+    // macOS 10.10), which the check, reading no Foundation, cannot tell by its name from
+    // Synchronization's `Mutex.withLock` (macOS 15).
+    let findings = Self.findings(in: sources, check: check).filter {
+      $0.requirement.contains("macOS") && $0.name != "withLock"
+    }
+    #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
+  }
+
+  /// The Swift files in `folders`, each with its path from the package's root.
+  static func sources(in folders: [String]) throws -> [(path: String, source: String)] {
     var sources: [(String, String)] = []
-    for library in Self.libraries {
-      let folder = Self.root.appendingPathComponent("Sources/\(library)")
+    for folderPath in folders {
+      let folder = Self.root.appendingPathComponent(folderPath)
       let files =
         FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
         .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
@@ -105,12 +137,16 @@ struct AvailabilityCheckTests {
           ))
       }
     }
-    #expect(sources.count > 100)
+    return sources
+  }
+
+  static func findings(
+    in sources: [(path: String, source: String)], check: AvailabilityCheck
+  ) -> [AvailabilityCheck.Finding] {
     let declared = sources.reduce(into: Set<String>()) {
-      $0.formUnion(AvailabilityCheck.declaredNames(in: $1.1))
+      $0.formUnion(AvailabilityCheck.declaredNames(in: $1.source))
     }
-    let findings = sources.flatMap { check.findings(in: $0.1, file: $0.0, declared: declared) }
-    #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
+    return sources.flatMap { check.findings(in: $0.source, file: $0.path, declared: declared) }
   }
 
   @Test func theInterfacesSayWhatIsNewer() throws {
