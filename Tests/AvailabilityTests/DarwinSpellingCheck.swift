@@ -43,7 +43,11 @@ struct DarwinSpellingCheck {
 
   /// The findings in `source`, read as `file`, for every Darwin platform.
   static func findings(in source: String, file: String) -> [Finding] {
-    let tree = Parser.parse(source: source)
+    Self.findings(in: Parser.parse(source: source), file: file)
+  }
+
+  /// The findings in `tree`, the file `file` parsed.
+  static func findings(in tree: SourceFileSyntax, file: String) -> [Finding] {
     let converter = SourceLocationConverter(fileName: file, tree: tree)
     var findings: [Finding] = []
     for platform in Platform.allCases {
@@ -60,8 +64,12 @@ struct DarwinSpellingCheck {
   /// framework, each as its clauses' conditions: `#if canImport(Glibc) #elseif
   /// canImport(Darwin)`.
   static func platformConditionals(in source: String) -> [String] {
+    Self.platformConditionals(in: Parser.parse(source: source))
+  }
+
+  static func platformConditionals(in tree: SourceFileSyntax) -> [String] {
     let visitor = ConditionalLister(viewMode: .sourceAccurate)
-    visitor.walk(Parser.parse(source: source))
+    visitor.walk(tree)
     return visitor.conditionals
   }
 

@@ -1,5 +1,7 @@
 import CustomDump
 import Foundation
+import SwiftParser
+import SwiftSyntax
 import Testing
 import TestSupport
 
@@ -18,8 +20,13 @@ struct DarwinSpellingCheckTests {
   /// The Swift files a Mac user's `swift build` and `swift test` compile: every target's, the
   /// CLI's, the plugins' and the tests'. Not `Tests/RealTCA` and `Tests/TCAExamples`, packages
   /// of their own that the RealTCA check builds on Linux.
-  static func compiledFiles() throws -> [(path: String, source: String)] {
-    var files: [(String, String)] = []
+  static func compiledFiles() throws -> [(path: String, tree: SourceFileSyntax)] {
+    try Self.parsed.get()
+  }
+
+  /// The files, each parsed once for every test here: parsing them is most of the tests' time.
+  private static let parsed = Result { () throws -> [(path: String, tree: SourceFileSyntax)] in
+    var files: [(String, SourceFileSyntax)] = []
     for folder in ["Sources", "Plugins", "Tests"] {
       let base = Self.root.appendingPathComponent(folder)
       guard let paths = FileManager.default.subpaths(atPath: base.path) else { continue }
@@ -32,7 +39,7 @@ struct DarwinSpellingCheckTests {
         }
         let source = try String(
           contentsOf: base.appendingPathComponent(path), encoding: .utf8)
-        files.append((relative, source))
+        files.append((relative, Parser.parse(source: source)))
       }
     }
     return files
@@ -41,7 +48,7 @@ struct DarwinSpellingCheckTests {
   @Test func thePackageHasNoSpellingDarwinRejects() throws {
     let files = try Self.compiledFiles()
     #expect(files.count > 300, "read \(files.count) files: is the checkout whole?")
-    let findings = files.flatMap { DarwinSpellingCheck.findings(in: $0.source, file: $0.path) }
+    let findings = files.flatMap { DarwinSpellingCheck.findings(in: $0.tree, file: $0.path) }
     expectNoDifference(findings.map(\.description), [])
   }
 
@@ -52,7 +59,7 @@ struct DarwinSpellingCheckTests {
   @Test func thePlatformConditionalsAreTheListedOnes() throws {
     var found: [String] = []
     for file in try Self.compiledFiles() {
-      for conditional in DarwinSpellingCheck.platformConditionals(in: file.source) {
+      for conditional in DarwinSpellingCheck.platformConditionals(in: file.tree) {
         found.append("\(file.path): \(conditional)")
       }
     }
