@@ -88,14 +88,15 @@ struct AvailabilityCheckTests {
     return check
   }
 
-  /// The targets a Mac user builds to run the tools (`swift run tcatrace demo`, the linter's
-  /// plugins), for macOS only: the programs, what they link, the macros (built for the Mac that
-  /// builds), and the plugins.
+  /// The other targets a Mac user builds, for macOS only: the programs and what they link
+  /// (`swift run tcatrace demo`), the macros (built for the Mac that builds), the plugins, and
+  /// what `swift test` builds besides the tests (the benchmarks, the fixtures, test support).
   static let tools = [
     "Sources/tcatrace", "Sources/tcatrace-serve", "Sources/tcatrace-lint", "Sources/tcatrace-demo",
     "Sources/ToolSupport", "Sources/TraceCommands", "Sources/TCATraceLint",
     "Sources/GeneratedTestCheck", "Sources/TCATraceExamples", "Sources/ComposableMacros",
-    "Plugins/TCATraceLintBuildToolPlugin", "Plugins/TCATraceLintCommandPlugin",
+    "Sources/TCATraceBenchmarks", "Sources/tcatrace-bench", "Plugins/TCATraceLintBuildToolPlugin",
+    "Plugins/TCATraceLintCommandPlugin", "Tests/Fixtures", "Tests/TestSupport",
   ]
 
   @Test func theLibrariesUseNothingNewerThanTheFloor() throws {

@@ -27,20 +27,28 @@ struct DarwinSpellingCheckTests {
   /// The files, each parsed once for every test here: parsing them is most of the tests' time.
   private static let parsed = Result { () throws -> [(path: String, tree: SourceFileSyntax)] in
     var files: [(String, SourceFileSyntax)] = []
+    let skipped: Set = ["Tests/RealTCA", "Tests/TCAExamples"]
+    var relativePaths: [String] = []
     for folder in ["Sources", "Plugins", "Tests"] {
+      var found: [String] = []
+      defer { relativePaths += found.sorted() }
       let base = Self.root.appendingPathComponent(folder)
-      guard let paths = FileManager.default.subpaths(atPath: base.path) else { continue }
-      for path in paths.sorted() where path.hasSuffix(".swift") {
+      guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { continue }
+      while let path = enumerator.nextObject() as? String {
         let relative = "\(folder)/\(path)"
-        if relative.hasPrefix("Tests/RealTCA/") || relative.hasPrefix("Tests/TCAExamples/")
-          || relative.contains("/Expected/")
-        {
+        let name = relative.split(separator: "/").last ?? ""
+        // NB: Not into the packages of their own, nor build folders (`.build`) or fixtures.
+        if skipped.contains(relative) || name.hasPrefix(".") || name == "Expected" {
+          enumerator.skipDescendants()
           continue
         }
-        let source = try String(
-          contentsOf: base.appendingPathComponent(path), encoding: .utf8)
-        files.append((relative, Parser.parse(source: source)))
+        if relative.hasSuffix(".swift") { found.append(relative) }
       }
+    }
+    for relative in relativePaths {
+      let source = try String(
+        contentsOf: Self.root.appendingPathComponent(relative), encoding: .utf8)
+      files.append((relative, Parser.parse(source: source)))
     }
     return files
   }
