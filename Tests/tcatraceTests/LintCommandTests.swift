@@ -304,6 +304,25 @@ struct LintCommandTests {
     #expect(version.stdout == "0.1.0\n")
   }
 
+  /// `tcatrace lint` runs the linter in its own place with no signal blocked: it did so from a
+  /// thread of the concurrency pool, which blocks most signals, and the linter then started
+  /// deaf to Ctrl-C and `kill` (issue #69's review). A linter of the test's own, beside a copy of
+  /// `tcatrace`, prints the signals blocked in it.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
+  func theLinterStartsWithNoSignalBlocked() async throws {
+    let directory = try TemporaryDirectory()
+    let copy = try Product.tcatrace.copy(into: directory.url)
+    let linter = directory.url.appendingPathComponent("tcatrace-lint")
+    // NB: `exec`, so that the mask read is the one the linter started with, not the shell's
+    // while it forks.
+    try "#!/bin/sh\nexec grep '^SigBlk' /proc/self/status\n".write(
+      to: linter, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: linter.path)
+    let result = try await Product.tcatrace.run(["lint", "A.swift"], executableURL: copy)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "SigBlk:\t0000000000000000\n")
+  }
+
   /// `tcatrace` copied where no `tcatrace-lint` is.
   @Test func aMissingLinterIsOneLineAndExitTwo() async throws {
     let directory = try TemporaryDirectory()

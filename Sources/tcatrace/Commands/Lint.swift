@@ -55,6 +55,12 @@ extension TCATraceCommand {
     } catch {
       return error
     }
+    // NB: `execv` keeps the calling thread's signal mask, and this runs on a thread of the
+    // concurrency pool, which blocks most signals (Dispatch's on Linux, the kernel's workqueue
+    // threads on Darwin): the program would start deaf to Ctrl-C and `kill`.
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    pthread_sigmask(SIG_SETMASK, &noSignals, nil)
     let argv = ([name] + arguments).map { strdup($0) } + [nil]
     execv(program, argv)
     return CLIError(message: "could not run \(program): \(String(cString: strerror(errno)))")
