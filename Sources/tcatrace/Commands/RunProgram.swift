@@ -22,12 +22,17 @@ func runProgram(
     if let input {
       // NB: A program that stops reading early must not stop this one with SIGPIPE. `signal`,
       // `SIGPIPE` and `SIG_IGN` are spelled alike in glibc's and Darwin's `<signal.h>`.
+      // A write it cannot finish is not an error of ours: the program's status says what
+      // happened (it ended before reading everything).
       let previous = signal(SIGPIPE, SIG_IGN)
       defer { signal(SIGPIPE, previous) }
       status = try await Subprocess.run(
-        .path(.init(path)), arguments: arguments, input: .array(input), output: output,
+        .path(.init(path)), arguments: arguments, input: .inputWriter, output: output,
         error: .currentStandardError
-      ).terminationStatus
+      ) { execution in
+        _ = try? await execution.standardInputWriter.write(input)
+        try? await execution.standardInputWriter.finish()
+      }.terminationStatus
     } else {
       status = try await Subprocess.run(
         .path(.init(path)), arguments: arguments, input: .currentStandardInput, output: output,
