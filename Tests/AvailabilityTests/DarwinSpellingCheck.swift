@@ -15,7 +15,8 @@ import SwiftSyntax
 ///   is no such module on Darwin;
 /// - names only glibc declares: `__sigaction_handler` (Darwin's `struct sigaction` has the union
 ///   `__sigaction_u`, `<sys/signal.h>`), `st_mtim` and its kin (`st_mtimespec` in Darwin's
-///   `<sys/stat.h>`), `MSG_NOSIGNAL`, `SOCK_CLOEXEC`, `O_PATH`, epoll and inotify, `gettid`;
+///   `<sys/stat.h>`), `SOCK_CLOEXEC`, `O_PATH`, epoll and inotify, `gettid` (Darwin has
+///   `MSG_NOSIGNAL` too, from macOS 11);
 /// - an empty initializer of a type that is a pointer on Darwin (`posix_spawn_file_actions_t()`,
 ///   `posix_spawnattr_t()`: `typedef void *` in `<spawn.h>`; `pthread_t()`: a pointer to
 ///   `struct _opaque_pthread_t`): a struct in glibc, with no `init()` in Darwin's.
@@ -252,9 +253,10 @@ private final class SpellingVisitor: SyntaxVisitor {
 
   override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
     let name = node.baseName.text
-    if node.parent?.is(MemberAccessExprSyntax.self) != true,
-      let reason = Self.glibcOnlyNames[name]
-    {
+    // NB: A member's name is its member access's (above); the base of one is read here:
+    // `SOCK_CLOEXEC.rawValue`, as glibc's enum constant is written.
+    let isMemberName = node.parent?.as(MemberAccessExprSyntax.self)?.declName.id == node.id
+    if !isMemberName, let reason = Self.glibcOnlyNames[name] {
       self.record(node, name, reason)
     }
     return .visitChildren

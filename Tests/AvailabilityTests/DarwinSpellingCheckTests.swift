@@ -138,6 +138,20 @@ struct DarwinSpellingCheckTests {
     )
   }
 
+  @Test func aGlibcOnlyNameIsFoundAsTheBaseOfAMemberAccess() {
+    let source = """
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      let flags = O_RDONLY | O_PATH
+      """
+    expectNoDifference(
+      DarwinSpellingCheck.findings(in: source, file: "A.swift").map(\.description),
+      [
+        "A.swift:1: SOCK_CLOEXEC: Linux's socket type flag; Darwin sets FD_CLOEXEC with fcntl",
+        "A.swift:2: O_PATH: Linux's open flag; not in Darwin's <sys/fcntl.h>",
+      ]
+    )
+  }
+
   @Test func linuxOnlyCodeInALinuxBranchIsNotAFinding() {
     let source = """
       #if os(Linux)
