@@ -177,6 +177,24 @@ struct StateDiffTests {
     )
   }
 
+  /// Issue #71: Search's `results: [GeocodingSearch.Result]` holds `Identifiable` values in a
+  /// plain array, which has no `[id:]` subscript; a test can only say `$0.results[0]`.
+  @Test func anArrayOfIdentifiableValuesIsMatchedByIndex() {
+    struct Results: Equatable {
+      var results: [Row] = []
+    }
+    let old = Results(results: [Row(id: 1, title: "a"), Row(id: 2, title: "b")])
+    var new = old
+    new.results = [Row(id: 2, title: "B"), Row(id: 1, title: "a")]
+    expectNoDifference(
+      StateChange.diff(from: old, to: new).map(\.path),
+      ["results[0].id", "results[0].title", "results[1].id", "results[1].title"]
+    )
+    var longer = old
+    longer.results.append(Row(id: 3, title: "c"))
+    expectNoDifference(StateChange.diff(from: old, to: longer).map(\.path), ["results[2]"])
+  }
+
   @Test func dictionariesAndSetsAreMatchedByKey() {
     let old = Root(profile: Profile(scores: ["a": 1, "b": 2], labels: ["x", "y"]))
     var new = old

@@ -43,6 +43,27 @@ import Testing
     }
   }
 
+  /// Issue #71: TCA's `AlertState` (swift-navigation's) prints as `title`, `actions` and
+  /// `message` (`CustomDumpReflectable`) and stores `id`, `buttons` and a `TextState` whose
+  /// text is in `storage` (`CustomDumpRepresentable`), with no `CustomReflectable`. Replacing
+  /// one alert with another was recorded by the stored properties (`alert.id`,
+  /// `alert.title.storage.verbatim`), which the rebuilt state, its printing, does not have.
+  @Test(arguments: [false, true])
+  func aValuePrintedItsOwnWayIsDiffedAsItPrints(inPlace: Bool) throws {
+    let old = Screen(
+      alert: PrintedAlert(id: 1, title: Text(storage: .verbatim("Delete?")), buttons: ["OK"]))
+    var new = old
+    new.alert = PrintedAlert(
+      id: 2, title: Text(storage: .verbatim("Deleted")), buttons: ["OK", "Undo"])
+    let changes =
+      inPlace ? Self.recorderChanges(old, new) : StateChange.diff(from: old, to: new)
+    #expect(
+      changes.map(\.path) == ["alert.title", "alert.actions[1]"],
+      "the paths CustomDump's printing has")
+    let rebuilt = try StateTree.node(of: old).applying(changes)
+    #expect(rebuilt.rendered() == String(customDumping: new))
+  }
+
   @Test func aChangeThatDoesNotFitIsAnError() throws {
     let tree = StateTree.node(of: RandomState())
     #expect(throws: StateRebuildError.self) {
@@ -53,6 +74,42 @@ import Testing
     }
     #expect(throws: StateRebuildError.self) {
       try tree.applying([StateChange(path: "count[3]", kind: .added, old: nil, new: "2")])
+    }
+  }
+}
+
+/// A state that holds a value which prints otherwise than it is stored, as TCA's alerts do.
+private struct Screen: Equatable {
+  var count = 0
+  var alert: PrintedAlert?
+}
+
+/// Stored as `id`, `storedTitle` and `storedButtons`; printed as `title` and `actions`.
+private struct PrintedAlert: Equatable, CustomDumpReflectable {
+  var id: Int
+  var storedTitle: Text
+  var storedButtons: [String]
+
+  init(id: Int, title: Text, buttons: [String]) {
+    (self.id, self.storedTitle, self.storedButtons) = (id, title, buttons)
+  }
+
+  var customDumpMirror: Mirror {
+    Mirror(
+      self,
+      children: [("title", self.storedTitle as Any), ("actions", self.storedButtons as Any)]
+        as [(label: String?, value: Any)],
+      displayStyle: .struct)
+  }
+}
+
+/// Stored as an enum; printed as its string.
+private struct Text: Equatable, CustomDumpRepresentable {
+  enum Storage: Equatable { case verbatim(String) }
+  var storage: Storage
+  var customDumpValue: Any {
+    switch self.storage {
+    case let .verbatim(string): string
     }
   }
 }

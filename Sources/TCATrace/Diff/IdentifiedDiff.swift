@@ -138,6 +138,24 @@ extension StackState: DiffableIdentifiedCollection where Element: Equatable {
   }
 }
 
+/// A collection whose elements are named by id, as its `[id:]` subscript names them: an
+/// `IdentifiedArray` (`todos[id: 3]`) or a `StackState` (`path[id: 0]`), whatever their elements.
+///
+/// NB: Not any collection of `Identifiable` elements: a plain `[Result]` has no `[id:]`
+/// subscript, so its elements are named by index (`results[0]`), which a test can write.
+protocol ElementsIdentifiedByID {
+  /// Its elements' ids, in order.
+  var elementIDs: [AnyHashable] { get }
+}
+
+extension IdentifiedArray: ElementsIdentifiedByID {
+  var elementIDs: [AnyHashable] { self.ids.map { AnyHashable($0) } }
+}
+
+extension StackState: ElementsIdentifiedByID {
+  var elementIDs: [AnyHashable] { self.ids.map { AnyHashable($0) } }
+}
+
 /// An element's id as a path shows it: `3` in `rows[id: 3]` (see
 /// `ActionRoute.ElementID.describe(_:)`). An `Int` is named without boxing it: `AnyHashable`'s
 /// and the cast's conformance lookups were a twentieth of a recorded row's change at 10 rows.

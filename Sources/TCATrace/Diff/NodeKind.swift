@@ -88,6 +88,9 @@ final class NodeKind: @unchecked Sendable {
   let isTransparent: Bool
   /// A standard library number, string or flag: always a leaf.
   let isScalar: Bool
+  /// A value that CustomDump prints its own way (`CustomDumpReflectable`,
+  /// `CustomDumpRepresentable`, `CustomDumpStringConvertible`): diffed as it prints.
+  let printsItsOwnWay: Bool
   /// The stored properties, when the type is a plain struct: not a collection, not a type with
   /// a custom mirror, not redacted.
   let fields: [Field]?
@@ -132,9 +135,15 @@ final class NodeKind: @unchecked Sendable {
     }
     self.load = { $0.load(as: T.self) }
     self.render = Self.renderer(T.self)
+    // NB: A value CustomDump prints its own way (an alert, a `TextState`) is diffed as it
+    // prints, not by its stored properties: the rebuilt state is its printing (`StateTree`).
+    self.printsItsOwnWay =
+      T.self is any CustomDumpReflectable.Type || T.self is any CustomDumpRepresentable.Type
+      || T.self is any CustomDumpStringConvertible.Type
     let isPlainStruct =
       !self.isScalar && !self.isRedacted && self.identifiedDifferences == nil
-      && !(T.self is any CustomReflectable.Type) && Self.isStruct(T.self)
+      && !self.printsItsOwnWay && !(T.self is any CustomReflectable.Type)
+      && Self.isStruct(T.self)
     self.fields = isPlainStruct ? Self.fields(of: T.self) : nil
     self.fieldPlaces = (self.fields ?? []).map {
       FieldPlace(

@@ -7,8 +7,9 @@ extension StateChange {
   /// ```
   ///
   /// `Equatable` subtrees that compare equal are skipped without being looked into; elements
-  /// of collections of `Identifiable` values are matched by id (`todos[id: 3]`), other
-  /// collections by index (`items[2]`), dictionaries by key.
+  /// of identified collections (an `IdentifiedArray` or a `StackState`) are matched by id
+  /// (`todos[id: 3]`), as their `[id:]` subscript names them; other collections', an array of
+  /// `Identifiable` values included, by index (`results[2]`); dictionaries' by key.
   public static func diff(from old: Any, to new: Any) -> [StateChange] {
     StateDiff.changes(from: old, to: new)
   }

@@ -125,8 +125,24 @@ enum StateDiff {
       return
     }
 
-    let oldMirror = Mirror(reflecting: old)
-    let newMirror = Mirror(reflecting: new)
+    // A value CustomDump prints its own way is diffed as it prints, as `StateTree` builds it:
+    // a change's path names a node of the rebuilt state (an alert's `title`, not its stored
+    // `title.storage`).
+    if kind.printsItsOwnWay {
+      if old is any CustomDumpStringConvertible {
+        return self.leaf(old, new, path: path, into: &changes)
+      }
+      if let old = old as? any CustomDumpRepresentable,
+        let new = new as? any CustomDumpRepresentable
+      {
+        return self.diff(
+          old.customDumpValue, new.customDumpValue, path: path, depth: depth + 1, into: &changes)
+      }
+    }
+    let oldMirror =
+      (old as? any CustomDumpReflectable)?.customDumpMirror ?? Mirror(reflecting: old)
+    let newMirror =
+      (new as? any CustomDumpReflectable)?.customDumpMirror ?? Mirror(reflecting: new)
     switch oldMirror.displayStyle {
     case .struct?, .class?, .tuple?:
       let oldChildren = Array(oldMirror.children)
@@ -161,6 +177,10 @@ enum StateDiff {
     case .collection?:
       self.diffCollection(
         Array(oldMirror.children.map(\.value)), Array(newMirror.children.map(\.value)),
+        ids: (
+          (old as? any ElementsIdentifiedByID)?.elementIDs,
+          (new as? any ElementsIdentifiedByID)?.elementIDs
+        ),
         path: path, depth: depth, into: &changes
       )
 
@@ -296,11 +316,15 @@ enum StateDiff {
     }
   }
 
+  /// Appends the changes of two collections' elements: by id where `ids` holds both sides'
+  /// (an identified collection's, see ``ElementsIdentifiedByID``), by index elsewhere.
   private static func diffCollection(
-    _ old: [Any], _ new: [Any], path: String, depth: Int, into changes: inout Changes
+    _ old: [Any], _ new: [Any], ids: ([AnyHashable]?, [AnyHashable]?), path: String, depth: Int,
+    into changes: inout Changes
   ) {
-    let ids = (old.first ?? new.first).flatMap { identity(of: $0) } != nil
-    guard ids else {
+    guard let oldIDs = ids.0, let newIDs = ids.1, oldIDs.count == old.count,
+      newIDs.count == new.count
+    else {
       for index in 0..<max(old.count, new.count) {
         let elementPath = "\(path)[\(index)]"
         switch (index < old.count ? old[index] : nil, index < new.count ? new[index] : nil) {
@@ -318,8 +342,6 @@ enum StateDiff {
     }
 
     // Identified elements: matched by id, in the new order, removals last.
-    let oldIDs = old.map { identity(of: $0)! }
-    let newIDs = new.map { identity(of: $0)! }
     if oldIDs == newIDs {
       for index in old.indices {
         self.diff(
@@ -485,11 +507,4 @@ enum StateDiff {
   private static func describe(_ id: AnyHashable) -> String {
     ActionRoute.ElementID.describe(id.base)
   }
-}
-
-/// The id of an `Identifiable` value.
-func identity(of value: Any) -> AnyHashable? {
-  guard let value = value as? any Identifiable else { return nil }
-  func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
-  return open(value)
 }

@@ -63,11 +63,12 @@ enum StateTree {
 
     case .collection?:
       let elements = mirror.children.map(\.value)
-      let identified = elements.first.flatMap(identity(of:)) != nil
+      let ids = (value as? any ElementsIdentifiedByID)?.elementIDs
+      let identified = ids?.count == elements.count
       let children = elements.enumerated().map { offset, element in
         StateChild(
           label: nil,
-          key: identified ? "[id: \(self.describe(identity(of: element)))]" : "[\(offset)]",
+          key: identified ? "[id: \(self.describe(ids?[offset]))]" : "[\(offset)]",
           node: self.build(element)
         )
       }
@@ -75,7 +76,7 @@ enum StateTree {
 
     case .dictionary?:
       let sorted = mirror.subjectType is any _UnorderedCollection.Type
-      let identified = value is any DiffableIdentifiedCollection
+      let identified = value is any ElementsIdentifiedByID
       var children: [StateChild] = []
       for child in mirror.children {
         guard let pair = child.value as? (key: AnyHashable, value: Any) else { continue }
