@@ -1,39 +1,68 @@
 #!/usr/bin/env bash
 # Measures how much of TCA's own Examples compiles and passes its tests against `Composable`
-# (issue #43): each app's Swift files, with their views stripped (strip_views.py drops SwiftUI
-# and UIKit declarations and swaps `import ComposableArchitecture` for `import Composable`),
-# built as the modules the apps' tests import, in a package of its own that depends on this one
-# by path, in the Swift 6 language mode; then the apps' test files, unchanged but for that
-# import, built and run against them.
+# (issue #43) and against pointfreeco's TCA itself, patched for Linux (issue #70): each app's
+# Swift files, with their views stripped (strip_views.py drops SwiftUI and UIKit declarations;
+# for `Composable` it swaps `import ComposableArchitecture` for `import Composable`), built as
+# the modules the apps' tests import, in a package of its own, in the Swift 6 language mode;
+# then the apps' test files, unchanged (but for that import, on `Composable`), built and run
+# against them. On TCA the package depends on swift-composable-architecture by URL, which the
+# prepared folder's `set-mirrors.sh` points at its copy; on `Composable` it depends on this
+# package by path.
 #
-#   REAL_TCA=DIR Tests/TCAExamples/measure.sh
+#   REAL_TCA=DIR Tests/TCAExamples/measure.sh [both | composable | tca]     (both by default)
 #
-# DIR is a folder prepared by ../shared/real-tca/prepare.sh (it holds TCA's sources, Examples
-# included); without it the measure is skipped with a message. Nothing of TCA's is kept: the
-# copies are written to a temporary folder (MEASURE_DIR to choose it).
+# DIR is a folder prepared by ../shared/real-tca/unbundle.sh or prepare.sh (it holds TCA's
+# sources, Examples included; `Scripts/real-tca.sh examples` makes one and passes it); without
+# it the measure is skipped with a message. Nothing of TCA's is kept: the copies are written to
+# a temporary folder (MEASURE_DIR to choose it; `both` uses its `composable` and `tca` folders).
 #
-# Prints, per module: the files set aside because they import a module Linux lacks (or need a
-# module set aside), each file that does not compile with its first error (it is then left out,
-# and the module built again without it), and per test file whether it builds and how many of
-# its tests pass. Left out: the UIKit and tvOS case studies (apps of views) and the Integration
-# app (UI tests).
+# Prints, per host and module: the files set aside because they import a module Linux lacks
+# (or need a module set aside), each file that does not compile with its first error (it is then
+# left out, and the module built again without it), and per test file whether it builds and how
+# many of its tests pass; `both` then prints the two totals together. Left out: the UIKit and
+# tvOS case studies (apps of views) and the Integration app (UI tests).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 examples="${REAL_TCA:-}/swift-composable-architecture/Examples"
 if [ -z "${REAL_TCA:-}" ] || [ ! -d "$examples" ]; then
-  echo "Tests/TCAExamples/measure.sh: skipped: set REAL_TCA to a folder prepared by ../shared/real-tca/prepare.sh"
+  echo "Tests/TCAExamples/measure.sh: skipped: set REAL_TCA to a folder prepared by ../shared/real-tca/unbundle.sh (or run Scripts/real-tca.sh examples)"
   exit 0
 fi
+
+host=${1:-both}
+case "$host" in
+  composable | tca) ;;
+  both)
+    base=${MEASURE_DIR:-$(mktemp -d -t tcatrace-examples.XXXXXX)}
+    status=0
+    for host in composable tca; do
+      mkdir -p "$base/$host"
+      echo "== TCA's Examples against $([ "$host" = tca ] && echo "pointfreeco's TCA" || echo Composable) =="
+      MEASURE_DIR="$base/$host" bash "$0" "$host" | tee "$base/$host.report" || status=1
+      echo
+    done
+    echo "== Both =="
+    for host in composable tca; do
+      printf '%-11s %s\n' "$host:" "$(grep '^In all:' "$base/$host.report" | sed 's/^In all: //')"
+    done
+    exit "$status"
+    ;;
+  *)
+    echo "Tests/TCAExamples/measure.sh: no host '$host': both, composable or tca" >&2
+    exit 2
+    ;;
+esac
 
 work=${MEASURE_DIR:-$(mktemp -d -t tcatrace-examples.XXXXXX)}
 rm -rf "$work/Sources" "$work/Tests" "$work/SetAside" "$work/Failing" "$work/Results" "$work/Logs"
 mkdir -p "$work/Sources" "$work/Tests" "$work/SetAside" "$work/Failing" "$work/Results"
 shopt -s nullglob
 # Modules Linux does not have (Apple's frameworks), or that TCA's apps have and `Composable`
-# does not re-export (XCTestDynamicOverlay, IssueReporting's old name). SwiftUINavigation, which
-# only views use, is dropped with them by strip_views.py.
-unavailable="AVFoundation|Combine|Speech|XCTestDynamicOverlay"
+# does not re-export (XCTestDynamicOverlay, IssueReporting's old name, which the package on TCA
+# depends on). SwiftUINavigation, which only views use, is dropped with them by strip_views.py.
+unavailable="AVFoundation|Combine|Speech"
+[ "$host" = composable ] && unavailable+="|XCTestDynamicOverlay"
 tictactoe=TicTacToe/tic-tac-toe
 # module | its sources | the modules it imports | products it needs | its tests
 # (in an order where a module comes after those it imports, as the apps' projects declare them)
@@ -74,20 +103,33 @@ for entry in "${modules[@]}"; do
       continue
     fi
     mkdir -p "$work/Sources/$module"
-    python3 "$here/strip_views.py" "$examples/$sources/$file" "$work/Sources/$module/$flat"
+    python3 "$here/strip_views.py" --host "$host" "$examples/$sources/$file" "$work/Sources/$module/$flat"
   done
   tests=$(field "$entry" 5)
   if [ -n "$tests" ] && [ -d "$work/Sources/$module" ]; then
     mkdir -p "$work/Tests/${module}Tests"
     for file in "$examples/$tests"/*.swift; do
-      sed 's/^import ComposableArchitecture$/import Composable/' "$file" \
-        > "$work/Tests/${module}Tests/${file##*/}"
+      if [ "$host" = tca ]; then
+        cp "$file" "$work/Tests/${module}Tests/${file##*/}"
+      else
+        sed 's/^import ComposableArchitecture$/import Composable/' "$file" \
+          > "$work/Tests/${module}Tests/${file##*/}"
+      fi
     done
   fi
 done
 
-# NB: Depended on through a link named as an app names the package.
-ln -sfn "$root" "$work/TCATrace"
+if [ "$host" = tca ]; then
+  library='.product(name: "ComposableArchitecture", package: "swift-composable-architecture"), .product(name: "XCTestDynamicOverlay", package: "xctest-dynamic-overlay")'
+  library_package='.package(url: "https://github.com/pointfreeco/swift-composable-architecture", from: "1.25.0"),'
+  test_support='.product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")'
+else
+  # NB: Depended on through a link named as an app names the package.
+  ln -sfn "$root" "$work/TCATrace"
+  library='.product(name: "Composable", package: "TCATrace")'
+  library_package='.package(path: "TCATrace"),'
+  test_support='.product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")'
+fi
 # Writes the manifest for the files still in Sources and Tests.
 manifest() {
   local targets="" entry module dependencies products dependency product
@@ -100,9 +142,9 @@ manifest() {
     for product in $(field "$entry" 4); do
       products+=".product(name: \"$product\", package: \"swift-tagged\"), "
     done
-    targets+="    .target(name: \"$module\", dependencies: [$dependencies$products.product(name: \"Composable\", package: \"TCATrace\")]),"$'\n'
+    targets+="    .target(name: \"$module\", dependencies: [$dependencies$products$library]),"$'\n'
     if [ -n "$(ls "$work/Tests/${module}Tests" 2>/dev/null)" ]; then
-      targets+="    .testTarget(name: \"${module}Tests\", dependencies: [\"$module\", $dependencies.product(name: \"Composable\", package: \"TCATrace\"), .product(name: \"IssueReportingTestSupport\", package: \"xctest-dynamic-overlay\")]),"$'\n'
+      targets+="    .testTarget(name: \"${module}Tests\", dependencies: [\"$module\", $dependencies$library, $test_support]),"$'\n'
     fi
   done
   cat > "$work/Package.swift" <<MANIFEST
@@ -113,7 +155,7 @@ let package = Package(
   name: "TCAExamples",
   platforms: [.macOS(.v14), .iOS(.v17)],
   dependencies: [
-    .package(path: "TCATrace"),
+    $library_package
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
@@ -154,6 +196,12 @@ build_leaving_out() {
 
 cd "$work"
 mkdir -p Logs
+if [ "$host" = tca ]; then
+  # NB: The package names TCA by its URL, as an app does; the mirrors, set in a package's folder
+  # once it has a manifest, point it at the prepared copy.
+  manifest
+  bash "$REAL_TCA/set-mirrors.sh" > /dev/null
+fi
 for entry in "${modules[@]}"; do
   module=$(field "$entry" 1)
   build_leaving_out "$module" "Sources/$module"
@@ -184,6 +232,12 @@ apple_only() {
     *"'URLSession' has no member 'bytes'"*) echo " [Apple-only: Linux's FoundationNetworking has no URLSession.bytes]" ;;
     *"'AppStorageKey'"*) echo " [Apple-only: swift-sharing has .appStorage on Apple's platforms only]" ;;
     *"Not supported in swift-corelibs-foundation"*) echo " [Apple-only]" ;;
+    # NB: What `Composable` stands in for, and TCA, which has SwiftUI's, does not on Linux.
+    *"'Color'"* | *"'LocalizedStringKey'"* | *"'interpolatingSpring'"* | *"extra argument 'animation'"*)
+      echo " [Apple-only: SwiftUI]" ;;
+    *"'FileStorageKey'"*) echo " [Apple-only: swift-sharing has .fileStorage on Apple's platforms only]" ;;
+    *"'Reducer' specialized with too many type arguments"*)
+      echo " [not in TCA's own project: the case study written for TCA 0.x]" ;;
   esac
 }
 

@@ -5,11 +5,15 @@ UIKit class; extensions of SwiftUI types; previews), and the imports of XCTest a
 SwiftUINavigation (SwiftUI helpers, for the views); swaps `import ComposableArchitecture` and
 `import SwiftUI` for `import Composable` (which brings Foundation, as SwiftUI does on Apple's
 platforms, and stands in for the SwiftUI values reducers keep, such as `Color`), and
-`import UIKit` for `import Foundation`.
+`import UIKit` for `import Foundation`. With `--host tca` (the examples built against
+pointfreeco's TCA, patched for Linux), `import ComposableArchitecture` is kept, and `import
+SwiftUI` becomes `import Foundation`: nothing stands in for SwiftUI's values there; and each file
+imports FoundationNetworking where it exists, as `Composable` re-exports it: on Linux
+`URLSession` is there, on Apple's platforms in Foundation.
 Everything else is kept as it is written. Declarations are found by brace depth, with strings
 and comments skipped; good enough for TCA's Examples, not a Swift parser.
 
-    python3 strip_views.py SOURCE DESTINATION
+    python3 strip_views.py [--host composable|tca] SOURCE DESTINATION
 """
 import pathlib
 import re
@@ -72,7 +76,7 @@ class Scanner:
         return change
 
 
-def strip(text):
+def strip(text, host='composable'):
     lines = text.split('\n')
     kept, scanner, i = [], Scanner(), 0
     while i < len(lines):
@@ -80,7 +84,11 @@ def strip(text):
         stripped = line.strip()
         if DROPPED_IMPORT.match(stripped):
             module = stripped.split()[1]
-            if module in ('ComposableArchitecture', 'SwiftUI'):
+            if host == 'tca' and module == 'ComposableArchitecture':
+                kept.append(line)
+            elif host == 'tca' and module == 'SwiftUI':
+                kept.append('import Foundation')
+            elif module in ('ComposableArchitecture', 'SwiftUI'):
                 kept.append('import Composable')
             elif module == 'UIKit':
                 kept.append('import Foundation')
@@ -109,10 +117,17 @@ def strip(text):
         if not UI_DECLARATION.search(header.split('{')[0]):
             kept.extend(lines[start:end + 1])
         i = end + 1
+    if host == 'tca':
+        kept[:0] = ['#if canImport(FoundationNetworking)', '  import FoundationNetworking', '#endif']
     return '\n'.join(kept)
 
 
 if __name__ == '__main__':
-    source, destination = sys.argv[1], sys.argv[2]
+    arguments, host = sys.argv[1:], 'composable'
+    if arguments[:1] == ['--host']:
+        host, arguments = arguments[1], arguments[2:]
+    if host not in ('composable', 'tca') or len(arguments) != 2:
+        sys.exit('usage: strip_views.py [--host composable|tca] SOURCE DESTINATION')
+    source, destination = arguments
     pathlib.Path(destination).parent.mkdir(parents=True, exist_ok=True)
-    pathlib.Path(destination).write_text(strip(pathlib.Path(source).read_text()))
+    pathlib.Path(destination).write_text(strip(pathlib.Path(source).read_text(), host))
