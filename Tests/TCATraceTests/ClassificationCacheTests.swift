@@ -40,6 +40,21 @@ private enum MixedAction: Sendable {
   case delegate(Never)
 }
 
+/// A feature written without the boundaries, holding another (issue #71).
+private enum PlainChild {
+  enum Action: Sendable {
+    case tapped
+    case response(Int)
+    case order(Order)
+  }
+}
+
+private enum PlainAction: Sendable {
+  case child(PlainChild.Action)
+  case loaded(Result<Int, APIError>)
+  case order(Order)
+}
+
 /// The recorder classifies an action it has seen the cases of before from what it kept; these
 /// tests check, through the trace file, that it always says what reflection says.
 @MainActor
@@ -120,6 +135,19 @@ struct ClassificationCacheTests {
       ),
       App._internal(.path(.popFrom(id: 0))),
       App._internal(.path(.push(id: 2, state: .settings(SettingsFeature.State())))),
+    ])
+  }
+
+  @Test func childrenWithoutBoundariesAreClassifiedAsReflectionDoes() async throws {
+    try await self.expectReflected([
+      PlainAction.child(.tapped),
+      .child(.response(1)),
+      .child(.response(2)),
+      .child(.order(.ascending)),
+      .child(.order(.custom("x"))),
+      .loaded(.success(1)),
+      .loaded(.failure(.offline)),
+      .order(.custom("y")),
     ])
   }
 

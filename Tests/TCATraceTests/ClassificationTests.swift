@@ -19,6 +19,31 @@ private enum ReflectedAction {
   case delegate(Never)
 }
 
+/// Features written without the boundaries, as TCA's examples are (issue #71): their actions
+/// are plain enums named `Action`.
+private enum Plain {
+  enum Action: Sendable {
+    case loaded(Result<Int, Failure>)
+    case sort(Order)
+    case child(Child.Action)
+    case destination(PresentationAction<Destination.Action>)
+  }
+  enum Order: Sendable { case ascending }
+  enum Child {
+    enum Action: Sendable {
+      case tapped
+      case response(Int)
+      case grandchild(Grandchild.Action)
+    }
+  }
+  enum Grandchild {
+    enum Action: Sendable { case tapped }
+  }
+  enum Destination {
+    enum Action: Sendable { case child(Child.Action) }
+  }
+}
+
 private final class Token: Sendable {
   let name: String
   init(_ name: String) { self.name = name }
@@ -250,6 +275,36 @@ struct ClassificationTests {
         category: .view, caseName: "submitButtonTapped"
       )
     )
+  }
+
+  /// TicTacToe's `.login(.loginResponse(…))`: a child's action is the child's, boundaries or
+  /// not; a payload that is not a feature's action (`Result`, an enum of the feature's own) is
+  /// not a child.
+  @Test func plainEnumEmbeddingAChildWithoutBoundaries() {
+    expectNoDifference(
+      ActionClassification(Plain.Action.child(.response(3))),
+      ActionClassification(
+        path: "child.response", rootCategory: .unclassified, feature: ["child"],
+        category: .unclassified, caseName: "response", payload: "3"
+      )
+    )
+    expectNoDifference(
+      ActionClassification(Plain.Action.child(.grandchild(.tapped))),
+      ActionClassification(
+        path: "child.grandchild.tapped", rootCategory: .unclassified,
+        feature: ["child", "grandchild"], category: .unclassified, caseName: "tapped"
+      )
+    )
+    expectNoDifference(
+      ActionClassification(Plain.Action.destination(.presented(.child(.tapped)))),
+      ActionClassification(
+        path: "destination.presented.child.tapped", rootCategory: .unclassified,
+        feature: ["destination", "child"], category: .unclassified, caseName: "tapped",
+        enumReducerDepths: [1]
+      )
+    )
+    #expect(ActionClassification(Plain.Action.loaded(.success(1))).feature == [])
+    #expect(ActionClassification(Plain.Action.sort(.ascending)).feature == [])
   }
 
   @Test func enumsWithBoundaryCasesAreClassifiedWithoutTheProtocol() {

@@ -252,14 +252,31 @@ extension ActionClassification {
     default:
       // NB: An enum reducer scoped as a whole (`Scope(state: \.mode, action: \.mode)`): its
       // case holds a feature's action.
-      guard
-        let innerPayload, let featureCase = trace.decompose(innerPayload),
-        ActionCategory(caseName: featureCase.name) != nil
-      else { return nil }
+      if let innerPayload, let featureCase = trace.decompose(innerPayload) {
+        if ActionCategory(caseName: featureCase.name) != nil {
+          return .child(
+            step: name, pathSuffix: "", caseStep: inner, action: innerPayload,
+            actionCase: featureCase
+          )
+        }
+        guard Self.isFeatureAction(payload) else { return nil }
+        // NB: The child's case's payload is taken apart again as the child's, a level down.
+        trace.levels -= 1
+      }
+      // A child feature's action without boundary cases (TicTacToe's `.login(.loginResponse)`,
+      // a `Scope` or `ifCaseLet` of a feature written as TCA's examples are): the child owns it.
+      guard Self.isFeatureAction(payload) else { return nil }
       return .child(
-        step: name, pathSuffix: "", caseStep: inner, action: innerPayload, actionCase: featureCase
+        step: name, pathSuffix: "", caseStep: nil, action: payload,
+        actionCase: (inner, innerPayload)
       )
     }
+  }
+
+  /// Whether `value` is a feature's action: a value of a type named `Action`, as a reducer's
+  /// is (`Login.Action`), not a payload of the feature's own (`Result`, an alert's `Alert`).
+  private static func isFeatureAction(_ value: Any) -> Bool {
+    String(describing: type(of: value)) == "Action"
   }
 
   /// A presented or stacked child whose action has no boundary cases (an alert's actions, in
@@ -291,11 +308,13 @@ extension ActionClassification {
     if ActionCategory(caseName: actionCase.name) != nil {
       return (nil, value, actionCase)
     }
-    guard
-      let featureAction = actionCase.payload,
-      let featureCase = trace.decompose(featureAction),
-      ActionCategory(caseName: featureCase.name) != nil
+    guard let featureAction = actionCase.payload, let featureCase = trace.decompose(featureAction)
     else { return nil }
+    if ActionCategory(caseName: featureCase.name) == nil {
+      // NB: An enum reducer's case that holds a feature's action without boundary cases
+      // (`.book(Book.Action.tapped)`); another value (an alert's action) is a plain child's.
+      guard Self.isFeatureAction(featureAction) else { return nil }
+    }
     return (actionCase.name, featureAction, featureCase)
   }
 
