@@ -14,11 +14,13 @@ import ToolSupport
 /// file       := import* test-function decoded-function
 /// statement  := "let initialState = try decoded(" Type ".self," raw-string ")"
 ///             | "let store = TestStore(initialState:" initial ")" "{" reducer "}"
+///               (reducer := Type "()" | Type ".body")
 ///               ["withDependencies:" "{" ["dependencies in"] placeholder? "}"]
 ///             | "await store.send(" action ")" [assertions]
 ///             | "await store.receive(" key-path | placeholder ")" [assertions]
 ///             | ["try"] "await store.withExhaustivity(.off) {" ("_ = " send | receive)* "}"
-/// assertions := "{" (change | lvalue ".$" name ".withLock {" change "}")* "}"
+/// assertions := "{" (change | lvalue ".$" name ".withLock {" change "}"
+///                 | lvalue ".modify(\." name ") {" change "}")* "}"
 /// change     := lvalue "=" value | lvalue ".insert(" value ", at:" integer ")"
 /// lvalue     := "$0" ("." name | "?" | "[" literal "]" | "[id:" literal ["," "case: \." name] "]")*
 /// action     := value | "try decoded(" Type ".Action.self," raw-string ")"
@@ -288,13 +290,21 @@ private struct Checker {
       case let .expr(reducerExpression) = reducer.statements.first!.item,
       call.additionalTrailingClosures.count <= 1
     else { throw self.refuse(expression, "a store the generator does not write") }
+    // NB: `Feature()`, or `Game.body`: a `@Reducer enum`'s reducer.
     if !self.isPlaceholder(reducerExpression) {
-      guard let initializer = reducerExpression.as(FunctionCallExprSyntax.self),
-        self.isPlain(initializer),
-        initializer.arguments.isEmpty,
-        self.isType(initializer.calledExpression)
-          || self.isPlaceholder(initializer.calledExpression)
-      else { throw self.refuse(reducerExpression, "a reducer the generator does not write") }
+      if let body = reducerExpression.as(MemberAccessExprSyntax.self), let base = body.base,
+        body.declName.baseName.text == "body", body.declName.argumentNames == nil,
+        self.isType(base)
+      {
+        // The reducer of a `@Reducer enum`.
+      } else {
+        guard let initializer = reducerExpression.as(FunctionCallExprSyntax.self),
+          self.isPlain(initializer),
+          initializer.arguments.isEmpty,
+          self.isType(initializer.calledExpression)
+            || self.isPlaceholder(initializer.calledExpression)
+        else { throw self.refuse(reducerExpression, "a reducer the generator does not write") }
+      }
     }
     if let dependencies = call.additionalTrailingClosures.first {
       let closure = dependencies.closure
@@ -313,7 +323,7 @@ private struct Checker {
   // MARK: Assertions
 
   /// One statement of an assertion's closure; `inShared`: inside the closure of a shared
-  /// value's `withLock`, where another `withLock` is not written.
+  /// value's `withLock` or a case's `modify`, where neither is written again.
   func assertion(_ item: CodeBlockItemSyntax, inShared: Bool = false) throws(Refusal) {
     guard case let .expr(expression) = item.item else {
       throw self.refuse(item, "an assertion the generator does not write")
@@ -330,6 +340,20 @@ private struct Checker {
     {
       // NB: `$0.shelf.$count.withLock { $0 = 1 }`: a shared value's change.
       try self.lvalue(base)
+      try self.closure(closure) { item throws(Refusal) in try self.assertion(item, inShared: true) }
+    } else if !inShared, let call = expression.as(FunctionCallExprSyntax.self),
+      call.leftParen != nil, call.arguments.count == 1, call.arguments.first!.label == nil,
+      call.additionalTrailingClosures.isEmpty, let closure = call.trailingClosure,
+      closure.signature == nil, closure.statements.count == 1,
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+      member.declName.baseName.text == "modify", member.declName.argumentNames == nil,
+      let keyPath = call.arguments.first!.expression.as(KeyPathExprSyntax.self),
+      keyPath.components.count == 1
+    {
+      // NB: `$0.modify(\.login) { $0.email = "a" }`: a change inside a reducer's enum
+      // state's case.
+      try self.lvalue(base)
+      try self.keyPath(ExprSyntax(keyPath), subscripts: false)
       try self.closure(closure) { item throws(Refusal) in try self.assertion(item, inShared: true) }
     } else if let sequence = expression.as(SequenceExprSyntax.self) {
       let parts = Array(sequence.elements)

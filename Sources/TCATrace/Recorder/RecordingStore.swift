@@ -45,7 +45,7 @@ public final class RecordingStore<State, Action> {
     column: UInt = #column
   ) {
     self.recorder = recorder
-    let isRecording = recorder.beginSession(rootFeature: String(describing: R.self))
+    let isRecording = recorder.beginSession(rootFeature: rootFeatureName(of: R.self))
     if !isRecording {
       reportIssue(
         """

@@ -28,7 +28,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   /// `nil` for a ``RecordingStore`` that is not recorded.
   let recorder: TraceRecorder?
   /// The root feature's name, for the session: made once, not at every action.
-  let rootFeature = String(describing: Base.self)
+  let rootFeature = rootFeatureName(of: Base.self)
   /// Whether the state's type may hold a shared value, asked once: the values of the shared
   /// ones are read before every action where it may.
   let stateMayHoldShared = NodeKind.of(Base.State.self).mayHoldShared

@@ -73,6 +73,26 @@ struct TestStoreTest {
     } else {
       stateType = feature + ".State"
     }
+    // NB: A root feature whose state is an enum of its own (`TicTacToe.State.login(…)`) is
+    // taken for a `@Reducer enum`, whose reducer is its static `body`: it has no initializer.
+    let (enumType, initialCase): (String?, String?) =
+      switch states[0] {
+      case let .container(root):
+        if case let .enumCase(type, name) = root.kind { (type, name) } else { (nil, nil) }
+      case let .enumCase(type, description): (type, description)
+      default: (nil, nil)
+      }
+    let reducer: String
+    if let given = options.reducer {
+      reducer = given
+    } else if enumType == feature + ".State" {
+      reducer = feature + ".body"
+      self.notes.append(
+        "the root state is an enum, so the reducer is written '\(feature).body', as a @Reducer enum's: give --reducer if '\(feature)' is a struct"
+      )
+    } else {
+      reducer = feature + "()"
+    }
     let initialState: String
     var decodedInitialState: String?
     if let expression = options.initialState {
@@ -87,9 +107,16 @@ struct TestStoreTest {
         )
       }
     } else {
+      // NB: An enum state is made by one of its cases: the first state's, when it is a name.
+      let example =
+        if enumType != nil, let initialCase, SwiftLiteral.isMemberName(initialCase) {
+          "\(stateType).\(initialCase)(…)"
+        } else {
+          "\(stateType)()"
+        }
       throw CLIError(
         message:
-          "the trace holds no JSON of session \(session.id)'s initial state that a test can decode (its type is not Encodable, the trace is older than schema version 3, or the JSON is damaged): give it with --initial-state, as in --initial-state '\(stateType)()'"
+          "the trace holds no JSON of session \(session.id)'s initial state that a test can decode (its type is not Encodable, the trace is older than schema version 3, or the JSON is damaged): give it with --initial-state, as in --initial-state '\(example)'"
       )
     }
 
@@ -117,7 +144,7 @@ struct TestStoreTest {
     }
     lines += [
       "  let store = TestStore(initialState: \(initialState)) {",
-      "    \(options.reducer ?? feature + "()")",
+      "    \(reducer)",
     ]
     if let dependencies = options.dependencies {
       lines.append("  } withDependencies: {")
