@@ -9,8 +9,9 @@ import TCATraceFile
 /// ```
 ///
 /// A change is assigned where Swift can reach it: through optionals with `?`, into identified
-/// collections and stacks with `[id:]`; a change inside an enum case's value assigns the whole
-/// case. An element added in the middle of an identified collection is inserted at its index.
+/// collections and stacks with `[id:]`; a change inside the case of a reducer's enum state is
+/// made through the case, as TCA's tests make it (`$0.modify(\.login) { $0.email = "a@b.c" }`),
+/// and one inside another enum case's value assigns the whole case. An element added in the middle of an identified collection is inserted at its index.
 /// A change to or inside a `@Shared` value is made with `withLock` on its projection, as
 /// swift-sharing has it (`$0.$count.withLock { $0 = 1 }`), where its setter is deprecated.
 /// A change whose value cannot be written (``SwiftValue/Unwritable``) is left out and named in
@@ -76,6 +77,9 @@ private struct Target {
   var sharedKeys: Int?
   /// The indices of the steps that name a case of the stack element before them.
   var cases: Set<Int> = []
+  /// The index of the step that names the case of a reducer's enum state the change is made
+  /// through, with swift-case-paths' `modify`.
+  var modifiedCase: Int?
   /// The state's path names nothing in the states before and after it: a damaged trace.
   var isUnreachable = false
 
@@ -100,6 +104,13 @@ private struct Target {
         // NB: A case of a stack's element is reached as TCA's tests reach it:
         // `$0.path[id: 0, case: \.settings]?.name`.
         self.cases.insert(index)
+      case let .enumCase(type, name)
+      where self.modifiedCase == nil && step.key == name && index < keys.count - 1
+        && type.hasSuffix(".State"):
+        // NB: A reducer's enum state (`@Reducer enum`'s, or one a `@Reducer` struct declares)
+        // is `@CasePathable`: its case is changed in place, as TCA's tests change it, where
+        // assigning the whole case needs an initializer the case's state may not have.
+        self.modifiedCase = index
       case .enumCase, .set, .tuple:
         // NB: Swift reaches into a case's value, a set's element or a tuple's part only by
         // assigning the whole.
@@ -140,10 +151,10 @@ private struct Target {
   /// `$0.a?.b[id: 1]`: the target, with `?` after each optional on the way to it.
   var lvalue: String { self.lvalue(through: self.steps.count) }
 
-  /// The lvalue of the first `count` steps.
-  func lvalue(through count: Int) -> String {
+  /// The lvalue of the first `count` steps, from step `start` (`$0` is the value before it).
+  func lvalue(from start: Int = 0, through count: Int) -> String {
     var out = "$0"
-    for (index, step) in self.steps.prefix(count).enumerated() {
+    for (index, step) in self.steps.prefix(count).enumerated() where index >= start {
       // NB: `init` checked every key: each is one.
       let key = StatePath.swiftKey(step.key) ?? "<#key#>"
       if self.cases.contains(index) {
@@ -162,6 +173,16 @@ private struct Target {
   func assignment(
     after: StateNode, indent: Int, counts: inout [String: Int]
   ) throws(SwiftValue.Unwritable) -> String {
+    if let modifiedCase = self.modifiedCase, self.sharedKeys == nil {
+      // NB: `$0.destination?.modify(\.book) { $0.title = "…" }`; inside the closure, `$0` is
+      // the case's value.
+      let step = self.steps[modifiedCase]
+      var outer = self.lvalue(through: modifiedCase)
+      if modifiedCase > 0, self.steps[modifiedCase - 1].isOptional { outer += "?" }
+      let call = outer + ".modify(\\." + step.key + ")"
+      let inner = self.lvalue(from: modifiedCase + 1, through: self.steps.count)
+      return try self.closure(call, assigning: inner, after: after, indent: indent, counts: &counts)
+    }
     guard let sharedKeys else {
       return try self.assignment(
         to: self.keys.isEmpty ? "$0" : self.lvalue, after: after, indent: indent, counts: &counts)
@@ -171,13 +192,25 @@ private struct Target {
     let projection =
       shared.dropLast(self.keys[sharedKeys - 1].count) + "$" + self.keys[sharedKeys - 1]
     let inner = "$0" + self.lvalue.dropFirst(shared.count)
+    return try self.closure(
+      projection + ".withLock", assigning: inner, after: after, indent: indent, counts: &counts)
+  }
+
+  /// `call { inner = value }`: on one line, or the assignment on a line of its own when its
+  /// value takes several, or the line would be wider than the generator writes.
+  private func closure(
+    _ call: String, assigning inner: String, after: StateNode, indent: Int,
+    counts: inout [String: Int]
+  ) throws(SwiftValue.Unwritable) -> String {
     let countsBefore = counts
     let oneLine = try self.assignment(to: inner, after: after, indent: indent, counts: &counts)
-    if !oneLine.contains("\n") { return projection + ".withLock { " + oneLine + " }" }
+    if !oneLine.contains("\n"), indent + call.count + oneLine.count + 5 <= SwiftFragment.width {
+      return call + " { " + oneLine + " }"
+    }
     counts = countsBefore
     let body = try self.assignment(to: inner, after: after, indent: indent + 2, counts: &counts)
     let pad = String(repeating: " ", count: indent)
-    return projection + ".withLock {\n" + pad + "  " + body + "\n" + pad + "}"
+    return call + " {\n" + pad + "  " + body + "\n" + pad + "}"
   }
 
   /// The assignment of the target's value to `lvalue`, laid out from `indent`.

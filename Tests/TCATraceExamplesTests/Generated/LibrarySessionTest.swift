@@ -22,19 +22,19 @@ func replaysLibrarySession() async throws {
   }
 
   await store.send(._internal(.destination(.presented(.book(.view(.binding(.set(\.note, "Spice")))))))) {
-    $0.destination = .book(.init(title: "Dune", page: 0, isReading: false, note: "Spice"))
+    $0.destination?.modify(\.book) { $0.note = "Spice" }
   }
 
   await store.send(._internal(.destination(.presented(.book(.view(.startTapped)))))) {
-    $0.destination = .book(.init(title: "Dune", page: 0, isReading: true, note: "Spice"))
+    $0.destination?.modify(\.book) { $0.isReading = true }
   }
 
   await store.receive(\._internal.destination.presented.book._internal.tick) {
-    $0.destination = .book(.init(title: "Dune", page: 1, isReading: true, note: "Spice"))
+    $0.destination?.modify(\.book) { $0.page = 1 }
   }
 
   await store.receive(\._internal.destination.presented.book._internal.tick) {
-    $0.destination = .book(.init(title: "Dune", page: 2, isReading: true, note: "Spice"))
+    $0.destination?.modify(\.book) { $0.page = 2 }
   }
 
   await store.receive(\._internal.destination.presented.book.delegate.finished) {
@@ -89,7 +89,7 @@ func replaysLibrarySession() async throws {
   }
 
   await store.send(._internal(.mode(.browsing(.view(.binding(.set(\.note, "Dorothea"))))))) {
-    $0.mode = .browsing(.init(title: "Middlemarch", page: 0, isReading: false, note: "Dorothea"))
+    $0.mode.modify(\.browsing) { $0.note = "Dorothea" }
   }
 
   await store.send(._internal(.desk(.view(.sitTapped)))) {
@@ -97,7 +97,7 @@ func replaysLibrarySession() async throws {
   }
 
   await store.send(._internal(.desk(._internal(.reading(.view(.binding(.set(\.note, "Ponds")))))))) {
-    $0.desk = .reading(.init(title: "Walden", page: 0, isReading: false, note: "Ponds"))
+    $0.desk.modify(\.reading) { $0.note = "Ponds" }
   }
 
   await store.send(.view(.borrowTwiceTapped)) {
