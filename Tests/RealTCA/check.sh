@@ -3,9 +3,11 @@
 # TCATrace's `ComposableArchitecture` trait) and on `Composable` (`tcatrace-fixture`), and
 # compares the two recordings with `tcatrace diff`, the routes' state paths and `tcatrace
 # leaks`; records them, and a vault of changing secrets, with a stripped copy of the program
-# too, and compares those with `tcatrace diff` and searches them for the secrets; then writes the tests `tcatrace test` makes of the app's and the library's sessions
-# on TCA, compares them with the ones kept in Tests/RealTCATests, and runs those against TCA's
-# `TestStore` (issues #41, #58).
+# too, and compares those with `tcatrace diff` and searches them for the secrets; then writes
+# the tests `tcatrace test` makes of the app's, the library's and the game's sessions on TCA
+# (the game: an app written as TCA's examples are, without the boundaries), compares them with
+# the ones kept in Tests/RealTCATests, and runs those against TCA's `TestStore` (issues #41,
+# #58, #71).
 #
 #   REAL_TCA=DIR Tests/RealTCA/check.sh
 #
@@ -210,6 +212,21 @@ kept="$here/Tests/RealTCATests/LibrarySessionTest.swift"
   > library-test.swift 2> /dev/null) || exit 2
 if ! diff -u --label kept --label written "$kept" "$work/unredacted/library-test.swift"; then
   echo "The library's test tcatrace test writes differs from the one kept in Tests/RealTCATests."
+  status=1
+fi
+# The app written as TCA's examples are, without the boundaries (issue #71): recorded alike on
+# both hosts (its children's actions and bindings theirs, the root named `Game`), and the test
+# `tcatrace test` writes of it (changes made through the enum state's case with `modify`, the
+# reducer `Game.body`) is the one kept, which runs against TCA's `TestStore` below.
+deadline 300 "$here/.build/debug/RealTCADemo" --game "$work/unredacted/game.db" || exit 2
+"$root/.build/debug/tcatrace-fixture" record-game "$work/composable-game.db" > /dev/null || exit 2
+"$root/.build/debug/tcatrace" diff "$work/composable-game.db" "$work/unredacted/game.db" || status=1
+kept="$here/Tests/RealTCATests/GameSessionTest.swift"
+(cd "$work/unredacted" && "$root/.build/debug/tcatrace" test game.db --session 1 \
+  --name replaysGameSession --import LibraryExample \
+  --initial-state 'Game.State.signIn(SignIn.State())' > game-test.swift 2> /dev/null) || exit 2
+if ! diff -u --label kept --label written "$kept" "$work/unredacted/game-test.swift"; then
+  echo "The game's test tcatrace test writes differs from the one kept in Tests/RealTCATests."
   status=1
 fi
 cd "$here"

@@ -9,6 +9,8 @@
 //   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
 //   tcatrace-fixture record-library FILE    (the library example's session, fixed times: what
 //                                           Tests/RealTCA records on TCA too)
+//   tcatrace-fixture record-game FILE       (a session of the app written as TCA's examples
+//                                           are, Tests/Fixtures/Library/Game.swift; fixed times)
 //   tcatrace-fixture record-demo-unredacted FILE
 //                                           (the same, nothing redacted: a session whose
 //                                           password a generated test can send)
@@ -63,6 +65,8 @@ struct TraceFixture {
       try await recordDemo(path: arguments[1])
     case "record-library" where arguments.count == 2:
       try await recordLibrary(path: arguments[1])
+    case "record-game" where arguments.count == 2:
+      try await recordGame(path: arguments[1])
     case "record-demo-unredacted" where arguments.count == 2:
       try await recordDemo(path: arguments[1], redacting: [])
     case "record-texts" where arguments.count >= 2:
@@ -154,6 +158,16 @@ struct TraceFixture {
     let recorder = try TraceRecorder(
       path: path, session: "library", policy: .recordOnly, timing: .fixed)
     await LibraryScript.record(to: recorder)
+    try await recorder.close()
+    emit("recorded")
+  }
+
+  /// Records the session of the app written as TCA's examples are (issue #71).
+  @MainActor
+  static func recordGame(path: String) async throws {
+    let recorder = try TraceRecorder(
+      path: path, session: "game", policy: .recordOnly, timing: .fixed)
+    await GameScript.record(to: recorder)
     try await recorder.close()
     emit("recorded")
   }

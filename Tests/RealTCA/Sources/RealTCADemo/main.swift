@@ -5,6 +5,7 @@
 //   RealTCADemo FILE [--unredacted]
 //   RealTCADemo --library FILE
 //   RealTCADemo --vault FILE
+//   RealTCADemo --game FILE
 //
 // With --unredacted, the app's session keeps the password and the code: a session whose test
 // `tcatrace test` can write whole.
@@ -59,6 +60,22 @@ if arguments.count == 2, arguments.first == "--library" {
   }
   RunLoop.main.run()
 }
+if arguments.count == 2, arguments.first == "--game" {
+  // NB: The app written as TCA's examples are, as `tcatrace-fixture record-game FILE` records
+  // it (issue #71).
+  Task { @MainActor in
+    do {
+      let recorder = try TraceRecorder(path: arguments.last!, session: "game", policy: .recordOnly)
+      await GameScript.record(to: recorder)
+      try await recorder.close()
+      exit(0)
+    } catch {
+      FileHandle.standardError.write(Data("RealTCADemo: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+  RunLoop.main.run()
+}
 if arguments.count == 2, arguments.first == "--vault" {
   Task { @MainActor in
     do {
@@ -74,7 +91,7 @@ if arguments.count == 2, arguments.first == "--vault" {
 guard arguments.count == 1 || arguments.count == 2 && arguments.last == "--unredacted" else {
   FileHandle.standardError.write(
     Data(
-      "usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE | RealTCADemo --vault FILE\n"
+      "usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE | RealTCADemo --vault FILE | RealTCADemo --game FILE\n"
         .utf8)
   )
   exit(2)
