@@ -11,13 +11,27 @@ extension TraceReader {
   /// It is rebuilt from the nearest state the recorder kept before it and the changes since,
   /// which are at most about as many as the state has nodes: any step costs about the same.
   ///
+  /// A recorded change that the state has no place for is left out (see
+  /// ``state(session:after:unplaced:)``, which says which).
+  ///
   /// - Throws: `TraceFileError` of kind `.notInFile` when the session has no action `seq`, or
-  ///   was recorded without states (by a TCATrace before schema version 2); `.corrupt` when the
-  ///   file's states and changes do not fit together.
+  ///   was recorded without states (by a TCATrace before schema version 2); `.corrupt` when
+  ///   SQLite or the trace's schema finds the file damaged.
   public func state(session: Int64, after seq: Int) throws(TraceFileError) -> StateNode {
+    try self.state(session: session, after: seq, unplaced: { _ in })
+  }
+
+  /// The state of `session` after its action `seq`, as ``state(session:after:)`` rebuilds it,
+  /// handing `unplaced` each recorded change on the way that the state has no place for: it is
+  /// left out, and the rest of the state is rebuilt.
+  public func state(
+    session: Int64, after seq: Int, unplaced: (UnplacedChange) -> Void
+  ) throws(TraceFileError) -> StateNode {
     var state: StateNode?
     do {
-      try self.forEachState(session: session, from: seq, through: seq) { _, node in state = node }
+      try self.forEachState(session: session, from: seq, through: seq, unplaced: unplaced) {
+        _, node in state = node
+      }
     } catch let error as TraceFileError {
       throw error
     } catch {
@@ -32,9 +46,11 @@ extension TraceReader {
 
   /// Calls `body` with the state of `session` after each of its actions from `from` through
   /// `through` (`0`: the state before the first), in order: one rebuild for them all, where
-  /// ``state(session:after:)`` for each would rebuild each from a kept state.
+  /// ``state(session:after:)`` for each would rebuild each from a kept state. Each recorded
+  /// change that the state has no place for is left out and handed to `unplaced`.
   public func forEachState(
-    session: Int64, from: Int, through: Int, _ body: (Int, StateNode) throws -> Void
+    session: Int64, from: Int, through: Int, unplaced: (UnplacedChange) -> Void = { _ in },
+    _ body: (Int, StateNode) throws -> Void
   ) throws {
     try self.checkHasSteps(session: session, from, through)
     guard from <= through else { return }
@@ -52,7 +68,7 @@ extension TraceReader {
     if Int64(from) > kept.seq {
       let actions = try self.changesTogether(
         session: session, after: kept.seq, through: Int64(from), idOffset: kept.idOffset)
-      try self.apply(actions, to: &state, session: session)
+      self.apply(actions, to: &state, session: session, unplaced: unplaced)
     }
     try body(from, state)
     guard through > from else { return }
@@ -70,12 +86,9 @@ extension TraceReader {
     func finishAction() throws {
       guard let seq = pendingSeq else { return }
       if !pending.isEmpty {
-        do throws(StateRebuildError) {
-          state = try state.applying(pending)
-        } catch {
-          throw self.damaged(
-            "holds a state change of action #\(seq) of session \(session) that does not fit the state: \(error)"
-          )
+        state = state.applying(pending) { error in
+          unplaced(
+            UnplacedChange(session: session, seq: Int(seq), path: error.path, reason: error.reason))
         }
         pending.removeAll(keepingCapacity: true)
       }
@@ -241,17 +254,16 @@ extension TraceReader {
   }
 
   /// Applies `actions`' changes (as ``changesTogether(session:after:through:idOffset:)`` reads
-  /// them) to `state`.
+  /// them) to `state`, handing `unplaced` those it has no place for.
   private func apply(
-    _ actions: [(seq: Int64, changes: [StateChange])], to state: inout StateNode, session: Int64
-  ) throws(TraceFileError) {
+    _ actions: [(seq: Int64, changes: [StateChange])], to state: inout StateNode, session: Int64,
+    unplaced: (UnplacedChange) -> Void
+  ) {
     for action in actions {
-      do throws(StateRebuildError) {
-        state = try state.applying(action.changes)
-      } catch {
-        throw self.damaged(
-          "holds a state change of action #\(action.seq) of session \(session) that does not fit the state: \(error)"
-        )
+      state = state.applying(action.changes) { error in
+        unplaced(
+          UnplacedChange(
+            session: session, seq: Int(action.seq), path: error.path, reason: error.reason))
       }
     }
   }
@@ -273,8 +285,9 @@ extension TraceReader {
 
   /// ``renderedState(session:after:)``'s UTF-8, not made into a `String`: a state of a
   /// megabyte is printed without checking and copying it once more.
-  package func renderedStateBytes(session: Int64, after seq: Int) throws(TraceFileError) -> [UInt8]
-  {
+  package func renderedStateBytes(
+    session: Int64, after seq: Int, unplaced: (UnplacedChange) -> Void = { _ in }
+  ) throws(TraceFileError) -> [UInt8] {
     try self.checkHasSteps(session: session, seq)
     let kept = try self.keptState(session: session, from: seq, through: seq)
     let actions =
@@ -332,8 +345,9 @@ extension TraceReader {
       }
     }
     if let rendered { return rendered }
-    // NB: What cannot be read so (a damaged file) is read whole, which says what is wrong.
-    return Array(try self.state(session: session, after: seq).rendered().utf8)
+    // NB: What cannot be read so (a damaged file, a change the state has no place for) is read
+    // whole, which says what is wrong.
+    return Array(try self.state(session: session, after: seq, unplaced: unplaced).rendered().utf8)
   }
 
   /// The offset from action `seq` of `session`'s seq to its row id; `nil` when there is no

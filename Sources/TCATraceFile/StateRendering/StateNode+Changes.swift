@@ -1,5 +1,6 @@
-/// A change that does not fit the state it is applied to: the trace's changes and its state
-/// disagree (a damaged or edited file).
+/// A change that does not fit the state it is applied to: it names a value the state does not
+/// hold. ``StateNode/applying(_:)`` throws it; ``StateNode/applying(_:unplaced:)`` leaves the
+/// change out and goes on.
 public struct StateRebuildError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The change's path.
   public var path: String
@@ -42,6 +43,38 @@ extension StateNode {
     for change in changes
     where change.kind != .removed && (change.kind != .changed || change.rebuild?.order == nil) {
       try state.apply(change)
+    }
+    return state
+  }
+
+  /// The state after one action's `changes`, as ``applying(_:)`` makes it, but with each change
+  /// that does not fit the state left out and handed to `unplaced`: the rest of the state is
+  /// rebuilt. A change does not fit when the state has no place for it — the recorder's diff
+  /// and the state's printing disagree on a value, as they did on TCA's alerts before issue
+  /// #71 — which says nothing of the file.
+  public func applying(
+    _ changes: [StateChange], unplaced: (StateRebuildError) -> Void
+  ) -> StateNode {
+    var state = self
+    func apply(_ change: StateChange) {
+      // NB: Tried on a copy: a change that fails halfway leaves the state as it was.
+      var attempt = state
+      do throws(StateRebuildError) {
+        try attempt.apply(change)
+        state = attempt
+      } catch {
+        unplaced(error)
+      }
+    }
+    for change in changes where change.kind == .removed {
+      apply(change)
+    }
+    for change in changes where change.kind == .changed && change.rebuild?.order != nil {
+      apply(change)
+    }
+    for change in changes
+    where change.kind != .removed && (change.kind != .changed || change.rebuild?.order == nil) {
+      apply(change)
     }
     return state
   }
@@ -329,5 +362,30 @@ extension StateChange {
   fileprivate var replacesWhole: Bool {
     self.kind == .changed && self.rebuild?.order == nil && self.rebuild?.index == nil
       && self.rebuild?.label == nil
+  }
+}
+
+/// A change the trace recorded for an action that the state before it has no place for: a
+/// rebuild leaves it out, says which, and shows the rest of the state. It says nothing of the
+/// file, which SQLite and the schema found whole; the recorder that wrote it named a value
+/// otherwise than its state prints it.
+public struct UnplacedChange: Hashable, Sendable, CustomStringConvertible {
+  public var session: Int64
+  /// The action's seq.
+  public var seq: Int
+  /// The change's path.
+  public var path: String
+  /// Why it has no place: `names a value the state does not have`.
+  public var reason: String
+
+  public init(session: Int64, seq: Int, path: String, reason: String) {
+    self.session = session
+    self.seq = seq
+    self.path = path
+    self.reason = reason
+  }
+
+  public var description: String {
+    "the change of action #\(self.seq) at '\(self.path)' \(self.reason)"
   }
 }

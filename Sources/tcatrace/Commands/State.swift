@@ -55,6 +55,9 @@ extension TCATraceCommand {
     }
 
     func run() throws {
+      // NB: Changes the state has no place for are left out of the state shown, and named.
+      var unplaced: [UnplacedChange] = []
+      defer { Self.warn(unplaced) }
       let (sessionID, seq, kept) = try self.trace.read(checking: [
         "sessions", "actions", "state_changes", "states",
       ]) { reader in
@@ -66,10 +69,13 @@ extension TCATraceCommand {
         if self.format == .text && self.path == nil {
           return (
             session.id, seq,
-            State.Kept.rendered(try reader.renderedStateBytes(session: session.id, after: seq))
+            State.Kept.rendered(
+              try reader.renderedStateBytes(session: session.id, after: seq) {
+                unplaced.append($0)
+              })
           )
         }
-        let state = try reader.state(session: session.id, after: seq)
+        let state = try reader.state(session: session.id, after: seq) { unplaced.append($0) }
         let json =
           self.format == .json && self.path == nil
           ? try reader.stateJSON(session: session.id, after: seq) : nil
@@ -122,6 +128,17 @@ extension TCATraceCommand {
     private enum Kept {
       case rendered([UInt8])
       case tree(StateNode, json: String?)
+    }
+
+    /// Says on the standard error which recorded changes the state had no place for, and were
+    /// left out of the state shown: the first five, and how many more.
+    static func warn(_ unplaced: [UnplacedChange]) {
+      for change in unplaced.prefix(5) {
+        printError("warning: \(change): it is left out of the state shown")
+      }
+      if unplaced.count > 5 {
+        printError("warning: and \(unplaced.count - 5) more changes the state has no place for")
+      }
     }
 
     /// Prints `rendered`, with what would act on a terminal escaped.

@@ -83,6 +83,8 @@ extension TCATraceCommand {
     }
 
     func run() async throws {
+      // NB: Changes the states have no place for are left out of the states asserted, and named.
+      var unplaced: [UnplacedChange] = []
       let (test, twin) = try self.trace.read(checking: [
         "sessions", "actions", "state_changes", "states",
       ]) { reader in
@@ -99,7 +101,9 @@ extension TCATraceCommand {
           )
         }
         var states: [StateNode] = []
-        try reader.forEachState(session: session.id, from: 0, through: actions.count) { _, state in
+        try reader.forEachState(
+          session: session.id, from: 0, through: actions.count, unplaced: { unplaced.append($0) }
+        ) { _, state in
           states.append(state)
         }
         let initialJSON =
@@ -127,6 +131,12 @@ extension TCATraceCommand {
       print(test.source, terminator: "")
       for note in test.notes {
         printError("note: \(note).")
+      }
+      if !unplaced.isEmpty {
+        let list = unplaced.prefix(5).map(\.description).joined(separator: "; ")
+        printError(
+          "note: the states have no place for \(unplaced.count) recorded change\(unplaced.count == 1 ? "" : "s"), left out of what the test asserts: \(list)\(unplaced.count > 5 ? "; …" : "")."
+        )
       }
     }
 
