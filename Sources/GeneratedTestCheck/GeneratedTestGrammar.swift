@@ -29,6 +29,7 @@ import ToolSupport
 ///             | AlertState, ButtonState and TextState builders of values
 /// literal    := a one-line string literal of printable ASCII that does not interpolate
 ///             | an integer or a float, with "-" | true | false | nil
+///             | "UUID(" integer ")" | "UUID(uuidString:" hex-string ")!"
 /// ```
 ///
 /// — and anything else, a call of any other function above all, is a violation.
@@ -483,6 +484,8 @@ private struct Checker {
       }
     }
     switch call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text {
+    case "UUID":
+      return try self.literal(ExprSyntax(call))
     case "TextState"
     where self.isPlain(call) && call.arguments.count == 1 && call.arguments.first!.label == nil:
       return try self.value(call.arguments.first!.expression)
@@ -562,6 +565,30 @@ private struct Checker {
         else { throw self.refuse(expression, "a string the generator does not write") }
       }
       return
+    }
+    // NB: `UUID(1)`, `UUID(uuidString: "…")!`: a UUID, as `SwiftLiteral` writes one.
+    if let call = (expression.as(ForceUnwrapExprSyntax.self)?.expression ?? expression)
+      .as(FunctionCallExprSyntax.self), self.isPlain(call),
+      call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "UUID",
+      call.arguments.count == 1, let argument = call.arguments.first
+    {
+      let forced = expression.is(ForceUnwrapExprSyntax.self)
+      if !forced, argument.label == nil,
+        let integer = argument.expression.as(IntegerLiteralExprSyntax.self),
+        integer.literal.text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) })
+      {
+        return
+      }
+      if forced, argument.label?.text == "uuidString",
+        let string = argument.expression.as(StringLiteralExprSyntax.self),
+        string.openingPounds == nil, string.segments.count == 1,
+        case let .stringSegment(text) = string.segments.first!,
+        text.content.text.unicodeScalars.allSatisfy({
+          $0.properties.isASCIIHexDigit || $0 == "-"
+        })
+      {
+        return
+      }
     }
     throw self.refuse(expression, "a value the generator does not write")
   }

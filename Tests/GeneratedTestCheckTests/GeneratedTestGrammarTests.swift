@@ -67,6 +67,13 @@ struct GeneratedTestGrammarTests {
             }
           }
         }
+        await store.send(.rows(.element(id: UUID(0), action: .tapped))) {
+          $0.rows[id: UUID(0)]?.rows[id: UUID(1)] = .init(id: UUID(1), name: "")
+          $0.modify(\.signIn) { $0.email = "a" }
+          $0.destination?.modify(\.book) {
+            $0.tags = [UUID(uuidString: "DEADBEEF-0000-0000-0000-000000000001")!]
+          }
+        }
         await store.receive(\._internal.rows[id: 100].delegate.done)
         await store.send(._internal(.path(.element(id: 0, action: .settings(.view(.binding(.set(\.name, "Blob"))))))))
         try await store.withExhaustivity(.off) {
@@ -132,6 +139,17 @@ struct GeneratedTestGrammarTests {
       "  await store.withExhaustivity(.off) {\n    _ = exit(7)\n  }",
       "  await store.withExhaustivity(.off) {\n    x = await store.send(.tapped)\n  }",
       "  await store.withExhaustivity(.off) {\n    _ = await store.send(.tapped) + 1\n  }",
+      // A UUID only as the generator writes one.
+      "  await store.send(.tapped) {\n    $0.id = UUID(exit(7))\n  }",
+      "  await store.send(.tapped) {\n    $0.id = UUID(uuidString: \"\\(exit(7))\")!\n  }",
+      "  await store.send(.tapped) {\n    $0.id = UUID(uuidString: \"not a uuid\")!\n  }",
+      "  await store.send(.tapped) {\n    $0.id = UUID(uuidString: \"DEADBEEF\")\n  }",
+      "  await store.send(.tapped) {\n    $0.id = UUID(1)!\n  }",
+      // A case's `modify` holds one change, and no other closure.
+      "  await store.send(.tapped) {\n    $0.modify(\\.a) { exit(7) }\n  }",
+      "  await store.send(.tapped) {\n    $0.modify(\\.a.b) { $0.x = 1 }\n  }",
+      "  await store.send(.tapped) {\n    $0.modify(\\.a) { $0.modify(\\.b) { $0.x = 1 } }\n  }",
+      "  await store.send(.tapped) {\n    $0.modify(\\.a) { x in x.y = 1 }\n  }",
     ] {
       #expect(GeneratedTestGrammar.violation(in: Self.test(body)) != nil, "\(body)")
     }

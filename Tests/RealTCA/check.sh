@@ -224,7 +224,8 @@ deadline 300 "$here/.build/debug/RealTCADemo" --game "$work/unredacted/game.db" 
 kept="$here/Tests/RealTCATests/GameSessionTest.swift"
 (cd "$work/unredacted" && "$root/.build/debug/tcatrace" test game.db --session 1 \
   --name replaysGameSession --import LibraryExample \
-  --initial-state 'Game.State.signIn(SignIn.State())' > game-test.swift 2> /dev/null) || exit 2
+  --initial-state 'Game.State.signIn(SignIn.State())' --dependencies '$0.uuid = .incrementing' \
+  > game-test.swift 2> /dev/null) || exit 2
 if ! diff -u --label kept --label written "$kept" "$work/unredacted/game-test.swift"; then
   echo "The game's test tcatrace test writes differs from the one kept in Tests/RealTCATests."
   status=1

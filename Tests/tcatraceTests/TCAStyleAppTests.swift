@@ -43,7 +43,8 @@ struct TCAStyleAppTests {
 
   /// Every step rebuilds, and `tcatrace test` writes the test kept in the suite, where it
   /// compiles and passes: changes inside the enum state's case are made through the case
-  /// (`$0.modify(\.signIn) { … }`), and the reducer is `Game.body`.
+  /// (`$0.modify(\.signIn) { … }`), the reducer is `Game.body`, and the places' ids are
+  /// `UUID(0)`, as TCA's tests write them.
   @Test func generatingTheGamesTestGivesTheFileKeptInTheSuite() async throws {
     let trace = try await RecordedTrace(fixture: "record-game", name: "game.db")
     for step in 0...9 {
@@ -56,6 +57,7 @@ struct TCAStyleAppTests {
     let result = try await trace.run([
       "test", "game.db", "--session", "1", "--name", "replaysGameSession",
       "--import", "LibraryExample", "--initial-state", "Game.State.signIn(SignIn.State())",
+      "--dependencies", "$0.uuid = .incrementing",
     ])
     #expect(result.status == 0)
     #expect(

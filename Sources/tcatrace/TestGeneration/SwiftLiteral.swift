@@ -52,7 +52,43 @@ enum SwiftLiteral {
       index = end
       return self.string(string)
     }
+    if let uuid = self.uuid(in: scalars, at: &index) { return uuid }
     return self.number(in: scalars, at: &index)
+  }
+
+  /// A `UUID` as CustomDump prints it (`UUID(00000000-0000-0000-0000-000000000001)`), or as a
+  /// path names an element by it (`rows[id: 00000000-0000-0000-0000-000000000001]`), written
+  /// as TCA's tests write one: `UUID(1)` (swift-dependencies' initializer, which the incrementing
+  /// `uuid` dependency's values have), or `UUID(uuidString: "…")!`; `index` moves past it.
+  private static func uuid(in scalars: [Unicode.Scalar], at index: inout Int) -> String? {
+    let prefix = Array("UUID(".unicodeScalars)
+    let wrapped =
+      scalars.count - index >= prefix.count
+      && Array(scalars[index..<(index + prefix.count)]) == prefix
+    let start = wrapped ? index + prefix.count : index
+    let end = start + 36
+    guard end <= scalars.count else { return nil }
+    var digits = ""
+    for (offset, scalar) in scalars[start..<end].enumerated() {
+      if [8, 13, 18, 23].contains(offset) {
+        guard scalar == "-" else { return nil }
+        digits.unicodeScalars.append(scalar)
+      } else {
+        guard scalar.properties.isASCIIHexDigit else { return nil }
+        digits += String(scalar).uppercased()
+      }
+    }
+    var after = end
+    if wrapped {
+      guard after < scalars.count, scalars[after] == ")" else { return nil }
+      after += 1
+    }
+    guard after == scalars.count || !self.isNameScalar(scalars[after]) else { return nil }
+    index = after
+    if digits.hasPrefix("00000000-0000-0000-0000-"), let value = Int(digits.suffix(12), radix: 16) {
+      return "UUID(\(value))"
+    }
+    return "UUID(uuidString: \"\(digits)\")!"
   }
 
   /// Whether `word` stands at `index`, not followed by a scalar of a name.

@@ -2,7 +2,7 @@
 // `AppCore` and Search): a root `@Reducer enum` whose `body` scopes its cases with `ifCaseLet`,
 // children whose actions are plain enums with `BindableAction` bindings, a child's action the
 // root reacts to, a state that declares its own initializer (so it has no memberwise one), and
-// a plain array of `Identifiable` values. `tcatrace-fixture record-game` records a session of
+// a plain array of `Identifiable` values whose ids are `UUID`s. `tcatrace-fixture record-game` records a session of
 // it, and `tcatrace test` writes the test kept in TCATraceExamplesTests/Generated.
 
 import Foundation
@@ -71,7 +71,7 @@ public struct SignIn {
 
 /// A place a search finds.
 public struct Place: Codable, Equatable, Identifiable, Sendable {
-  public var id: Int
+  public var id: UUID
   public var name: String
 }
 
@@ -91,6 +91,8 @@ public struct Play {
     case searchResponse([Place])
   }
 
+  @Dependency(\.uuid) var uuid
+
   public init() {}
 
   public var body: some ReducerOf<Self> {
@@ -100,14 +102,11 @@ public struct Play {
       case .binding:
         return .none
       case .searchTapped:
-        let query = state.query
-        return .run { send in
-          await send(
-            .searchResponse([
-              Place(id: 1, name: query + " Park"), Place(id: 2, name: query + " Lake"),
-            ])
-          )
-        }
+        let places = [
+          Place(id: self.uuid(), name: state.query + " Park"),
+          Place(id: self.uuid(), name: state.query + " Lake"),
+        ]
+        return .run { send in await send(.searchResponse(places)) }
       case let .searchResponse(places):
         state.results = places
         return .none
@@ -117,14 +116,17 @@ public struct Play {
 }
 
 /// The session `tcatrace-fixture record-game` records: signing in through the email field,
-/// then two searches, the second renaming the places the first found.
+/// then two searches, the second replacing the places the first found.
 public enum GameScript {
   /// Records the session with `recorder`, each action's effects finished before the next.
   @MainActor
   public static func record(to recorder: TraceRecorder) async {
-    let store = RecordingStore(initialState: Game.State.signIn(SignIn.State()), recorder: recorder)
-    {
+    let store = RecordingStore(
+      initialState: Game.State.signIn(SignIn.State()), recorder: recorder
+    ) {
       Game.body
+    } withDependencies: {
+      $0.uuid = .incrementing
     }
     let actions: [Game.Action] = [
       .signIn(.binding(.set(\.email, "blob@example.com"))),

@@ -1,5 +1,5 @@
 // Generated from session 1 (game) of game.db by:
-//   tcatrace test game.db --session 1 --name replaysGameSession --import LibraryExample --initial-state 'Game.State.signIn(SignIn.State())'
+//   tcatrace test game.db --session 1 --name replaysGameSession --import LibraryExample --dependencies '$0.uuid = .incrementing' --initial-state 'Game.State.signIn(SignIn.State())'
 // On Linux, link IssueReportingTestSupport into its test target, or a failed assertion
 // will not fail it.
 
@@ -13,10 +13,8 @@ import Testing
 func replaysGameSession() async throws {
   let store = TestStore(initialState: Game.State.signIn(SignIn.State())) {
     Game.body
-  } withDependencies: { dependencies in
-    // The trace does not know the dependencies the effects used: set them here, as in
-    // `dependencies.continuousClock = ImmediateClock()`.
-    // Effects of #2, #5, #8 sent actions.
+  } withDependencies: {
+    $0.uuid = .incrementing
   }
 
   await store.send(.signIn(.binding(.set(\.email, "blob@example.com")))) {
@@ -39,7 +37,10 @@ func replaysGameSession() async throws {
 
   await store.receive(\.play.searchResponse) {
     $0.modify(\.play) {
-      $0.results = [.init(id: 1, name: "Central Park"), .init(id: 2, name: "Central Lake")]
+      $0.results = [
+        .init(id: UUID(0), name: "Central Park"),
+        .init(id: UUID(1), name: "Central Lake")
+      ]
     }
   }
 
@@ -50,7 +51,9 @@ func replaysGameSession() async throws {
   await store.send(.play(.searchTapped))
 
   await store.receive(\.play.searchResponse) {
+    $0.modify(\.play) { $0.results[0].id = UUID(2) }
     $0.modify(\.play) { $0.results[0].name = "Hyde Park" }
+    $0.modify(\.play) { $0.results[1].id = UUID(3) }
     $0.modify(\.play) { $0.results[1].name = "Hyde Lake" }
   }
 }
