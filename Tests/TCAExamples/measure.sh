@@ -21,6 +21,11 @@
 # left out, and the module built again without it), and per test file whether it builds and how
 # many of its tests pass; `both` then prints the two totals together. Left out: the UIKit and
 # tvOS case studies (apps of views) and the Integration app (UI tests).
+#
+# On TCA it then records the tests that build (issue #71; RECORD=0 skips it): see
+# `record_examples` below; it prints what recording changed, each session that does not replay
+# or rebuild at some step, each test `tcatrace test` writes that does not compile (its first
+# error) or pass, and the counts. It uses this checkout's `tcatrace`, which it builds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -46,6 +51,7 @@ case "$host" in
     for host in composable tca; do
       printf '%-11s %s\n' "$host:" "$(grep '^In all:' "$base/$host.report" | sed 's/^In all: //')"
     done
+    grep '^Recorded:' "$base/tca.report" | sed 's/^Recorded:/tca, recorded:/' || true
     exit "$status"
     ;;
   *)
@@ -130,9 +136,11 @@ else
   library_package='.package(path: "TCATrace"),'
   test_support='.product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")'
 fi
+# The recorder, once the examples are recorded (`record_examples`).
+recorder="" recorder_package=""
 # Writes the manifest for the files still in Sources and Tests.
 manifest() {
-  local targets="" entry module dependencies products dependency product
+  local targets="" entry module dependencies products dependency product modules_built=""
   for entry in "${modules[@]}"; do
     module=$(field "$entry" 1)
     [ -n "$(ls "$work/Sources/$module" 2>/dev/null)" ] || continue
@@ -144,9 +152,14 @@ manifest() {
     done
     targets+="    .target(name: \"$module\", dependencies: [$dependencies$products$library]),"$'\n'
     if [ -n "$(ls "$work/Tests/${module}Tests" 2>/dev/null)" ]; then
-      targets+="    .testTarget(name: \"${module}Tests\", dependencies: [\"$module\", $dependencies$library, $test_support]),"$'\n'
+      targets+="    .testTarget(name: \"${module}Tests\", dependencies: [\"$module\", $dependencies$library, $test_support$recorder]),"$'\n'
     fi
+    [ -n "$(ls "$work/Sources/$module" 2>/dev/null)" ] && modules_built+="\"$module\", "
   done
+  # NB: The tests `tcatrace test` wrote of the recorded sessions, when there are some.
+  if [ -n "$(ls "$work/Tests/GeneratedTests" 2>/dev/null)" ]; then
+    targets+="    .testTarget(name: \"GeneratedTests\", dependencies: [$modules_built$library, $test_support]),"$'\n'
+  fi
   cat > "$work/Package.swift" <<MANIFEST
 // swift-tools-version: 6.1
 import PackageDescription
@@ -155,7 +168,7 @@ let package = Package(
   name: "TCAExamples",
   platforms: [.macOS(.v14), .iOS(.v17)],
   dependencies: [
-    $library_package
+    $library_package$recorder_package
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
@@ -294,3 +307,127 @@ for entry in "${modules[@]}"; do
 done
 echo "In all: $all_compiled of $all_files files compile, and $all_aside more are set aside;" \
   "$all_built of $all_tests test files build, and $all_passed of their $all_run tests pass (all of a file's count as failing when one fails)."
+
+# On TCA, the examples' tests recorded (issue #71): each test target gets ExampleTraces.swift,
+# whose `RecordedTestStore(…)`, which the tests' `TestStore(…)` calls are renamed, wraps the
+# store's reducer in `.recording(to:)`, with TCATrace on TCA (its
+# `ComposableArchitecture` trait); each test file runs again, recording each store to a file of
+# its own; then each session is replayed, rebuilt at every step, and made a test by `tcatrace
+# test`, and those tests are built and run. Prints what differs and the counts.
+# The name of the test written of the session in trace `base` (`SearchTests_SearchTests.swift-11-1`).
+test_name() { printf 'replays_%s' "$1" | tr -c 'A-Za-z0-9_' '_'; }
+record_examples() {
+  local tcatrace="$root/.build/debug/tcatrace"
+  (cd "$root" && swift build --product tcatrace > /dev/null 2>&1 && swift build --product tcatrace-lint > /dev/null 2>&1) || {
+    echo "measure.sh: tcatrace did not build in $root" >&2
+    return 1
+  }
+  ln -sfn "$root" "$work/TCATrace"
+  recorder=', .product(name: "TCATrace", package: "TCATrace")'
+  recorder_package=$'\n    .package(path: "TCATrace", traits: ["ComposableArchitecture"]),'
+  local folder file name target suites log
+  # NB: Only the name of the call changes: a function of the test's module named `TestStore`
+  # would be as good a match as TCA's initializer, which Swift calls ambiguous.
+  for folder in Tests/*Tests; do
+    [ -n "$(ls "$folder")" ] || continue
+    sed -i -E 's/(^|[^A-Za-z0-9_])TestStore\(/\1RecordedTestStore(/g' "$folder"/*.swift
+    cp "$here/ExampleTraces.swift" "$folder/"
+  done
+  rm -rf Tests/GeneratedTests Traces Recorded Generated
+  mkdir -p Traces Recorded Generated
+  manifest
+  if ! swift build --build-tests > Logs/recorded.log 2>&1; then
+    echo "measure.sh: the tests did not build with the recorder; see $work/Logs/recorded.log" >&2
+    grep -m5 "error:" Logs/recorded.log >&2 || true
+    return 1
+  fi
+  local files=0 same=0 sessions=0 actions=0 replayed=0 rebuilt=0 written=0
+  for folder in Tests/*Tests; do
+    target=${folder##*/}
+    for file in "$folder"/*.swift; do
+      name=${file##*/}
+      [ "$name" = ExampleTraces.swift ] && continue
+      suites=$(grep -oE '^(@MainActor )?(final )?(struct|class) [A-Za-z0-9_]+' "$file" | awk '{print $NF}' | paste -sd'|')
+      [ -n "$suites" ] || continue
+      mkdir -p "Traces/$name"
+      # NB: With a deadline: a test that waits for good is a result, not a stalled measure.
+      TCATRACE_EXAMPLE_TRACES="$work/Traces/$name" timeout 600 swift test --skip-build \
+        --filter "^$target\.($suites)/" > "Recorded/$name.log" 2>&1 || true
+      files=$((files + 1))
+      local plain recorded
+      plain=$(grep -oE "Test run with [0-9]+ tests?.* (passed|failed)" "Results/$name.log" | sed -E 's/ after.*//' | tail -1)
+      recorded=$(grep -oE "Test run with [0-9]+ tests?.* (passed|failed)" "Recorded/$name.log" | sed -E 's/ after.*//' | tail -1)
+      if [ "$plain" = "$recorded" ]; then
+        same=$((same + 1))
+      else
+        echo "  recorded $name: '${recorded:-no result}', where it was '${plain:-no result}' (see $work/Recorded/$name.log)"
+      fi
+      # Each session: replayed, rebuilt at every step, made a test.
+      for trace in "Traces/$name"/*.db; do
+        [ -e "$trace" ] || continue
+        sessions=$((sessions + 1))
+        local count base line call initial dependencies arguments
+        count=$("$tcatrace" sql "$trace" "SELECT count(*) FROM actions" --format csv | tail -1)
+        actions=$((actions + count))
+        if "$tcatrace" replay "$trace" > /dev/null 2> "$trace.replay"; then
+          replayed=$((replayed + 1))
+        else
+          echo "  ${trace#Traces/}: replay: $(head -1 "$trace.replay")"
+        fi
+        local step failed=""
+        for step in $(seq 0 "$count"); do
+          if ! "$tcatrace" state "$trace" --at "$step" > /dev/null 2> "$trace.state" || [ -s "$trace.state" ]; then
+            failed="#$step: $(head -1 "$trace.state")"
+            break
+          fi
+        done
+        if [ -z "$failed" ]; then rebuilt=$((rebuilt + 1)); else echo "  ${trace#Traces/}: state at $failed"; fi
+        # NB: The store's call in the test's source gives what a state that is not `Encodable`
+        # leaves out of the trace: its initial state, and the dependencies the effects used.
+        base=${trace##*/}
+        base=${base%.db}
+        line=${base%-*}
+        line=${line##*-}
+        call=$(python3 "$here/test_store_call.py" "$file" "$line" | tr '\0' '\1')
+        initial=${call%%$'\1'*}
+        dependencies=${call#*$'\1'}
+        arguments=(test "$trace" --name "$(test_name "$base")" --import "${target%Tests}")
+        [ -n "$initial" ] && arguments+=(--initial-state "$initial")
+        [ -n "$dependencies" ] && arguments+=(--dependencies "$dependencies")
+        mkdir -p Tests/GeneratedTests
+        if "$tcatrace" "${arguments[@]}" > "Tests/GeneratedTests/$base.swift" 2> "Generated/$base.notes"; then
+          written=$((written + 1))
+        else
+          echo "  ${trace#Traces/}: tcatrace test: $(head -1 "Generated/$base.notes")"
+          rm "Tests/GeneratedTests/$base.swift"
+        fi
+      done
+    done
+  done
+  # The tests written, built (each that does not compile left out, with its first error) and run.
+  local compiled=0 passed=0
+  if [ -n "$(ls Tests/GeneratedTests 2>/dev/null)" ]; then
+    build_leaving_out GeneratedTests Tests/GeneratedTests || true
+    # NB: The tests' bundle, with the tests that compile linked in.
+    manifest
+    swift build --build-tests > Logs/generated.log 2>&1 || true
+    for file in Failing/GeneratedTests/*; do
+      [ -e "$file" ] && echo "  written test ${file##*/}: does not compile: $(cat "$file")"
+    done
+    for file in Tests/GeneratedTests/*.swift; do
+      [ -e "$file" ] || continue
+      compiled=$((compiled + 1))
+      name=${file##*/}
+      timeout 300 swift test --skip-build --filter "$(test_name "${name%.swift}")" \
+        > "Generated/${name%.swift}.log" 2>&1 || true
+      if grep -qE "Test run with 1 test .*passed" "Generated/${name%.swift}.log"; then
+        passed=$((passed + 1))
+      else
+        echo "  written test $name: fails: $(grep -m1 -E "recorded an issue|error" "Generated/${name%.swift}.log" | cut -c1-300)"
+      fi
+    done
+  fi
+  echo "Recorded: $same of $files test files end as they do unrecorded; $sessions sessions, $actions actions;" \
+    "$replayed replay and $rebuilt rebuild at every step; tcatrace test writes $written tests, $compiled compile and $passed pass."
+}
+if [ "$host" = tca ] && [ "${RECORD:-1}" = 1 ]; then record_examples; fi
