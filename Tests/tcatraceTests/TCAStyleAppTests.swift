@@ -33,6 +33,7 @@ struct TCAStyleAppTests {
         #"play play.binding .set(\.query, "Hyde")"#,
         "play play.searchTapped ",
         "play play.searchResponse …",
+        "play play.placeTapped …",
       ]
     )
     // NB: `results` is a plain array of `Identifiable` places: its elements go by index.
@@ -43,11 +44,12 @@ struct TCAStyleAppTests {
 
   /// Every step rebuilds, and `tcatrace test` writes the test kept in the suite, where it
   /// compiles and passes: changes inside the enum state's case are made through the case
-  /// (`$0.modify(\.signIn) { … }`), the reducer is `Game.body`, and the places' ids are
-  /// `UUID(0)`, as TCA's tests write them.
+  /// (`$0.modify(\.signIn) { … }`), the reducer is `Game.body`, the places' ids are `UUID(0)`,
+  /// as TCA's tests write them, and the place chosen, a struct in an action that is not
+  /// `Encodable`, is sent as `.placeTapped(.init(id: UUID(2), name: "Hyde Park"))`.
   @Test func generatingTheGamesTestGivesTheFileKeptInTheSuite() async throws {
     let trace = try await RecordedTrace(fixture: "record-game", name: "game.db")
-    for step in 0...9 {
+    for step in 0...10 {
       let state = try await trace.run(["state", "game.db", "--session", "1", "--at", "\(step)"])
       #expect(state.status == 0, "step \(step): \(state.stderr)")
     }

@@ -9,7 +9,12 @@ enum ActionSource {
   /// An element's action is sent through its collection's `.element(id:action:)` case. A single
   /// associated value's label is not in its rendering: it is read from the action's JSON, when
   /// the value there is the one rendered.
-  static func literal(_ action: TracedAction) -> String? {
+  ///
+  /// With `structs`, a struct in the payload is written through its memberwise initializer,
+  /// `.init(id: 1, name: "Brooklyn")`, as state values are (``SwiftValue``): it compiles where
+  /// the type has the initializer its rendering shows. The caller asks for it after the
+  /// action's JSON, which builds any `Codable` value.
+  static func literal(_ action: TracedAction, structs: Bool = false) -> String? {
     let components = StatePath.keys(action.path)
     guard components.last == action.caseName, let keys = self.casePathKeys(components) else {
       return nil
@@ -17,7 +22,8 @@ enum ActionSource {
     var inner = "." + keys[keys.count - 1]
     if let payload = action.payload {
       guard
-        let arguments = self.arguments(payload, caseName: action.caseName, json: action.payloadJSON)
+        let arguments = self.arguments(
+          payload, caseName: action.caseName, json: action.payloadJSON, structs: structs)
       else { return nil }
       inner += "(" + arguments + ")"
     }
@@ -62,7 +68,9 @@ enum ActionSource {
   }
 
   /// The arguments of the innermost case, written anew from its payload's rendering.
-  private static func arguments(_ payload: String, caseName: String, json: String?) -> String? {
+  private static func arguments(
+    _ payload: String, caseName: String, json: String?, structs: Bool
+  ) -> String? {
     // NB: A value redacted when recorded is a placeholder the user fills in.
     if payload == "<redacted>" { return SwiftValue.redactedPlaceholder }
     guard !payload.contains("\"\"\"") else { return nil }
@@ -71,7 +79,7 @@ enum ActionSource {
     if let dot = self.typePrefixEnd(source) {
       source = String(source[dot...])
     }
-    guard let (written, isTuple) = self.builtByItself(source) else { return nil }
+    guard let (written, isTuple) = self.builtByItself(source, structs: structs) else { return nil }
     // NB: Several associated values print as a tuple of them, labels and all.
     if isTuple {
       return String(written.dropFirst().dropLast())
@@ -106,8 +114,11 @@ enum ActionSource {
   /// type's initializer (`User(…)`) may not take what its rendering shows, a collection prints
   /// its indices (`[0]: …`), and a trace is untrusted: nothing else from it may become code in a
   /// test.
-  static func builtByItself(_ source: String) -> (source: String, isTuple: Bool)? {
+  static func builtByItself(
+    _ source: String, structs: Bool = false
+  ) -> (source: String, isTuple: Bool)? {
     var writer = PayloadWriter(source)
+    writer.structs = structs
     let isTuple = writer.peek() == "("
     guard let written = writer.expression(), writer.isAtEnd else { return nil }
     return (written, isTuple)
@@ -153,10 +164,13 @@ enum ActionSource {
 ///
 ///     expression := literal | "." name ["(" arguments ")"] | "\\" ("." name)+
 ///                 | "(" arguments ")" | "[" [expression ("," expression)*] "]"
+///                 | Type "(" name ":" expression ("," name ":" expression)* ")"   (`structs`)
 ///     arguments  := [name ":"] expression ("," [name ":"] expression)*
 private struct PayloadWriter {
   let scalars: [Unicode.Scalar]
   var index = 0
+  /// Whether a struct is written `.init(label: …)`: its type's name is not written.
+  var structs = false
 
   init(_ text: String) {
     self.scalars = Array(text.unicodeScalars)
@@ -210,16 +224,53 @@ private struct PayloadWriter {
         self.index += 1
       }
     default:
-      return SwiftLiteral.literal(in: self.scalars, at: &self.index)
+      if let literal = SwiftLiteral.literal(in: self.scalars, at: &self.index) { return literal }
+      return self.structs ? self.structure() : nil
     }
+  }
+
+  /// `Type(label: value, …)`, CustomDump's rendering of a struct, written `.init(label: …)`;
+  /// `nil`, the position unmoved, for anything else, a type whose rendering is not its
+  /// memberwise initializer's arguments among them.
+  private mutating func structure() -> String? {
+    let start = self.index
+    var type: [String] = []
+    while true {
+      let before = self.index
+      guard let name = self.name(),
+        name.unicodeScalars.first.map({ ("A"..."Z").contains($0) }) == true
+      else {
+        self.index = before
+        break
+      }
+      type.append(name)
+      guard self.peek() == "." else { break }
+      self.index += 1
+    }
+    guard let last = type.last, !SwiftValue.builtOtherwise.contains(last), self.peek() == "(" else {
+      self.index = start
+      return nil
+    }
+    self.index += 1
+    guard let (arguments, labelled) = self.labelledArguments(), labelled || arguments.isEmpty else {
+      self.index = start
+      return nil
+    }
+    return ".init(" + arguments + ")"
   }
 
   /// Arguments up to a closing parenthesis, which it reads too.
   private mutating func arguments() -> String? {
+    self.labelledArguments()?.text
+  }
+
+  /// Arguments up to a closing parenthesis, which it reads too, and whether each has a label.
+  private mutating func labelledArguments() -> (text: String, labelled: Bool)? {
     var arguments: [String] = []
+    var labelled = true
     if self.peek() == ")" {
       self.index += 1
-      return ""
+      return ("", true)
     }
     while true {
       // NB: A label is a name followed by a colon; otherwise the name was not read.
@@ -231,12 +282,13 @@ private struct PayloadWriter {
         label = name + ": "
       } else {
         self.index = start
+        labelled = false
       }
       guard let expression = self.expression() else { return nil }
       arguments.append(label + expression)
       if self.peek() == ")" {
         self.index += 1
-        return arguments.joined(separator: ", ")
+        return (arguments.joined(separator: ", "), labelled)
       }
       guard self.peek() == "," else { return nil }
       self.index += 1

@@ -98,7 +98,7 @@ enum SwiftValue {
   }
 
   /// Types whose rendering is not their initializer's arguments.
-  private static let builtOtherwise: Set<String> = [
+  static let builtOtherwise: Set<String> = [
     "AlertState", "ButtonState", "ConfirmationDialogState", "TextState", "Date", "UUID", "URL",
   ]
 

@@ -205,6 +205,9 @@ struct TestStoreTest {
           call =
             "store.send(\n  try decoded(\n    \(feature).Action.self,\n"
             + Self.rawString(json, indent: 4) + "\n  )\n)"
+        } else if let literal = ActionSource.literal(action, structs: true) {
+          // NB: A struct in the payload, through its memberwise initializer, as state values.
+          call = "store.send(\(literal))"
         } else {
           unwritten = action
           call = "store.send(<#action #\(action.seq)#>)"

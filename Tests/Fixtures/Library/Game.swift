@@ -83,12 +83,14 @@ public struct Play {
     public var player: String
     public var query = ""
     public var results: [Place] = []
+    public var chosen: Place?
   }
 
   public enum Action: BindableAction, Equatable {
     case binding(BindingAction<State>)
     case searchTapped
     case searchResponse([Place])
+    case placeTapped(Place)
   }
 
   @Dependency(\.uuid) var uuid
@@ -110,13 +112,17 @@ public struct Play {
       case let .searchResponse(places):
         state.results = places
         return .none
+      case let .placeTapped(place):
+        state.chosen = place
+        return .none
       }
     }
   }
 }
 
 /// The session `tcatrace-fixture record-game` records: signing in through the email field,
-/// then two searches, the second replacing the places the first found.
+/// then two searches, the second replacing the places the first found, and a place chosen (an
+/// action whose payload is a struct, and not `Encodable`: the action's JSON cannot build it).
 public enum GameScript {
   /// Records the session with `recorder`, each action's effects finished before the next.
   @MainActor
@@ -135,6 +141,7 @@ public enum GameScript {
       .play(.searchTapped),
       .play(.binding(.set(\.query, "Hyde"))),
       .play(.searchTapped),
+      .play(.placeTapped(Place(id: UUID(2), name: "Hyde Park"))),
     ]
     for action in actions {
       store.send(action)

@@ -26,7 +26,7 @@ func replaysGameSession() async throws {
   }
 
   await store.receive(\.signIn.signInResponse) {
-    $0 = .play(.init(player: "blob", query: "", results: []))
+    $0 = .play(.init(player: "blob", query: "", results: [], chosen: nil))
   }
 
   await store.send(.play(.binding(.set(\.query, "Central")))) {
@@ -55,6 +55,10 @@ func replaysGameSession() async throws {
     $0.modify(\.play) { $0.results[0].name = "Hyde Park" }
     $0.modify(\.play) { $0.results[1].id = UUID(3) }
     $0.modify(\.play) { $0.results[1].name = "Hyde Lake" }
+  }
+
+  await store.send(.play(.placeTapped(.init(id: UUID(2), name: "Hyde Park")))) {
+    $0.modify(\.play) { $0.chosen = .init(id: UUID(2), name: "Hyde Park") }
   }
 }
 
