@@ -7,7 +7,6 @@
 
 import ComposableArchitecture
 import Foundation
-import Synchronization
 import TCATrace
 
 @MainActor
@@ -44,8 +43,8 @@ enum ExampleTraces {
     }
   }
 
-  private static let recorded = Mutex<[Recorded]>([])
-  private static let stores = Mutex<[String: Int]>([:])
+  private static let recorded = LockIsolated<[Recorded]>([])
+  private static let stores = LockIsolated<[String: Int]>([:])
 
   /// A recorder of its own for the store made at `fileID`'s `line`; `nil` when not recording.
   static func recorder(fileID: String, line: UInt) -> TraceRecorder? {
@@ -53,7 +52,7 @@ enum ExampleTraces {
       return nil
     }
     let name = fileID.replacingOccurrences(of: "/", with: "_") + "-\(line)"
-    let count = self.stores.withLock { stores in
+    let count = self.stores.withValue { stores in
       stores[name, default: 0] += 1
       return stores[name]!
     }
@@ -61,7 +60,7 @@ enum ExampleTraces {
     do {
       let recorder = try TraceRecorder(
         path: path, session: "\(fileID):\(line)", policy: .recordOnly, redacting: [])
-      let isFirst = self.recorded.withLock { recorded in
+      let isFirst = self.recorded.withValue { recorded in
         recorded.append(Recorded(path: path, recorder: recorder))
         return recorded.count == 1
       }
@@ -76,7 +75,7 @@ enum ExampleTraces {
   /// Waits, as the process exits, until each recorder is released and its file's session has
   /// ended (written whole); five seconds at most for each, after its release.
   private static func waitForFiles() {
-    for entry in self.recorded.withLock({ $0 }) {
+    for entry in self.recorded.value {
       var deadline = Date().addingTimeInterval(5)
       while entry.recorder != nil, Date() < deadline { usleep(10_000) }
       deadline = Date().addingTimeInterval(5)

@@ -53,9 +53,6 @@ struct TCAStyleAppTests {
       let state = try await trace.run(["state", "game.db", "--session", "1", "--at", "\(step)"])
       #expect(state.status == 0, "step \(step): \(state.stderr)")
     }
-    let kept = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("TCATraceExamplesTests/Generated/GameSessionTest.swift")
     let result = try await trace.run([
       "test", "game.db", "--session", "1", "--name", "replaysGameSession",
       "--import", "LibraryExample", "--initial-state", "Game.State.signIn(SignIn.State())",
@@ -65,6 +62,6 @@ struct TCAStyleAppTests {
     #expect(
       result.stderr.contains(
         "note: the root state is an enum, so the reducer is written 'Game.body'"))
-    expectNoDifference(result.stdout, try String(contentsOf: kept, encoding: .utf8))
+    expectNoDifference(result.stdout, try TestGenerationSafetyTests.kept("GameSessionTest.swift"))
   }
 }
