@@ -91,6 +91,43 @@ struct TestCommandTests {
       ))
   }
 
+  /// An `IndexSet`, in an action (`.onDelete(IndexSet)`, as SwiftUI's `onDelete` gives one) or
+  /// in the state, is written as the array literal of its integers, as TCA's tests write one;
+  /// one too large to read is left a placeholder.
+  @Test func anIndexSetIsWrittenAsItsIntegers() async throws {
+    let trace = try await RecordedTrace(redacted: false)
+    _ = try trace.copy(
+      named: "indexed.db",
+      changedBy: """
+        UPDATE actions SET payload = 'IndexSet(ranges: [[0]: 1..<3, [1]: 5..<6])', payload_json = NULL
+        WHERE session_id = 1 AND seq = 17;
+        UPDATE actions SET payload = 'IndexSet(ranges: [[0]: 0..<65])', payload_json = NULL
+        WHERE session_id = 1 AND seq = 18;
+        UPDATE state_changes SET new_value = 'IndexSet(
+          ranges: [
+            [0]: 4..<5
+          ]
+        )'
+        WHERE path = 'todos.todos[id: 100].isComplete';
+        """
+    )
+    let result = try await trace.run(["test", "indexed.db", "--session", "1"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout.contains(
+        """
+          await store.send(._internal(.todos(._internal(.rows(.element(id: 100, action: .view(.toggleCompleted))))))) {
+            $0.todos.todos[id: 100]?.isComplete = [4]
+          }
+        """))
+    #expect(
+      result.stdout.contains(
+        "await store.send(._internal(.todos(._internal(.rows(.element(id: 1, action: .view(.titleChanged([1, 2, 5])))))))) {\n"
+      ))
+    #expect(result.stdout.contains("await store.send(<#action #18#>) {\n"))
+    #expect(!result.stderr.contains("not asserted"))
+  }
+
   /// Options replace what the trace says: the initial state, the reducer, the dependencies.
   @Test func theInitialStateTheReducerAndTheDependenciesCanBeGiven() async throws {
     let trace = try await RecordedTrace()

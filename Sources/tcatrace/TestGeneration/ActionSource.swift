@@ -110,7 +110,7 @@ enum ActionSource {
 
   /// `source` written anew as Swift that builds the value it prints, in the few forms an
   /// action's payload takes that say so: literals, enum cases (`.set(\\.name, "Blob")`), key
-  /// paths, tuples and arrays of them; and whether it is a tuple. `nil` for anything else: a
+  /// paths, tuples and arrays of them, an `IndexSet` as its integers; and whether it is a tuple. `nil` for anything else: a
   /// type's initializer (`User(…)`) may not take what its rendering shows, a collection prints
   /// its indices (`[0]: …`), and a trace is untrusted: nothing else from it may become code in a
   /// test.
@@ -164,6 +164,7 @@ enum ActionSource {
 ///
 ///     expression := literal | "." name ["(" arguments ")"] | "\\" ("." name)+
 ///                 | "(" arguments ")" | "[" [expression ("," expression)*] "]"
+///                 | "IndexSet(ranges: [" ("[" index "]: " int "..<" int),* "])"
 ///                 | Type "(" name ":" expression ("," name ":" expression)* ")"   (`structs`)
 ///     arguments  := [name ":"] expression ("," [name ":"] expression)*
 private struct PayloadWriter {

@@ -28,7 +28,7 @@ enum SwiftLiteral {
   }
 
   /// A literal as CustomDump printed it (`"Blob"`, `#"say "hi""#`, `42`, `-1.5e-3`, `true`,
-  /// `nil`), written anew; `nil` when `text` is not one literal and nothing more.
+  /// `nil`, a `UUID`, an `IndexSet`), written anew; `nil` when `text` is not one literal and nothing more.
   static func rewritten(_ text: String) -> String? {
     let scalars = Array(text.unicodeScalars)
     var index = 0
@@ -53,7 +53,66 @@ enum SwiftLiteral {
       return self.string(string)
     }
     if let uuid = self.uuid(in: scalars, at: &index) { return uuid }
+    if let indexSet = self.indexSet(in: scalars, at: &index) { return indexSet }
     return self.number(in: scalars, at: &index)
+  }
+
+  /// The most integers an `IndexSet` is written with; a larger one is not written.
+  static let indexSetLimit = 64
+
+  /// An `IndexSet` as CustomDump prints it, `IndexSet(ranges: [[0]: 1..<4, [1]: 7..<8])`,
+  /// written as the array literal of its integers, `[1, 2, 3, 7]`, which builds one where an
+  /// `IndexSet` is expected (it is `ExpressibleByArrayLiteral`); `index` moves past it. `nil`
+  /// for anything else, and for one of more than ``indexSetLimit`` integers.
+  static func indexSet(in scalars: [Unicode.Scalar], at index: inout Int) -> String? {
+    var position = index
+    // NB: CustomDump prints one over several lines.
+    func skipSpaces() {
+      while position < scalars.count, scalars[position] == " " || scalars[position] == "\n" {
+        position += 1
+      }
+    }
+    func skip(_ text: String) -> Bool {
+      skipSpaces()
+      for scalar in text.unicodeScalars {
+        guard position < scalars.count, scalars[position] == scalar else { return false }
+        position += 1
+      }
+      return true
+    }
+    func integer() -> Int? {
+      skipSpaces()
+      let start = position
+      while position < scalars.count, ("0"..."9").contains(scalars[position]), position - start < 18
+      {
+        position += 1
+      }
+      guard position > start else { return nil }
+      return Int(String(String.UnicodeScalarView(scalars[start..<position])))
+    }
+    guard skip("IndexSet("), skip("ranges:"), skip("[") else { return nil }
+    var ranges: [Range<Int>] = []
+    if !skip("]") {
+      while true {
+        guard skip("["), integer() == ranges.count, skip("]"), skip(":"),
+          let lower = integer(), skip("..<"), let upper = integer(), lower < upper,
+          lower >= (ranges.last?.upperBound ?? 0)
+        else { return nil }
+        ranges.append(lower..<upper)
+        if skip("]") { break }
+        guard skip(",") else { return nil }
+      }
+    }
+    guard skip(")"), let written = self.indexSet(ranges) else { return nil }
+    index = position
+    return written
+  }
+
+  /// The integers of `ranges`, ascending and apart, as an array literal; `nil` for more than
+  /// ``indexSetLimit`` of them.
+  static func indexSet(_ ranges: [Range<Int>]) -> String? {
+    guard ranges.reduce(0, { $0 + $1.count }) <= self.indexSetLimit else { return nil }
+    return "[" + ranges.joined().map(String.init).joined(separator: ", ") + "]"
   }
 
   /// A `UUID` as CustomDump prints it (`UUID(00000000-0000-0000-0000-000000000001)`), or as a

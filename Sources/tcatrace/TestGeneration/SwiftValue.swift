@@ -5,7 +5,8 @@ import TCATraceFile
 ///
 /// A value is written from the tree CustomDump's rendering of it left (``StateNode``), and only
 /// as Swift that builds the same value: a literal written anew (``SwiftLiteral``), an array, an
-/// enum case, a struct through its memberwise initializer, an alert through its builders.
+/// enum case, a struct through its memberwise initializer, an alert through its builders, an
+/// `IndexSet` as the array literal of its integers.
 ///
 /// A struct is written `.init(id: 1, title: "Milk")`, never `Todo(id: 1, title: "Milk")`: the
 /// type is the one the test's own context gives (the property assigned, the case's value), so
