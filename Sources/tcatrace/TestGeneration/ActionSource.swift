@@ -110,10 +110,10 @@ enum ActionSource {
 
   /// `source` written anew as Swift that builds the value it prints, in the few forms an
   /// action's payload takes that say so: literals, enum cases (`.set(\\.name, "Blob")`), key
-  /// paths, tuples and arrays of them, an `IndexSet` as its integers; and whether it is a tuple. `nil` for anything else: a
-  /// type's initializer (`User(…)`) may not take what its rendering shows, a collection prints
-  /// its indices (`[0]: …`), and a trace is untrusted: nothing else from it may become code in a
-  /// test.
+  /// paths, tuples and arrays of them, an `IndexSet` as its integers; and whether it is a
+  /// tuple. `nil` for anything else: a type's initializer (`User(…)`) may not take what its
+  /// rendering shows, a collection prints its indices (`[0]: …`), and a trace is untrusted:
+  /// nothing else from it may become code in a test.
   static func builtByItself(
     _ source: String, structs: Bool = false
   ) -> (source: String, isTuple: Bool)? {
