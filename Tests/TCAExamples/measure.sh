@@ -366,7 +366,7 @@ record_examples() {
       for trace in "Traces/$name"/*.db; do
         [ -e "$trace" ] || continue
         sessions=$((sessions + 1))
-        local count base line call initial dependencies arguments
+        local count base line call initial dependencies prelude rest arguments
         count=$("$tcatrace" sql "$trace" "SELECT count(*) FROM actions" --format csv | tail -1)
         actions=$((actions + count))
         if "$tcatrace" replay "$trace" > /dev/null 2> "$trace.replay"; then
@@ -390,13 +390,20 @@ record_examples() {
         line=${line##*-}
         call=$(python3 "$here/test_store_call.py" "$file" "$line" | tr '\0' '\1')
         initial=${call%%$'\1'*}
-        dependencies=${call#*$'\1'}
+        rest=${call#*$'\1'}
+        dependencies=${rest%%$'\1'*}
+        prelude=""
+        [[ "$rest" == *$'\1'* ]] && prelude=${rest#*$'\1'}
         arguments=(test "$trace" --name "$(test_name "$base")" --import "${target%Tests}")
         [ -n "$initial" ] && arguments+=(--initial-state "$initial")
         [ -n "$dependencies" ] && arguments+=(--dependencies "$dependencies")
         mkdir -p Tests/GeneratedTests
         if "$tcatrace" "${arguments[@]}" > "Tests/GeneratedTests/$base.swift" 2> "Generated/$base.notes"; then
           written=$((written + 1))
+          # NB: What the store's call names the example's test declares before it.
+          if [ -n "$prelude" ]; then
+            python3 "$here/test_store_call.py" --insert "Tests/GeneratedTests/$base.swift" "$prelude"
+          fi
         else
           echo "  ${trace#Traces/}: tcatrace test: $(head -1 "Generated/$base.notes")"
           rm "Tests/GeneratedTests/$base.swift"

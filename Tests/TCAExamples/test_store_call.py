@@ -2,11 +2,18 @@
 for Tests/TCAExamples/measure.sh: what `tcatrace test` needs to write a test of the session the
 store recorded, and cannot read from a trace whose state is not `Encodable`.
 
-Prints the call's initial state expression and its dependencies' code (the `withDependencies`
-closure's body, or nothing), separated by a NUL byte, each as the test's source has it. Reads
+Prints the call's initial state expression, its dependencies' code (the `withDependencies`
+closure's body, or nothing), and the statements of the test before the store's (the
+declarations the call names: `let results = …`, `struct FactError: Error {}`; nothing when
+they hold another store), separated by NUL bytes, each as the test's source has it. Reads
 brackets, strings and comments; good enough for TCA's Examples, not a Swift parser.
 
     python3 test_store_call.py FILE LINE
+
+With `--insert TEST PRELUDE`, puts those statements into the test `tcatrace test` wrote, before
+its store, with a comment saying where they come from.
+
+    python3 test_store_call.py --insert TEST PRELUDE
 """
 import sys
 
@@ -67,13 +74,43 @@ def call(text, line):
         body_open = scan(text, body_start, '{')
         body_close = scan(text, body_open + 1, '}')
         body = text[body_open + 1:body_close]
-        lines = [l for l in body.split('\n') if l.strip()]
-        indent = min((len(l) - len(l.lstrip()) for l in lines), default=0)
-        dependencies = '\n'.join(l[indent:].rstrip() for l in lines)
-    return initial, dependencies
+        dependencies = dedented(body)
+    return initial, dependencies, prelude(text, start)
 
 
-if __name__ == '__main__':
+def dedented(body):
+    lines = [l for l in body.split('\n') if l.strip()]
+    indent = min((len(l) - len(l.lstrip()) for l in lines), default=0)
+    return '\n'.join(l[indent:].rstrip() for l in lines)
+
+
+def prelude(text, call_start):
+    """The statements of the function around `call_start` before the line it is on."""
+    statement = text.rfind('\n', 0, call_start) + 1
+    function = text.rfind('func ', 0, statement)
+    if function < 0:
+        return ''
+    body_open = scan(text, function, '{')
+    if body_open >= statement:
+        return ''
+    before = text[body_open + 1:statement]
+    # NB: What comes before another store of the same test is that store's test.
+    if 'TestStore(' in before:
+        return ''
+    return dedented(before)
+
+
+def insert(path, statements):
+    text = open(path).read()
+    store = text.index('  let store = TestStore(')
+    lines = ['  // The declarations the store uses, copied by measure.sh from the example\'s test.']
+    lines += ['  ' + line if line else '' for line in statements.split('\n')]
+    open(path, 'w').write(text[:store] + '\n'.join(lines) + '\n' + text[store:])
+
+
+if __name__ == '__main__' and sys.argv[1] == '--insert':
+    insert(sys.argv[2], sys.argv[3])
+elif __name__ == '__main__':
     found = call(open(sys.argv[1]).read(), int(sys.argv[2]))
     if found:
-        sys.stdout.write(found[0] + '\0' + found[1])
+        sys.stdout.write('\0'.join(found))
