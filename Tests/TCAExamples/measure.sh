@@ -25,7 +25,9 @@
 # On TCA it then records the tests that build (issue #71; RECORD=0 skips it): see
 # `record_examples` below; it prints what recording changed, each session that does not replay
 # or rebuild at some step, each test `tcatrace test` writes that does not compile (its first
-# error) or pass, and the counts. It uses this checkout's `tcatrace`, which it builds.
+# error) or pass, and the counts. It uses this checkout's `tcatrace`, which it builds. It exits 1
+# when recording changed a test's outcome, or a session does not replay, rebuild or become a
+# test, or (with MINIMUM_COMPILING=N) fewer than N written tests compile.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -436,5 +438,16 @@ record_examples() {
   fi
   echo "Recorded: $same of $files test files end as they do unrecorded; $sessions sessions, $actions actions;" \
     "$replayed replay and $rebuilt rebuild at every step; tcatrace test writes $written tests, $compiled compile and $passed pass."
+  # NB: What recording must never do fails the measure (CI runs it so): change a test's outcome,
+  # leave no session, record a session that does not replay, rebuild or become a test; and,
+  # with MINIMUM_COMPILING, fewer written tests compiling. How many pass is reported, not
+  # checked: those that wait on what the example's test drives fail by design, within TCA's
+  # one second.
+  if [ "$same" != "$files" ] || [ "$sessions" = 0 ] || [ "$replayed" != "$sessions" ] ||
+    [ "$rebuilt" != "$sessions" ] || [ "$written" != "$sessions" ] ||
+    [ "$compiled" -lt "${MINIMUM_COMPILING:-0}" ]; then
+    echo "measure.sh: the recorded examples fell short (fewer than ${MINIMUM_COMPILING:-0} written tests compiling is short too): see the lines above" >&2
+    return 1
+  fi
 }
 if [ "$host" = tca ] && [ "${RECORD:-1}" = 1 ]; then record_examples; fi
