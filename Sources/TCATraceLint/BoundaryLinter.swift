@@ -11,7 +11,7 @@ import SwiftSyntax
 ///   }
 ///   """, file: "Parent.swift")
 /// // [Parent.swift:2:29: error: '._internal(.settings(.view))' matches a view action of the
-/// //  child 'settings'; … [child-private-action-access]]
+/// //  child 'settings'; … [parent-reacts-to-private-child-action]]
 /// ```
 public enum BoundaryLinter {
   /// The findings in `source`, in source order. `file` names the source in the findings.

@@ -55,7 +55,7 @@ final class BoundaryVisitor: SyntaxVisitor {
         separator: ", ")
       self.findings.append(
         RawFinding(
-          token: deep.category.token, rule: .grandchildDelegateAccess,
+          token: deep.category.token, rule: .ancestorReactsToGrandchildDelegate,
           message: """
             '\(chain.rendered(through: deep.category))' matches the delegate action of \
             '\(deep.child.name)', \(deep.depth) embeddings down (through '\(via)'); react to \
@@ -68,7 +68,7 @@ final class BoundaryVisitor: SyntaxVisitor {
     if let leak = embeddings.first(where: \.isPrivate) {
       self.findings.append(
         RawFinding(
-          token: leak.category.token, rule: .childPrivateActionAccess,
+          token: leak.category.token, rule: .parentReactsToPrivateChildAction,
           message: """
             '\(chain.rendered(through: leak.category))' matches \(leak.kindDescription) of the \
             child '\(leak.child.name)'; a parent reacts only to its children's delegate actions
@@ -359,7 +359,7 @@ final class BoundaryVisitor: SyntaxVisitor {
     case .effect where category.name == Boundary.view:
       self.findings.append(
         RawFinding(
-          token: category.token, rule: .viewActionFromEffect,
+          token: category.token, rule: .effectSendsViewAction,
           message: """
             an effect sends '\(action)'; view actions come from the \
             view: send an internal action instead
@@ -370,7 +370,7 @@ final class BoundaryVisitor: SyntaxVisitor {
       let kind = category.name == Boundary.delegate ? "delegate" : "internal"
       self.findings.append(
         RawFinding(
-          token: category.token, rule: .privateActionSentFromView,
+          token: category.token, rule: .viewSendsPrivateAction,
           message: """
             '\(action)' sends a feature's \(kind) action from outside \
             its reducer and effects; send a view action instead

@@ -19,8 +19,8 @@ import Yams
 ///   - Sources/Generated
 ///   - "*/Mocks/*"
 /// rules:               # error, warning or off; a rule not named keeps its default
-///   private-action-sent-from-view: warning
-///   view-action-from-effect: off
+///   view-sends-private-action: warning
+///   effect-sends-view-action: off
 /// baseline: lint-baseline.json
 /// ```
 ///
@@ -41,6 +41,8 @@ public struct LintConfiguration: Equatable, Sendable {
   public var rules: [LintRule: LintSeverity]
   /// The baseline file, relative to ``directory``.
   public var baseline: String?
+  /// The rules the file names by a former name (``LintRule/formerNames``), as it names them.
+  public var formerRuleNames: [String] = []
 
   /// Every rule on, at its own severity, over `directory`.
   public init(directory: String = FileManager.default.currentDirectoryPath) {
@@ -112,12 +114,15 @@ public struct LintConfiguration: Equatable, Sendable {
             message: "'rules' should map rule names to error, warning or off")
         }
         for (name, setting) in rules {
-          guard let rule = name.string.flatMap(LintRule.init(rawValue:)) else {
+          guard let rule = name.string.flatMap(LintRule.init(name:)) else {
             throw LintConfigurationError(
               file: file, at: name.mark,
               message:
                 "no rule '\(name.string ?? "")'; the rules are "
                 + LintRule.allCases.map(\.rawValue).joined(separator: ", "))
+          }
+          if let name = name.string, name != rule.rawValue {
+            configuration.formerRuleNames.append(name)
           }
           switch setting.scalar?.string {
           case "error": configuration.rules[rule] = .error

@@ -4,13 +4,13 @@ import SwiftSyntax
 /// The comments that silence findings, as SwiftLint's do, each naming the rules it silences:
 ///
 /// ```swift
-/// // tcatrace-lint:disable:next child-private-action-access
+/// // tcatrace-lint:disable:next parent-reacts-to-private-child-action
 /// case ._internal(.settings(.view(.onAppear))):            // the next line
-/// case ._internal(.settings(.view)):  // tcatrace-lint:disable:this child-private-action-access
+/// case ._internal(.settings(.view)):  // tcatrace-lint:disable:this parent-reacts-to-private-child-action
 ///
-/// // tcatrace-lint:disable view-action-from-effect
+/// // tcatrace-lint:disable effect-sends-view-action
 /// …                                                          // every line up to the enable
-/// // tcatrace-lint:enable view-action-from-effect
+/// // tcatrace-lint:enable effect-sends-view-action
 /// ```
 ///
 /// `// tcatrace:disable:next-line RULE`, the first spelling, is `disable:next`. A suppression
@@ -102,7 +102,7 @@ struct Suppressions {
     }
     let line = location.line
     for name in names {
-      let rule = LintRule(rawValue: name).flatMap { $0 == .unusedSuppression ? nil : $0 }
+      let rule = LintRule(name: name).flatMap { $0 == .unusedSuppression ? nil : $0 }
       let lines: ClosedRange<Int>
       switch scope {
       case .next:

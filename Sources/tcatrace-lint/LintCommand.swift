@@ -19,6 +19,8 @@ struct LintCommand: ParsableCommand {
 
       Rules:
       \(LintRule.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+      The rules a running app can break too have the names `tcatrace leaks` gives them; their \
+      former names (\(LintRule.formerNames.keys.sorted().joined(separator: ", "))) still work.
 
       Settings come from the nearest .tcatrace-lint.yml at or above the working directory \
       (or --config FILE): 'included' (paths checked when none is given), 'excluded' (paths, \
@@ -110,10 +112,15 @@ struct LintCommand: ParsableCommand {
       return
     }
     var configuration = try self.configuration()
+    for name in configuration.formerRuleNames + self.rules where LintRule.formerNames[name] != nil {
+      printError(
+        "note: '\(name)' is the former name of '\(LintRule.formerNames[name]!.rawValue)', the name the trace gives the rule too; the former name still works"
+      )
+    }
     if !self.rules.isEmpty {
       var chosen: [LintRule: LintSeverity] = [:]
       for name in self.rules {
-        guard let rule = LintRule(rawValue: name) else {
+        guard let rule = LintRule(name: name) else {
           throw CLIError(
             message:
               "no rule '\(name)'; the rules are \(LintRule.allCases.map(\.rawValue).joined(separator: ", "))."

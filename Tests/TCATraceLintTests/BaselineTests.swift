@@ -67,6 +67,25 @@ struct BaselineTests {
     #expect(new.count == 1)
   }
 
+  /// Issue #72: a baseline written when the rules had the linter's former names still holds
+  /// their findings.
+  @Test func aBaselineWithARulesFormerNameStillHoldsItsFindings() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.path("Parent.swift")
+    try Self.source.write(toFile: file, atomically: true, encoding: .utf8)
+    let findings = try BoundaryLinter.lint(paths: [file]).findings
+    #expect(
+      findings.map(\.rule) == [
+        .parentReactsToPrivateChildAction, .parentReactsToPrivateChildAction,
+      ])
+    var baseline = LintBaseline(findings: findings, directory: directory.url.path)
+    for index in baseline.entries.indices {
+      baseline.entries[index].rule = "child-private-action-access"
+    }
+    let read = try Self.roundTrip(baseline, in: directory)
+    #expect(read.newFindings(in: findings, directory: directory.url.path).isEmpty)
+  }
+
   @Test func aBadOrNewerFileIsRefusedInOneLine() throws {
     let directory = try TemporaryDirectory()
     let file = directory.path("baseline.json")

@@ -13,28 +13,55 @@ struct ConfigurationTests {
     let configuration = try LintConfiguration.parse(
       yaml: """
         rules:
-          child-private-action-access: warning
-          view-action-from-effect: off
+          parent-reacts-to-private-child-action: warning
+          effect-sends-view-action: off
           unused-suppression: error
         """,
       file: "c.yml", directory: "/project"
     )
-    #expect(configuration.rules[.childPrivateActionAccess] == .warning)
-    #expect(configuration.rules[.viewActionFromEffect] == nil)
+    #expect(configuration.rules[.parentReactsToPrivateChildAction] == .warning)
+    #expect(configuration.rules[.effectSendsViewAction] == nil)
     #expect(configuration.rules[.unusedSuppression] == .error)
     // A rule the file does not name keeps its own severity.
-    #expect(configuration.rules[.grandchildDelegateAccess] == .error)
+    #expect(configuration.rules[.ancestorReactsToGrandchildDelegate] == .error)
+  }
+
+  /// Issue #72: the four rules a trace also finds have the trace's names; a file written with
+  /// the linter's former names still sets them, and says which it used.
+  @Test func aRuleNamedByItsFormerNameIsThatRule() throws {
+    let configuration = try LintConfiguration.parse(
+      yaml: """
+        rules:
+          child-private-action-access: warning
+          view-action-from-effect: off
+          private-action-sent-from-view: warning
+        """,
+      file: "c.yml", directory: "/project"
+    )
+    #expect(configuration.rules[.parentReactsToPrivateChildAction] == .warning)
+    #expect(configuration.rules[.effectSendsViewAction] == nil)
+    #expect(configuration.rules[.viewSendsPrivateAction] == .warning)
+    #expect(configuration.rules[.ancestorReactsToGrandchildDelegate] == .error)
+    #expect(
+      configuration.formerRuleNames.sorted() == [
+        "child-private-action-access", "private-action-sent-from-view", "view-action-from-effect",
+      ])
+    #expect(
+      Set(LintRule.formerNames.values) == [
+        .parentReactsToPrivateChildAction, .ancestorReactsToGrandchildDelegate,
+        .effectSendsViewAction, .viewSendsPrivateAction,
+      ])
   }
 
   @Test func severityAndOffApplyToFindings() throws {
     let directory = try TemporaryDirectory()
     try Self.leak.write(toFile: directory.path("Parent.swift"), atomically: true, encoding: .utf8)
     var configuration = LintConfiguration(directory: directory.url.path)
-    configuration.rules[.childPrivateActionAccess] = .warning
+    configuration.rules[.parentReactsToPrivateChildAction] = .warning
     let report = try BoundaryLinter.lint(
       paths: [directory.path("Parent.swift")], configuration: configuration)
     #expect(report.findings.map(\.severity) == [.warning])
-    configuration.rules[.childPrivateActionAccess] = nil
+    configuration.rules[.parentReactsToPrivateChildAction] = nil
     let off = try BoundaryLinter.lint(
       paths: [directory.path("Parent.swift")], configuration: configuration)
     #expect(off.findings.isEmpty)
@@ -91,8 +118,8 @@ struct ConfigurationTests {
         "line 2, column 3: no rule 'child-private-action-acces'"
       ),
       (
-        "rules:\n  view-action-from-effect: warn\n",
-        "line 2, column 28: 'view-action-from-effect' should be error, warning or off"
+        "rules:\n  effect-sends-view-action: warn\n",
+        "line 2, column 29: 'effect-sends-view-action' should be error, warning or off"
       ),
       ("exclude:\n  - Sources\n", "line 1, column 1: unknown key 'exclude'"),
       ("excluded:\n  nested: map\n", "line 2, column 3: 'excluded' should be a list of paths"),

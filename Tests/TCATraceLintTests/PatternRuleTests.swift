@@ -28,10 +28,10 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       """
     #expect(
       findings(source) == [
-        "2:32 child-private-action-access",
-        "4:32 child-private-action-access",
-        "6:32 child-private-action-access",
-        "8:32 child-private-action-access",
+        "2:32 parent-reacts-to-private-child-action",
+        "4:32 parent-reacts-to-private-child-action",
+        "6:32 parent-reacts-to-private-child-action",
+        "8:32 parent-reacts-to-private-child-action",
       ])
   }
 
@@ -78,11 +78,11 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       """
     #expect(
       findings(source) == [
-        "4:6 child-private-action-access",
-        "8:36 child-private-action-access",
-        "10:36 child-private-action-access",
-        "12:75 child-private-action-access",
-        "14:79 child-private-action-access",
+        "4:6 parent-reacts-to-private-child-action",
+        "8:36 parent-reacts-to-private-child-action",
+        "10:36 parent-reacts-to-private-child-action",
+        "12:75 parent-reacts-to-private-child-action",
+        "14:79 parent-reacts-to-private-child-action",
       ])
   }
 
@@ -100,10 +100,10 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       """
     #expect(
       findings(source) == [
-        "1:35 child-private-action-access",
-        "2:35 child-private-action-access",
-        "3:29 child-private-action-access",
-        "6:27 child-private-action-access",
+        "1:35 parent-reacts-to-private-child-action",
+        "2:35 parent-reacts-to-private-child-action",
+        "3:29 parent-reacts-to-private-child-action",
+        "6:27 parent-reacts-to-private-child-action",
       ])
   }
 
@@ -120,8 +120,8 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       """
     #expect(
       findings(source) == [
-        "2:42 child-private-action-access",
-        "5:48 child-private-action-access",
+        "2:42 parent-reacts-to-private-child-action",
+        "5:48 parent-reacts-to-private-child-action",
       ])
   }
 
@@ -135,7 +135,7 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       case .child: break
       }
       """
-    #expect(findings(source) == ["2:14 child-private-action-access"])
+    #expect(findings(source) == ["2:14 parent-reacts-to-private-child-action"])
   }
 
   @Test func grandchildDelegatesAreOneFindingOfTheirOwn() {
@@ -151,10 +151,10 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       """
     #expect(
       findings(source) == [
-        "2:48 grandchild-delegate-access",
-        "3:37 grandchild-delegate-access",
-        "4:49 grandchild-delegate-access",
-        "5:25 child-private-action-access",
+        "2:48 ancestor-reacts-to-grandchild-delegate",
+        "3:37 ancestor-reacts-to-grandchild-delegate",
+        "4:49 ancestor-reacts-to-grandchild-delegate",
+        "5:25 parent-reacts-to-private-child-action",
       ])
   }
 
@@ -177,11 +177,11 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
   @Test func aDisableCommentSilencesTheNamedRuleOnTheNextLineOnly() {
     let source = """
       switch action {
-      // tcatrace:disable:next-line child-private-action-access
+      // tcatrace:disable:next-line parent-reacts-to-private-child-action
       case ._internal(.userSettings(.view(action))): break
-      // tcatrace:disable:next-line grandchild-delegate-access
+      // tcatrace:disable:next-line ancestor-reacts-to-grandchild-delegate
       case ._internal(.tasks(.view)): break
-      case ._internal(.tasks(._internal)): break // tcatrace:disable:next-line child-private-action-access
+      case ._internal(.tasks(._internal)): break // tcatrace:disable:next-line parent-reacts-to-private-child-action
       case ._internal(.tasks(.view(.onAppear))): break
 
       case ._internal(.tasks(.view(.onDisappear))): break
@@ -192,9 +192,9 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
     #expect(
       findings(source) == [
         "4:1 unused-suppression",
-        "5:25 child-private-action-access",
-        "6:25 child-private-action-access",
-        "9:25 child-private-action-access",
+        "5:25 parent-reacts-to-private-child-action",
+        "6:25 parent-reacts-to-private-child-action",
+        "9:25 parent-reacts-to-private-child-action",
       ])
   }
 
@@ -207,8 +207,10 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
       }
       """
     #expect(
-      findings(source, rules: [.grandchildDelegateAccess]) == ["2:48 grandchild-delegate-access"])
-    #expect(findings(source, rules: [.viewActionFromEffect]) == [])
+      findings(source, rules: [.ancestorReactsToGrandchildDelegate]) == [
+        "2:48 ancestor-reacts-to-grandchild-delegate"
+      ])
+    #expect(findings(source, rules: [.effectSendsViewAction]) == [])
   }
 
   @Test func findingsSayWhatWasMatchedAndWhatToDo() {
@@ -219,7 +221,7 @@ func findings(_ source: String, rules: Set<LintRule> = Set(LintRule.allCases)) -
     )
     #expect(
       found.map(\.description) == [
-        "Sources/Parent.swift:2:32: error: '._internal(.userSettings(.view))' matches a view action of the child 'userSettings'; a parent reacts only to its children's delegate actions [child-private-action-access]"
+        "Sources/Parent.swift:2:32: error: '._internal(.userSettings(.view))' matches a view action of the child 'userSettings'; a parent reacts only to its children's delegate actions [parent-reacts-to-private-child-action]"
       ])
   }
 }

@@ -31,7 +31,7 @@ import Testing
       }
       """
     // The catch closure's `send` is an effect's: only its view action is a finding.
-    #expect(findings(source) == ["8:19 view-action-from-effect"])
+    #expect(findings(source) == ["8:19 effect-sends-view-action"])
   }
 
   @Test func aSendUnderAnotherTypeIsNotFollowed() {
@@ -66,9 +66,9 @@ import Testing
     // action, so it is taken for a route and missed.
     #expect(
       findings(source) == [
-        "7:17 private-action-sent-from-view",
-        "8:17 private-action-sent-from-view",
-        "9:17 private-action-sent-from-view",
+        "7:17 view-sends-private-action",
+        "8:17 view-sends-private-action",
+        "9:17 view-sends-private-action",
       ])
   }
 
@@ -90,9 +90,9 @@ import Testing
     // variable may be (line 7 is not reported).
     #expect(
       findings(source) == [
-        "4:34 private-action-sent-from-view",
-        "5:34 private-action-sent-from-view",
-        "6:33 private-action-sent-from-view",
+        "4:34 view-sends-private-action",
+        "5:34 view-sends-private-action",
+        "6:33 view-sends-private-action",
       ])
   }
 
@@ -110,8 +110,8 @@ import Testing
       """
     #expect(
       findings(source) == [
-        "4:56 private-action-sent-from-view",
-        "6:38 private-action-sent-from-view",
+        "4:56 view-sends-private-action",
+        "6:38 view-sends-private-action",
       ])
   }
 
@@ -132,8 +132,8 @@ import Testing
       """
     #expect(
       findings(source) == [
-        "5:22 view-action-from-effect",
-        "7:28 view-action-from-effect",
+        "5:22 effect-sends-view-action",
+        "7:28 effect-sends-view-action",
       ])
   }
 
@@ -154,8 +154,8 @@ import Testing
       """
     #expect(
       findings(source) == [
-        "2:43 child-private-action-access",
-        "4:14 child-private-action-access",
+        "2:43 parent-reacts-to-private-child-action",
+        "4:14 parent-reacts-to-private-child-action",
       ])
     #expect(
       BoundaryLinter.lint(source: source, file: "F.swift").first?.message
@@ -190,7 +190,7 @@ import Testing
         "4:36 child-private-action-sent",
         "7:36 child-private-action-sent",
         "9:71 child-private-action-sent",
-        "14:19 view-action-from-effect",
+        "14:19 effect-sends-view-action",
       ])
     #expect(
       BoundaryLinter.lint(source: source, file: "F.swift").first?.message
@@ -236,8 +236,8 @@ import Testing
     // A row's view action through the parent is a route; a row's internal action is not.
     #expect(
       findings(source) == [
-        "3:44 private-action-sent-from-view",
-        "4:22 private-action-sent-from-view",
+        "3:44 view-sends-private-action",
+        "4:22 view-sends-private-action",
       ])
   }
 
@@ -261,11 +261,11 @@ import Testing
       """
     #expect(
       findings(source) == [
-        "3:32 child-private-action-access",
-        "3:66 child-private-action-access",
-        "4:44 child-private-action-access",
-        "11:53 private-action-sent-from-view",
-        "12:15 private-action-sent-from-view",
+        "3:32 parent-reacts-to-private-child-action",
+        "3:66 parent-reacts-to-private-child-action",
+        "4:44 parent-reacts-to-private-child-action",
+        "11:53 view-sends-private-action",
+        "12:15 view-sends-private-action",
       ])
   }
 
@@ -297,9 +297,9 @@ import Testing
       """
     #expect(
       findings(source) == [
-        "3:19 view-action-from-effect",
-        "10:13 view-action-from-effect",
-        "12:6 view-action-from-effect",
+        "3:19 effect-sends-view-action",
+        "10:13 effect-sends-view-action",
+        "12:6 effect-sends-view-action",
         "15:35 child-private-action-sent",
       ])
   }
@@ -325,11 +325,11 @@ import Testing
       """
     #expect(
       findings(source) == [
-        "2:64 private-action-sent-from-view",
-        "8:15 private-action-sent-from-view",
-        "11:54 private-action-sent-from-view",
-        "12:66 private-action-sent-from-view",
-        "13:68 private-action-sent-from-view",
+        "2:64 view-sends-private-action",
+        "8:15 view-sends-private-action",
+        "11:54 view-sends-private-action",
+        "12:66 view-sends-private-action",
+        "13:68 view-sends-private-action",
       ])
   }
 
@@ -352,8 +352,8 @@ import Testing
     // Only an `async` function is an effect's helper: `title(for:)` may be a reducer's.
     #expect(
       findings(source) == [
-        "8:13 view-action-from-effect",
-        "11:49 view-action-from-effect",
+        "8:13 effect-sends-view-action",
+        "11:49 effect-sends-view-action",
       ])
   }
 }

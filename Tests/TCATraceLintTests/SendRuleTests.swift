@@ -31,10 +31,10 @@ import TestSupport
       """
     #expect(
       findings(source) == [
-        "5:19 view-action-from-effect",
-        "9:19 view-action-from-effect",
-        "11:25 view-action-from-effect",
-        "15:23 view-action-from-effect",
+        "5:19 effect-sends-view-action",
+        "9:19 effect-sends-view-action",
+        "11:25 effect-sends-view-action",
+        "15:23 effect-sends-view-action",
         // A child's view action: the more specific rule (issue #21).
         "19:82 child-private-action-sent",
       ])
@@ -48,7 +48,7 @@ import TestSupport
         await send(.delegate(.didLoad))
       }
       """
-    #expect(findings(source) == ["2:15 view-action-from-effect"])
+    #expect(findings(source) == ["2:15 effect-sends-view-action"])
   }
 
   @Test func privateActionsSentFromOutside() {
@@ -79,12 +79,12 @@ import TestSupport
     // whose action the syntax does not show; line 20 sends the settings' own internal action.
     #expect(
       findings(source) == [
-        "4:37 private-action-sent-from-view",
-        "5:39 private-action-sent-from-view",
-        "8:64 private-action-sent-from-view",
-        "13:13 private-action-sent-from-view",
-        "16:13 private-action-sent-from-view",
-        "20:65 private-action-sent-from-view",
+        "4:37 view-sends-private-action",
+        "5:39 view-sends-private-action",
+        "8:64 view-sends-private-action",
+        "13:13 view-sends-private-action",
+        "16:13 view-sends-private-action",
+        "20:65 view-sends-private-action",
       ])
   }
 

@@ -18,10 +18,10 @@ struct LintCommandTests {
     expectNoDifference(
       result.stdout,
       """
-      Sources/TCATraceExamples/Demo/DemoScript.swift:129:15: error: '._internal(.refreshed)' sends a feature's internal action from outside its reducer and effects; send a view action instead [private-action-sent-from-view]
-      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:73:21: error: an effect sends '.view(.refreshButtonTapped)'; view actions come from the view: send an internal action instead [view-action-from-effect]
-      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:90:18: error: '.child(.view)' matches a view action of the child 'child'; a parent reacts only to its children's delegate actions [child-private-action-access]
-      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:95:41: error: '.child(._internal(.grandchild(.delegate)))' matches the delegate action of 'grandchild', 2 embeddings down (through 'child'); react to the delegate actions of your direct children only [grandchild-delegate-access]
+      Sources/TCATraceExamples/Demo/DemoScript.swift:129:15: error: '._internal(.refreshed)' sends a feature's internal action from outside its reducer and effects; send a view action instead [view-sends-private-action]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:73:21: error: an effect sends '.view(.refreshButtonTapped)'; view actions come from the view: send an internal action instead [effect-sends-view-action]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:90:18: error: '.child(.view)' matches a view action of the child 'child'; a parent reacts only to its children's delegate actions [parent-reacts-to-private-child-action]
+      Sources/TCATraceExamples/Leaky/LeakyParentFeature.swift:95:41: error: '.child(._internal(.grandchild(.delegate)))' matches the delegate action of 'grandchild', 2 embeddings down (through 'child'); react to the delegate actions of your direct children only [ancestor-reacts-to-grandchild-delegate]
       4 findings in 2 of 13 files.
 
       """
@@ -52,7 +52,7 @@ struct LintCommandTests {
     let path = directory.url.appendingPathComponent("Parent.swift").standardizedFileURL.path
     #expect(
       result.stdout
-        == "\(path):2:28: error: '._internal(.settings(.view))' matches a view action of the child 'settings'; a parent reacts only to its children's delegate actions (child-private-action-access)\n"
+        == "\(path):2:28: error: '._internal(.settings(.view))' matches a view action of the child 'settings'; a parent reacts only to its children's delegate actions (parent-reacts-to-private-child-action)\n"
     )
   }
 
@@ -69,23 +69,38 @@ struct LintCommandTests {
       to: directory.path("Parent.swift")
     )
     let result = try await Product.tcatrace.run(
-      ["lint", "Parent.swift", "--format", "json", "--rule", "grandchild-delegate-access"],
+      [
+        "lint", "Parent.swift", "--format", "json", "--rule",
+        "ancestor-reacts-to-grandchild-delegate",
+      ],
       in: directory.url
     )
     #expect(result.status == 1)
     expectNoDifference(
       result.stdout,
       """
-      [{"file":"Parent.swift","line":3,"column":35,"rule":"grandchild-delegate-access","severity":"error","message":"'._internal(.a(._internal(.b(.delegate))))' matches the delegate action of 'b', 2 embeddings down (through 'a'); react to the delegate actions of your direct children only"}]
+      [{"file":"Parent.swift","line":3,"column":35,"rule":"ancestor-reacts-to-grandchild-delegate","severity":"error","message":"'._internal(.a(._internal(.b(.delegate))))' matches the delegate action of 'b', 2 embeddings down (through 'a'); react to the delegate actions of your direct children only"}]
 
       """
     )
     let clean = try await Product.tcatrace.run(
-      ["lint", "Parent.swift", "--format", "json", "--rule", "view-action-from-effect"],
+      ["lint", "Parent.swift", "--format", "json", "--rule", "effect-sends-view-action"],
       in: directory.url
     )
     #expect(clean.status == 0)
     #expect(clean.stdout == "[]\n")
+    // Issue #72: a rule's former name, from before it took the trace's name, still chooses it,
+    // with a note.
+    let former = try await Product.tcatrace.run(
+      ["lint", "Parent.swift", "--format", "json", "--rule", "grandchild-delegate-access"],
+      in: directory.url
+    )
+    #expect(former.status == 1)
+    #expect(former.stdout.contains(#""rule":"ancestor-reacts-to-grandchild-delegate""#))
+    #expect(
+      former.stderr
+        == "note: 'grandchild-delegate-access' is the former name of 'ancestor-reacts-to-grandchild-delegate', the name the trace gives the rule too; the former name still works\n"
+    )
   }
 
   /// A file whose path holds what GitHub's workflow commands escape, in a folder below the
@@ -121,14 +136,14 @@ struct LintCommandTests {
     expectNoDifference(
       result.stdout,
       """
-      ::warning file=Odd%2C dir%3A1/50%25 Feature.swift,line=1,col=1,title=unused-suppression::'// tcatrace-lint:disable:next 100%25sure' names no rule '100%25sure'; the rules are child-private-action-access, child-private-action-sent, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view
-      ::error file=Odd%2C dir%3A1/50%25 Feature.swift,line=3,col=29,title=child-private-action-access::'._internal(.réglages(.view))' matches a view action of the child 'réglages'; a parent reacts only to its children's delegate actions
+      ::warning file=Odd%2C dir%3A1/50%25 Feature.swift,line=1,col=1,title=unused-suppression::'// tcatrace-lint:disable:next 100%25sure' names no rule '100%25sure'; the rules are parent-reacts-to-private-child-action, child-private-action-sent, ancestor-reacts-to-grandchild-delegate, effect-sends-view-action, view-sends-private-action
+      ::error file=Odd%2C dir%3A1/50%25 Feature.swift,line=3,col=29,title=parent-reacts-to-private-child-action::'._internal(.réglages(.view))' matches a view action of the child 'réglages'; a parent reacts only to its children's delegate actions
 
       """
     )
     let warningsOnly = try await Product.tcatrace.run(
       [
-        "lint", ".", "--format", "github", "--rule", "view-action-from-effect", "--rule",
+        "lint", ".", "--format", "github", "--rule", "effect-sends-view-action", "--rule",
         "unused-suppression",
       ],
       in: folder
@@ -152,7 +167,7 @@ struct LintCommandTests {
     let results = try #require(run["results"] as? [[String: Any]])
     #expect(
       results.map { $0["ruleId"] as? String } == [
-        "unused-suppression", "child-private-action-access",
+        "unused-suppression", "parent-reacts-to-private-child-action",
       ])
     #expect(results.map { $0["level"] as? String } == ["warning", "error"])
     let location = try #require(
@@ -190,7 +205,7 @@ struct LintCommandTests {
     #expect(read.status == 0, "\(read.stderr)")
     #expect(
       read.stdout == """
-        {"errors": 1, "files": ["Odd, dir:1/50% Feature.swift"], "results": [["unused-suppression", "warning", 1], ["child-private-action-access", "error", 3]], "rules": 6, "warnings": 1}
+        {"errors": 1, "files": ["Odd, dir:1/50% Feature.swift"], "results": [["unused-suppression", "warning", 1], ["parent-reacts-to-private-child-action", "error", 3]], "rules": 6, "warnings": 1}
 
         """
     )
@@ -259,7 +274,7 @@ struct LintCommandTests {
       ),
       (
         ["lint", "--rule", "no-such-rule"],
-        "Error: no rule 'no-such-rule'; the rules are child-private-action-access, child-private-action-sent, grandchild-delegate-access, view-action-from-effect, private-action-sent-from-view, unused-suppression.\n"
+        "Error: no rule 'no-such-rule'; the rules are parent-reacts-to-private-child-action, child-private-action-sent, ancestor-reacts-to-grandchild-delegate, effect-sends-view-action, view-sends-private-action, unused-suppression.\n"
       ),
       (
         ["lint", "--format", "html"],
@@ -294,7 +309,7 @@ struct LintCommandTests {
       help.stdout.contains(
         "USAGE: tcatrace lint [<paths> ...] [--format <format>] [--rule <name> ...] [--config <file>] [--no-config] [--force-exclude] [--baseline <file>] [--write-baseline <file>]\n"
       ))
-    #expect(help.stdout.contains("  grandchild-delegate-access: "))
+    #expect(help.stdout.contains("  ancestor-reacts-to-grandchild-delegate: "))
     for arguments in [["lint", "--help"], ["lint", "-h"], ["help", "lint"]] {
       let forwarded = try await Product.tcatrace.run(arguments)
       #expect(forwarded.status == 0, "\(arguments)")
@@ -441,7 +456,7 @@ struct LintCommandTests {
       included: [Sources]
       excluded: [Sources/Generated]
       rules:
-        child-private-action-access: warning
+        parent-reacts-to-private-child-action: warning
       """
     try Self.write(configuration, to: directory.path(".tcatrace-lint.yml"))
 
@@ -454,7 +469,9 @@ struct LintCommandTests {
 
     // The command line's paths and rules win; `excluded` does not apply to a file named.
     let named = try await Product.tcatrace.run(
-      ["lint", "Sources/Generated/Parent.swift", "--rule", "child-private-action-access"],
+      [
+        "lint", "Sources/Generated/Parent.swift", "--rule", "parent-reacts-to-private-child-action",
+      ],
       in: directory.url)
     #expect(named.status == 0)
     #expect(named.stdout.hasPrefix("Sources/Generated/Parent.swift:2:28: warning: "))
@@ -467,7 +484,8 @@ struct LintCommandTests {
 
     // `off` is off unless the command line names the rule.
     try Self.write(
-      "rules:\n  child-private-action-access: off\n", to: directory.path(".tcatrace-lint.yml"))
+      "rules:\n  parent-reacts-to-private-child-action: off\n",
+      to: directory.path(".tcatrace-lint.yml"))
     let off = try await Product.tcatrace.run(["lint", "Sources"], in: directory.url)
     #expect(off.status == 0)
     #expect(off.stdout == "No boundary findings in 2 files.\n")
@@ -477,14 +495,14 @@ struct LintCommandTests {
     #expect(none.stdout.hasSuffix("2 findings in 2 of 2 files.\n"))
 
     // A bad file.
-    let bad = "rules:\n  child-private-action-access: sometimes\n"
+    let bad = "rules:\n  parent-reacts-to-private-child-action: sometimes\n"
     try Self.write(bad, to: directory.path(".tcatrace-lint.yml"))
     let refused = try await Product.tcatrace.run(["lint", "Sources"], in: directory.url)
     #expect(refused.status == 2)
     #expect(refused.stdout.isEmpty)
     expectNoDifference(
       refused.stderr,
-      "Error: '\(directory.url.resolvingSymlinksInPath().path)/.tcatrace-lint.yml' line 2, column 32: 'child-private-action-access' should be error, warning or off.\n"
+      "Error: '\(directory.url.resolvingSymlinksInPath().path)/.tcatrace-lint.yml' line 2, column 42: 'parent-reacts-to-private-child-action' should be error, warning or off.\n"
         .replacingOccurrences(of: "/private/", with: "/"))
     #expect(
       try String(contentsOfFile: directory.path(".tcatrace-lint.yml"), encoding: .utf8) == bad)
@@ -525,7 +543,7 @@ struct LintCommandTests {
     expectNoDifference(
       result.stdout,
       """
-      ./Parent.swift:5:27: error: '._internal(.profile(.internal))' matches an internal action of the child 'profile'; a parent reacts only to its children's delegate actions [child-private-action-access]
+      ./Parent.swift:5:27: error: '._internal(.profile(.internal))' matches an internal action of the child 'profile'; a parent reacts only to its children's delegate actions [parent-reacts-to-private-child-action]
       1 finding in 1 of 1 file; 1 more is in the baseline.
 
       """)
