@@ -636,5 +636,13 @@ struct SeedGuideTests {
     #expect(Bad.Action.userResponse(user) == .userResponse(.success(User())))
     #expect(Bad.Action.userResponse(failure) == .userResponse(.failure(EquatableError())))
     #expect(Bad.Action.userResponse(failure) != .userResponse(user))
+    // Errors of an `Equatable` type compare by `==`; others by what they print.
+    struct Coded: Error, Equatable { var code: Int }
+    struct Plain: Error { var reason: String }
+    #expect(TaskResult<User>.failure(Coded(code: 1)) == .failure(Coded(code: 1)))
+    #expect(TaskResult<User>.failure(Coded(code: 1)) != .failure(Coded(code: 2)))
+    #expect(TaskResult<User>.failure(Plain(reason: "a")) == .failure(Plain(reason: "a")))
+    #expect(TaskResult<User>.failure(Plain(reason: "a")) != .failure(Plain(reason: "b")))
+    #expect(TaskResult<User>.failure(Plain(reason: "a")) != .failure(Coded(code: 1)))
   }
 }

@@ -87,7 +87,7 @@ package enum ComputedPropertyNames {
         guard offset >= 0, offset + MemoryLayout<T>.size <= file.count else { return nil }
         var value = T.zero
         withUnsafeMutableBytes(of: &value) {
-          file.copyBytes(to: $0, from: offset..<offset + MemoryLayout<T>.size)
+          _ = file.copyBytes(to: $0, from: offset..<offset + MemoryLayout<T>.size)
         }
         return T(littleEndian: value)
       }

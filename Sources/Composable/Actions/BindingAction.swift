@@ -151,8 +151,19 @@ extension BindingAction.AllCasePaths where Root: ObservableState {
     dynamicMember keyPath: WritableKeyPath<Root, Value>
   ) -> AnyCasePath<BindingAction, Value> {
     // NB: Key paths are immutable; one formed from a literal is always safe to share.
-    let keyPath = unsafeBitCast(keyPath, to: (any WritableKeyPath<Root, Value> & Sendable).self)
-    return AnyCasePath(
+    BindingAction.casePath(
+      unsafeBitCast(keyPath, to: (any WritableKeyPath<Root, Value> & Sendable).self))
+  }
+}
+
+extension BindingAction {
+  // NB: Made where `Root` has no requirement: a `@Sendable` closure made where
+  // `Root: ObservableState` captures that conformance, and with it `Root`'s metatype, which
+  // need not be `Sendable` (Swift 6.2's `SendableMetatype` warns of it).
+  fileprivate static func casePath<Value: Equatable & Sendable>(
+    _ keyPath: any WritableKeyPath<Root, Value> & Sendable
+  ) -> AnyCasePath<BindingAction, Value> {
+    AnyCasePath(
       embed: { .set(keyPath, $0) },
       extract: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath ? $0.value as? Value : nil }
     )

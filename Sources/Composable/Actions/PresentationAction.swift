@@ -1,5 +1,3 @@
-import ConcurrencyExtras
-
 /// The action of an optional child feature presented by its parent: the child's own actions, or
 /// the parent dismissing it.
 ///
@@ -52,14 +50,7 @@ extension PresentationAction: CasePathable {
       dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
     ) -> AnyCasePath<PresentationAction, AppendedAction>
     where Action: CasePathable {
-      let keyPath = UncheckedSendable(keyPath)
-      return AnyCasePath(
-        embed: { .presented(keyPath.value($0)) },
-        extract: {
-          guard case let .presented(action) = $0 else { return nil }
-          return action[case: keyPath.value]
-        }
-      )
+      Self.presented(AnyCasePath(keyPath))
     }
 
     /// A case of the child's action as a presentation action of its own, dismissal included.
@@ -68,18 +59,38 @@ extension PresentationAction: CasePathable {
       dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
     ) -> AnyCasePath<PresentationAction, PresentationAction<AppendedAction>>
     where Action: CasePathable {
-      let keyPath = UncheckedSendable(keyPath)
-      return AnyCasePath(
+      Self.presentedOrDismissed(AnyCasePath(keyPath))
+    }
+
+    // NB: The closures are made where `Action` has no requirement: a `@Sendable` closure made
+    // where `Action: CasePathable` captures that conformance, and with it `Action`'s metatype,
+    // which need not be `Sendable` (Swift 6.2's `SendableMetatype` warns of it).
+    private static func presented<AppendedAction>(
+      _ child: AnyCasePath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, AppendedAction> {
+      AnyCasePath(
+        embed: { .presented(child.embed($0)) },
+        extract: {
+          guard case let .presented(action) = $0 else { return nil }
+          return child.extract(from: action)
+        }
+      )
+    }
+
+    private static func presentedOrDismissed<AppendedAction>(
+      _ child: AnyCasePath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, PresentationAction<AppendedAction>> {
+      AnyCasePath(
         embed: {
           switch $0 {
           case .dismiss: .dismiss
-          case let .presented(action): .presented(keyPath.value(action))
+          case let .presented(action): .presented(child.embed(action))
           }
         },
         extract: {
           switch $0 {
           case .dismiss: .dismiss
-          case let .presented(action): action[case: keyPath.value].map { .presented($0) }
+          case let .presented(action): child.extract(from: action).map { .presented($0) }
           }
         }
       )
