@@ -32,11 +32,12 @@ package struct TraceFileAccess: Sendable {
   /// Opens the file, checks it, and runs `body` with it.
   ///
   /// SQLite's `integrity_check` (see `IntegrityCheck`) checks a file of up to
-  /// ``checkedWholeUpTo`` bytes whole, before `body` runs: a damaged file ends the command with
-  /// that error, whatever table the damage is in, and nothing of it is printed. Checking a
-  /// larger file whole would cost a command that reads a little of it (`leaks`, `sessions`)
-  /// seconds: there the check covers `tables`, what `body` reads, with their indexes (the whole
-  /// file when `tables` is `nil`), so that what is printed comes from pages SQLite has checked.
+  /// `TraceReader.checkedWholeUpTo` bytes whole, before `body` runs: a damaged file ends the
+  /// command with that error, whatever table the damage is in, and nothing of it is printed.
+  /// Checking a larger file whole would cost a command that reads a little of it (`leaks`,
+  /// `sessions`) seconds: there the check covers `tables`, what `body` reads, with their indexes
+  /// (the whole file when `tables` is `nil`), so that what is printed comes from pages SQLite
+  /// has checked.
   ///
   /// - Parameters:
   ///   - tables: The tables `body` reads; `nil`: any of them.
@@ -48,32 +49,18 @@ package struct TraceFileAccess: Sendable {
   ///
   /// When the file was written while `body` read it (a recorder began appending), what was
   /// printed may be torn, and the command ends with that error instead. Both win over an
-  /// error of `body`'s, which the change or the damage may explain.
+  /// error of `body`'s, which the change or the damage may explain. It is
+  /// `TraceReader.read(path:_:)`, within the commands' limits.
   package func read<Result>(
     checking tables: [String]? = nil, alongside: Bool = true, _ body: (TraceReader) throws -> Result
   ) throws -> Result {
-    try Self.finishReading(try self.openChecked(tables, alongside: alongside), body)
+    try self.openChecked(tables, alongside: alongside).finishReading(body)
   }
 
   /// ``read(checking:alongside:_:)`` for a file its caller has checked (`tcatrace serve` checks
   /// each version of a file once): what was read while the file was written is still refused.
   package func readChecked<Result>(_ body: (TraceReader) throws -> Result) throws -> Result {
-    try Self.finishReading(try self.open(), body)
-  }
-
-  /// Runs `body` with `reader`, then throws what ``TraceReader/verifyRead()`` finds, which wins
-  /// over an error of `body`'s.
-  private static func finishReading<Result>(
-    _ reader: TraceReader, _ body: (TraceReader) throws -> Result
-  ) throws -> Result {
-    do {
-      let result = try body(reader)
-      try reader.verifyRead()
-      return result
-    } catch {
-      try reader.verifyRead()
-      throw error
-    }
+    try self.open().finishReading(body)
   }
 
   /// ``read(checking:alongside:_:)`` for a body that waits.
@@ -92,24 +79,12 @@ package struct TraceFileAccess: Sendable {
     }
   }
 
-  /// The size up to which a file (with its `-wal`) is checked whole before it is read.
-  ///
-  /// NB: `integrity_check` reads a trace at 80 to 170 MB a second here (Performance.md): up to
-  /// this size a command waits about a fifth of a second for it at most.
-  package static let checkedWholeUpTo = 32 << 20
-
   /// Opens the file and checks it, or starts checking it; see ``read(checking:alongside:_:)``.
   package func openChecked(_ tables: [String]?, alongside: Bool = true) throws(TraceFileError)
     -> TraceReader
   {
     let reader = try self.open()
-    if TraceFile.size(self.file) <= Self.checkedWholeUpTo {
-      try reader.checkIntegrity()
-    } else if let tables, !alongside {
-      reader.tablesCheckedAfterReading = tables
-    } else {
-      reader.integrityCheck = IntegrityCheck(path: self.file, tables: tables)
-    }
+    try reader.startChecking(tables: tables, alongside: alongside)
     return reader
   }
 }

@@ -6,7 +6,7 @@ import TraceCommands
 /// SQLite's `integrity_check` of each file served, run once for each version of the file (its
 /// and its `-wal`'s size and times), where the commands run one each time they read.
 ///
-/// A file of up to ``TraceFileAccess/checkedWholeUpTo`` bytes is checked whole before its first
+/// A file of up to ``TraceReader/checkedWholeUpTo`` bytes is checked whole before its first
 /// read, as the commands check it: a damaged one is never read from. A larger one is checked in
 /// the background from its first read on, and read meanwhile (SQLite still refuses a page it
 /// reads that is damaged): checking 400 MB takes seconds, and a request for one page of the log
@@ -24,11 +24,11 @@ final class FileChecks: @unchecked Sendable {
       self.wal = FileSnapshot(path + "-wal")
     }
 
-    /// Whether the file and its `-wal` hold more than ``TraceFileAccess/checkedWholeUpTo``
+    /// Whether the file and its `-wal` hold more than ``TraceReader/checkedWholeUpTo``
     /// bytes, as ``TraceFile/size(_:)`` counts them.
     var isLarge: Bool {
       Int(clamping: (self.file?.size ?? 0) + (self.wal?.size ?? 0))
-        > TraceFileAccess.checkedWholeUpTo
+        > TraceReader.checkedWholeUpTo
     }
   }
 

@@ -84,7 +84,8 @@ struct TraceReaderTests {
     #expect {
       try reader.session(id: 3)
     } throws: { error in
-      (error as? TraceFileError)?.description.contains("no session 3") == true
+      // NB: A library's error names no command of the CLI's (issue #72).
+      (error as? TraceFileError)?.description == "'\(path)' has no session 3"
     }
 
     let empty = directory.path("empty.db")
@@ -105,6 +106,51 @@ struct TraceReaderTests {
     let after = try reader.actions(
       matching: TraceFilter(afterID: first[2].id), includeChanges: false)
     #expect(after.map { [$0.sessionID, Int64($0.seq)] } == [[2, 1], [2, 2]])
+  }
+
+  /// Issue #72: the scoped read the CLI reads with, public: it returns what its body read from a
+  /// whole file; it refuses a damaged file before its body runs; and it refuses what was read
+  /// while the file was written (a recorder began appending), over what the body threw.
+  @Test func aScopedReadChecksTheFileBeforeAndAfterItsBody() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    try HandWrittenTrace.write(to: path)
+    #expect(try TraceReader.read(path: path) { try $0.sessions().map(\.name) } == ["counter"])
+
+    #expect {
+      try TraceReader.read(path: path) { reader in
+        _ = try reader.sessions()
+        try HandWrittenTrace.appendSecondSession(to: path)
+        struct BodyFailed: Error {}
+        throw BodyFailed()
+      }
+    } throws: { error in
+      (error as? TraceFileError)?.kind == .changedWhileReading
+    }
+    // Read again, it is whole, and the waiting form reads it too.
+    let count = try await TraceReader.read(path: path) { reader in
+      await Task.yield()
+      return try reader.sessions().count
+    }
+    #expect(count == 2)
+
+    // A page past the first overwritten: SQLite's check finds it, and the body never runs.
+    let damaged = directory.path("damaged.db")
+    try HandWrittenTrace.write(to: damaged)
+    let handle = try #require(FileHandle(forUpdatingAtPath: damaged))
+    try handle.seek(toOffset: 4096 + 8)
+    try handle.write(contentsOf: Data(repeating: 0x5A, count: 64))
+    try handle.close()
+    var bodyRan = false
+    #expect {
+      try TraceReader.read(path: damaged) { reader in
+        bodyRan = true
+        return try reader.sessions()
+      }
+    } throws: { error in
+      (error as? TraceFileError)?.kind == .corrupt
+    }
+    #expect(!bodyRan)
   }
 
   @Test func refusesAMissingFile() throws {

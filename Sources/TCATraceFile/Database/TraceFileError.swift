@@ -47,6 +47,9 @@ public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendabl
   /// Whether the error happened while writing the file (recording) rather than reading it.
   public var isWriting: Bool
 
+  /// The session asked for, when the file has no session with that id.
+  package var missingSession: Int64?
+
   public init(
     kind: Kind, path: String, sqliteCode: Int32? = nil, message: String, sql: String? = nil,
     isWriting: Bool = false
@@ -65,6 +68,14 @@ public struct TraceFileError: Error, Equatable, CustomStringConvertible, Sendabl
       return "SQLite error \(sqliteCode): \(self.message) - while \(operation) '\(self.path)'"
     }
     return "'\(self.path)' \(self.message)"
+  }
+}
+
+extension TraceFileError {
+  /// The file has no session `id`.
+  package init(noSession id: Int64, path: String) {
+    self.init(kind: .notInFile, path: path, message: "has no session \(id)")
+    self.missingSession = id
   }
 }
 
@@ -119,6 +130,8 @@ extension TraceFileError {
       """
     case .sqlite where self.sqliteCode == SQLITE_INTERRUPT:
       "\(self.description): if the file is only large, raise the limit with --time-limit SECONDS"
+    case .notInFile where self.missingSession != nil:
+      "\(self.description): 'tcatrace sessions \(self.path)' lists them"
     case .sqlite where self.sql != nil:
       "\(self.description)"
     default:

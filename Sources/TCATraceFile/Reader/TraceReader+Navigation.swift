@@ -1,10 +1,12 @@
 extension TraceReader {
   /// The seq of the last action of `session`; `0` when it has none yet.
   package func lastSeq(session: Int64) throws(TraceFileError) -> Int {
-    Int(
-      clamping: try self.connection.integer(
-        "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
-      ) ?? 0)
+    let statement = try self.connection.prepare(
+      "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = ?1"
+    )
+    statement.bind(1, session)
+    guard try statement.step() else { return 0 }
+    return Int(clamping: try statement.integer(0))
   }
 
   /// The action `seq` of `session`, with its changes and leaks; `nil` when there is none.

@@ -117,11 +117,8 @@ extension TraceReader {
   /// Checks that `session` has a state after each of `seqs`: an action with that seq, or 0,
   /// the state before the first.
   private func checkHasSteps(session: Int64, _ seqs: Int...) throws(TraceFileError) {
-    let actions =
-      try self.connection.integer(
-        "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = \(session)"
-      ) ?? 0
-    for seq in seqs where seq < 0 || Int64(seq) > actions {
+    let actions = try self.lastSeq(session: session)
+    for seq in seqs where seq < 0 || seq > actions {
       throw TraceFileError(
         kind: .notInFile, path: self.path,
         message:

@@ -69,10 +69,7 @@ extension TraceReader {
   /// - Throws: `TraceFileError` (`.notInFile`) when the file has no such session.
   public func session(id: Int64) throws(TraceFileError) -> TraceSession {
     guard let session = try self.sessions(where: "s.id = ?1", [.integer(id)]).first else {
-      throw TraceFileError(
-        kind: .notInFile, path: self.path,
-        message: "has no session \(id): 'tcatrace sessions \(self.path)' lists them"
-      )
+      throw TraceFileError(noSession: id, path: self.path)
     }
     return session
   }
@@ -106,11 +103,9 @@ extension TraceReader {
     )
     statement.bind([id.map { .integer($0) } ?? .null])
     guard try statement.step() else {
-      throw TraceFileError(
-        kind: .notInFile, path: self.path,
-        message: id.map { "has no session \($0): 'tcatrace sessions \(self.path)' lists them" }
-          ?? "holds no session yet: record one first"
-      )
+      throw id.map { TraceFileError(noSession: $0, path: self.path) }
+        ?? TraceFileError(
+          kind: .notInFile, path: self.path, message: "holds no session yet: record one first")
     }
     return (try statement.integer(0), Int(clamping: try statement.integer(1)))
   }

@@ -11,6 +11,9 @@ import Dispatch
 /// }
 /// ```
 ///
+/// ``read(path:_:)`` reads a file as `tcatrace` does: checked for damage first, and refused
+/// after the read when a recorder began writing it meanwhile.
+///
 /// A file from someone else is opened so that its schema cannot run code or reach other files
 /// (defensive mode, untrusted schema, no extensions, query-only).
 public final class TraceReader {
@@ -41,7 +44,7 @@ public final class TraceReader {
   }
 
   /// Throws when the file was written since it was opened, so that what was read from it may
-  /// be torn; call it after reading.
+  /// be torn; call it after reading. ``read(path:_:)`` calls it for you.
   ///
   /// A file no recorder is writing is read without locks and without leaving files beside
   /// it; a recorder that starts appending to it then, and folds its WAL into it while it is
