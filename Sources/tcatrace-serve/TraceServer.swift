@@ -215,10 +215,8 @@ struct TraceServer: HTTPHandler {
       }
       // NB: All of them, however late: a query for the cause, where reading on from the
       // action stopped after 10,000 actions and missed a late effect's.
-      let caused = try reader.query(
-        "SELECT seq, path FROM actions WHERE session_id = \(session) AND cause_seq = \(seq) ORDER BY seq"
-      ).rows.map { row -> JSONValue in
-        .object([("seq", row[0].json), ("path", row[1].json)])
+      let caused = try reader.actionsCaused(session: session, seq: seq).map {
+        JSONValue.object([("seq", .integer($0.seq)), ("path", .string($0.path))])
       }
       guard case let .object(members) = action.json(showsChanges: true) else { return .null }
       return .object(members + [("caused", .array(caused))])
@@ -264,27 +262,18 @@ struct TraceServer: HTTPHandler {
   /// from the feature that broke a rule (`null`: outside the store, for an internal or
   /// delegate action sent from there) to the feature whose action it was.
   private func features(file: String, session: Int64) throws -> HTTPResponse {
-    let (root, rows, leakRows) = try self.read(path: file) { reader in
+    let (root, counts, leakRows) = try self.read(path: file) { reader in
       // NB: Not `session(id:)`, which counts the session's actions in a pass of its own.
       _ = try reader.sessionExtent(id: session)
-      let root =
-        try reader.query("SELECT root_feature FROM sessions WHERE id = \(session)")
-        .rows.first?.first?.text ?? ""
-      let rows = try reader.query(
-        "SELECT feature, COUNT(*) FROM actions WHERE session_id = \(session) GROUP BY feature"
-      ).rows
-      let leakRows = try reader.query(
-        """
-        SELECT l.rule, l.feature, a.feature, COUNT(*), MIN(a.seq) FROM leaks l
-        JOIN actions a ON a.id = l.action_id WHERE a.session_id = \(session)
-        GROUP BY l.rule, l.feature, a.feature
-        """
-      ).rows
-      return (root, rows, leakRows)
+      return (
+        try reader.rootFeatures()[session] ?? "",
+        try reader.actionCountsByFeature(session: session),
+        try reader.leakReaches(session: session)
+      )
     }
     var features: [String: Int64] = [:]
-    for row in rows {
-      features[FeatureRoute.folded(row[0].text), default: 0] += row[1].number ?? 0
+    for (feature, count) in counts {
+      features[FeatureRoute.folded(feature), default: 0] += count
     }
     struct Reach: Hashable {
       var rule: String
@@ -293,11 +282,12 @@ struct TraceServer: HTTPHandler {
     }
     var reaches: [Reach: (count: Int64, firstSeq: Int64)] = [:]
     for row in leakRows {
-      let rule = row[0].text
-      let to = FeatureRoute.folded(row[2].text)
+      let rule = row.rule
+      let to = FeatureRoute.folded(row.actionFeature)
       let from: String? =
-        rule == LeakRule.viewSendsPrivateAction.rawValue ? nil : FeatureRoute.folded(row[1].text)
-      let (count, first) = (row[3].number ?? 0, row[4].number ?? 0)
+        rule == LeakRule.viewSendsPrivateAction.rawValue
+        ? nil : FeatureRoute.folded(row.leakFeature)
+      let (count, first) = (row.count, row.firstSeq)
       let reach = Reach(rule: rule, from: from, to: to)
       let known = reaches[reach]
       reaches[reach] = ((known?.count ?? 0) + count, min(known?.firstSeq ?? first, first))

@@ -78,15 +78,3 @@ func printLeakTable(_ summaries: [LeakSummary], roots: [Int64: String], terminal
     )
   )
 }
-
-extension TraceReader {
-  /// Each session's root feature, by session id.
-  func rootFeatures() throws(TraceFileError) -> [Int64: String] {
-    // NB: Not `sessions()`, which counts each session's actions: a scan of the file.
-    var roots: [Int64: String] = [:]
-    for row in try self.query("SELECT id, root_feature FROM sessions").rows {
-      if case let (.integer(id), .text(root)) = (row[0], row[1]) { roots[id] = root }
-    }
-    return roots
-  }
-}
