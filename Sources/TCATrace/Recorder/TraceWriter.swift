@@ -54,7 +54,8 @@ package final class TraceWriter: @unchecked Sendable {
   let capacity: Int
 
   private var connection: SQLiteConnection?
-  private var statements: Statements?
+  /// The file's rows, written; made once the file is open.
+  private var rows: TraceRowWriter?
   private var sessionID: Int64?
   /// The state after the last action written, whose JSON the next action's changes start from.
   private var lastState: Any?
@@ -432,66 +433,26 @@ package final class TraceWriter: @unchecked Sendable {
       // connection checkpoints again and deletes it.
       try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
-    self.statements = nil
+    self.rows = nil
     self.connection = nil
   }
 
-  private struct Statements {
-    let insertSession: SQLiteStatement
-    let insertAction: SQLiteStatement
-    let insertChange: SQLiteStatement
-    let insertLeak: SQLiteStatement
-    let insertState: SQLiteStatement
-  }
-
-  private func prepareStatements(_ connection: SQLiteConnection) throws(TraceFileError)
-    -> Statements
-  {
-    if let statements = self.statements { return statements }
-    let statements = Statements(
-      insertSession: try connection.prepare(
-        """
-        INSERT INTO sessions (name, root_feature, started_at, recorder_version)
-        VALUES (?1, ?2, ?3, ?4)
-        """
-      ),
-      insertAction: try connection.prepare(
-        """
-        INSERT INTO actions (
-          session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
-          feature, category, case_name, state_path, payload, payload_json, json_changes, at_once
-        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-        """
-      ),
-      insertChange: try connection.prepare(
-        """
-        INSERT INTO state_changes (
-          action_id, position, path, kind, old_value, new_value, rebuild, shared
-        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-        """
-      ),
-      insertLeak: try connection.prepare(
-        "INSERT INTO leaks (action_id, rule, feature, detail) VALUES (?1, ?2, ?3, ?4)"
-      ),
-      insertState: try connection.prepare(
-        "INSERT OR REPLACE INTO states (session_id, seq, tree, json) VALUES (?1, ?2, ?3, ?4)"
-      )
-    )
-    self.statements = statements
-    return statements
+  private func rowWriter(_ connection: SQLiteConnection) throws(TraceFileError) -> TraceRowWriter {
+    if let rows = self.rows { return rows }
+    let rows = try TraceRowWriter(connection: connection)
+    self.rows = rows
+    return rows
   }
 
   private func write(_ session: SessionRecord?, _ batch: [[ActionRecord]]) throws(TraceFileError) {
     guard let connection = self.connection else { return }
-    let statements = try self.prepareStatements(connection)
+    let rows = try self.rowWriter(connection)
     try connection.execute("BEGIN IMMEDIATE")
     do throws(TraceFileError) {
       if let session {
-        try statements.insertSession.run([
-          .text(session.name), .text(session.rootFeature), .text(session.startedAt),
-          .text(session.recorderVersion),
-        ])
-        self.sessionID = connection.lastInsertRowID
+        self.sessionID = try rows.beginSession(
+          name: session.name, rootFeature: session.rootFeature, startedAt: session.startedAt,
+          recorderVersion: session.recorderVersion)
       }
       if let sessionID = self.sessionID {
         // NB: The records are read where they lie: copying one retains each of its strings,
@@ -500,8 +461,8 @@ package final class TraceWriter: @unchecked Sendable {
           try chunk.withUnsafeBufferPointer { (records) throws(TraceFileError) in
             for index in records.indices {
               try Self.write(
-                records.baseAddress! + index, sessionID: sessionID, statements: statements,
-                connection: connection, lastState: &self.lastState, jsonTypes: self.jsonTypes
+                records.baseAddress! + index, sessionID: sessionID, rows: rows,
+                lastState: &self.lastState, jsonTypes: self.jsonTypes
               )
             }
           }
@@ -515,65 +476,44 @@ package final class TraceWriter: @unchecked Sendable {
   }
 
   private static func write(
-    _ record: UnsafePointer<ActionRecord>, sessionID: Int64, statements: Statements,
-    connection: SQLiteConnection, lastState: inout Any?, jsonTypes: JSONDiffTypes
+    _ record: UnsafePointer<ActionRecord>, sessionID: Int64, rows: TraceRowWriter,
+    lastState: inout Any?, jsonTypes: JSONDiffTypes
   ) throws(TraceFileError) {
-    let insert = statements.insertAction
-    insert.reset()
-    insert.bind(1, sessionID)
-    insert.bind(2, Int64(record.pointee.seq))
-    insert.bind(3, record.pointee.timeNs)
-    insert.bind(4, record.pointee.durationNs)
+    let causeSeq: Int?
     switch record.pointee.origin {
-    case .send:
-      insert.bind(5, "send")
-      insert.bind(6, nil)
-    case let .effect(cause):
-      insert.bind(5, "effect")
-      insert.bind(6, Int64(cause))
+    case .send: causeSeq = nil
+    case let .effect(cause): causeSeq = cause
     }
-    insert.bind(7, record.pointee.classification.path)
-    insert.bind(8, record.pointee.classification.rootCategory.rawValue)
-    insert.bind(9, record.pointee.classification.featurePath)
-    insert.bind(10, record.pointee.classification.category.rawValue)
-    insert.bind(11, record.pointee.classification.caseName)
-    insert.bind(12, record.pointee.statePath)
-    insert.bind(13, record.pointee.classification.payload)
-    insert.bind(14, record.pointee.payloadJSON)
-    insert.bind(15, Self.jsonChanges(record, lastState: &lastState, types: jsonTypes))
-    insert.bind(16, flag: record.pointee.atOnce)
-    try insert.run()
-    let actionID = connection.lastInsertRowID
+    let actionID = try rows.insertAction(
+      sessionID: sessionID, seq: record.pointee.seq, timeNs: record.pointee.timeNs,
+      durationNs: record.pointee.durationNs, causeSeq: causeSeq,
+      path: record.pointee.classification.path,
+      rootCategory: record.pointee.classification.rootCategory.rawValue,
+      feature: record.pointee.classification.featurePath,
+      category: record.pointee.classification.category.rawValue,
+      caseName: record.pointee.classification.caseName, statePath: record.pointee.statePath,
+      payload: record.pointee.classification.payload, payloadJSON: record.pointee.payloadJSON,
+      jsonChanges: Self.jsonChanges(record, lastState: &lastState, types: jsonTypes),
+      atOnce: record.pointee.atOnce)
     for position in record.pointee.changes.indices {
-      let insert = statements.insertChange
-      insert.reset()
-      insert.bind(1, actionID)
-      insert.bind(2, Int64(position))
-      insert.bind(3, record.pointee.changes[position].path)
-      insert.bind(4, record.pointee.changes[position].kind.rawValue)
-      insert.bind(5, record.pointee.changes[position].old)
-      insert.bind(6, record.pointee.changes[position].new)
-      insert.bind(7, record.pointee.changes[position].rebuild?.json)
-      insert.bind(8, record.pointee.changes[position].sharedPath)
-      try insert.run()
+      try rows.insertChange(
+        actionID: actionID, position: position, path: record.pointee.changes[position].path,
+        kind: record.pointee.changes[position].kind.rawValue,
+        old: record.pointee.changes[position].old, new: record.pointee.changes[position].new,
+        rebuild: record.pointee.changes[position].rebuild?.json,
+        shared: record.pointee.changes[position].sharedPath)
     }
     for snapshot in record.pointee.states {
       var tree = StateTree.node(of: snapshot.value)
       snapshot.redact(&tree, snapshot.value)
-      let insert = statements.insertState
-      insert.reset()
-      insert.bind(1, sessionID)
-      insert.bind(2, Int64(snapshot.seq))
-      insert.bind(3, tree.json)
-      insert.bind(
-        4, TraceJSON.encode(snapshot.value).map { snapshot.redactJSON($0, snapshot.value) })
-      try insert.run()
+      try rows.insertState(
+        sessionID: sessionID, seq: snapshot.seq, tree: tree.json,
+        json: TraceJSON.encode(snapshot.value).map { snapshot.redactJSON($0, snapshot.value) })
       snapshot.built(tree.nodeCount)
     }
     for leak in record.pointee.leaks {
-      try statements.insertLeak.run([
-        .integer(actionID), .text(leak.rule.rawValue), .text(leak.feature), .text(leak.detail),
-      ])
+      try rows.insertLeak(
+        actionID: actionID, rule: leak.rule.rawValue, feature: leak.feature, detail: leak.detail)
     }
   }
 
@@ -599,10 +539,8 @@ package final class TraceWriter: @unchecked Sendable {
   private func finishSession(endedAt: String?, dropped: Int) {
     if let connection = self.connection, let sessionID = self.sessionID, self.error == nil {
       do throws(TraceFileError) {
-        let statement = try connection.prepare(
-          "UPDATE sessions SET ended_at = ?1, dropped_actions = ?2 WHERE id = ?3"
-        )
-        try statement.run([SQLiteValue(endedAt), .integer(Int64(dropped)), .integer(sessionID)])
+        try self.rowWriter(connection).endSession(
+          id: sessionID, endedAt: endedAt, droppedActions: dropped)
       } catch {
         self.condition.lock()
         let report = self.fail(Failure(error: error, firstLostSeq: nil, whileOpening: false))
@@ -612,7 +550,7 @@ package final class TraceWriter: @unchecked Sendable {
     }
     // NB: Closing the last connection checkpoints the WAL into the file and deletes it, so
     // the file alone holds the session.
-    self.statements = nil
+    self.rows = nil
     self.connection = nil
   }
 }

@@ -193,66 +193,61 @@ package final class TraceMerge {
       INSERT INTO temp.merged_actions (old, new)
         SELECT id, \(actionBase) + row_number() OVER (ORDER BY id) FROM input.actions
         WHERE session_id \(notSkipped);
-      INSERT INTO main.sessions
-        (id, name, root_feature, started_at, ended_at, dropped_actions, recorder_version)
-        SELECT m.new, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
-          s.recorder_version
-        FROM input.sessions s JOIN temp.merged_sessions m ON m.old = s.id
-        ORDER BY m.new;
+      \(TraceColumns.copy(
+        into: "main.sessions", TraceColumns.sessions, id: "m.new", from: "s",
+        "FROM input.sessions s JOIN temp.merged_sessions m ON m.old = s.id ORDER BY m.new"));
       """
     )
     let sessions = try self.connection.integer("SELECT count(*) FROM temp.merged_sessions") ?? 0
     let actions = try self.connection.integer("SELECT count(*) FROM temp.merged_actions") ?? 0
     try self.copyAll(
       actions, "actions", of: "sessions", from: path,
-      """
-      INSERT INTO main.actions
-        (id, session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
-         feature, category, case_name, state_path, payload, payload_json, json_changes, at_once)
-        SELECT am.new, sm.new, a.seq, a.time_ns, a.duration_ns, a.origin, a.cause_seq, a.path,
-          a.root_category, a.feature, a.category, a.case_name, a.state_path, a.payload,
-          a.payload_json, \(jsonChanges), \(atOnce)
+      TraceColumns.copy(
+        into: "main.actions", TraceColumns.actions, id: "am.new", from: "a",
+        values: ["session_id": "sm.new", "json_changes": jsonChanges, "at_once": atOnce],
+        """
         FROM input.actions a
         JOIN temp.merged_actions am ON am.old = a.id
         JOIN temp.merged_sessions sm ON sm.old = a.session_id
         ORDER BY am.new
-      """
+        """)
     )
     try self.copyAll(
       try self.connection.integer(
         "SELECT count(*) FROM input.state_changes WHERE action_id \(skippedActions)") ?? 0,
       "state changes", of: "actions", from: path,
-      """
-      INSERT INTO main.state_changes
-        (action_id, position, path, kind, old_value, new_value, rebuild, shared)
-        SELECT am.new, c.position, c.path, c.kind, c.old_value, c.new_value, \(rebuild), \(shared)
+      TraceColumns.copy(
+        into: "main.state_changes", TraceColumns.stateChanges, from: "c",
+        values: ["action_id": "am.new", "rebuild": rebuild, "shared": shared],
+        """
         FROM input.state_changes c JOIN temp.merged_actions am ON am.old = c.action_id
         ORDER BY am.new, c.position
-      """
+        """)
     )
     if version >= 2 {
       try self.copyAll(
         try self.connection.integer(
           "SELECT count(*) FROM input.states WHERE session_id \(notSkipped)") ?? 0,
         "kept states", of: "sessions", from: path,
-        """
-        INSERT INTO main.states (session_id, seq, tree, json)
-          SELECT sm.new, st.seq, st.tree, \(json)
+        TraceColumns.copy(
+          into: "main.states", TraceColumns.states, from: "st",
+          values: ["session_id": "sm.new", "json": json],
+          """
           FROM input.states st JOIN temp.merged_sessions sm ON sm.old = st.session_id
           ORDER BY sm.new, st.seq
-        """
+          """)
       )
     }
     try self.copyAll(
       try self.connection.integer(
         "SELECT count(*) FROM input.leaks WHERE action_id \(skippedActions)") ?? 0,
       "leaks", of: "actions", from: path,
-      """
-      INSERT INTO main.leaks (action_id, rule, feature, detail)
-        SELECT am.new, l.rule, l.feature, l.detail
+      TraceColumns.copy(
+        into: "main.leaks", TraceColumns.leaks, from: "l", values: ["action_id": "am.new"],
+        """
         FROM input.leaks l JOIN temp.merged_actions am ON am.old = l.action_id
         ORDER BY am.new, l.rowid
-      """
+        """)
     )
     // NB: A session merged before keeps the file it was recorded in.
     let sources = try self.connection.prepare(
