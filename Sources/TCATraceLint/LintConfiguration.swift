@@ -113,6 +113,7 @@ public struct LintConfiguration: Equatable, Sendable {
             file: file, at: value.mark,
             message: "'rules' should map rule names to error, warning or off")
         }
+        var named: [LintRule: String] = [:]
         for (name, setting) in rules {
           guard let rule = name.string.flatMap(LintRule.init(name:)) else {
             throw LintConfigurationError(
@@ -121,6 +122,14 @@ public struct LintConfiguration: Equatable, Sendable {
                 "no rule '\(name.string ?? "")'; the rules are "
                 + LintRule.allCases.map(\.rawValue).joined(separator: ", "))
           }
+          if let earlier = named[rule] {
+            throw LintConfigurationError(
+              file: file, at: name.mark,
+              message:
+                "'rules' names '\(rule.rawValue)' twice, as '\(earlier)' and '\(name.string ?? "")': keep one"
+            )
+          }
+          named[rule] = name.string ?? ""
           if let name = name.string, name != rule.rawValue {
             configuration.formerRuleNames.append(name)
           }

@@ -68,15 +68,7 @@ package struct TraceFileAccess: Sendable {
     checking tables: [String]? = nil, alongside: Bool = true,
     _ body: (TraceReader) async throws -> Result
   ) async throws -> Result {
-    let reader = try self.openChecked(tables, alongside: alongside)
-    do {
-      let result = try await body(reader)
-      try reader.verifyRead()
-      return result
-    } catch {
-      try reader.verifyRead()
-      throw error
-    }
+    try await self.openChecked(tables, alongside: alongside).finishReading(body)
   }
 
   /// Opens the file and checks it, or starts checking it; see ``read(checking:alongside:_:)``.

@@ -110,11 +110,16 @@ enum SARIFLog {
         "rules",
         .array(
           rules.map { rule in
-            .object([
-              ("id", .string(rule.rawValue)),
-              ("shortDescription", .object([("text", .string(rule.summary))])),
-              ("defaultConfiguration", .object([("level", .string(rule.severity.rawValue))])),
-            ])
+            // NB: A rule's former name, as SARIF says one (a code-scanning service then keeps
+            // the alerts, and what was dismissed, of a rule renamed).
+            let former = LintRule.formerNames.filter { $0.value == rule }.keys.sorted()
+            return .object(
+              [
+                ("id", .string(rule.rawValue)),
+                ("shortDescription", .object([("text", .string(rule.summary))])),
+                ("defaultConfiguration", .object([("level", .string(rule.severity.rawValue))])),
+              ] + (former.isEmpty ? [] : [("deprecatedIds", .array(former.map { .string($0) }))])
+            )
           }
         )
       ),

@@ -443,6 +443,10 @@ record_examples() {
   # with MINIMUM_COMPILING, fewer written tests compiling. How many pass is reported, not
   # checked: those that wait on what the example's test drives fail by design, within TCA's
   # one second.
+  if ! [[ "${MINIMUM_COMPILING:-0}" =~ ^[0-9]+$ ]]; then
+    echo "measure.sh: MINIMUM_COMPILING is a number of tests, not '$MINIMUM_COMPILING'" >&2
+    return 2
+  fi
   if [ "$same" != "$files" ] || [ "$sessions" = 0 ] || [ "$replayed" != "$sessions" ] ||
     [ "$rebuilt" != "$sessions" ] || [ "$written" != "$sessions" ] ||
     [ "$compiled" -lt "${MINIMUM_COMPILING:-0}" ]; then

@@ -102,7 +102,9 @@ def prelude(text, call_start):
 
 def insert(path, statements):
     text = open(path).read()
-    store = text.index('  let store = TestStore(')
+    store = text.find('  let store = TestStore(')
+    if store < 0:
+        return
     lines = ['  // The declarations the store uses, copied by measure.sh from the example\'s test.']
     lines += ['  ' + line if line else '' for line in statements.split('\n')]
     open(path, 'w').write(text[:store] + '\n'.join(lines) + '\n' + text[store:])

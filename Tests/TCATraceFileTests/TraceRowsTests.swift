@@ -73,9 +73,28 @@ struct TraceRowsTests {
     #expect(actions[1].leaks.map(\.rule) == [.effectSendsViewAction])
     #expect(try reader.renderedState(session: 1, after: 2) == "CounterFeature.State(count: 2)")
     #expect(
+      try reader.query("SELECT ended_at, dropped_actions FROM sessions").rows == [
+        [.text("2026-12-02T09:00:01.000Z"), .integer(3)]
+      ])
+    // Each value in its column, by name: the writer binds by position, in the lists' order.
+    #expect(
       try reader.query(
-        "SELECT ended_at, dropped_actions, at_once FROM sessions, actions WHERE seq = 2"
-      )
-      .rows == [[.text("2026-12-02T09:00:01.000Z"), .integer(3), .integer(1)]])
+        "SELECT \(TraceColumns.actions.joined(separator: ", ")) FROM actions WHERE seq = 2"
+      ).rows == [
+        [
+          .integer(1), .integer(2), .integer(2000), .integer(20), .text("effect"), .integer(1),
+          .text("_internal.loaded"), .text("internal"), .text(""), .text("internal"),
+          .text("loaded"), .text(""), .text("2"), .null, .null, .integer(1),
+        ]
+      ])
+    #expect(
+      try reader.query(
+        "SELECT \(TraceColumns.stateChanges.joined(separator: ", ")) FROM state_changes WHERE action_id = 2"
+      ).rows == [
+        [
+          .integer(2), .integer(0), .text("count"), .text("changed"), .text("1"), .text("2"),
+          .null, .null,
+        ]
+      ])
   }
 }

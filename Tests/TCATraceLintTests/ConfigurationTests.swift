@@ -53,6 +53,24 @@ struct ConfigurationTests {
       ])
   }
 
+  /// A rule named twice, by its name and its former name, is refused: which one wins would be
+  /// the file's order.
+  @Test func aRuleNamedTwiceIsRefused() {
+    #expect {
+      try LintConfiguration.parse(
+        yaml: """
+          rules:
+            view-action-from-effect: off
+            effect-sends-view-action: error
+          """,
+        file: "c.yml", directory: "/project")
+    } throws: { error in
+      (error as? LintConfigurationError)?.description.contains(
+        "'rules' names 'effect-sends-view-action' twice, as 'view-action-from-effect' and 'effect-sends-view-action': keep one"
+      ) == true
+    }
+  }
+
   @Test func severityAndOffApplyToFindings() throws {
     let directory = try TemporaryDirectory()
     try Self.leak.write(toFile: directory.path("Parent.swift"), atomically: true, encoding: .utf8)

@@ -180,6 +180,20 @@ struct LintCommandTests {
     #expect((location["region"] as? [String: Any])?["startColumn"] as? Int == 28)
     let base = (run["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: Any]
     #expect(base?["uri"] as? String == directory.url.standardizedFileURL.absoluteString + "/")
+    // Issue #72: a renamed rule's former name, as SARIF keeps one.
+    let rules = try #require(
+      ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+    let deprecated = Dictionary(
+      uniqueKeysWithValues: rules.compactMap { rule in
+        (rule["deprecatedIds"] as? [String]).map { (rule["id"] as? String ?? "", $0) }
+      })
+    #expect(
+      deprecated == [
+        "parent-reacts-to-private-child-action": ["child-private-action-access"],
+        "ancestor-reacts-to-grandchild-delegate": ["grandchild-delegate-access"],
+        "effect-sends-view-action": ["view-action-from-effect"],
+        "view-sends-private-action": ["private-action-sent-from-view"],
+      ])
 
     _ = directory
   }

@@ -13,11 +13,14 @@ package struct LeakReachRow: Equatable, Sendable {
 }
 
 extension TraceReader {
-  /// Each session's root feature, by session id.
+  /// Each session's root feature, by session id; a session whose id or root feature a
+  /// damaged or edited file holds as something else is left out.
   ///
   /// NB: Not ``sessions()``, which counts each session's actions: a scan of the file.
   package func rootFeatures() throws(TraceFileError) -> [Int64: String] {
-    let statement = try self.connection.prepare("SELECT id, root_feature FROM sessions")
+    let statement = try self.connection.prepare(
+      "SELECT id, root_feature FROM sessions WHERE typeof(id) = 'integer' AND typeof(root_feature) = 'text'"
+    )
     var roots: [Int64: String] = [:]
     while try statement.step() {
       roots[try statement.integer(0)] = try statement.string(1)

@@ -1,15 +1,17 @@
 extension TraceReader {
   /// Opens the trace at `path`, checks it, reads it with `body`, and then checks that what
   /// `body` read is the file as it was: the way to read a file that a recorder may begin
-  /// writing, or that may be damaged, as `tcatrace` reads one.
+  /// writing, or that may be damaged, checked as `tcatrace` checks one. (The commands also
+  /// limit the time a row may take and the memory SQLite may use: set ``rowTimeLimit`` in
+  /// `body` for the first.)
   ///
   /// ```swift
   /// let sessions = try TraceReader.read(path: "session.db") { try $0.sessions() }
   /// ```
   ///
   /// SQLite's `integrity_check` checks a file of up to 32 MB whole before `body` runs (a
-  /// fifth of a second at most); a larger one is checked on a thread and a connection of its
-  /// own while `body` reads. After `body`, a file a recorder began writing meanwhile throws
+  /// fifth of a second at most); a larger one is checked whole on a thread and a connection of
+  /// its own while `body` reads, and the read waits for that check to end. After `body`, a file a recorder began writing meanwhile throws
   /// `.changedWhileReading` (what was read may be torn: read it again), and damage the check
   /// found throws `.corrupt`. Both win over an error of `body`'s, which they may explain.
   ///
@@ -29,14 +31,7 @@ extension TraceReader {
   ) async throws -> Result {
     let reader = try TraceReader(path: path)
     try reader.startChecking()
-    do {
-      let result = try await body(reader)
-      try reader.verifyRead()
-      return result
-    } catch {
-      try reader.verifyRead()
-      throw error
-    }
+    return try await reader.finishReading(body)
   }
 
   /// The size up to which a file (with its `-wal`) is checked whole before it is read.
@@ -56,7 +51,13 @@ extension TraceReader {
     tables: [String]? = nil, alongside: Bool = true
   ) throws(TraceFileError) {
     if TraceFile.size(self.path) <= Self.checkedWholeUpTo {
-      try self.checkIntegrity()
+      do {
+        try self.checkIntegrity()
+      } catch {
+        // NB: A recorder that began writing the file as it was checked is no damage.
+        try self.checkUnchanged()
+        throw error
+      }
     } else if let tables, !alongside {
       self.tablesCheckedAfterReading = tables
     } else {
@@ -67,13 +68,29 @@ extension TraceReader {
   /// Runs `body` with this reader, then throws what ``verifyRead()`` finds, which wins over an
   /// error of `body`'s.
   package func finishReading<Result>(_ body: (TraceReader) throws -> Result) throws -> Result {
+    let result: Result
     do {
-      let result = try body(self)
-      try self.verifyRead()
-      return result
+      result = try body(self)
     } catch {
       try self.verifyRead()
       throw error
     }
+    try self.verifyRead()
+    return result
+  }
+
+  /// ``finishReading(_:)`` for a body that waits.
+  package func finishReading<Result>(
+    _ body: (TraceReader) async throws -> Result
+  ) async throws -> Result {
+    let result: Result
+    do {
+      result = try await body(self)
+    } catch {
+      try self.verifyRead()
+      throw error
+    }
+    try self.verifyRead()
+    return result
   }
 }
