@@ -158,7 +158,7 @@ indirect enum SwiftFragment {
   /// Written as it is.
   case text(String)
   /// `open`, the items separated by commas, `close`: on one line when it fits, else one item
-  /// per line.
+  /// per line (a collection's each followed by a comma).
   case group(open: String, items: [SwiftFragment], close: String)
   /// `open` (ending in `{`), the lines one per line, `}`.
   case block(open: String, lines: [SwiftFragment])
@@ -213,7 +213,10 @@ indirect enum SwiftFragment {
     case let .group(open, items, close):
       guard !items.isEmpty else { return open + close }
       let lines = items.map { inner + $0.laidOut(indent: indent + 2, column: indent + 2) }
-      return open + "\n" + lines.joined(separator: ",\n") + "\n" + pad + close
+      // NB: A collection literal over several lines ends its last element with a comma too,
+      // as swift-format writes one (an argument list may not before Swift 6.1).
+      let last = close == "]" ? "," : ""
+      return open + "\n" + lines.joined(separator: ",\n") + last + "\n" + pad + close
     case let .block(open, lines):
       let body = lines.map { inner + $0.laidOut(indent: indent + 2, column: indent + 2) }
       return open + "\n" + body.joined(separator: "\n") + "\n" + pad + "}"

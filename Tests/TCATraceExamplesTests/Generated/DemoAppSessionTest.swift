@@ -114,7 +114,7 @@ func replaysDemoAppSession() async throws {
     $0.todos.todos = [
       .init(id: 1, title: "Buy milk", isComplete: false),
       .init(id: 100, title: "Record a trace", isComplete: true),
-      .init(id: 2, title: "Write the trace reader", isComplete: true)
+      .init(id: 2, title: "Write the trace reader", isComplete: true),
     ]
   }
 

@@ -39,7 +39,7 @@ func replaysGameSession() async throws {
     $0.modify(\.play) {
       $0.results = [
         .init(id: UUID(0), name: "Central Park"),
-        .init(id: UUID(1), name: "Central Lake")
+        .init(id: UUID(1), name: "Central Lake"),
       ]
     }
   }
