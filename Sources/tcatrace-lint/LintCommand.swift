@@ -112,9 +112,10 @@ struct LintCommand: ParsableCommand {
       return
     }
     var configuration = try self.configuration()
-    for name in configuration.formerRuleNames + self.rules where LintRule.formerNames[name] != nil {
+    for name in configuration.formerRuleNames + self.rules {
+      guard let rule = LintRule.formerNames[name] else { continue }
       printError(
-        "note: '\(name)' is the former name of '\(LintRule.formerNames[name]!.rawValue)', the name the trace gives the rule too; the former name still works"
+        "note: '\(name)' is the former name of '\(rule.rawValue)', the name the trace gives the rule too; the former name still works"
       )
     }
     if !self.rules.isEmpty {

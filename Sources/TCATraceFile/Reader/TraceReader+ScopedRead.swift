@@ -11,9 +11,10 @@ extension TraceReader {
   ///
   /// SQLite's `integrity_check` checks a file of up to 32 MB whole before `body` runs (a
   /// fifth of a second at most); a larger one is checked whole on a thread and a connection of
-  /// its own while `body` reads, and the read waits for that check to end. After `body`, a file a recorder began writing meanwhile throws
-  /// `.changedWhileReading` (what was read may be torn: read it again), and damage the check
-  /// found throws `.corrupt`. Both win over an error of `body`'s, which they may explain.
+  /// its own while `body` reads, and the read waits for that check to end. After `body`, a file
+  /// a recorder began writing meanwhile throws `.changedWhileReading` (what was read may be
+  /// torn: read it again), and damage the check found throws `.corrupt`. Both win over an
+  /// error of `body`'s, which they may explain.
   ///
   /// - Throws: `TraceFileError` as ``init(path:live:)`` does, of kind `.corrupt` or
   ///   `.changedWhileReading` as above, or what `body` throws.

@@ -28,7 +28,8 @@ enum SwiftLiteral {
   }
 
   /// A literal as CustomDump printed it (`"Blob"`, `#"say "hi""#`, `42`, `-1.5e-3`, `true`,
-  /// `nil`, a `UUID`, an `IndexSet`), written anew; `nil` when `text` is not one literal and nothing more.
+  /// `nil`, a `UUID`, an `IndexSet`), written anew; `nil` when `text` is not one literal and
+  /// nothing more.
   static func rewritten(_ text: String) -> String? {
     let scalars = Array(text.unicodeScalars)
     var index = 0
