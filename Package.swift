@@ -61,7 +61,7 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     // NB: The linter's `.tcatrace-lint.yml`; `.ci/lowest-swift-syntax` builds it on 5.0.1 too.
     .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
-    // NB: `tcatrace serve`'s HTTP server: only the `tcatrace` program links it.
+    // NB: `tcatrace serve`'s HTTP server: only the `tcatrace-serve` program links it.
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     // NB: How `tcatrace` runs the programs beside it: Apple's process spawning, tested on Darwin
     // and Linux, where this package had a `posix_spawn` of its own that only Linux compiled. Its
@@ -87,15 +87,19 @@ let package = Package(
     // NB: What a store's observer sees of an action (`ActionEvent`, its origin and route),
     // and the collection of routes: `Composable`'s observation seam, which `TCATrace` records
     // through on either host.
-    .target(name: "ActionObservation", dependencies: ["TCATraceAtomicsShims"]),
-    // NB: Atomic operations on a word for `ActionObservation.AtomicWord`: the standard
-    // library's `Atomic` is available from iOS 18 and macOS 15 only.
+    .target(name: "ActionObservation", dependencies: ["RuntimeSupport"]),
+    // NB: The low-level parts the libraries share: every read of the Swift runtime's own
+    // layouts, key paths' names, and the one `Locked` and `AtomicWord`.
+    .target(name: "RuntimeSupport", dependencies: ["TCATraceAtomicsShims"]),
+    // NB: Atomic operations on a word for `RuntimeSupport.AtomicWord`: the standard library's
+    // `Atomic` is available from iOS 18 and macOS 15 only.
     .target(name: "TCATraceAtomicsShims"),
     .target(
       name: "Composable",
       dependencies: [
         "ActionObservation",
         "ComposableMacros",
+        "RuntimeSupport",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
@@ -112,6 +116,7 @@ let package = Package(
       name: "TCABoundaries",
       dependencies: [
         "ActionObservation",
+        "RuntimeSupport",
         .target(name: "Composable", condition: .when(traits: ["BundledComposable"])),
         .product(
           name: "ComposableArchitecture", package: "swift-composable-architecture",
@@ -132,6 +137,7 @@ let package = Package(
           condition: .when(traits: ["ComposableArchitecture"])
         ),
         "ActionObservation",
+        "RuntimeSupport",
         "TCABoundaries",
         "TCATraceFile",
         "TerminalSafeText",
@@ -148,8 +154,9 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
       ]
     ),
-    // NB: The grammar `tcatrace test` checks what it writes against, in `tcatrace-lint` (which
-    // holds Swift's parser, so that `tcatrace` does not).
+    // NB: The grammar `tcatrace test` checks what it writes against: `tcatrace-serve` links it,
+    // and `tcatrace` runs it in `tcatrace-lint` (which holds Swift's parser, so that `tcatrace`
+    // does not).
     .target(
       name: "GeneratedTestCheck",
       dependencies: [
@@ -173,9 +180,10 @@ let package = Package(
     .executableTarget(
       name: "tcatrace",
       dependencies: [
-        "ToolSupport",
         "TCATraceFile",
-        "TraceCommands",
+        "TestGeneration",
+        "ToolSupport",
+        "TraceFormats",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Subprocess", package: "swift-subprocess"),
       ],
@@ -197,9 +205,11 @@ let package = Package(
     .executableTarget(
       name: "tcatrace-serve",
       dependencies: [
+        "GeneratedTestCheck",
         "TCATraceFile",
+        "TestGeneration",
         "ToolSupport",
-        "TraceCommands",
+        "TraceFormats",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "FlyingFox", package: "FlyingFox"),
       ],
@@ -207,9 +217,15 @@ let package = Package(
       // (`Scripts/embed-page.py`), not as resources (see `PageAssets`).
       exclude: ["Page"]
     ),
-    // NB: What the programs that read traces share: how they open a file, and their JSON.
+    // NB: A trace in the formats the programs write besides their text: the JSON of
+    // `--format json` and serve's API, Perfetto's Trace Event JSON and OTLP (`tcatrace export`).
     .target(
-      name: "TraceCommands",
+      name: "TraceFormats",
+      dependencies: ["TCATraceFile", "ToolSupport"]
+    ),
+    // NB: A recorded session as a `TestStore` test (`tcatrace test`, serve's download).
+    .target(
+      name: "TestGeneration",
       dependencies: ["TCATraceFile", "ToolSupport"]
     ),
     .executableTarget(
@@ -312,9 +328,18 @@ let package = Package(
       dependencies: ["TCATraceFile", "TestSupport"]
     ),
     .testTarget(
+      name: "ActionObservationTests",
+      dependencies: ["ActionObservation", "TestSupport"]
+    ),
+    .testTarget(
+      name: "RuntimeSupportTests",
+      dependencies: ["RuntimeSupport", "TestSupport"]
+    ),
+    .testTarget(
       name: "TCATraceTests",
       dependencies: [
         "ActionObservation",
+        "RuntimeSupport",
         "CSQLite",
         "TCATrace",
         "TestSupport",

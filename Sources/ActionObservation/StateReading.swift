@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 /// A wrapper whose single stored value is the state: readers of state (the recorder's diff)
 /// look through it, so that `@Presents var destination` reads as `destination`.
 package protocol _TransparentStateWrapper {

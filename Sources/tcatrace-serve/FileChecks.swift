@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import TCATraceFile
-import TraceCommands
 
 /// SQLite's `integrity_check` of each file served, run once for each version of the file (its
 /// and its `-wal`'s size and times), where the commands run one each time they read.

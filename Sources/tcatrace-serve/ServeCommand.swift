@@ -3,7 +3,6 @@ import FlyingFox
 import Foundation
 import TCATraceFile
 import ToolSupport
-import TraceCommands
 
 /// `tcatrace serve FILE [FILE…]`: the traces in a browser.
 ///

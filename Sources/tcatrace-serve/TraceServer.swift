@@ -2,7 +2,9 @@ import FlyingFox
 import Foundation
 import TCATraceFile
 import ToolSupport
-import TraceCommands
+import GeneratedTestCheck
+import TestGeneration
+import TraceFormats
 
 // NB: FlyingFox has a `JSONValue` too.
 private typealias JSONValue = ToolSupport.JSONValue
@@ -110,17 +112,11 @@ struct TraceServer: HTTPHandler {
     if rest == ["compare"] {
       return try self.compare(fileIndex: path[1], session: session, query: query)
     }
-    if rest == ["perfetto"] || rest == ["test"] {
-      // NB: A session the file lacks is a 404 here, as for the other operations, rather than
-      // the command's exit 2.
-      try self.read(path: file) { _ = try $0.sessionExtent(id: session) }
-      return rest == ["perfetto"]
-        ? try Self.download(
-          ["export", file, "--session", String(session), "--format", "perfetto"],
-          name: "session-\(session).perfetto.json", type: "application/json")
-        : try Self.download(
-          ["test", file, "--session", String(session)],
-          name: "Session\(session)Tests.swift", type: "text/plain; charset=utf-8")
+    if rest == ["perfetto"] {
+      return try self.perfetto(file: file, session: session)
+    }
+    if rest == ["test"] {
+      return try self.test(file: file, session: session)
     }
     throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
   }
@@ -439,54 +435,39 @@ struct TraceServer: HTTPHandler {
       ]))
   }
 
-  /// What `tcatrace ARGUMENTS` prints, as a file to save: the `tcatrace` beside this program
-  /// writes it, as it does on the command line; its one-line error, if it fails.
-  private static func download(_ arguments: [String], name: String, type: String) throws
-    -> HTTPResponse
-  {
-    guard
-      let tcatrace = Bundle.main.executableURL?.deletingLastPathComponent()
-        .appendingPathComponent("tcatrace"),
-      FileManager.default.isExecutableFile(atPath: tcatrace.path)
-    else {
-      throw APIError(
-        .notFound, "no tcatrace beside tcatrace-serve to write it: install them side by side")
+  /// `/api/files/F/sessions/S/perfetto`: what `tcatrace export --format perfetto` writes of
+  /// the session, as a file to save.
+  private func perfetto(file: String, session: Int64) throws -> HTTPResponse {
+    let buffer = ExportBuffer()
+    try self.read(path: file) { reader in
+      try PerfettoTrace.export([try reader.session(id: session)], from: reader, to: buffer)
     }
-    let process = Process()
-    process.executableURL = tcatrace
-    process.arguments = arguments
-    process.environment = [
-      "NO_COLOR": "1", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "",
-    ]
-    process.standardInput = FileHandle.nullDevice
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // NB: Killed past a minute, so that a request cannot hold the server for good.
-    let pid = process.processIdentifier
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-    let errorData = Locked(Data())
-    let drained = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      errorData.value = errors.fileHandleForReading.readDataToEndOfFile()
-      drained.signal()
+    return Self.download(
+      buffer.bytes, name: "session-\(session).perfetto.json", type: "application/json")
+  }
+
+  /// `/api/files/F/sessions/S/test`: what `tcatrace test` prints for the session, as a file to
+  /// save, checked against the grammar it writes as the command checks it.
+  private func test(file: String, session: Int64) throws -> HTTPResponse {
+    let written = try self.read(path: file) { reader in
+      try TestStoreTest.written(
+        session: try reader.session(id: session), from: reader, file: file,
+        options: TestStoreTest.Options(name: "session\(session)"))
     }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    drained.wait()
-    process.waitUntilExit()
-    watchdog.cancel()
-    guard process.terminationStatus == 0 else {
-      let line =
-        String(decoding: errorData.value, as: UTF8.self)
-        .split(separator: "\n").first.map(String.init) ?? "tcatrace failed"
+    if let violation = GeneratedTestGrammar.violation(in: written.checked.source) {
       throw APIError(
         .unprocessableContent,
-        line.hasPrefix("Error: ") ? String(line.dropFirst("Error: ".count)) : line)
+        "the test written is outside the grammar tcatrace test writes (\(violation)), so it is not given; please report the trace that did this"
+      )
     }
-    var response = Self.response(.ok, type: type, body: data)
+    return Self.download(
+      Array(written.test.source.utf8), name: "Session\(session)Tests.swift",
+      type: "text/plain; charset=utf-8")
+  }
+
+  /// `body` as a file to save, named `name`.
+  private static func download(_ body: [UInt8], name: String, type: String) -> HTTPResponse {
+    var response = Self.response(.ok, type: type, body: Data(body))
     response.headers[HTTPHeader("Content-Disposition")] = "attachment; filename=\"\(name)\""
     return response
   }
@@ -562,21 +543,6 @@ struct TraceServer: HTTPHandler {
     return Self.response(
       status, type: "application/json",
       body: Data(JSONValue.object([("error", .string(line))]).rendered.utf8))
-  }
-}
-
-/// A value shared between the thread that reads a pipe and the one that waits for it.
-private final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Value
-
-  init(_ value: Value) {
-    self.stored = value
-  }
-
-  var value: Value {
-    get { self.lock.withLock { self.stored } }
-    set { self.lock.withLock { self.stored = newValue } }
   }
 }
 

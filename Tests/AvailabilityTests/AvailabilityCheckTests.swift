@@ -19,8 +19,8 @@ import TestSupport
 struct AvailabilityCheckTests {
   /// The targets an app that records compiles (the libraries and their host).
   static let libraries = [
-    "ActionObservation", "Composable", "TCABoundaries", "TCATrace", "TCATraceFile",
-    "TerminalSafeText",
+    "ActionObservation", "Composable", "RuntimeSupport", "TCABoundaries", "TCATrace",
+    "TCATraceFile", "TerminalSafeText",
   ]
 
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -93,7 +93,7 @@ struct AvailabilityCheckTests {
   /// what `swift test` builds besides the tests (the benchmarks, the fixtures, test support).
   static let tools = [
     "Sources/tcatrace", "Sources/tcatrace-serve", "Sources/tcatrace-lint", "Sources/tcatrace-demo",
-    "Sources/ToolSupport", "Sources/TraceCommands", "Sources/TCATraceLint",
+    "Sources/ToolSupport", "Sources/TraceFormats", "Sources/TestGeneration", "Sources/TCATraceLint",
     "Sources/GeneratedTestCheck", "Sources/TCATraceExamples", "Sources/ComposableMacros",
     "Sources/TCATraceBenchmarks", "Sources/tcatrace-bench", "Plugins/TCATraceLintBuildToolPlugin",
     "Plugins/TCATraceLintCommandPlugin", "Tests/Fixtures", "Tests/TestSupport",

@@ -63,35 +63,6 @@ import Testing
     let rebuilt = try StateTree.node(of: old).applying(changes)
     #expect(rebuilt.rendered() == String(customDumping: new))
   }
-
-  /// Issue #71: a change the state has no place for is left out and named; the rest applies.
-  @Test func aChangeThatDoesNotFitIsLeftOutAndTheRestApplies() throws {
-    let old = Screen(count: 1)
-    let tree = StateTree.node(of: old)
-    var unplaced: [StateRebuildError] = []
-    let rebuilt = tree.applying(
-      [
-        StateChange(path: "missing.count", kind: .changed, old: "1", new: "2"),
-        StateChange(path: "count", kind: .changed, old: "1", new: "2"),
-      ],
-      unplaced: { unplaced.append($0) }
-    )
-    #expect(unplaced.map(\.path) == ["missing.count"])
-    #expect(rebuilt.rendered() == String(customDumping: Screen(count: 2)))
-  }
-
-  @Test func aChangeThatDoesNotFitIsAnError() throws {
-    let tree = StateTree.node(of: RandomState())
-    #expect(throws: StateRebuildError.self) {
-      try tree.applying([StateChange(path: "missing.count", kind: .changed, old: "1", new: "2")])
-    }
-    #expect(throws: StateRebuildError.self) {
-      try tree.applying([StateChange(path: "count.inner", kind: .changed, old: "1", new: "2")])
-    }
-    #expect(throws: StateRebuildError.self) {
-      try tree.applying([StateChange(path: "count[3]", kind: .added, old: nil, new: "2")])
-    }
-  }
 }
 
 /// A state that holds a value which prints otherwise than it is stored, as TCA's alerts do.

@@ -1,6 +1,7 @@
 import ActionObservation
 import Foundation
 @testable import TCATrace
+import RuntimeSupport
 import TCATraceExamples
 import TestSupport
 import Testing

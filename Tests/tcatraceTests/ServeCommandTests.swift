@@ -44,11 +44,22 @@ struct ServeCommandTests {
     _ body: (_ url: URL, _ token: String, _ server: Process, _ lines: LineReader) async throws
       -> Void
   ) async throws {
+    try await self.servingTheDemo { url, token, server, lines, _ in
+      try await body(url, token, server, lines)
+    }
+  }
+
+  /// The demo's trace, recorded and served; `body` gets the folder it is in too.
+  private func servingTheDemo(
+    _ body: (
+      _ url: URL, _ token: String, _ server: Process, _ lines: LineReader, _ directory: URL
+    ) async throws -> Void
+  ) async throws {
     let directory = try TemporaryDirectory()
     let demo = try await Product.tcatrace.run(["demo"], in: directory.url)
     #expect(demo.status == 0)
     try await self.serving(["demo.db"], in: directory.url) { url, server, lines in
-      try await body(url, try Self.token(in: url), server, lines)
+      try await body(url, try Self.token(in: url), server, lines, directory.url)
     }
   }
 
@@ -108,7 +119,7 @@ struct ServeCommandTests {
   }
 
   @Test func theAPIAnswersWithTheTokenOnlyAndCtrlCStopsIt() async throws {
-    try await self.servingTheDemo { url, token, server, lines in
+    try await self.servingTheDemo { url, token, server, lines, directory in
       #expect(token.count == 64)
 
       let files = try await Self.get(url, path: "/api/files", token: token)
@@ -204,6 +215,15 @@ struct ServeCommandTests {
       let perfetto = try await Self.get(
         url, path: "/api/files/0/sessions/2/perfetto", token: token)
       #expect(perfetto.body.hasPrefix(#"{"displayTimeUnit":"ns","traceEvents":["#))
+      // NB: Byte for byte, from the libraries the commands use, linked into the server.
+      let printedTest = try await Product.tcatrace.run(
+        ["test", "demo.db", "--session", "1"], in: directory)
+      #expect(printedTest.status == 0)
+      #expect(test.body == printedTest.stdout)
+      let printedPerfetto = try await Product.tcatrace.run(
+        ["export", "demo.db", "--session", "2", "--format", "perfetto"], in: directory)
+      #expect(printedPerfetto.status == 0)
+      #expect(perfetto.body == printedPerfetto.stdout)
       let untestable = try await Self.get(url, path: "/api/files/0/sessions/2/test", token: token)
       #expect(untestable.status == 422)
       #expect(untestable.body.hasPrefix(#"{"error":"the trace holds no JSON of session 2's"#))

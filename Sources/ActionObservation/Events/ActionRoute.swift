@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 /// One step of an action's way from a parent feature to a child feature.
 ///
 /// `Scope`, `ifLet` and `forEach` each add a step when they hand an action to their child.

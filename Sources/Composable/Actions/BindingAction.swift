@@ -1,4 +1,5 @@
 import CustomDump
+import RuntimeSupport
 
 /// An action that sets one field of a feature's state, as a SwiftUI binding would.
 ///

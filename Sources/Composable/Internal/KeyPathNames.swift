@@ -1,5 +1,6 @@
 import ActionObservation
 import Foundation
+import RuntimeSupport
 
 extension KeyPathNames {
   private static let presentationCache = Locked<[AnyKeyPath: String]>([:])

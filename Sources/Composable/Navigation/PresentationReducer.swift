@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 extension Reducer {
   /// Runs a presented child feature kept in a ``PresentationState``: its
   /// ``PresentationAction/presented(_:)`` actions go to the child while it is presented, and

@@ -1,4 +1,5 @@
 import ActionObservation
+import RuntimeSupport
 /// The state of an optional child feature that its parent presents: a sheet, a pushed screen, an
 /// alert. `@Presents var destination: Destination.State?` keeps it.
 ///

@@ -1,5 +1,6 @@
 import ActionObservation
 import Foundation
+import RuntimeSupport
 
 /// A value shared by the features that hold it, and, with a key, kept in memory or in a file
 /// under that key; swift-sharing's `Shared`, as TCA 1.x re-exports it.

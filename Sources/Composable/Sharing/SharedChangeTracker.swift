@@ -1,4 +1,5 @@
 import ActionObservation
+import RuntimeSupport
 
 /// Keeps, while a store processes an action, the value each shared value had before the action
 /// changed it, so that the state before the action and the state after it (which hold the same

@@ -1,5 +1,6 @@
 import Dependencies
 import Foundation
+import RuntimeSupport
 
 /// Where a shared value is read from: the base of ``SharedKey``.
 ///

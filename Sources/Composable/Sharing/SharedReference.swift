@@ -1,5 +1,6 @@
 import ActionObservation
 import Foundation
+import RuntimeSupport
 
 /// Where a ``Shared`` value lives: a root that holds it (and saves it under its key), or a part
 /// of another shared value.

@@ -1,4 +1,5 @@
 import Dispatch
+import RuntimeSupport
 
 /// The engine behind a root ``Store``: the state, the action queue, and the running effects.
 @MainActor

@@ -1,4 +1,5 @@
 import Dispatch
+import RuntimeSupport
 
 /// The executor a ``TestStore``'s effects run on: the thread pool's threads, with a count of the
 /// jobs handed to it that have not run to their end.

@@ -1,4 +1,5 @@
 import ActionObservation
+import RuntimeSupport
 
 /// The case paths of a ``TCAFeatureAction``'s three categories, built once per action type.
 ///

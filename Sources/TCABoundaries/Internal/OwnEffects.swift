@@ -1,5 +1,6 @@
 import ActionObservation
 @_spi(Reflection) import Swift
+import RuntimeSupport
 
 #if ComposableArchitecture
   import ComposableArchitecture

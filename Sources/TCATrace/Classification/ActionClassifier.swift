@@ -4,6 +4,7 @@
   import Composable
 #endif
 import Foundation
+import RuntimeSupport
 
 /// Classifies the actions of one enum type, keeping each classification per chain of cases:
 /// an action whose cases were seen before is classified by reading its tags, without taking it

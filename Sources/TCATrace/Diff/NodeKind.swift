@@ -1,6 +1,7 @@
 import ActionObservation
 import CustomDump
 @_spi(Reflection) import Swift
+import RuntimeSupport
 
 #if canImport(Glibc)
   import Glibc

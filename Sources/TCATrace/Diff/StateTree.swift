@@ -5,6 +5,7 @@
 #endif
 import CustomDump
 import Foundation
+import RuntimeSupport
 
 /// Builds the ``StateNode`` of a value: the tree that renders as `customDump(value)` renders it,
 /// with each child keyed as ``StateDiff`` names it in a change's path.

@@ -11,6 +11,7 @@
   import Composable
 #endif
 import ActionObservation
+import RuntimeSupport
 
 /// The runtime the recorder is built against, as a session's `recorder_version` says it:
 /// `0.1.0` on `Composable`, `0.1.0+ComposableArchitecture` on pointfreeco's TCA (semantic

@@ -1,5 +1,6 @@
 import ActionObservation
 @_spi(Reflection) import CasePaths
+import RuntimeSupport
 
 /// Takes enum values apart without knowing their types: case name and payload.
 ///

@@ -1,5 +1,6 @@
 import ActionObservation
 import Foundation
+import RuntimeSupport
 
 /// The notifications that tell a recorder its app is leaving the foreground and coming back.
 ///

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import TCATraceFile
 
 /// When the recorder keeps a whole state: before the first action, and after an action once the

@@ -4,6 +4,7 @@
   import Composable
 #endif
 import Dispatch
+import RuntimeSupport
 
 extension Reducer {
   /// Records every action this reducer receives with `recorder`: the form for code that builds

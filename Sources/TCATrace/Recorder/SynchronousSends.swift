@@ -1,5 +1,6 @@
 import ActionObservation
 import Dispatch
+import RuntimeSupport
 
 /// Tells which actions an effect sent at once: processed by the store before it had finished
 /// processing the action whose effect sent them (an effect such as `.send`, which the store

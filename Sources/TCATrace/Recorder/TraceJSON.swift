@@ -1,4 +1,5 @@
 import Foundation
+import RuntimeSupport
 
 /// The JSON of `Encodable` values, as a trace stores it.
 ///

@@ -6,6 +6,7 @@
 import Dispatch
 import Foundation
 import IssueReporting
+import RuntimeSupport
 
 /// Records a store's actions into a trace file.
 ///

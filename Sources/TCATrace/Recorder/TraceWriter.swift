@@ -429,9 +429,8 @@ package final class TraceWriter: @unchecked Sendable {
   /// alone holds what was written.
   private func letGoOfTheFile() {
     if let connection = self.connection {
-      // NB: TRUNCATE leaves an empty WAL should closing not delete it; closing the last
-      // connection checkpoints again and deletes it.
-      try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+      // NB: Closing the last connection checkpoints again and deletes the WAL.
+      try? connection.checkpointTruncatingWAL()
     }
     self.rows = nil
     self.connection = nil
@@ -447,8 +446,7 @@ package final class TraceWriter: @unchecked Sendable {
   private func write(_ session: SessionRecord?, _ batch: [[ActionRecord]]) throws(TraceFileError) {
     guard let connection = self.connection else { return }
     let rows = try self.rowWriter(connection)
-    try connection.execute("BEGIN IMMEDIATE")
-    do throws(TraceFileError) {
+    try connection.writing { () throws(TraceFileError) in
       if let session {
         self.sessionID = try rows.beginSession(
           name: session.name, rootFeature: session.rootFeature, startedAt: session.startedAt,
@@ -468,10 +466,6 @@ package final class TraceWriter: @unchecked Sendable {
           }
         }
       }
-      try connection.execute("COMMIT")
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
     }
   }
 

@@ -1,5 +1,6 @@
 import ActionObservation
 import CustomDump
+import RuntimeSupport
 
 /// The state paths a recorder's redactions name, as the diff names paths: `login.password`.
 ///

@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 #if ComposableArchitecture
   import ComposableArchitecture
 #else

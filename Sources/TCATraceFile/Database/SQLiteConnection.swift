@@ -162,6 +162,28 @@ package final class SQLiteConnection {
     }
   }
 
+  /// Runs `body` in a transaction that takes the write lock before it reads (`BEGIN
+  /// IMMEDIATE`): committed when `body` returns, rolled back when it throws.
+  package func writing<Result>(
+    _ body: () throws(TraceFileError) -> Result
+  ) throws(TraceFileError) -> Result {
+    try self.execute("BEGIN IMMEDIATE")
+    do throws(TraceFileError) {
+      let result = try body()
+      try self.execute("COMMIT")
+      return result
+    } catch {
+      try? self.execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Folds the WAL into the file and leaves it empty (`wal_checkpoint(TRUNCATE)`): should
+  /// closing not delete the WAL, the file alone holds what was written.
+  package func checkpointTruncatingWAL() throws(TraceFileError) {
+    try self.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+  }
+
   package func prepare(_ sql: String) throws(TraceFileError) -> SQLiteStatement {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(self.handle, sql, -1, &statement, nil)

@@ -35,8 +35,7 @@ package enum TraceFile {
       // the write lock (which waits for the other's), and the schema written only if the file
       // is still empty. WAL comes after: switching waits for no lock and fails at once when
       // another connection is in the file.
-      try connection.execute("BEGIN IMMEDIATE")
-      do throws(TraceFileError) {
+      try connection.writing { () throws(TraceFileError) in
         (applicationID, version, tableCount) = try self.header(connection)
         if applicationID == 0, version == 0, tableCount == 0 {
           try connection.execute(
@@ -48,10 +47,6 @@ package enum TraceFile {
           )
           (applicationID, version) = (Int64(TraceSchema.applicationID), Int64(TraceSchema.version))
         }
-        try connection.execute("COMMIT")
-      } catch {
-        try? connection.execute("ROLLBACK")
-        throw error
       }
     }
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
@@ -85,8 +80,7 @@ package enum TraceFile {
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
-    try connection.execute("BEGIN IMMEDIATE")
-    do throws(TraceFileError) {
+    try connection.writing { () throws(TraceFileError) in
       let version = try self.header(connection).version
       if version < 2 {
         // NB: The table as this version creates it, `json` column included.
@@ -111,10 +105,6 @@ package enum TraceFile {
           """
         )
       }
-      try connection.execute("COMMIT")
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
     }
   }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ToolSupport
 import TCATraceFile
-import TraceCommands
+import TraceFormats
 
 extension TCATraceCommand {
   /// `tcatrace diff A.db B.db`: two recordings of the same flow, aligned action by action.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ToolSupport
 import TCATraceFile
+import TraceFormats
 
 extension TCATraceCommand {
   /// `tcatrace export FILE --format perfetto`: a trace for a timeline viewer.
@@ -90,8 +91,8 @@ extension TCATraceCommand {
         let sessions = try selected.map { [try reader.session(id: $0)] } ?? reader.sessions()
         switch self.format {
         case .perfetto:
-          try Self.export(sessions, from: reader, as: PerfettoTrace.self, to: destination)
-        case .otlp: try Self.export(sessions, from: reader, as: OTLPTrace.self, to: destination)
+          try PerfettoTrace.export(sessions, from: reader, to: destination)
+        case .otlp: try OTLPTrace.export(sessions, from: reader, to: destination)
         }
       }
       try output?.commit()
@@ -99,21 +100,6 @@ extension TCATraceCommand {
         let requests = output.requestsSent
         print("Sent \(requests) request\(requests == 1 ? "" : "s") to \(url).")
       }
-    }
-
-    private static func export<Exporter: SessionExporter>(
-      _ sessions: [TraceSession], from reader: TraceReader, as _: Exporter.Type,
-      to output: ExportOutput
-    ) throws {
-      var exporter = Exporter(output: output)
-      for session in sessions {
-        try exporter.begin(session)
-        try reader.forEachAction(matching: TraceFilter(session: session.id)) { action in
-          try exporter.write(action)
-        }
-        try exporter.end()
-      }
-      try exporter.finish()
     }
 
     /// Where the export goes; refuses to write over the trace itself.

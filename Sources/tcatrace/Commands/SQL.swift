@@ -1,6 +1,6 @@
 import ArgumentParser
 import TCATraceFile
-import TraceCommands
+import TraceFormats
 import ToolSupport
 
 extension TCATraceCommand {

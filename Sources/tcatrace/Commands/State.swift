@@ -1,7 +1,7 @@
 import ArgumentParser
 import ToolSupport
 import TCATraceFile
-import TraceCommands
+import TraceFormats
 
 extension TCATraceCommand {
   /// `tcatrace state FILE --at N`: the whole state after an action.

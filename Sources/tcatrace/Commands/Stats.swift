@@ -1,6 +1,6 @@
 import ArgumentParser
 import TCATraceFile
-import TraceCommands
+import TraceFormats
 
 extension TCATraceCommand {
   /// `tcatrace stats FILE`: where the actions and the reducer time go.

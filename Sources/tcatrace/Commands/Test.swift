@@ -1,6 +1,7 @@
 import ArgumentParser
 import ToolSupport
 import TCATraceFile
+import TestGeneration
 
 extension TCATraceCommand {
   /// `tcatrace test FILE --session S`: a recorded session as a `TestStore` test.
@@ -83,60 +84,26 @@ extension TCATraceCommand {
     }
 
     func run() async throws {
-      // NB: Changes the states have no place for are left out of the states asserted, and named.
-      var unplaced: [UnplacedChange] = []
-      let (test, twin) = try self.trace.read(checking: [
+      let options = TestStoreTest.Options(
+        name: self.name ?? "", imports: self.imports, dependencies: self.dependencies,
+        initialState: self.initialState, reducer: self.reducer
+      )
+      let written = try self.trace.read(checking: [
         "sessions", "actions", "state_changes", "states",
       ]) { reader in
         let session = try self.session.session(in: reader)
-        let actions = try reader.actions(matching: TraceFilter(session: session.id))
-        guard !actions.isEmpty else {
-          throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")
-        }
-        // NB: Every action must be there: one the recorder dropped changed the state unseen.
-        if let gap = actions.indices.first(where: { actions[$0].seq != $0 + 1 }) {
-          throw CLIError(
-            message:
-              "session \(session.id) lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a test needs every action"
-          )
-        }
-        var states: [StateNode] = []
-        try reader.forEachState(
-          session: session.id, from: 0, through: actions.count, unplaced: { unplaced.append($0) }
-        ) { _, state in
-          states.append(state)
-        }
-        let initialJSON =
-          self.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil
-        let options = TestStoreTest.Options(
-          name: self.name ?? "session\(session.id)",
-          imports: self.imports,
-          dependencies: self.dependencies,
-          initialState: self.initialState,
-          reducer: self.reducer
-        )
-        func test(_ options: TestStoreTest.Options) throws(CLIError) -> TestStoreTest {
-          try TestStoreTest(
-            file: String(self.trace.file.split(separator: "/").last ?? ""),
-            session: session, actions: actions, states: states, initialJSON: initialJSON,
-            options: options
-          )
-        }
-        // NB: The code the user gave is theirs, not the trace's: the grammar is checked on the
-        // same test with placeholders in its place. Without any, the test is checked itself.
-        let written = try test(options)
-        return (written, try options.withPlaceholdersForCode.map { try test($0) } ?? written)
+        var options = options
+        if self.name == nil { options.name = "session\(session.id)" }
+        return try TestStoreTest.written(
+          session: session, from: reader, file: self.trace.file, options: options)
       }
-      try await Self.check(twin.source)
-      print(test.source, terminator: "")
-      for note in test.notes {
+      try await Self.check(written.checked.source)
+      print(written.test.source, terminator: "")
+      for note in written.test.notes {
         printError("note: \(note).")
       }
-      if !unplaced.isEmpty {
-        let list = unplaced.prefix(5).map(\.description).joined(separator: "; ")
-        printError(
-          "note: the states have no place for \(unplaced.count) recorded change\(unplaced.count == 1 ? "" : "s"), left out of what the test asserts: \(list)\(unplaced.count > 5 ? "; …" : "")."
-        )
+      if let note = TestStoreTest.unplacedNote(written.unplaced) {
+        printError("note: \(note).")
       }
     }
 
@@ -156,18 +123,5 @@ extension TCATraceCommand {
         )
       }
     }
-  }
-}
-
-extension TestStoreTest.Options {
-  /// The options with an Xcode placeholder for each piece of code the user gave; `nil` when
-  /// they gave none.
-  var withPlaceholdersForCode: Self? {
-    var options = self
-    var gaveCode = false
-    if options.dependencies != nil { options.dependencies = "<#dependencies#>"; gaveCode = true }
-    if options.initialState != nil { options.initialState = "<#initial state#>"; gaveCode = true }
-    if options.reducer != nil { options.reducer = "<#reducer#>"; gaveCode = true }
-    return gaveCode ? options : nil
   }
 }

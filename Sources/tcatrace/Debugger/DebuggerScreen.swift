@@ -1,6 +1,6 @@
 import ToolSupport
 import TCATraceFile
-import TraceCommands
+import TraceFormats
 
 /// One line of the screen: spans of text, each in a style. Text from the file is shown with
 /// its terminal controls escaped, and a line is cut to the screen's width.

@@ -1,18 +1,5 @@
 import ToolSupport
-import TCATraceFile
-
-/// A format `tcatrace export` writes, session by session, as the actions are read.
-protocol SessionExporter {
-  init(output: ExportOutput)
-  /// Starts a session.
-  mutating func begin(_ session: TraceSession) throws(CLIError)
-  /// Writes one of its actions, in seq order.
-  mutating func write(_ action: TracedAction) throws(CLIError)
-  /// Ends the session.
-  mutating func end() throws(CLIError)
-  /// Ends the output and writes what is left.
-  mutating func finish() throws(CLIError)
-}
+import TraceFormats
 
 /// Where an export goes: standard output, a file that appears whole or not at all, or an
 /// OTLP/HTTP receiver.
@@ -20,7 +7,7 @@ protocol SessionExporter {
 /// A file is written beside its destination under a temporary name and moved over it once
 /// complete, so that an export that fails (a damaged trace, a full disk) leaves no partial
 /// file, and an earlier export at that path as it was.
-final class ExportOutput {
+final class ExportOutput: ExportDestination {
   private let destination: String?
   private var temporary: (file: TemporaryFile, stream: UnsafeMutablePointer<FILE>)?
   private var endpoint: (address: HTTPEndpoint, timeout: Double)?

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TCATraceFile
-import TraceCommands
+import TraceFormats
 
 /// The trace file every reading command takes first.
 struct TraceFileArguments: ParsableArguments {

@@ -1,5 +1,5 @@
 import ToolSupport
-import TraceCommands
+import TraceFormats
 
 /// Text in aligned columns: a header row and data rows.
 struct Table {

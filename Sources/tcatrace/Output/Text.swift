@@ -8,15 +8,6 @@ extension String {
   func rightPadded(to width: Int) -> String {
     self + String(repeating: " ", count: max(0, width - self.count))
   }
-
-  /// A CustomDump rendering on one line: `User(id: 1, name: "Blob")`.
-  var singleLine: String {
-    self.split(separator: "\n")
-      .map { $0.trimmingPrefix(while: \.isWhitespace) }
-      .reduce(into: "") { line, part in
-        line += line.hasSuffix(",") ? " " + part : part
-      }
-  }
 }
 
 /// Prints `values` as `format`: one JSON array, or one object per line.

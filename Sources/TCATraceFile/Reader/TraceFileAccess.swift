@@ -1,5 +1,3 @@
-import TCATraceFile
-
 /// How the programs open a trace: read-only, within a time limit for a row and a memory limit,
 /// checked for damage before (or while) it is read.
 package struct TraceFileAccess: Sendable {

@@ -1,6 +1,6 @@
-import TCATrace
-import Testing
+import RuntimeSupport
 import TestSupport
+import Testing
 
 /// A state whose properties are computed over storage, as TCA's `@ObservableState` makes them.
 private struct Computed {

@@ -1,9 +1,8 @@
-import ActionObservation
-@testable import TCATrace
-import Testing
+import RuntimeSupport
 import TestSupport
+import Testing
 
-/// The reads of the runtime's layouts in `ActionObservation/TypeMetadata`, against what the
+/// The reads of the runtime's layouts in `RuntimeSupport/TypeMetadata`, against what the
 /// standard library says of the same types. (Debug builds also assert each read's invariant
 /// wherever the suite takes a value apart.)
 @Suite(.hangGuard) struct TypeMetadataTests {
@@ -39,12 +38,5 @@ import TestSupport
   @Test func aTupleOfOneElementIsThatElement() {
     #expect(TupleMetadata.soleElementType(of: (Int, String).self) == nil)
     #expect(TupleMetadata.soleElementType(of: Int.self) == nil)
-    // NB: Swift writes no tuple of one element but an enum case's labelled payload.
-    let decomposed = EnumReflection.decompose(Shape.labelled(id: 7))
-    #expect(decomposed?.name == "labelled")
-    #expect(decomposed?.payload as? Int == 7)
-    let nested = EnumReflection.decompose(Shape.nested(.point(4)))
-    #expect(nested?.name == "nested")
-    #expect(nested.flatMap { $0.payload as? Shape }.map { "\($0)" } == "point(4)")
   }
 }

@@ -1,5 +1,3 @@
-import TCATraceFile
-
 /// Two sessions' actions aligned by case path, as `tcatrace diff` and `tcatrace serve`'s
 /// comparison show them: each aligned pair marked alike or not, and the actions only one has.
 package struct SessionComparison {

@@ -11,18 +11,29 @@ import TCATraceFile
 /// dependencies the effects used, values redacted when recorded (`<#redacted#>` placeholders),
 /// and changes whose values it cannot write in Swift (those actions are asserted
 /// non-exhaustively, and a comment names what was not asserted).
-struct TestStoreTest {
-  struct Options {
+package struct TestStoreTest {
+  package struct Options {
     /// The test function's name.
-    var name: String
+    package var name: String
     /// Modules imported with `@testable import`.
-    var imports: [String] = []
+    package var imports: [String] = []
     /// Code for the `withDependencies` closure; `nil`: a comment that says what is needed.
-    var dependencies: String?
+    package var dependencies: String?
     /// A Swift expression of the initial state; `nil`: decoded from the trace's JSON of it.
-    var initialState: String?
+    package var initialState: String?
     /// A Swift expression of the reducer; `nil`: the root feature's initializer, `Feature()`.
-    var reducer: String?
+    package var reducer: String?
+
+    package init(
+      name: String, imports: [String] = [], dependencies: String? = nil,
+      initialState: String? = nil, reducer: String? = nil
+    ) {
+      self.name = name
+      self.imports = imports
+      self.dependencies = dependencies
+      self.initialState = initialState
+      self.reducer = reducer
+    }
 
     /// The command that writes the test with these options, for its header.
     func command(file: String, session: Int64) -> String {
@@ -47,10 +58,10 @@ struct TestStoreTest {
   }
 
   /// The file, from its header comment to its last line.
-  var source = ""
+  package var source = ""
   /// What the user has to know or do before the test runs: placeholders to fill in, changes
   /// not asserted.
-  var notes: [String] = []
+  package var notes: [String] = []
 
   /// - Parameters:
   ///   - file: The trace's file name, for the header.
@@ -58,7 +69,7 @@ struct TestStoreTest {
   ///   - actions: Its actions, in order.
   ///   - states: Its states: before the first action, then after each.
   ///   - initialJSON: The JSON the trace kept of its initial state.
-  init(
+  package init(
     file: String, session: TraceSession, actions: [TracedAction], states: [StateNode],
     initialJSON: String?, options: Options
   ) throws(CLIError) {

@@ -13,11 +13,11 @@ import TCATraceFile
 ///
 /// Ids are derived from the session (its name, root feature, start and id) and each action's
 /// seq, so exporting the same session twice gives the same ids, and a backend keeps one copy.
-struct OTLPTrace: SessionExporter {
+package struct OTLPTrace: SessionExporter {
   /// Spans per line: a session of a million actions is a thousand requests, not one.
   static let spansPerLine = 1000
 
-  private let output: ExportOutput
+  private let output: any ExportDestination
   private var buffer: [UInt8] = []
 
   private var session: TraceSession?
@@ -29,12 +29,12 @@ struct OTLPTrace: SessionExporter {
   /// The seqs of the session's actions read so far: a parent must be one of them.
   private var seqs = Set<Int>()
 
-  init(output: ExportOutput) {
+  package init(output: any ExportDestination) {
     self.output = output
     self.buffer.reserveCapacity(1 << 16)
   }
 
-  mutating func begin(_ session: TraceSession) throws(CLIError) {
+  package mutating func begin(_ session: TraceSession) throws(CLIError) {
     try self.endLine()
     self.session = session
     var key = IDHash()
@@ -62,7 +62,7 @@ struct OTLPTrace: SessionExporter {
     self.resource = resource
   }
 
-  mutating func write(_ action: TracedAction) throws(CLIError) {
+  package mutating func write(_ action: TracedAction) throws(CLIError) {
     if self.spansInLine == Self.spansPerLine { try self.endLine() }
     if self.spansInLine == 0 {
       self.buffer += #"{"resourceSpans":["#.utf8
@@ -142,9 +142,9 @@ struct OTLPTrace: SessionExporter {
   }
 
   /// Nothing to add at a session's end: its last line ends when the next session begins.
-  mutating func end() {}
+  package mutating func end() {}
 
-  mutating func finish() throws(CLIError) {
+  package mutating func finish() throws(CLIError) {
     try self.endLine()
     try self.output.write(self.buffer)
     self.buffer.removeAll()

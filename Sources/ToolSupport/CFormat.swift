@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension String {
   /// `arguments` written as C's `printf` writes them with `format`: `String(format:)` without
   /// Foundation, whose internationalization a `tcatrace` without it does not load (see

@@ -7,7 +7,7 @@
 /// read, scalar by scalar, into the value it stands for, and written anew: every scalar outside
 /// printable ASCII as `\u{…}` (`"café"` is written `"caf\u{E9}"`). A name is checked, scalar by
 /// scalar, against the ASCII part of Swift's identifier grammar.
-enum SwiftLiteral {
+package enum SwiftLiteral {
   /// `string` as a one-line Swift string literal: printable ASCII as it is, `\\`, `\"`, `\n`,
   /// `\r`, `\t`, `\0`, and every other scalar as `\u{…}`.
   static func string(_ string: String) -> String {
@@ -275,7 +275,7 @@ enum SwiftLiteral {
   }
 
   /// Whether `text` is a name: `[A-Za-z_][A-Za-z0-9_]*`, not `_`, checked scalar by scalar.
-  static func isIdentifier(_ text: some StringProtocol) -> Bool {
+  package static func isIdentifier(_ text: some StringProtocol) -> Bool {
     var scalars = text.unicodeScalars.makeIterator()
     guard let first = scalars.next(),
       first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first)

@@ -17,8 +17,8 @@ import TCATraceFile
 /// output malformed: times are clamped so that a track's slices never go back in time or
 /// overlap, a cause that is not an earlier action of the session draws no arrow, and every
 /// text is a JSON string escaped as `JSONValue` escapes it (no control characters).
-struct PerfettoTrace: SessionExporter {
-  private let output: ExportOutput
+package struct PerfettoTrace: SessionExporter {
+  private let output: any ExportDestination
   private var buffer: [UInt8] = []
   private var isFirstEvent = true
 
@@ -39,14 +39,14 @@ struct PerfettoTrace: SessionExporter {
   private var effectOrder: [Int] = []
   private var nextFlowID = 1
 
-  init(output: ExportOutput) {
+  package init(output: any ExportDestination) {
     self.output = output
     self.buffer.reserveCapacity(1 << 16)
     self.buffer += #"{"displayTimeUnit":"ns","traceEvents":["#.utf8
   }
 
   /// Starts a session: its process, named.
-  mutating func begin(_ session: TraceSession) throws(CLIError) {
+  package mutating func begin(_ session: TraceSession) throws(CLIError) {
     self.sessionID = session.id
     self.rootFeature = session.rootFeature
     self.tracks = [:]
@@ -62,7 +62,7 @@ struct PerfettoTrace: SessionExporter {
   }
 
   /// Writes an action: its slice, the arrow from its cause, and its leaks.
-  mutating func write(_ action: TracedAction) throws(CLIError) {
+  package mutating func write(_ action: TracedAction) throws(CLIError) {
     let track = self.track(action.feature)
     let start = max(action.timeNs, self.trackEnds[track])
     let (sum, overflow) = start.addingReportingOverflow(max(action.durationNs, 0))
@@ -128,7 +128,7 @@ struct PerfettoTrace: SessionExporter {
   }
 
   /// Ends a session: the slices of its effects.
-  mutating func end() throws(CLIError) {
+  package mutating func end() throws(CLIError) {
     for (index, cause) in self.effectOrder.enumerated() {
       guard let effect = self.effects[cause], let sender = self.actions[cause] else { continue }
       let name = "effect of #\(cause) \(self.caseNames[Int(sender.caseName)])"
@@ -147,7 +147,7 @@ struct PerfettoTrace: SessionExporter {
   }
 
   /// Ends the document and writes what is left.
-  mutating func finish() throws(CLIError) {
+  package mutating func finish() throws(CLIError) {
     self.buffer += "]}\n".utf8
     try self.output.write(self.buffer)
     self.buffer.removeAll(keepingCapacity: true)

@@ -1,0 +1,78 @@
+import TCATraceFile
+import ToolSupport
+
+extension TestStoreTest {
+  /// A session's test as `tcatrace test` and `tcatrace serve` write it.
+  package struct Written {
+    /// The test, with the user's code in it.
+    package var test: TestStoreTest
+    /// The same test with an Xcode placeholder for each piece of code the user gave: the one
+    /// whose grammar is checked (`GeneratedTestGrammar`), since that code is theirs, not the
+    /// trace's. The test itself when they gave none.
+    package var checked: TestStoreTest
+    /// The recorded changes the states have no place for, left out of what the test asserts.
+    package var unplaced: [UnplacedChange]
+  }
+
+  /// Writes the test of `session` from the trace `reader` reads.
+  ///
+  /// - Parameter file: The trace's file name, for the test's header.
+  /// - Throws: `CLIError` when the session has no actions, or lacks one (a test needs every
+  ///   action: one the recorder dropped changed the state unseen); the reader's errors.
+  package static func written(
+    session: TraceSession, from reader: TraceReader, file: String, options: Options
+  ) throws -> Written {
+    let actions = try reader.actions(matching: TraceFilter(session: session.id))
+    guard !actions.isEmpty else {
+      throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")
+    }
+    if let gap = actions.indices.first(where: { actions[$0].seq != $0 + 1 }) {
+      throw CLIError(
+        message:
+          "session \(session.id) lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a test needs every action"
+      )
+    }
+    var unplaced: [UnplacedChange] = []
+    var states: [StateNode] = []
+    try reader.forEachState(
+      session: session.id, from: 0, through: actions.count, unplaced: { unplaced.append($0) }
+    ) { _, state in
+      states.append(state)
+    }
+    let initialJSON =
+      options.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil
+    let name = String(file.split(separator: "/").last ?? "")
+    func test(_ options: Options) throws(CLIError) -> TestStoreTest {
+      try TestStoreTest(
+        file: name, session: session, actions: actions, states: states,
+        initialJSON: initialJSON, options: options
+      )
+    }
+    let written = try test(options)
+    return Written(
+      test: written, checked: try options.withPlaceholdersForCode.map { try test($0) } ?? written,
+      unplaced: unplaced
+    )
+  }
+
+  /// The note that says which recorded changes the states had no place for, when there are any.
+  package static func unplacedNote(_ unplaced: [UnplacedChange]) -> String? {
+    guard !unplaced.isEmpty else { return nil }
+    let list = unplaced.prefix(5).map(\.description).joined(separator: "; ")
+    return
+      "the states have no place for \(unplaced.count) recorded change\(unplaced.count == 1 ? "" : "s"), left out of what the test asserts: \(list)\(unplaced.count > 5 ? "; …" : "")"
+  }
+}
+
+extension TestStoreTest.Options {
+  /// The options with an Xcode placeholder for each piece of code the user gave; `nil` when
+  /// they gave none.
+  var withPlaceholdersForCode: Self? {
+    var options = self
+    var gaveCode = false
+    if options.dependencies != nil { options.dependencies = "<#dependencies#>"; gaveCode = true }
+    if options.initialState != nil { options.initialState = "<#initial state#>"; gaveCode = true }
+    if options.reducer != nil { options.reducer = "<#reducer#>"; gaveCode = true }
+    return gaveCode ? options : nil
+  }
+}
