@@ -6,7 +6,7 @@ import ToolSupport
 /// own parser builds of it: the check that what a trace held stayed data.
 ///
 /// The generator writes a trace's values only as literals it writes itself and names it
-/// checks (see `tcatrace`'s `SwiftLiteral`). This is the second line: it parses the output as
+/// checks (see `TestGeneration`'s `SwiftLiteral`). This is the second line: it parses the output as
 /// the compiler would, and accepts only the statements and expressions the generator means to
 /// write —
 ///

@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 /// Everything TCATrace derives from one processed action: its classification, the state
 /// changes it caused, and the boundary rules it broke.
 ///

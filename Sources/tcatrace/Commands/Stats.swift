@@ -1,5 +1,6 @@
 import ArgumentParser
 import TCATraceFile
+import ToolSupport
 import TraceFormats
 
 extension TCATraceCommand {
