@@ -446,7 +446,7 @@ package final class TraceWriter: @unchecked Sendable {
   private func write(_ session: SessionRecord?, _ batch: [[ActionRecord]]) throws(TraceFileError) {
     guard let connection = self.connection else { return }
     let rows = try self.rowWriter(connection)
-    try connection.writing { () throws(TraceFileError) in
+    try connection.transaction(.takingTheWriteLock) { () throws(TraceFileError) in
       if let session {
         self.sessionID = try rows.beginSession(
           name: session.name, rootFeature: session.rootFeature, startedAt: session.startedAt,

@@ -162,12 +162,20 @@ package final class SQLiteConnection {
     }
   }
 
-  /// Runs `body` in a transaction that takes the write lock before it reads (`BEGIN
-  /// IMMEDIATE`): committed when `body` returns, rolled back when it throws.
-  package func writing<Result>(
-    _ body: () throws(TraceFileError) -> Result
+  /// How a transaction begins.
+  package enum TransactionStart: String {
+    /// Locks as it goes (`BEGIN`): a read takes no write lock, here or in an attached file.
+    case deferred = "BEGIN"
+    /// Takes the write lock before it reads (`BEGIN IMMEDIATE`).
+    case takingTheWriteLock = "BEGIN IMMEDIATE"
+  }
+
+  /// Runs `body` in a transaction begun as `start` says: committed when `body` returns, rolled
+  /// back when it throws.
+  package func transaction<Result>(
+    _ start: TransactionStart, _ body: () throws(TraceFileError) -> Result
   ) throws(TraceFileError) -> Result {
-    try self.execute("BEGIN IMMEDIATE")
+    try self.execute(start.rawValue)
     do throws(TraceFileError) {
       let result = try body()
       try self.execute("COMMIT")

@@ -35,7 +35,7 @@ package enum TraceFile {
       // the write lock (which waits for the other's), and the schema written only if the file
       // is still empty. WAL comes after: switching waits for no lock and fails at once when
       // another connection is in the file.
-      try connection.writing { () throws(TraceFileError) in
+      try connection.transaction(.takingTheWriteLock) { () throws(TraceFileError) in
         (applicationID, version, tableCount) = try self.header(connection)
         if applicationID == 0, version == 0, tableCount == 0 {
           try connection.execute(
@@ -80,7 +80,7 @@ package enum TraceFile {
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
-    try connection.writing { () throws(TraceFileError) in
+    try connection.transaction(.takingTheWriteLock) { () throws(TraceFileError) in
       let version = try self.header(connection).version
       if version < 2 {
         // NB: The table as this version creates it, `json` column included.

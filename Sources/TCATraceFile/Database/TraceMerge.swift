@@ -73,17 +73,18 @@ package final class TraceMerge {
     defer { try? self.connection.execute("DETACH DATABASE input") }
     let counts: (sessions: Int64, actions: Int64, skipped: [Skipped])
     do throws(TraceFileError) {
-      try self.connection.execute("BEGIN")
-      counts = try self.copy(from: path, version: version, hasSources: hasSources, name: name)
-      if let snapshot, snapshot.hasChanged(path: path) {
-        throw TraceFileError(
-          kind: .changedWhileReading, path: path,
-          message: "was written while it was merged (a recorder began appending to it): merge again"
-        )
+      counts = try self.connection.transaction(.deferred) { () throws(TraceFileError) in
+        let counts = try self.copy(from: path, version: version, hasSources: hasSources, name: name)
+        if let snapshot, snapshot.hasChanged(path: path) {
+          throw TraceFileError(
+            kind: .changedWhileReading, path: path,
+            message:
+              "was written while it was merged (a recorder began appending to it): merge again"
+          )
+        }
+        return counts
       }
-      try self.connection.execute("COMMIT")
     } catch {
-      try? self.connection.execute("ROLLBACK")
       throw self.blame(error, input: path)
     }
     return counts

@@ -84,16 +84,14 @@ extension TCATraceCommand {
     }
 
     func run() async throws {
-      let options = TestStoreTest.Options(
-        name: self.name ?? "", imports: self.imports, dependencies: self.dependencies,
-        initialState: self.initialState, reducer: self.reducer
-      )
       let written = try self.trace.read(checking: [
         "sessions", "actions", "state_changes", "states",
       ]) { reader in
         let session = try self.session.session(in: reader)
-        var options = options
-        if self.name == nil { options.name = "session\(session.id)" }
+        let options = TestStoreTest.Options(
+          name: self.name ?? "session\(session.id)", imports: self.imports,
+          dependencies: self.dependencies, initialState: self.initialState, reducer: self.reducer
+        )
         return try TestStoreTest.written(
           session: session, from: reader, file: self.trace.file, options: options)
       }
