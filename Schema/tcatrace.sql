@@ -1,14 +1,15 @@
--- TCATrace trace file, schema version 5.
+-- TCATrace trace file, schema version 6.
 --
 -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
 -- a TCA-style app: every action the store processed, the state changes it caused, and the
 -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
--- ('TCAT') and PRAGMA user_version = 5 (this schema's version). Readers refuse files with a
+-- ('TCAT') and PRAGMA user_version = 6 (this schema's version). Readers refuse files with a
 -- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, version
--- 2 no `states.json`, version 3 no `actions.json_changes`, and version 4 no
--- `actions.at_once` and `state_changes.shared`: a recorder that appends to an older file adds
--- them; its older sessions have no states (version 1), no states' JSON (version 2), their
--- JSON only where a whole state was kept (version 3), or neither mark (version 4).
+-- 2 no `states.json`, version 3 no `actions.json_changes`, version 4 no `actions.at_once` and
+-- `state_changes.shared`, and version 5 no `sessions.trimmed_actions`: a recorder that appends
+-- to an older file adds them; its older sessions have no states (version 1), no states' JSON
+-- (version 2), their JSON only where a whole state was kept (version 3), neither mark
+-- (version 4), or none trimmed (version 5).
 
 -- One recording: one store, from its first action until the recorder closed.
 CREATE TABLE sessions (
@@ -25,7 +26,11 @@ CREATE TABLE sessions (
   -- Actions the recorder could not write (its buffer was full, or the file failed).
   dropped_actions INTEGER NOT NULL DEFAULT 0,
   -- The TCATrace version that wrote the session.
-  recorder_version TEXT NOT NULL
+  recorder_version TEXT NOT NULL,
+  -- Actions removed from the session's start (oldest first) before the last part of the
+  -- session an export kept (`tcatrace export --format trace --last`). The actions left begin
+  -- after them with the state before the first of them kept (see `states`).
+  trimmed_actions INTEGER NOT NULL DEFAULT 0
 );
 
 -- One row per action the store processed, in processing order.
@@ -116,7 +121,8 @@ CREATE TABLE state_changes (
 -- The whole state of a session at some of its steps, from which the state after any action
 -- is rebuilt by applying the state changes of the actions after it: the state before the
 -- first action (seq 0), and keyframes the recorder takes as often as the changes since the
--- last one add up to a quarter of the state's size in nodes.
+-- last one add up to a quarter of the state's size in nodes. A session whose first actions
+-- were trimmed (sessions.trimmed_actions) has none before the state after the last of them.
 -- NB: A rowid table, unlike the small-rowed tables here: a WITHOUT ROWID table keeps copies
 -- of whole rows in its inner pages, and finding one kept state read others' megabytes on the
 -- way (seven times the pages of the state read). Files written before kept it so; both are

@@ -26,21 +26,24 @@ extension TestStoreTest {
     guard !actions.isEmpty else {
       throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")
     }
-    if let gap = actions.indices.first(where: { actions[$0].seq != $0 + 1 }) {
+    // NB: A session whose first actions were trimmed starts from the state kept after them.
+    let base = try reader.firstStep(session: session.id)
+    if let gap = actions.indices.first(where: { actions[$0].seq != base + $0 + 1 }) {
       throw CLIError(
         message:
-          "session \(session.id) lacks action #\(gap + 1) (the recorder dropped it, or the file was changed): a test needs every action"
+          "session \(session.id) lacks action #\(base + gap + 1) (the recorder dropped it, or the file was changed): a test needs every action"
       )
     }
     var unplaced: [UnplacedChange] = []
     var states: [StateNode] = []
     try reader.forEachState(
-      session: session.id, from: 0, through: actions.count, unplaced: { unplaced.append($0) }
+      session: session.id, from: base, through: base + actions.count,
+      unplaced: { unplaced.append($0) }
     ) { _, state in
       states.append(state)
     }
     let initialJSON =
-      options.initialState == nil ? try reader.stateJSON(session: session.id, after: 0) : nil
+      options.initialState == nil ? try reader.stateJSON(session: session.id, after: base) : nil
     let name = String(file.split(separator: "/").last ?? "")
     func test(_ options: Options) throws(CLIError) -> TestStoreTest {
       try TestStoreTest(

@@ -66,13 +66,17 @@ package struct TestStoreTest {
   /// - Parameters:
   ///   - file: The trace's file name, for the header.
   ///   - session: The session.
-  ///   - actions: Its actions, in order.
+  ///   - actions: Its actions, in order, every one from the first kept.
   ///   - states: Its states: before the first action, then after each.
-  ///   - initialJSON: The JSON the trace kept of its initial state.
+  ///   - initialJSON: The JSON the trace kept of its initial state (of the state before its
+  ///     first action kept, when its first actions were trimmed).
   package init(
     file: String, session: TraceSession, actions: [TracedAction], states: [StateNode],
     initialJSON: String?, options: Options
   ) throws(CLIError) {
+    // NB: A session whose first actions were trimmed starts after them: `base`, the seq of the
+    // last one, is where its states begin.
+    let base = (actions.first?.seq ?? 1) - 1
     // NB: Names from the trace go into the source only when they are names.
     let feature =
       SwiftLiteral.isTypeName(session.rootFeature) ? session.rootFeature : "<#root feature#>"
@@ -127,7 +131,7 @@ package struct TestStoreTest {
         }
       throw CLIError(
         message:
-          "the trace holds no JSON of session \(session.id)'s initial state that a test can decode (its type is not Encodable, the trace is older than schema version 3, or the JSON is damaged): give it with --initial-state, as in --initial-state '\(example)'"
+          "the trace holds no JSON of session \(session.id)'s \(base == 0 ? "initial state" : "state after action #\(base), where its kept actions begin,") that a test can decode (its type is not Encodable, the trace is older than schema version 3, or the JSON is damaged): give it with --initial-state, as in --initial-state '\(example)'"
       )
     }
 
@@ -136,6 +140,14 @@ package struct TestStoreTest {
       "//   " + Self.comment(options.command(file: file, session: session.id)),
       "// On Linux, link IssueReportingTestSupport into its test target, or a failed assertion",
       "// will not fail it.",
+    ]
+    if base > 0 {
+      lines += [
+        "// The session's actions through #\(base) were trimmed (an export of its last part): the",
+        "// store starts from the state after action #\(base).",
+      ]
+    }
+    lines += [
       "",
       // NB: The runtime the session was recorded on: TCA's when its recorder says so.
       session.recorderVersion.hasSuffix("+ComposableArchitecture")
@@ -166,7 +178,7 @@ package struct TestStoreTest {
       let causes = Array(
         Set(
           actions.compactMap { action -> Int? in
-            if case let .effect(cause) = action.origin { return cause }
+            if case let .effect(cause) = action.origin, cause > base { return cause }
             return nil
           })
       ).sorted()
@@ -190,20 +202,26 @@ package struct TestStoreTest {
     let sharedChanges = SharedChangePlacement(actions)
     for action in actions {
       var assertion = StateAssertion(
-        changes: sharedChanges.ownChanges(of: action), before: states[action.seq - 1],
-        after: states[action.seq], indent: 4
+        changes: sharedChanges.ownChanges(of: action), before: states[action.seq - 1 - base],
+        after: states[action.seq - base], indent: 4
       )
       let moved = sharedChanges.changesAssertedWith(action)
       for (seq, changes) in moved {
         let assertionOfMoved = StateAssertion(
-          changes: changes, before: states[seq - 1], after: states[seq], indent: 4)
+          changes: changes, before: states[seq - 1 - base], after: states[seq - base], indent: 4)
         assertion.lines += assertionOfMoved.lines
         assertion.unasserted += assertionOfMoved.unasserted
       }
       let call: String
       var unwritten: TracedAction?
-      switch action.origin {
-      case .send:
+      // NB: An effect's action whose cause was trimmed has no effect in flight in the test to
+      // receive it from: it is sent, as from outside.
+      var trimmedCause: Int?
+      var isSent = true
+      if case let .effect(cause) = action.origin {
+        if cause <= base { trimmedCause = cause } else { isSent = false }
+      }
+      if isSent {
         if let literal = ActionSource.literal(action) {
           call = "store.send(\(literal))"
         } else if let payloadJSON = action.payloadJSON, let json = Self.indentedJSON(payloadJSON) {
@@ -223,7 +241,7 @@ package struct TestStoreTest {
           unwritten = action
           call = "store.send(<#action #\(action.seq)#>)"
         }
-      case .effect:
+      } else {
         if let casePath = ActionSource.casePath(action) {
           call = "store.receive(\(casePath))"
         } else {
@@ -232,6 +250,11 @@ package struct TestStoreTest {
         }
       }
       lines.append("")
+      if let trimmedCause {
+        lines.append(
+          "  // #\(action.seq) was sent by an effect of #\(trimmedCause), which was trimmed: sent here as it was received."
+        )
+      }
       if let unwritten {
         lines.append(
           "  // #\(unwritten.seq) \(Self.comment(unwritten.path)): tcatrace cannot write this action in Swift."
@@ -314,7 +337,9 @@ package struct TestStoreTest {
         groups[root, default: []].append(action)
       }
       let bySeq = Dictionary(actions.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
-      for (root, members) in groups {
+      // NB: A processing begun by an action trimmed from the session's start has no action in
+      // the test to assert its shared changes at: they stay with their actions.
+      for (root, members) in groups where bySeq[root] != nil {
         let all = (bySeq[root].map { [$0] } ?? []) + members
         var last: [String: Int] = [:]
         for action in all {

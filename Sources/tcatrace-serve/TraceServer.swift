@@ -130,19 +130,23 @@ struct TraceServer: HTTPHandler {
       ("path", .string(path)),
     ]
     do {
-      let sessions = try self.read(path: path) { try $0.sessions() }
+      let sessions = try self.read(path: path) { reader in
+        try reader.sessions().map { ($0, try reader.firstStep(session: $0.id) + 1) }
+      }
       members.append(
         (
           "sessions",
           .array(
-            sessions.map {
+            sessions.map { session, firstSeq in
               .object([
-                ("id", .integer($0.id)),
-                ("name", .string($0.name)),
-                ("root_feature", .string($0.rootFeature)),
-                ("started_at", .string($0.startedAt)),
-                ("actions", .integer(Int64($0.actionCount))),
-                ("leaks", .integer(Int64($0.leakCount))),
+                ("id", .integer(session.id)),
+                ("name", .string(session.name)),
+                ("root_feature", .string(session.rootFeature)),
+                ("started_at", .string(session.startedAt)),
+                ("actions", .integer(Int64(session.actionCount))),
+                ("leaks", .integer(Int64(session.leakCount))),
+                ("first_seq", .integer(Int64(firstSeq))),
+                ("trimmed_actions", .integer(Int64(session.trimmedActions))),
               ])
             })
         ))

@@ -17,7 +17,9 @@ enum HandWrittenTrace {
     try connection.execute(
       #"""
       BEGIN;
-      INSERT INTO sessions VALUES
+      INSERT INTO sessions
+        (id, name, root_feature, started_at, ended_at, dropped_actions, recorder_version)
+      VALUES
         (1, 'counter', 'CounterFeature', '2026-11-28T10:00:00.000Z', '2026-11-28T10:00:01.000Z',
          0, '0.1.0');
       INSERT INTO actions
@@ -55,7 +57,9 @@ enum HandWrittenTrace {
     try connection.execute(
       #"""
       BEGIN;
-      INSERT INTO sessions VALUES
+      INSERT INTO sessions
+        (id, name, root_feature, started_at, ended_at, dropped_actions, recorder_version)
+      VALUES
         (2, 'again', 'CounterFeature', '2026-11-28T10:01:00.000Z', '2026-11-28T10:01:01.000Z',
          0, '0.1.0');
       INSERT INTO actions

@@ -97,4 +97,107 @@ struct TraceRowsTests {
         ]
       ])
   }
+
+  /// A session of a counter incremented at each action (`seqs`, the ones written), its state
+  /// kept before the first and after those in `kept`, its JSON followed at each.
+  private func counterTrace(
+    in directory: TemporaryDirectory, seqs: [Int], kept: [Int] = []
+  ) throws -> String {
+    let path = directory.path("counter.db")
+    let connection = try TraceFile.openForWriting(path: path)
+    let rows = try TraceRowWriter(connection: connection)
+    try connection.transaction(.takingTheWriteLock) { () throws(TraceFileError) in
+      let session = try rows.beginSession(
+        name: "counter", rootFeature: "CounterFeature", startedAt: "2026-12-02T09:00:00.000Z",
+        recorderVersion: "0.1.0")
+      func keep(_ count: Int) throws(TraceFileError) {
+        try rows.insertState(
+          sessionID: session, seq: count,
+          tree: #"["c",["struct","CounterFeature.State"],[["count","count",["t","\#(count)"]]]]"#,
+          json: #"{"count":\#(count)}"#)
+      }
+      try keep(0)
+      for seq in seqs {
+        let action = try rows.insertAction(
+          sessionID: session, seq: seq, timeNs: Int64(seq) * 1_000_000, durationNs: 10,
+          causeSeq: seq > 1 ? seq - 1 : nil, path: "view.incrementTapped", rootCategory: "view",
+          feature: "", category: "view", caseName: "incrementTapped", statePath: "",
+          payload: nil, payloadJSON: nil, jsonChanges: #"[["s",["count"],\#(seq)]]"#,
+          atOnce: false)
+        try rows.insertChange(
+          actionID: action, position: 0, path: "count", kind: "changed", old: String(seq - 1),
+          new: String(seq), rebuild: nil, shared: nil)
+        if kept.contains(seq) { try keep(seq) }
+      }
+    }
+    return path
+  }
+
+  /// Issue #73: trimming a session's first actions keeps the state before the first left (its
+  /// tree and its JSON), from which every later state rebuilds; the session counts them, and a
+  /// step before says they were trimmed.
+  @Test func trimmingKeepsTheStateBeforeTheActionsLeft() throws {
+    let directory = try TemporaryDirectory()
+    let path = try self.counterTrace(in: directory, seqs: Array(1...6))
+    do {
+      let connection = try SQLiteConnection(path: path, mode: .readWrite)
+      #expect(
+        try TraceRowWriter(connection: connection).trim(session: 1, keepingFrom: 4, path: path)
+          == 3)
+    }
+    let reader = try TraceReader(path: path)
+    let session = try reader.session(id: 1)
+    #expect(session.trimmedActions == 3)
+    #expect(session.actionCount == 3)
+    #expect(try reader.firstStep(session: 1) == 3)
+    #expect(try reader.actions().map(\.seq) == [4, 5, 6])
+    #expect(
+      try reader.query("SELECT seq, json FROM states").rows == [
+        [.integer(3), .text(#"{"count":3}"#)]
+      ])
+    for seq in 3...6 {
+      #expect(
+        try reader.renderedState(session: 1, after: seq) == "CounterFeature.State(count: \(seq))")
+      #expect(try reader.stateJSON(session: 1, after: seq) == #"{"count":\#(seq)}"#)
+    }
+    for seq in [0, 2] {
+      do throws(TraceFileError) {
+        _ = try reader.state(session: 1, after: seq)
+        Issue.record("the state after trimmed action #\(seq) was given")
+      } catch {
+        #expect(error.kind == .notInFile)
+        #expect(
+          error.message
+            == "keeps no state of session 1 before action #4: its actions through #3 were trimmed from the file (an export of its last part); ask for 3 to 6"
+        )
+      }
+    }
+    // No row of what was trimmed is left.
+    #expect(
+      try reader.query(
+        "SELECT (SELECT count(*) FROM state_changes), (SELECT count(*) FROM leaks)"
+      ).rows == [[.integer(3), .integer(0)]])
+  }
+
+  /// Issue #73: where the state before the first action left cannot be rebuilt (an action
+  /// before it is missing, as a recorder whose buffer was full drops), the session is cut at
+  /// the next state kept after it; with none, nothing is removed.
+  @Test func trimmingPastAMissingActionCutsAtTheNextKeptState() throws {
+    for kept in [[5], []] {
+      let directory = try TemporaryDirectory()
+      let path = try self.counterTrace(in: directory, seqs: [1, 2, 4, 5, 6], kept: kept)
+      do {
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        #expect(
+          try TraceRowWriter(connection: connection).trim(session: 1, keepingFrom: 4, path: path)
+            == (kept.isEmpty ? 0 : 4))
+      }
+      let reader = try TraceReader(path: path)
+      #expect(try reader.session(id: 1).trimmedActions == (kept.isEmpty ? 0 : 4))
+      #expect(try reader.actions().map(\.seq) == (kept.isEmpty ? [1, 2, 4, 5, 6] : [6]))
+      if !kept.isEmpty {
+        #expect(try reader.renderedState(session: 1, after: 6) == "CounterFeature.State(count: 6)")
+      }
+    }
+  }
 }

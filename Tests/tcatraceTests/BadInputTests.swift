@@ -141,7 +141,7 @@ struct BadInputTests {
     }
     try await self.expectError(
       name,
-      "'newer.db' was written by a newer TCATrace (schema version 7; this one reads up to 5): update tcatrace to read it"
+      "'newer.db' was written by a newer TCATrace (schema version 7; this one reads up to 6): update tcatrace to read it"
     )
   }
 

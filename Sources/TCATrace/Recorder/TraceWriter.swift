@@ -57,6 +57,8 @@ package final class TraceWriter: @unchecked Sendable {
   /// The file's rows, written; made once the file is open.
   private var rows: TraceRowWriter?
   private var sessionID: Int64?
+  /// The session's id once its row is committed, for other threads; guarded by `condition`.
+  private var committedSessionID: Int64?
   /// The state after the last action written, whose JSON the next action's changes start from.
   private var lastState: Any?
   /// What following the state's JSON learned of its types.
@@ -443,6 +445,14 @@ package final class TraceWriter: @unchecked Sendable {
     return rows
   }
 
+  /// The id of the session in the file, once its row is written; `nil` before, or when the
+  /// file could not be written.
+  package var writtenSessionID: Int64? {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    return self.committedSessionID
+  }
+
   private func write(_ session: SessionRecord?, _ batch: [[ActionRecord]]) throws(TraceFileError) {
     guard let connection = self.connection else { return }
     let rows = try self.rowWriter(connection)
@@ -466,6 +476,11 @@ package final class TraceWriter: @unchecked Sendable {
           }
         }
       }
+    }
+    if session != nil, let sessionID = self.sessionID {
+      self.condition.lock()
+      self.committedSessionID = sessionID
+      self.condition.unlock()
     }
   }
 

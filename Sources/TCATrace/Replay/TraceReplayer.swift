@@ -57,6 +57,9 @@ public struct TraceReplayer: Sendable {
   ) async throws -> TraceReplayReport where R.State: Decodable, R.Action: Decodable {
     let reader = try TraceReader(path: self.path)
     let extent = try reader.actionExtent(session: self.session)
+    // NB: A session whose first actions were trimmed starts from the state kept before the
+    // first action left: `base`, the step of that state (0 for the initial state).
+    let base = try reader.firstStep(session: self.session)
     var report = TraceReplayReport(
       path: self.path, session: self.session, reducer: typeName(R.self), replayed: 0,
       total: extent.count, divergence: nil
@@ -68,13 +71,15 @@ public struct TraceReplayer: Sendable {
           "session \(self.session) of '\(self.path)' lacks action #\(seq) (the recorder dropped it, or the file was changed): a replay needs every action"
       )
     }
-    if extent.count != extent.lastSeq {
-      throw gap(at: try reader.firstMissingSeq(session: self.session) ?? extent.count)
+    if extent.count != extent.lastSeq - base {
+      throw gap(at: try reader.firstMissingSeq(session: self.session) ?? extent.lastSeq)
     }
-    guard let json = try reader.stateJSON(session: self.session, after: 0) else {
+    let initialName =
+      base == 0 ? "its initial state" : "its state after action #\(base), where it begins"
+    guard let json = try reader.stateJSON(session: self.session, after: base) else {
       throw TraceReplayError(
         message:
-          "session \(self.session) of '\(self.path)' keeps no JSON of its initial state: \(typeName(R.State.self)) was not Encodable when it was recorded (or the file is older than schema version 3); make it Codable and record again"
+          "session \(self.session) of '\(self.path)' keeps no JSON of \(initialName): \(typeName(R.State.self)) was not Encodable when it was recorded (or the file is older than schema version 3); make it Codable and record again"
       )
     }
     let (initial, reducer) = try withDependencies(prepareDependencies) {
@@ -85,16 +90,22 @@ public struct TraceReplayer: Sendable {
       } catch {
         throw TraceReplayError(
           message:
-            "the initial state of session \(self.session) of '\(self.path)' no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
+            "\(base == 0 ? "the initial state" : "the state after action #\(base)") of session \(self.session) of '\(self.path)' no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
         )
       }
       return (initial, reducer.dependency(\.self, dependencies))
     }
 
-    // Whether the action with each seq returned no effect that can send an action (index 0:
-    // the initial state).
+    // Whether the action with each seq returned no effect that can send an action, by seq less
+    // `base` (index 0: the state the replay starts from).
     var returnedNoEffect = [false]
     returnedNoEffect.reserveCapacity(extent.count + 1)
+    /// Whether the action `cause` returned no effect that can send an action; `false` for one
+    /// not replayed (trimmed before the session's kept part, or not reached).
+    func noEffect(_ cause: Int) -> Bool {
+      let index = cause - base
+      return index > 0 && index < returnedNoEffect.count && returnedNoEffect[index]
+    }
     /// The first divergence, which is `divergence` (at its action) unless an action before it,
     /// or the action itself, returned no effect where the recording shows actions its effects
     /// sent after it.
@@ -107,7 +118,7 @@ public struct TraceReplayer: Sendable {
       let missing = try reader.effectActions(
         session: self.session, causedThrough: seq, sentAfter: seq
       )
-      .first { $0.cause < returnedNoEffect.count && returnedNoEffect[$0.cause] }
+      .first { noEffect($0.cause) }
       guard let missing else { return nil }
       return try self.missingEffect(
         cause: missing.cause, sent: missing.seq, sentPath: missing.path, reader)
@@ -131,12 +142,12 @@ public struct TraceReplayer: Sendable {
     /// The report of a replay that diverged: the actions before the divergence were replayed.
     func diverged(_ divergence: TraceDivergence) -> TraceReplayReport {
       report.divergence = divergence
-      report.replayed = max(0, divergence.seq - 1)
+      report.replayed = max(0, divergence.seq - base - 1)
       return report
     }
 
     var state = initial
-    if let divergence = try difference(after: 0, path: "", state) {
+    if let divergence = try difference(after: base, path: "", state) {
       return diverged(divergence)
     }
     // NB: The state is diffed as the recorder diffs it, through its kind, learned once.
@@ -147,11 +158,11 @@ public struct TraceReplayer: Sendable {
     let feed = ReplayFeed(path: self.path, session: self.session)
     while let batch = try await feed.next() {
       for action in batch {
-        guard action.seq == returnedNoEffect.count else { throw gap(at: returnedNoEffect.count) }
+        guard action.seq == base + returnedNoEffect.count else {
+          throw gap(at: base + returnedNoEffect.count)
+        }
         // An effect's action whose cause returned no effect: the replay diverged at the cause.
-        if case let .effect(cause) = action.origin, cause < returnedNoEffect.count,
-          returnedNoEffect[cause]
-        {
+        if case let .effect(cause) = action.origin, noEffect(cause) {
           return diverged(
             try self.missingEffect(cause: cause, sent: action.seq, sentPath: action.path, reader))
         }
@@ -355,7 +366,12 @@ public struct TraceDivergence: Sendable, Equatable, CustomStringConvertible {
   }
 
   fileprivate var text: String {
-    let action = self.seq == 0 ? "the initial state" : "action #\(self.seq) \(self.actionPath)"
+    let action =
+      self.seq == 0
+      ? "the initial state"
+      : self.actionPath.isEmpty
+        ? "the state after action #\(self.seq), where the session begins"
+        : "action #\(self.seq) \(self.actionPath)"
     switch self.kind {
     case let .state(path, recorded, replayed):
       let place = path.isEmpty ? "the state" : "the state at \(path)"

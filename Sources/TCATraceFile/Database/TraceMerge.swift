@@ -16,6 +16,8 @@ package final class TraceMerge {
   private let connection: SQLiteConnection
   /// The path the merged trace is for, which errors in writing it name.
   private let destination: String
+  /// The last trace copied from, which errors in reading what was copied name.
+  private var lastInput: String?
 
   /// Starts a merged trace in the empty file at `path`.
   ///
@@ -33,6 +35,7 @@ package final class TraceMerge {
       CREATE TEMP TABLE merged_sessions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
       CREATE TEMP TABLE merged_actions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
       CREATE TEMP TABLE skipped_sessions (old INTEGER PRIMARY KEY, copy INTEGER NOT NULL);
+      CREATE TEMP TABLE excluded_sessions (old INTEGER PRIMARY KEY);
       """
     )
   }
@@ -48,16 +51,19 @@ package final class TraceMerge {
 
   /// Copies every session of the trace at `path` that the merged trace does not hold already.
   ///
-  /// - Parameter name: What `session_sources.file` says of the sessions recorded in it.
+  /// - Parameters:
+  ///   - name: What `session_sources.file` says of the sessions recorded in it.
+  ///   - sessions: The sessions to copy, by their ids in the file; `nil`: all of them.
   /// - Returns: The sessions and actions copied, and the sessions skipped.
-  /// - Throws: `TraceFileError` when the file is not a trace this version reads, is damaged, or
-  ///   was written while it was copied (nothing of it is then kept), or when the merged trace
-  ///   cannot be written.
+  /// - Throws: `TraceFileError` when the file is not a trace this version reads, is damaged,
+  ///   lacks a session asked for (`.notInFile`), or was written while it was copied (nothing
+  ///   of it is then kept), or when the merged trace cannot be written.
   @discardableResult
   package func append(
-    _ path: String, as name: String
+    _ path: String, as name: String, sessions: [Int64]? = nil
   ) throws(TraceFileError) -> (sessions: Int64, actions: Int64, skipped: [Skipped]) {
     let (version, hasSources, snapshot) = try Self.check(path)
+    self.lastInput = path
     let attach = try self.connection.prepare("ATTACH DATABASE ?1 AS input")
     // NB: Read-only, and without locks when no recorder was writing it (see
     // `TraceFile.openForReading`): attaching it leaves nothing beside it.
@@ -74,7 +80,8 @@ package final class TraceMerge {
     let counts: (sessions: Int64, actions: Int64, skipped: [Skipped])
     do throws(TraceFileError) {
       counts = try self.connection.transaction(.deferred) { () throws(TraceFileError) in
-        let counts = try self.copy(from: path, version: version, hasSources: hasSources, name: name)
+        let counts = try self.copy(
+          from: path, version: version, hasSources: hasSources, name: name, sessions: sessions)
         if let snapshot, snapshot.hasChanged(path: path) {
           throw TraceFileError(
             kind: .changedWhileReading, path: path,
@@ -165,13 +172,14 @@ package final class TraceMerge {
   }
 
   private func copy(
-    from path: String, version: Int64, hasSources: Bool, name: String
+    from path: String, version: Int64, hasSources: Bool, name: String, sessions selected: [Int64]?
   ) throws(TraceFileError) -> (sessions: Int64, actions: Int64, skipped: [Skipped]) {
     let skipped = try self.findSkipped(name: name, hasSources: hasSources)
-    // NB: What the rows of the sessions skipped are: the rest of each table is copied whole.
-    let notSkipped = "NOT IN (SELECT old FROM temp.skipped_sessions)"
+    try self.exclude(notIn: selected, of: path)
+    // NB: What the rows of the sessions left out are: the rest of each table is copied whole.
+    let notSkipped = "NOT IN (SELECT old FROM temp.excluded_sessions)"
     let skippedActions =
-      "NOT IN (SELECT id FROM input.actions WHERE session_id IN (SELECT old FROM temp.skipped_sessions))"
+      "NOT IN (SELECT id FROM input.actions WHERE session_id IN (SELECT old FROM temp.excluded_sessions))"
     // NB: Ids here are ranks from 1, so the next ones cannot overflow.
     let sessionBase =
       try self.connection.integer("SELECT coalesce(max(id), 0) FROM main.sessions") ?? 0
@@ -184,6 +192,7 @@ package final class TraceMerge {
     let jsonChanges = version >= 4 ? "a.json_changes" : "NULL"
     let atOnce = version >= 5 ? "a.at_once" : "NULL"
     let shared = version >= 5 ? "c.shared" : "NULL"
+    let trimmed = version >= 6 ? "s.trimmed_actions" : "0"
     try self.connection.execute(
       """
       DELETE FROM temp.merged_sessions;
@@ -196,6 +205,7 @@ package final class TraceMerge {
         WHERE session_id \(notSkipped);
       \(TraceColumns.copy(
         into: "main.sessions", TraceColumns.sessions, id: "m.new", from: "s",
+        values: ["trimmed_actions": trimmed],
         "FROM input.sessions s JOIN temp.merged_sessions m ON m.old = s.id ORDER BY m.new"));
       """
     )
@@ -266,6 +276,78 @@ package final class TraceMerge {
     sources.bind([.text(name)])
     try sources.run()
     return (sessions, actions, skipped)
+  }
+
+  /// Keeps of each session copied only its actions that began in its last `nanoseconds` (from
+  /// the end of its last action), and the state before the first of them; see
+  /// ``TraceRowWriter/trim(session:keepingFrom:path:)``, which may keep fewer.
+  ///
+  /// - Returns: The actions removed.
+  @discardableResult
+  package func keepLast(nanoseconds: Int64) throws(TraceFileError) -> Int {
+    let path = self.lastInput ?? self.destination
+    return try self.connection.transaction(.deferred) { () throws(TraceFileError) in
+      let rows = try TraceRowWriter(connection: self.connection)
+      let sessions = try self.connection.prepare("SELECT id FROM main.sessions ORDER BY id")
+      var ids: [Int64] = []
+      while try sessions.step() { ids.append(try sessions.integer(0)) }
+      // NB: The last action at least: it began before the session's end.
+      let first = try self.connection.prepare(
+        """
+        SELECT coalesce(
+          (SELECT min(seq) FROM main.actions
+           WHERE session_id = ?1 AND time_ns >= (
+             SELECT max(time_ns + duration_ns) FROM main.actions WHERE session_id = ?1) - ?2),
+          (SELECT max(seq) FROM main.actions WHERE session_id = ?1))
+        """
+      )
+      var removed = 0
+      for id in ids {
+        first.bind([.integer(id), .integer(max(0, nanoseconds))])
+        guard try first.step(), let seq = try first.optionalInteger(0) else { continue }
+        first.reset()
+        removed += try rows.trim(session: id, keepingFrom: Int(clamping: seq), path: path)
+      }
+      return removed
+    }
+  }
+
+  /// Rewrites the merged trace without the pages that rows removed left free, so that it is as
+  /// small as what it holds. Runs outside any transaction.
+  package func compact() throws(TraceFileError) {
+    try self.connection.execute("VACUUM")
+  }
+
+  /// Fills `temp.excluded_sessions` with the input's sessions not to copy: those skipped, and
+  /// those not in `selected` (when given), each of which the input must hold.
+  private func exclude(notIn selected: [Int64]?, of path: String) throws(TraceFileError) {
+    try self.connection.execute(
+      """
+      DELETE FROM temp.excluded_sessions;
+      INSERT INTO temp.excluded_sessions (old) SELECT old FROM temp.skipped_sessions;
+      """
+    )
+    guard let selected else { return }
+    let held = try self.connection.prepare("SELECT count(*) FROM input.sessions WHERE id = ?1")
+    for id in selected {
+      held.reset()
+      held.bind(1, id)
+      guard try held.step(), try held.integer(0) == 1 else {
+        throw TraceFileError(kind: .notInFile, path: path, message: "has no session \(id)")
+      }
+    }
+    try self.connection.execute(
+      "CREATE TEMP TABLE IF NOT EXISTS selected_sessions (id INTEGER PRIMARY KEY); DELETE FROM temp.selected_sessions"
+    )
+    let insert = try self.connection.prepare(
+      "INSERT OR IGNORE INTO temp.selected_sessions (id) VALUES (?1)")
+    for id in selected { try insert.run([.integer(id)]) }
+    try self.connection.execute(
+      """
+      INSERT OR IGNORE INTO temp.excluded_sessions (old)
+        SELECT id FROM input.sessions WHERE id NOT IN (SELECT id FROM temp.selected_sessions)
+      """
+    )
   }
 
   /// Runs `sql`, which copies rows of `table`, and checks that it copied all `count` of them:

@@ -5,6 +5,7 @@ package enum TraceColumns {
   /// `sessions`, but `id` (SQLite's row id).
   package static let sessions = [
     "name", "root_feature", "started_at", "ended_at", "dropped_actions", "recorder_version",
+    "trimmed_actions",
   ]
   /// `actions`, but `id`.
   package static let actions = [
@@ -46,7 +47,7 @@ package enum TraceColumns {
 /// recorder's writer thread calls it inside its transactions, with its statements prepared
 /// once.
 package final class TraceRowWriter {
-  private let connection: SQLiteConnection
+  let connection: SQLiteConnection
   private let insertSession: SQLiteStatement
   private let insertAction: SQLiteStatement
   private let insertChange: SQLiteStatement

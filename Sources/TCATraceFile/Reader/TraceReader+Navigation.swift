@@ -9,6 +9,35 @@ extension TraceReader {
     return Int(clamping: try statement.integer(0))
   }
 
+  /// The step of `session` whose state the file keeps first: `0`, the state before its first
+  /// action, unless its first actions were trimmed (``TraceSession/trimmedActions``), when it is
+  /// the last of them, whose state after it is kept where the actions left begin. The state
+  /// after every step from it through the last action rebuilds.
+  package func firstStep(session: Int64) throws(TraceFileError) -> Int {
+    let counts: Bool
+    if let known = self.countsTrimmedActions {
+      counts = known
+    } else {
+      // NB: A file of schema version 1 has no `states` either, and nothing trimmed.
+      let hasStates = try self.hasColumn("seq", in: "states")
+      let hasCount = try self.hasColumn("trimmed_actions", in: "sessions")
+      counts = hasStates && hasCount
+      self.countsTrimmedActions = counts
+    }
+    guard counts else { return 0 }
+    let statement = try self.connection.prepare(
+      """
+      SELECT CASE WHEN s.trimmed_actions > 0
+        THEN (SELECT coalesce(min(st.seq), 0) FROM states st WHERE st.session_id = s.id)
+        ELSE 0 END
+      FROM sessions s WHERE s.id = ?1
+      """
+    )
+    statement.bind(1, session)
+    guard try statement.step() else { return 0 }
+    return Int(clamping: try statement.integer(0))
+  }
+
   /// The action `seq` of `session`, with its changes and leaks; `nil` when there is none.
   package func action(session: Int64, seq: Int) throws -> TracedAction? {
     try self.actions(session: session, from: seq, through: seq).first

@@ -11,7 +11,8 @@ package struct ReplayedAction: Sendable {
 }
 
 extension TraceReader {
-  /// The number of actions of `session` and its highest seq: equal when no action is missing.
+  /// The number of actions of `session` and its highest seq: equal when no action is missing
+  /// (their difference is ``firstStep(session:)`` when its first actions were trimmed).
   package func actionExtent(session: Int64) throws(TraceFileError) -> (count: Int, lastSeq: Int) {
     let statement = try self.connection.prepare(
       "SELECT count(*), coalesce(max(seq), 0) FROM actions WHERE session_id = ?1"
@@ -71,14 +72,15 @@ extension TraceReader {
 }
 
 extension TraceReader {
-  /// The first seq of `session` that has no action, below its highest; `nil` when none is
-  /// missing.
+  /// The first seq of `session` that has no action, below its highest and after its first step
+  /// (``firstStep(session:)``); `nil` when none is missing.
   package func firstMissingSeq(session: Int64) throws(TraceFileError) -> Int? {
+    var expected = try self.firstStep(session: session) + 1
     let statement = try self.connection.prepare(
-      "SELECT seq FROM actions WHERE session_id = ?1 ORDER BY seq"
+      "SELECT seq FROM actions WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq"
     )
     statement.bind(1, session)
-    var expected = 1
+    statement.bind(2, Int64(expected))
     while try statement.step() {
       guard Int(clamping: try statement.integer(0)) == expected else { return expected }
       expected += 1

@@ -115,14 +115,24 @@ extension TraceReader {
   }
 
   /// Checks that `session` has a state after each of `seqs`: an action with that seq, or 0,
-  /// the state before the first.
+  /// the state before the first (or, when its first actions were trimmed, the last of them:
+  /// ``firstStep(session:)``).
   private func checkHasSteps(session: Int64, _ seqs: Int...) throws(TraceFileError) {
     let actions = try self.lastSeq(session: session)
-    for seq in seqs where seq < 0 || seq > actions {
+    let first = try self.firstStep(session: session)
+    for seq in seqs where seq > actions || seq < first || seq < 0 {
+      guard seq < first, seq >= 0 else {
+        throw TraceFileError(
+          kind: .notInFile, path: self.path,
+          message: first == 0
+            ? "has no action #\(seq) in session \(session), which has \(actions) action\(actions == 1 ? "" : "s"): ask for 0 (the state before the first) to \(actions)"
+            : "has no action #\(seq) in session \(session), which keeps actions #\(first + 1) to #\(actions): ask for \(first) (the state before the first kept) to \(actions)"
+        )
+      }
       throw TraceFileError(
         kind: .notInFile, path: self.path,
         message:
-          "has no action #\(seq) in session \(session), which has \(actions) action\(actions == 1 ? "" : "s"): ask for 0 (the state before the first) to \(actions)"
+          "keeps no state of session \(session) before action #\(first + 1): its actions through #\(first) were trimmed from the file (an export of its last part); ask for \(first) to \(actions)"
       )
     }
   }

@@ -25,6 +25,9 @@ public final class TraceReader {
   /// Whether the file marks actions sent at once and shared changes (schema version 5): asked
   /// of the file once.
   private var markedSends: Bool?
+  /// Whether the file counts the actions trimmed from a session's start (schema version 6):
+  /// asked of the file once.
+  var countsTrimmedActions: Bool?
   /// What the file was when it was opened immutable (no recorder was writing it); `nil` when
   /// it was opened to see a recorder's commits.
   private var snapshot: FileSnapshot?
@@ -41,6 +44,15 @@ public final class TraceReader {
   public init(path: String, live: Bool = false) throws(TraceFileError) {
     self.path = path
     (self.connection, self.snapshot) = try TraceFile.openForReading(path: path, live: live)
+  }
+
+  /// A reader of the trace that `connection`, a writer's, has open: for the writers that keep a
+  /// state they rebuild before the actions they remove (``TraceRowWriter/trim(session:keepingFrom:path:)``).
+  /// Errors name `path`.
+  package init(connection: SQLiteConnection, path: String) {
+    self.path = path
+    self.connection = connection
+    self.snapshot = nil
   }
 
   /// Throws when the file was written since it was opened, so that what was read from it may
@@ -115,6 +127,7 @@ public final class TraceReader {
     self.changesStatement = nil
     self.leaksStatement = nil
     self.markedSends = nil
+    self.countsTrimmedActions = nil
     let limit = self.connection.stepTimeLimit
     (self.connection, self.snapshot) = try TraceFile.openForReading(path: self.path, live: false)
     self.connection.stepTimeLimit = limit
@@ -152,8 +165,10 @@ public final class TraceReader {
   package func sessions(
     where condition: String?, _ values: [SQLiteValue] = []
   ) throws(TraceFileError) -> [TraceSession] {
-    // NB: Traces written before `session_sources` was added lack it.
+    // NB: Traces written before `session_sources` was added lack it, and before version 6
+    // `trimmed_actions`.
     let hasSources = try self.connection.hasTable("session_sources")
+    let hasTrimmed = try self.hasColumn("trimmed_actions", in: "sessions")
     let statement = try self.connection.prepare(
       """
       SELECT s.id, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
@@ -165,7 +180,8 @@ public final class TraceReader {
         coalesce((SELECT a.time_ns + a.duration_ns FROM actions a WHERE a.session_id = s.id
                   ORDER BY a.seq DESC LIMIT 1), 0),
         -- NB: Not a join: a file from someone else may hold two sources of a session.
-        \(hasSources ? Self.sourceColumns : "NULL, NULL")
+        \(hasSources ? Self.sourceColumns : "NULL, NULL"),
+        \(hasTrimmed ? "s.trimmed_actions" : "0")
       FROM sessions s
       \(condition.map { "WHERE " + $0 } ?? "")
       ORDER BY s.id
@@ -188,7 +204,8 @@ public final class TraceReader {
           durationNs: try statement.integer(9),
           source: try statement.optionalString(10).map { file throws(TraceFileError) in
             TraceSession.Source(file: file, sessionID: try statement.integer(11))
-          }
+          },
+          trimmedActions: Int(clamping: try statement.integer(12))
         )
       )
     }

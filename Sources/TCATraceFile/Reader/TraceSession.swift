@@ -20,6 +20,11 @@ public struct TraceSession: Equatable, Sendable {
   /// Where the session was recorded, when `tcatrace merge` copied it from another file;
   /// `nil` for a session recorded in this one.
   public var source: Source?
+  /// Actions removed from the session's start, oldest first: outside the last part of the
+  /// session an export kept (`TraceRecorder.exportSession(to:last:)`, `tcatrace export
+  /// --format trace --last`). Its actions then begin at a later seq, from the state the file
+  /// kept before them. `0` in traces older than schema version 6.
+  public var trimmedActions: Int
 
   /// The trace file a merged session was recorded in, and its id there.
   public struct Source: Equatable, Sendable {
@@ -37,7 +42,7 @@ public struct TraceSession: Equatable, Sendable {
   public init(
     id: Int64, name: String, rootFeature: String, startedAt: String, endedAt: String?,
     droppedActions: Int, recorderVersion: String, actionCount: Int, leakCount: Int,
-    durationNs: Int64, source: Source? = nil
+    durationNs: Int64, source: Source? = nil, trimmedActions: Int = 0
   ) {
     self.id = id
     self.name = name
@@ -50,6 +55,7 @@ public struct TraceSession: Equatable, Sendable {
     self.leakCount = leakCount
     self.durationNs = durationNs
     self.source = source
+    self.trimmedActions = trimmedActions
   }
 }
 

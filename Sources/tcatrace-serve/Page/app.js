@@ -10,6 +10,7 @@ const view = {
   file: null,       // index of the file shown
   session: null,    // id of the session shown
   lastSeq: 0,       // the session's last action, as last read
+  firstSeq: 1,      // the session's first action kept (later than 1 when its start was trimmed)
   next: 1,          // the seq the log's next page starts from; null at the end
   rows: [],         // the seqs in the log, in order
   selected: null,   // the selected seq
@@ -106,7 +107,8 @@ async function openSession(file, session) {
   view.file = file;
   view.session = session;
   const info = view.files[file].sessions.find(s => s.id === session);
-  view.lastSeq = info ? info.actions : 0;
+  view.firstSeq = info ? info.first_seq : 1;
+  view.lastSeq = info ? info.first_seq - 1 + info.actions : 0;
   document.getElementById('session').value = `${file}/${session}`;
   const download = kind => `/api/${sessionPath(kind)}?${queryString({ token })}`;
   document.getElementById('download-perfetto').href = download('perfetto');
@@ -228,7 +230,7 @@ function formatTime(ns) {
 function updateSlider() {
   const slider = document.getElementById('slider');
   slider.max = view.lastSeq;
-  slider.min = view.lastSeq > 0 ? 1 : 0;
+  slider.min = view.lastSeq > 0 ? view.firstSeq : 0;
 }
 
 // MARK: - The selected action

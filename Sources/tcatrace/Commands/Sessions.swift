@@ -11,7 +11,8 @@ extension TCATraceCommand {
       discussion: """
         A session that never ended (still recording, or killed) is marked 'open'. In a trace \
         'tcatrace merge' wrote, FROM says which file each session was recorded in, and its id \
-        there.
+        there. TRIMMED, when a session has lost its first actions (to an export of its last \
+        part), says how many: ACTIONS counts those kept.
         """
     )
 
@@ -32,12 +33,15 @@ extension TCATraceCommand {
         }
         // NB: Where sessions came from, in a trace `tcatrace merge` wrote.
         let merged = sessions.contains { $0.source != nil }
-        var table = Table(
-          columns: [
-            ("ID", .right), ("NAME", .left), ("ROOT", .left), ("STARTED", .left),
-            ("DURATION", .right), ("ACTIONS", .right), ("LEAKS", .right),
-          ] + (merged ? [("FROM", .left)] : []) + [("", .left)]
-        )
+        let trimmed = sessions.contains { $0.trimmedActions > 0 }
+        var columns: [(title: String, alignment: Table.Alignment)] = [
+          ("ID", .right), ("NAME", .left), ("ROOT", .left), ("STARTED", .left),
+          ("DURATION", .right), ("ACTIONS", .right), ("LEAKS", .right),
+        ]
+        if trimmed { columns.append(("TRIMMED", .right)) }
+        if merged { columns.append(("FROM", .left)) }
+        columns.append(("", .left))
+        var table = Table(columns: columns)
         for session in sessions {
           table.rows.append(
             [
@@ -45,6 +49,7 @@ extension TCATraceCommand {
               formatDuration(Double(session.durationNs)), String(session.actionCount),
               String(session.leakCount),
             ]
+              + (trimmed ? [String(session.trimmedActions)] : [])
               + (merged ? [session.source.map { "\($0.file) #\($0.sessionID)" } ?? ""] : [])
               + [session.endedAt == nil ? "open" : ""]
           )
@@ -72,6 +77,7 @@ extension TraceSession {
       ("actions", .integer(Int64(self.actionCount))),
       ("leaks", .integer(Int64(self.leakCount))),
       ("dropped_actions", .integer(Int64(self.droppedActions))),
+      ("trimmed_actions", .integer(Int64(self.trimmedActions))),
       ("recorder_version", .string(self.recorderVersion)),
       (
         "source",

@@ -187,15 +187,19 @@ final class Debugger {
     switch prompt.kind {
     case .jump:
       let digits = text.hasPrefix("#") ? text.dropFirst() : text[...]
+      let first = try self.reader.firstStep(session: self.sessionID) + 1
       guard let seq = Int(digits), seq >= 1, seq <= self.lastSeq else {
         self.message =
           self.lastSeq == 0
           ? "The session has no actions yet."
-          : "Type an action's seq, from 1 to \(self.lastSeq)."
+          : "Type an action's seq, from \(first) to \(self.lastSeq)."
         return
       }
       guard let action = try self.reader.action(session: self.sessionID, seq: seq) else {
-        self.message = "Action #\(seq) is not in the file: the recorder dropped it."
+        self.message =
+          seq < first
+          ? "Action #\(seq) is not in the file: it was trimmed from the session's start."
+          : "Action #\(seq) is not in the file: the recorder dropped it."
         return
       }
       self.go(to: action)
@@ -355,7 +359,8 @@ final class Debugger {
       }
       guard let session, session.name == self.session.name,
         session.rootFeature == self.session.rootFeature,
-        session.startedAt == self.session.startedAt, session.actionCount >= self.lastSeq,
+        session.startedAt == self.session.startedAt,
+        session.actionCount + session.trimmedActions >= self.lastSeq,
         shown?.path == self.current?.path, shown?.timeNs == self.current?.timeNs
       else { throw self.reader.changedWhileReading }
     }
