@@ -205,6 +205,99 @@ struct ReplayTests {
     )
   }
 
+  /// Issue #73: a session whose first actions were trimmed (by a size limit, or an export of
+  /// its last part) rebuilds and replays from the state the file keeps before the actions left;
+  /// an action whose cause was trimmed is delivered as recorded.
+  @Test func aTrimmedSessionReplaysFromTheStateKeptBeforeItsActions() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await self.record(into: directory)
+    let original = try TraceReader(path: path)
+    // #4 is factTapped, #5 the factLoaded its effect sent.
+    for first in [2, 4, 5] {
+      let copy = directory.path("trimmed-\(first).db")
+      try FileManager.default.copyItem(atPath: path, toPath: copy)
+      do {
+        let connection = try SQLiteConnection(path: copy, mode: .readWrite)
+        let removed = try TraceRowWriter(connection: connection).trim(
+          session: 1, keepingFrom: first, path: copy)
+        #expect(removed == first - 1)
+      }
+      let reader = try TraceReader(path: copy)
+      let session = try reader.session(id: 1)
+      #expect(session.trimmedActions == first - 1)
+      #expect(session.actionCount == 7 - first)
+      for seq in (first - 1)...6 {
+        #expect(try reader.state(session: 1, after: seq) == original.state(session: 1, after: seq))
+        #expect(
+          try reader.stateJSON(session: 1, after: seq)
+            == original.stateJSON(session: 1, after: seq))
+      }
+      do throws(TraceFileError) {
+        _ = try reader.state(session: 1, after: first - 2)
+        Issue.record("the state after trimmed action #\(first - 2) was given")
+      } catch {
+        #expect(error.kind == .notInFile)
+        #expect(error.message.contains("trimmed"), "\(error.message)")
+      }
+      let report = try await TraceReplayer(path: copy, session: 1).run(Counter())
+      #expect(report.divergence == nil, "\(report)")
+      #expect(report.replayed == 7 - first)
+      // Against a reducer that adds 2, the first increment left (#2 or #6) diverges.
+      let buggy = try await TraceReplayer(path: copy, session: 1).run(
+        Counter(bug: .incrementsTwice))
+      let increment = first <= 2 ? 2 : 6
+      #expect(buggy.divergence?.seq == increment, "\(buggy)")
+      #expect(buggy.replayed == increment - first)
+    }
+  }
+
+  /// Issue #73: `exportSession(to:)` writes the recorder's session, as far as it is recorded,
+  /// into a trace of its own while the store goes on; `last:` keeps its last stretch, which
+  /// replays from the state before it.
+  @Test func aRecorderExportsItsSessionForABugReport() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("counter.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    store.send(.incrementTapped)
+    store.send(.addTapped("Milk"))
+    await store.send(.factTapped).finish()
+    store.send(.incrementTapped)
+    let whole = directory.url.appendingPathComponent("report.db")
+    try await recorder.exportSession(to: whole)
+    let lastOnly = directory.url.appendingPathComponent("last.db")
+    try await recorder.exportSession(to: lastOnly, last: .zero)
+    // A file that is there is refused, and left as it was.
+    let before = try Data(contentsOf: whole)
+    await #expect(throws: TraceFileError.self) { try await recorder.exportSession(to: whole) }
+    #expect(try Data(contentsOf: whole) == before)
+    store.send(.incrementTapped)
+    await store.finish()
+    try await recorder.close()
+
+    let reader = try TraceReader(path: whole.path)
+    let session = try reader.session(id: 1)
+    #expect(session.source == TraceSession.Source(file: path, sessionID: 1))
+    #expect(session.trimmedActions == 0)
+    #expect(
+      try reader.actions().map(\.path)
+        == ["incrementTapped", "addTapped", "factTapped", "factLoaded", "incrementTapped"])
+    let report = try await TraceReplayer(path: whole.path, session: 1).run(Counter())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.replayed == 5)
+
+    let last = try TraceReader(path: lastOnly.path).session(id: 1)
+    #expect(last.actionCount == 1)
+    #expect(last.trimmedActions == 4)
+    let lastReport = try await TraceReplayer(path: lastOnly.path, session: 1).run(Counter())
+    #expect(lastReport.divergence == nil, "\(lastReport)")
+    #expect(lastReport.replayed == 1)
+    // Two files of their own, and nothing else beside the recorder's.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        == ["counter.db", "last.db", "report.db"])
+  }
+
   @Test func aChangedReducerDivergesWhereTheStateFirstDiffers() async throws {
     let directory = try TemporaryDirectory()
     let path = try await self.record(into: directory)

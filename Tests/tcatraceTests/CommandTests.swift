@@ -77,8 +77,7 @@ struct CommandTests {
                                 and feature.
         stats                   Summarize a trace per feature and category.
         sql                     Run a read-only SQL query on a trace.
-        export                  Write a trace's sessions in a timeline viewer's
-                                format.
+        export                  Write sessions as a timeline or a new trace.
         merge                   Copy the sessions of several traces into a new one.
         serve                   See traces in a browser: the action log, the state
                                 after each action, the leaks.
