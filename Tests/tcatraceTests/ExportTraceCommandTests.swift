@@ -22,23 +22,8 @@ struct ExportTraceCommandTests {
   ) async throws -> [NSDictionary] {
     let result = try await Product.tcatrace.run(arguments, in: self.output.url)
     #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-    let documents =
-      arguments.contains("jsonl")
-      ? result.stdout.split(separator: "\n").map(String.init) : [result.stdout]
-    return try documents.flatMap { document in
-      let value = try JSONSerialization.jsonObject(with: Data(document.utf8))
-      let objects: [[String: Any]]
-      if let array = value as? [[String: Any]] {
-        objects = array
-      } else {
-        objects = [try #require(value as? [String: Any], sourceLocation: sourceLocation)]
-      }
-      return objects.map { object in
-        var object = object
-        object["session"] = nil
-        return object as NSDictionary
-      }
-    }
+    return try jsonObjectsWithoutSession(
+      result.stdout, lines: arguments.contains("jsonl"), sourceLocation: sourceLocation)
   }
 
   /// The actions of session 1 of the demo, as `replay --format jsonl` prints them.

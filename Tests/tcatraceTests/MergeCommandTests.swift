@@ -51,23 +51,8 @@ struct MergeCommandTests {
     #expect(
       result.status == 0 || result.status == 1, "\(arguments): \(result.stderr)",
       sourceLocation: sourceLocation)
-    let lines =
-      arguments.contains("jsonl")
-      ? result.stdout.split(separator: "\n").map(String.init) : [result.stdout]
-    return try lines.flatMap { line in
-      let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
-      let objects: [[String: Any]]
-      if let array = value as? [[String: Any]] {
-        objects = array
-      } else {
-        objects = [try #require(value as? [String: Any], sourceLocation: sourceLocation)]
-      }
-      return objects.map { object in
-        var object = object
-        object["session"] = nil
-        return object as NSDictionary
-      }
-    }
+    return try jsonObjectsWithoutSession(
+      result.stdout, lines: arguments.contains("jsonl"), sourceLocation: sourceLocation)
   }
 
   private func sessions(_ path: String) async throws -> [[String: Any]] {
