@@ -44,11 +44,7 @@ extension TraceRecorder {
         kind: .notWritable, path: destination,
         message: "exists: an export writes a new trace; give a path where there is no file")
     }
-    let stretch = last.map { last -> Int64 in
-      let (seconds, attoseconds) = last.components
-      let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-      return overflow ? .max : max(0, whole) &+ max(0, attoseconds / 1_000_000_000)
-    }
+    let stretch = last.map { Int64(clamping: $0.clampedNanoseconds) }
     let source = self.path
     try await Task.detached(priority: .utility) {
       try Self.export(session: session, of: source, to: destination, keepingLast: stretch)

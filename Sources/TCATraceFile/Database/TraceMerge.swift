@@ -36,6 +36,7 @@ package final class TraceMerge {
       CREATE TEMP TABLE merged_actions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
       CREATE TEMP TABLE skipped_sessions (old INTEGER PRIMARY KEY, copy INTEGER NOT NULL);
       CREATE TEMP TABLE excluded_sessions (old INTEGER PRIMARY KEY);
+      CREATE TEMP TABLE selected_sessions (id INTEGER PRIMARY KEY);
       """
     )
   }
@@ -336,9 +337,7 @@ package final class TraceMerge {
         throw TraceFileError(kind: .notInFile, path: path, message: "has no session \(id)")
       }
     }
-    try self.connection.execute(
-      "CREATE TEMP TABLE IF NOT EXISTS selected_sessions (id INTEGER PRIMARY KEY); DELETE FROM temp.selected_sessions"
-    )
+    try self.connection.execute("DELETE FROM temp.selected_sessions")
     let insert = try self.connection.prepare(
       "INSERT OR IGNORE INTO temp.selected_sessions (id) VALUES (?1)")
     for id in selected { try insert.run([.integer(id)]) }

@@ -143,12 +143,7 @@ public final class TraceReader {
       self.connection.stepTimeLimit.map { .nanoseconds(Int64(clamping: $0)) }
     }
     set {
-      self.connection.stepTimeLimit = newValue.map { limit in
-        let (seconds, attoseconds) = limit.components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
-      }
+      self.connection.stepTimeLimit = newValue?.clampedNanoseconds
     }
   }
 
