@@ -27,7 +27,8 @@ CREATE TABLE sessions (
   dropped_actions INTEGER NOT NULL DEFAULT 0,
   -- The TCATrace version that wrote the session.
   recorder_version TEXT NOT NULL,
-  -- Actions removed from the session's start (oldest first) before the last part of the
+  -- Actions removed from the session's start (oldest first): by a recorder keeping the file
+  -- within its size limit (`TraceRecorder(path:sizeLimit:)`) or before the last part of the
   -- session an export kept (`tcatrace export --format trace --last`). The actions left begin
   -- after them with the state before the first of them kept (see `states`).
   trimmed_actions INTEGER NOT NULL DEFAULT 0

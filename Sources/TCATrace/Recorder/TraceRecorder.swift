@@ -47,10 +47,13 @@ public final class TraceRecorder: Sendable {
   }
 
   /// The trace file's path: in an app, a relative path given is resolved in its Documents
-  /// directory (see ``init(path:session:policy:redacting:fileID:filePath:line:column:)``).
+  /// directory (see ``init(path:sizeLimit:session:policy:redacting:fileID:filePath:line:column:)``).
   public let path: String
   /// What a detected leak does.
   public let policy: LeakPolicy
+  /// The bytes the trace file and its `-wal` stay within, as the recorder writes; `nil` when
+  /// the file may grow without a limit. A limit below 256 KiB is raised to it.
+  public let sizeLimit: Int?
 
   let writer: TraceWriter?
   private let sessionName: String?
@@ -82,6 +85,12 @@ public final class TraceRecorder: Sendable {
   ///     (iOS, tvOS, watchOS, visionOS, and a macOS app bundle), where the working directory is
   ///     `/`; elsewhere (a command-line program, tests, Linux) in the working directory.
   ///     ``path`` says where it is.
+  ///   - sizeLimit: The bytes the file and its `-wal` stay within, for a recorder left on in
+  ///     every QA build. As it writes, the recorder removes the file's oldest sessions, then
+  ///     the oldest actions of its own (keeping the state before those left, so that every
+  ///     state after them rebuilds); the session counts them (`tcatrace sessions`' `TRIMMED`).
+  ///     A quarter of the limit is the WAL's, between checkpoints; a limit below 256 KiB is
+  ///     raised to it. Default: `nil`, no limit.
   ///   - session: The session's name. Default: the root feature's type name and the start time.
   ///   - policy: What a detected leak does. Default: ``LeakPolicy/reportIssue``.
   ///   - redacting: Values to keep out of the trace; see ``TraceRedaction``. Default: none.
@@ -98,6 +107,7 @@ public final class TraceRecorder: Sendable {
   ///   one issue and records nothing, so the app goes on, and the file is left untouched.
   public convenience init(
     path: String,
+    sizeLimit: Int? = nil,
     session: String? = nil,
     policy: LeakPolicy = .reportIssue,
     redacting redactions: [TraceRedaction] = [],
@@ -107,14 +117,15 @@ public final class TraceRecorder: Sendable {
     column: UInt = #column
   ) throws {
     try self.init(
-      path: path, session: session, policy: policy, redacting: redactions, timing: .measured,
-      fileID: fileID, filePath: filePath, line: line, column: column
+      path: path, sizeLimit: sizeLimit, session: session, policy: policy, redacting: redactions,
+      timing: .measured, fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
 
   /// A recorder with a chosen source of times; `.fixed` makes traces reproducible for tests.
   package init(
     path: String,
+    sizeLimit: Int? = nil,
     session: String? = nil,
     policy: LeakPolicy = .reportIssue,
     redacting redactions: [TraceRedaction] = [],
@@ -130,6 +141,7 @@ public final class TraceRecorder: Sendable {
     let path = TracePath.resolve(path, in: directory)
     self.path = path
     self.policy = policy
+    self.sizeLimit = sizeLimit.map { TraceSizeLimit(bytes: $0).bytes }
     self.sessionName = session
     self.timing = timing
     self.redactor = Redactor(redactions: redactions)
@@ -144,13 +156,15 @@ public final class TraceRecorder: Sendable {
     self.redactJSONChanges = { changes, values, before, after in
       redactor.redact(jsonChanges: changes, values: values, before: before, after: after)
     }
+    let limit = sizeLimit.map(TraceSizeLimit.init(bytes:))
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
       self.writer = TraceWriter(
-        path: path, connection: try TraceFile.openForWriting(path: path, waiting: false))
+        path: path, connection: try TraceFile.openForWriting(path: path, waiting: false),
+        sizeLimit: limit)
     } catch  where error.isBusy {
-      self.writer = TraceWriter(path: path, connection: nil)
+      self.writer = TraceWriter(path: path, connection: nil, sizeLimit: limit)
     } catch let error {
       switch error.kind {
       case .notWritable, .sqlite, .notFound:

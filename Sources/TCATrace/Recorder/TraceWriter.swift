@@ -10,9 +10,11 @@ package final class TraceWriter: @unchecked Sendable {
   // NB: `@unchecked`: every mutable property is guarded by `condition`; the connection is only
   // touched by the writer thread once the thread has started.
 
-  /// A writer appending to the trace at `path`, creating it if needed.
-  package convenience init(path: String) throws(TraceFileError) {
-    self.init(path: path, connection: try TraceFile.openForWriting(path: path))
+  /// A writer appending to the trace at `path`, creating it if needed, and keeping it within
+  /// `sizeLimit` when given.
+  package convenience init(path: String, sizeLimit: TraceSizeLimit? = nil) throws(TraceFileError) {
+    self.init(
+      path: path, connection: try TraceFile.openForWriting(path: path), sizeLimit: sizeLimit)
   }
 
   /// Records written per transaction, at the most.
@@ -81,9 +83,16 @@ package final class TraceWriter: @unchecked Sendable {
   ///   records submitted wait (up to `capacity`). Either way the thread checks the file with
   ///   ``TraceFile/prepareForAppending(_:)`` before writing to it, and writes nothing to a
   ///   damaged file, nor changes it.
-  init(path: String, connection: SQLiteConnection?, capacity: Int = 65_536) {
+  /// - Parameter sizeLimit: The bytes the file and its WAL stay within, when given: the writer
+  ///   removes the oldest sessions, then the oldest actions of its own, as it writes (see
+  ///   ``TraceSizeLimit``).
+  init(
+    path: String, connection: SQLiteConnection?, sizeLimit: TraceSizeLimit? = nil,
+    capacity: Int = 65_536
+  ) {
     self.path = path
     self.capacity = capacity
+    self.sizeLimit = sizeLimit
     // NB: Stored, not captured by the thread's closure: the closure outlives the session
     // (until the thread object goes), and a connection it held would not be closed — nor its
     // WAL folded into the file and deleted — before the process ends.
@@ -131,6 +140,7 @@ package final class TraceWriter: @unchecked Sendable {
   }
 
   private let path: String
+  private let sizeLimit: TraceSizeLimit?
 
   /// Hands the session's row to the writer, to be written before the actions that follow.
   package func submit(session: SessionRecord) {
@@ -318,6 +328,7 @@ package final class TraceWriter: @unchecked Sendable {
         do throws(TraceFileError) {
           if connection == nil { connection = try TraceFile.openForWriting(path: self.path) }
           try TraceFile.prepareForAppending(connection!)
+          try self.sizeLimit?.prepare(connection!)
           break
         } catch  where error.isBusy {
           // NB: Each try waits for the lock up to the busy timeout; a writer asked to close
@@ -475,13 +486,37 @@ package final class TraceWriter: @unchecked Sendable {
             }
           }
         }
+        // NB: In the batch's transaction: what is committed is within the limit.
+        if let sizeLimit = self.sizeLimit, !self.sizeLimitIsGivenUp {
+          try self.keep(
+            within: sizeLimit, rows: rows, connection: connection, session: sessionID)
+        }
       }
     }
+    self.sizeLimit?.checkpointIfNeeded(connection, path: self.path)
     if session != nil, let sessionID = self.sessionID {
       self.condition.lock()
       self.committedSessionID = sessionID
       self.condition.unlock()
     }
+  }
+
+  /// Whether the size limit was given up: a session whose state could not be rebuilt where it
+  /// was to be cut. The file then grows as it would without a limit; the batches are kept.
+  private var sizeLimitIsGivenUp = false
+
+  private func keep(
+    within sizeLimit: TraceSizeLimit, rows: TraceRowWriter, connection: SQLiteConnection,
+    session: Int64
+  ) throws(TraceFileError) {
+    try connection.execute("SAVEPOINT size_limit")
+    do throws(TraceFileError) {
+      try sizeLimit.keepWithin(rows, session: session, path: self.path)
+    } catch  where error.kind == .corrupt {
+      self.sizeLimitIsGivenUp = true
+      try connection.execute("ROLLBACK TO size_limit")
+    }
+    try connection.execute("RELEASE size_limit")
   }
 
   private static func write(

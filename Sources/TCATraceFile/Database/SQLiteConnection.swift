@@ -52,7 +52,7 @@ package final class SQLiteConnection {
     }
     self.handle = handle
     sqlite3_extended_result_codes(handle, 1)
-    sqlite3_busy_timeout(handle, 5_000)
+    sqlite3_busy_timeout(handle, Self.busyTimeout)
     if mode != .readWrite {
       csqlite_enable_defensive(handle)
       csqlite_disable_trusted_schema(handle)
@@ -95,8 +95,11 @@ package final class SQLiteConnection {
     sqlite3_hard_heap_limit64(-1)
   }
 
+  /// How long a statement waits for a lock another connection holds, in milliseconds.
+  package static let busyTimeout: Int32 = 5_000
+
   /// How long a statement waits for a lock another connection holds before it fails with
-  /// `SQLITE_BUSY`, in milliseconds; 0 fails at once. Connections start at 5,000.
+  /// `SQLITE_BUSY`, in milliseconds; 0 fails at once. Connections start at ``busyTimeout``.
   package func setBusyTimeout(milliseconds: Int32) {
     sqlite3_busy_timeout(self.handle, milliseconds)
   }

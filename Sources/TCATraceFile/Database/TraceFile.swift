@@ -50,7 +50,7 @@ package enum TraceFile {
       }
     }
     try self.checkIsTrace(path: path, applicationID: applicationID, version: version)
-    if !waiting { connection.setBusyTimeout(milliseconds: 5_000) }
+    if !waiting { connection.setBusyTimeout(milliseconds: SQLiteConnection.busyTimeout) }
     return connection
   }
 

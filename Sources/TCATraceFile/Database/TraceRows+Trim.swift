@@ -47,3 +47,21 @@ extension TraceRowWriter {
     return Int(clamping: removed)
   }
 }
+
+extension TraceRowWriter {
+  /// Removes the session `id` and all its rows: for a file kept within a size limit, which
+  /// drops its oldest sessions first.
+  package func deleteSession(_ id: Int64) throws(TraceFileError) {
+    let values: [SQLiteValue] = [.integer(id)]
+    let actions = "SELECT id FROM actions WHERE session_id = ?1"
+    try self.connection.prepare("DELETE FROM leaks WHERE action_id IN (\(actions))").run(values)
+    try self.connection.prepare("DELETE FROM state_changes WHERE action_id IN (\(actions))").run(
+      values)
+    try self.connection.prepare("DELETE FROM actions WHERE session_id = ?1").run(values)
+    try self.connection.prepare("DELETE FROM states WHERE session_id = ?1").run(values)
+    if try self.connection.hasTable("session_sources") {
+      try self.connection.prepare("DELETE FROM session_sources WHERE session_id = ?1").run(values)
+    }
+    try self.connection.prepare("DELETE FROM sessions WHERE id = ?1").run(values)
+  }
+}
