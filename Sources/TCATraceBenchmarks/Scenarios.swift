@@ -40,6 +40,11 @@ public struct BenchmarkSize: Sendable {
   public var replayActions: Int = 100_000
   /// Each of the two sessions `tcatrace diff` aligns: its actions.
   public var diffActions: Int = 100_000
+  /// Recordings with a size limit and without, in pairs: the actions of each, enough to fill
+  /// the limit four times over, the pairs, and the limit.
+  public var limitSends: Int = 20_000
+  public var limitPairs: Int = 21
+  public var limitBytes: Int = 1_000_000
 
   public static let full = BenchmarkSize(
     repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
@@ -52,7 +57,7 @@ public struct BenchmarkSize: Sendable {
     keyframePairs: 1,
     keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100,
     stateActions: 2_000, stateRows: 100,
-    replayActions: 200, diffActions: 1_000
+    replayActions: 200, diffActions: 1_000, limitSends: 5, limitPairs: 1
   )
 
   /// The actions of each recording, with keyframes and without, and the pairs of them, at a

@@ -41,7 +41,7 @@ extension Scenarios {
     let store = PairedRatios(sendCPU[true]!, sendCPU[false]!)
     let closed = PairedRatios(totals[true]!, totals[false]!)
     return ScenarioResult(
-      name: "Size limit (issue #73)", figures: figures,
+      name: "size limit", figures: figures,
       ratios: [
         Ratio(
           name: "store's CPU time with / without a size limit, paired, median",

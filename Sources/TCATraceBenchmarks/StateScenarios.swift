@@ -238,7 +238,7 @@ extension Scenarios {
   /// A send loop of `count` actions, each changing one scalar, to a store of a `rows`-row state
   /// that `recorder` records.
   @MainActor
-  private static func scalarSendLoop(rows: Int) -> (TraceRecorder, Int) -> () -> Void {
+  static func scalarSendLoop(rows: Int) -> (TraceRecorder, Int) -> () -> Void {
     { recorder, count in
       let store = RecordingStore(initialState: BenchFeature.State(rows: rows), recorder: recorder) {
         BenchFeature.Feature()
@@ -247,15 +247,18 @@ extension Scenarios {
     }
   }
 
-  /// One recording of `count` actions to `path`: the send loop `makeSendLoop` returns for a
-  /// store it makes with the recorder and `count`, in wall time and in the store thread's CPU
-  /// time, and the whole recording until the file is closed, each in nanoseconds an action.
+  /// One recording of `count` actions to `path`, within `sizeLimit` bytes when given: the send
+  /// loop `makeSendLoop` returns for a store it makes with the recorder and `count`, in wall
+  /// time and in the store thread's CPU time, and the whole recording until the file is
+  /// closed, each in nanoseconds an action.
   @MainActor
-  private static func timedRecording(
-    path: String, keepsStates: Bool, count: Int, makeSendLoop: (TraceRecorder, Int) -> () -> Void
+  static func timedRecording(
+    path: String, keepsStates: Bool, sizeLimit: Int? = nil, count: Int,
+    makeSendLoop: (TraceRecorder, Int) -> () -> Void
   ) async throws -> (send: Double, sendCPU: Double, untilClosed: Double) {
     let recorder = try TraceRecorder(
-      path: path, policy: .recordOnly, timing: .measured, keepsStates: keepsStates)
+      path: path, sizeLimit: sizeLimit, policy: .recordOnly, timing: .measured,
+      keepsStates: keepsStates)
     let sendLoop = makeSendLoop(recorder, count)
     let start = DispatchTime.now().uptimeNanoseconds
     let startCPU = threadCPUNanoseconds()

@@ -101,6 +101,20 @@ struct BenchmarkTests {
     #expect(result.ratios.first?.target == .atMost(2))
   }
 
+  /// Issue #73: recording with a size limit against without, paired.
+  @Test func sizeLimitComparesRecordingWithAndWithoutALimit() async throws {
+    let result = try await Scenarios.sizeLimit(.tiny)
+    #expect(result.figures.count == 6)
+    #expect(result.figures.allSatisfy { $0.median > 0 })
+    #expect(
+      result.ratios.map(\.name) == [
+        "store's CPU time with / without a size limit, paired, median",
+        "store's CPU time with / without a size limit, paired, 95% interval to",
+        "until closed, with / without a size limit, paired, median",
+      ])
+    #expect(result.ratios.first?.target == .atMost(1.1))
+  }
+
   @Test func writerThroughputComparesWithRawInserts() async throws {
     let result = try await Scenarios.writerThroughput(.tiny)
     #expect(result.figures.map(\.unit) == ["actions/s", "actions/s"])
@@ -320,7 +334,8 @@ struct BenchmarkTests {
       decoded?.map { $0["scenario"] as? String } == [
         "send overhead", "state-size scaling", "writer throughput", "reader throughput",
         "keyframes", "replay",
-        "diff alignment", "tcatrace serve", "memory", "state-size scaling with @Shared",
+        "diff alignment", "tcatrace serve", "size limit", "memory",
+        "state-size scaling with @Shared",
       ])
   }
 }
