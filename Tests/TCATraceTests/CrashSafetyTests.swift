@@ -10,10 +10,7 @@ struct CrashSafetyTests {
     let directory = try TemporaryDirectory()
     let path = directory.path("killed.db")
     let process = Product("tcatrace-fixture").process(["record-until-killed", path])
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let lines = LineReader(output.fileHandleForReading)
+    let lines = try process.runReadingLines()
     while let line = try await lines.next(), line != "sent 1000" {}
 
     // The file can be read while the recorder writes it, and it fills in without a close:
@@ -201,10 +198,7 @@ struct CrashSafetyTests {
     // before it closes, however long the release takes on a busy machine (a recorder closed
     // while the lock is held gives up, as it should).
     let process = Product("tcatrace-fixture").process(["append", path, "5", "5"])
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let lines = LineReader(output.fileHandleForReading)
+    let lines = try process.runReadingLines()
     var printed: [String] = []
     // The recorder opened and the store sent its actions while the lock is held: had opening
     // waited for the lock (5 s), it would have given up and reported an issue first.

@@ -195,3 +195,13 @@ extension Process {
     }
   }
 }
+
+extension Process {
+  /// Starts the process with its standard output on a pipe, and returns a reader of its lines.
+  public func runReadingLines() throws -> LineReader {
+    let output = Pipe()
+    self.standardOutput = output
+    try launchLock.withLock { try self.run() }
+    return LineReader(output.fileHandleForReading)
+  }
+}

@@ -321,17 +321,14 @@ struct DebugCommandTests {
   @Test func aFileBeingRecorded() async throws {
     // 20 actions, a pause until the test says so, 20 more, and the end of the session.
     let append = Product("tcatrace-fixture").process(["append", self.trace.path, "40", "20"])
-    let output = Pipe()
     let input = Pipe()
-    append.standardOutput = output
     append.standardInput = input
-    try append.run()
+    let lines = try append.runReadingLines()
     defer {
       // NB: Killed, so that the wait for it is bounded.
       kill(append.processIdentifier, SIGKILL)
       append.waitUntilExit()
     }
-    let lines = LineReader(output.fileHandleForReading)
     #expect(try await lines.next(21).last == "paused")
     // The fixture flushed its recorder before it said `paused`: the session is in the file.
     // The deadline only keeps a broken fixture from hanging the test.

@@ -18,10 +18,7 @@ struct ReadOnlyTests {
     #expect(try self.entries(directory) == ["finished.db"])
 
     let follow = Product.tcatrace.process(["replay", path, "--follow", "--no-diff"])
-    let output = Pipe()
-    follow.standardOutput = output
-    try follow.run()
-    let lines = LineReader(output.fileHandleForReading)
+    let lines = try follow.runReadingLines()
     #expect(try await lines.next(39).count == 39)
     // A few polls, then interrupted, as a user stops it.
     try await Task.sleep(for: .milliseconds(500))

@@ -23,15 +23,12 @@ struct ServeCommandTests {
     _ body: (_ url: URL, _ server: Process, _ lines: LineReader) async throws -> Void
   ) async throws {
     let server = Product.tcatrace.process(["serve"] + files, in: directory)
-    let output = Pipe()
-    server.standardOutput = output
     server.standardError = FileHandle.nullDevice
-    try server.run()
+    let lines = try server.runReadingLines()
     defer {
       if server.isRunning { kill(server.processIdentifier, SIGKILL) }
       server.waitUntilExit()
     }
-    let lines = LineReader(output.fileHandleForReading)
     let first = try #require(try await lines.next(within: 60))
     let url = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
     #expect(first.hasPrefix("Serving \(files.count) file"))
