@@ -21,8 +21,9 @@ import RuntimeSupport
 ///
 /// A recorder records one session of one store. The store's thread classifies each action,
 /// diffs the state and checks the boundary rules; a background thread writes the rows in
-/// batched transactions, at most ~100 ms behind. One file holds many sessions: a recorder on
-/// an existing trace appends a session.
+/// batched transactions, each committed once it has waited 2 ms for more actions to join it:
+/// what the writer has committed survives the app being killed. One file holds many sessions:
+/// a recorder on an existing trace appends a session.
 ///
 /// The recorder never stops the app it records: if the file cannot be written (no
 /// permission, a full disk), it reports one issue, stops recording, and the store goes on.
@@ -131,6 +132,7 @@ public final class TraceRecorder: Sendable {
     redacting redactions: [TraceRedaction] = [],
     timing: TraceTiming,
     keepsStates: Bool = true,
+    writerDelay: Double = TraceWriter.maxDelay,
     directory: String? = TracePath.platformDirectory,
     lifecycle: AppLifecycle = .platform,
     fileID: StaticString = #fileID,
@@ -162,9 +164,10 @@ public final class TraceRecorder: Sendable {
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
       self.writer = TraceWriter(
         path: path, connection: try TraceFile.openForWriting(path: path, waiting: false),
-        sizeLimit: limit)
+        sizeLimit: limit, batchDelay: writerDelay)
     } catch  where error.isBusy {
-      self.writer = TraceWriter(path: path, connection: nil, sizeLimit: limit)
+      self.writer = TraceWriter(
+        path: path, connection: nil, sizeLimit: limit, batchDelay: writerDelay)
     } catch let error {
       switch error.kind {
       case .notWritable, .sqlite, .notFound:
@@ -235,6 +238,12 @@ public final class TraceRecorder: Sendable {
   /// While the app is in the background, with the file closed, it waits until the app returns.
   public func flush() async {
     await self.writer?.flushed()
+  }
+
+  /// The seq of the last action the writer committed to the file, `nil` before the first: for
+  /// the benchmark of what a kill loses.
+  package var writtenSeq: Int? {
+    self.writer?.writtenSeq
   }
 
   /// Writes everything recorded, ends the session and closes the file. After this the file is

@@ -2,6 +2,10 @@
 // fills up, a file another process appends to. Not part of the tool.
 //
 //   tcatrace-fixture record-until-killed FILE
+//   tcatrace-fixture record-taps-until-killed FILE
+//                                           (an action every 2 ms, as taps come: after each
+//                                           send, `sent N written W`: N for the email
+//                                           `tapN@example.com`, W the last action committed)
 //   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
 //   tcatrace-fixture record-burst-until-full FILE MAX_FILE_BYTES ACTIONS
 //                                           (ACTIONS sent at once, then closed: the last writes fail)
@@ -61,6 +65,8 @@ struct TraceFixture {
     switch arguments.first {
     case "record-until-killed" where arguments.count == 2:
       try await recordUntilKilled(path: arguments[1])
+    case "record-taps-until-killed" where arguments.count == 2:
+      try await recordTapsUntilKilled(path: arguments[1])
     case "record-demo" where arguments.count == 2:
       try await recordDemo(path: arguments[1])
     case "record-library" where arguments.count == 2:
@@ -121,6 +127,19 @@ struct TraceFixture {
         emit("sent \(sent)")
         try await Task.sleep(for: .milliseconds(2))
       }
+    }
+  }
+
+  /// Sends an action every 2 ms until the process is killed, as an app's taps come, and says
+  /// which after each send: when the send returns, the action is recorded.
+  @MainActor
+  static func recordTapsUntilKilled(path: String) async throws {
+    let recorder = try TraceRecorder(path: path, session: "taps", policy: .recordOnly)
+    let store = makeStore(recorder)
+    for sent in 1... {
+      store.send(._internal(.login(.view(.emailChanged("tap\(sent)@example.com")))))
+      emit("sent \(sent) written \(recorder.writtenSeq ?? 0)")
+      try await Task.sleep(for: .milliseconds(2))
     }
   }
 

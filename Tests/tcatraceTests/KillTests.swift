@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue #73: what a recorder left on keeps when its app is killed from outside (`SIGKILL`: the
+/// watchdog, a jetsam, a user's swipe from the app switcher after a suspension). The app is
+/// `tcatrace-fixture`, recording an action every 2 ms as taps come, killed at a moment chosen
+/// at random; `tcatrace` reads the file it left, then again after another recorder appended
+/// to it. What it must keep is every action its writer had committed, as the app said before
+/// the kill: how soon after an action is recorded that is (a few milliseconds when the writer's
+/// thread runs) is `tcatrace-bench --only kill`'s to measure, not a test's, on a machine as
+/// busy as the one the suite runs on.
+@Suite(.hangGuard)
+struct KillTests {
+  @Test(arguments: 0..<3)
+  func anAppKilledAtARandomMomentKeepsEveryActionItsWriterHadCommitted(round: Int) async throws {
+    var random = SeededGenerator(seed: 7_300 + UInt64(round))
+    let directory = try TemporaryDirectory()
+    let path = directory.path("qa.db")
+    let process = Product("tcatrace-fixture").process(["record-taps-until-killed", path])
+    let lines = try process.runReadingLines()
+
+    // After each send, the app prints the action's number and the last one its writer had
+    // committed. It is killed a random while after its first line; then every line it printed
+    // is read (the pipe holds them), so the last is the last before the kill.
+    let first = try #require(try await lines.next(within: 60))
+    try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_500, using: &random)))
+    kill(process.processIdentifier, SIGKILL)
+    let printed = [first] + (try await lines.next(Int.max, within: 60))
+    #expect(try await process.end(within: 30))
+    #expect(process.terminationReason == .uncaughtSignal)
+    let numbers = try printed.map { line in
+      let numbers = line.split(separator: " ").compactMap { Int($0) }
+      try #require(numbers.count == 2, "\(line)")
+      return (sent: numbers[0], written: numbers[1])
+    }
+    let sent = try #require(numbers.last).sent
+    let written = numbers.map(\.written).max() ?? 0
+
+    // The session's row is written with its first actions: a kill before then leaves none.
+    let taps = try await Self.numbers(in: path)
+    if written > 0 { try #require(taps != nil) }
+    let kept = taps ?? []
+    // Every action the writer had committed, and nothing but actions sent: numbered from 1
+    // without a gap, at most one past the last line printed (recorded, its line not printed).
+    #expect(kept.count >= written)
+    #expect(kept == Array(1..<(kept.count + 1)))
+    #expect(kept.count <= sent + 1)
+
+    // Another recorder opens the file and appends its session; the killed one reads the same.
+    let appended = try await Product("tcatrace-fixture").run(["append", path, "3"])
+    #expect(appended.status == 0)
+    #expect(appended.stdout.hasSuffix("closed\n"))
+    #expect(try await Self.numbers(in: path) == taps)
+    let sessions = try await Self.sessions(in: path)
+    #expect(sessions.map(\.name) == (taps == nil ? [] : ["taps"]) + ["appended"])
+    if taps != nil { #expect(sessions.first?.actions == kept.count) }
+  }
+
+  /// The file's sessions, as `tcatrace sessions` lists them: their ids, names and actions.
+  static func sessions(in path: String) async throws -> [(id: Int, name: String, actions: Int)] {
+    let result = try await Product.tcatrace.run(["sessions", path, "--format", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    return try rows.map { row in
+      (
+        try #require(row["id"] as? Int), try #require(row["name"] as? String),
+        try #require(row["actions"] as? Int)
+      )
+    }
+  }
+
+  /// The numbers of the taps session's actions, in order, as `tcatrace replay` prints them;
+  /// `nil` when the file has no such session.
+  static func numbers(in path: String) async throws -> [Int]? {
+    guard let taps = try await Self.sessions(in: path).first(where: { $0.name == "taps" }) else {
+      return nil
+    }
+    let replay = try await Product.tcatrace.run(
+      ["replay", path, "--session", "\(taps.id)", "--format", "jsonl"])
+    #expect(replay.status == 0, "\(replay.stderr)")
+    return try replay.stdout.split(separator: "\n").map { line in
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let payload = try #require(object["payload"] as? String)
+      return try #require(Int(payload.dropFirst(#""tap"#.count).prefix { $0.isNumber }))
+    }
+  }
+}
