@@ -247,18 +247,20 @@ extension Scenarios {
     }
   }
 
-  /// One recording of `count` actions to `path`, within `sizeLimit` bytes when given: the send
+  /// One recording of `count` actions to `path`, within `sizeLimit` bytes when given, its
+  /// writer's batches waiting up to `writerDelay` seconds to fill: the send
   /// loop `makeSendLoop` returns for a store it makes with the recorder and `count`, in wall
   /// time and in the store thread's CPU time, and the whole recording until the file is
   /// closed, each in nanoseconds an action.
   @MainActor
   static func timedRecording(
-    path: String, keepsStates: Bool, sizeLimit: Int? = nil, count: Int,
+    path: String, keepsStates: Bool, sizeLimit: Int? = nil,
+    writerDelay: Double = TraceWriter.maxDelay, count: Int,
     makeSendLoop: (TraceRecorder, Int) -> () -> Void
   ) async throws -> (send: Double, sendCPU: Double, untilClosed: Double) {
     let recorder = try TraceRecorder(
       path: path, sizeLimit: sizeLimit, policy: .recordOnly, timing: .measured,
-      keepsStates: keepsStates)
+      keepsStates: keepsStates, writerDelay: writerDelay)
     let sendLoop = makeSendLoop(recorder, count)
     let start = DispatchTime.now().uptimeNanoseconds
     let startCPU = threadCPUNanoseconds()

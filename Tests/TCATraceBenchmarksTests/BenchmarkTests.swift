@@ -115,6 +115,20 @@ struct BenchmarkTests {
     #expect(result.ratios.first?.target == .atMost(1.1))
   }
 
+  /// Issue #73: each action is timed until it is committed; the window is well under the
+  /// deadline the scenario polls to.
+  @Test func killWindowTimesEachActionUntilItIsCommitted() async throws {
+    let result = try await Scenarios.killWindow(.tiny)
+    #expect(result.figures.map(\.repetitions) == [3, 1, 1])
+    #expect(result.ratios.count == 7)
+    #expect(
+      result.ratios.first?.name.hasPrefix("store's CPU time, a burst, writer delay 2 ms / 50 ms")
+        == true)
+    let most = try #require(result.ratios.first { $0.name == "from send to committed, most, ms" })
+    #expect(most.value > 0 && most.value < 10_000)
+    #expect(result.ratios.filter { $0.target != nil }.map(\.target) == [.atMost(1.1), .atMost(20)])
+  }
+
   @Test func writerThroughputComparesWithRawInserts() async throws {
     let result = try await Scenarios.writerThroughput(.tiny)
     #expect(result.figures.map(\.unit) == ["actions/s", "actions/s"])
@@ -334,7 +348,7 @@ struct BenchmarkTests {
       decoded?.map { $0["scenario"] as? String } == [
         "send overhead", "state-size scaling", "writer throughput", "reader throughput",
         "keyframes", "replay",
-        "diff alignment", "tcatrace serve", "size limit", "memory",
+        "diff alignment", "tcatrace serve", "size limit", "kill window", "memory",
         "state-size scaling with @Shared",
       ])
   }
