@@ -100,7 +100,7 @@ extension Process {
     let stderr = Pipe()
     self.standardOutput = stdout
     self.standardError = stderr
-    try launchLock.withLock { try self.run() }
+    try self.start()
     let launched = ContinuousClock.now
     // NB: A program that never ends (a regression that follows a file it should refuse, say)
     // is killed, so that it fails its test rather than holding the suite until CI's limit.
@@ -197,11 +197,16 @@ extension Process {
 }
 
 extension Process {
+  /// Starts the process, one launch at a time (see `launchLock`).
+  public func start() throws {
+    try launchLock.withLock { try self.run() }
+  }
+
   /// Starts the process with its standard output on a pipe, and returns a reader of its lines.
   public func runReadingLines() throws -> LineReader {
     let output = Pipe()
     self.standardOutput = output
-    try launchLock.withLock { try self.run() }
+    try self.start()
     return LineReader(output.fileHandleForReading)
   }
 }

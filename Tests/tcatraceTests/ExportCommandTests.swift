@@ -358,7 +358,7 @@ struct ExportCommandTests {
     // midway through the test, however it dies.
     let lifeline = Pipe()
     receiver.standardInput = lifeline
-    try receiver.run()
+    try receiver.start()
     defer {
       // NB: Killed, so that the wait for it is bounded.
       kill(receiver.processIdentifier, SIGKILL)

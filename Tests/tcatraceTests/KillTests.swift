@@ -4,8 +4,8 @@ import Testing
 
 /// Issue #73: what a recorder left on keeps when its app is killed from outside (`SIGKILL`: the
 /// watchdog, a jetsam, a user's swipe from the app switcher after a suspension). The app is
-/// `tcatrace-fixture`, recording an action every 2 ms as taps come, killed at a moment chosen
-/// at random; `tcatrace` reads the file it left, then again after another recorder appended
+/// `tcatrace-fixture`, recording actions at least 2 ms apart as taps come, killed at a moment
+/// chosen at random; `tcatrace` reads the file it left, then again after another recorder appended
 /// to it. What it must keep is every action its writer had committed, as the app said before
 /// the kill: how soon after an action is recorded that is (a few milliseconds when the writer's
 /// thread runs) is `tcatrace-bench --only kill`'s to measure, not a test's, on a machine as
@@ -19,28 +19,31 @@ struct KillTests {
     let path = directory.path("qa.db")
     let process = Product("tcatrace-fixture").process(["record-taps-until-killed", path])
     let lines = try process.runReadingLines()
+    defer {
+      // NB: Killed however the test ends, so that the wait for it is bounded.
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
 
     // After each send, the app prints the action's number and the last one its writer had
-    // committed. It is killed a random while after its first line; then every line it printed
-    // is read (the pipe holds them), so the last is the last before the kill.
-    let first = try #require(try await lines.next(within: 60))
+    // committed. Once its writer has committed one, it is killed a random while (0.3 to 1.5 s,
+    // from a seeded generator) later; then every line it printed is read (the pipe holds them),
+    // so the last is the last before the kill.
+    var printed: [String] = []
+    while printed.last.map({ Self.numbers(of: $0)?.written ?? 0 }) ?? 0 == 0 {
+      printed.append(try #require(try await lines.next(within: 60)))
+    }
     try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_500, using: &random)))
     kill(process.processIdentifier, SIGKILL)
-    let printed = [first] + (try await lines.next(Int.max, within: 60))
+    printed += try await lines.next(Int.max, within: 60)
     #expect(try await process.end(within: 30))
     #expect(process.terminationReason == .uncaughtSignal)
-    let numbers = try printed.map { line in
-      let numbers = line.split(separator: " ").compactMap { Int($0) }
-      try #require(numbers.count == 2, "\(line)")
-      return (sent: numbers[0], written: numbers[1])
-    }
+    let numbers = try printed.map { line in try #require(Self.numbers(of: line), "\(line)") }
     let sent = try #require(numbers.last).sent
     let written = numbers.map(\.written).max() ?? 0
+    #expect(written > 0)
 
-    // The session's row is written with its first actions: a kill before then leaves none.
-    let taps = try await Self.numbers(in: path)
-    if written > 0 { try #require(taps != nil) }
-    let kept = taps ?? []
+    let kept = try #require(try await Self.numbers(in: path))
     // Every action the writer had committed, and nothing but actions sent: numbered from 1
     // without a gap, at most one past the last line printed (recorded, its line not printed).
     #expect(kept.count >= written)
@@ -51,10 +54,16 @@ struct KillTests {
     let appended = try await Product("tcatrace-fixture").run(["append", path, "3"])
     #expect(appended.status == 0)
     #expect(appended.stdout.hasSuffix("closed\n"))
-    #expect(try await Self.numbers(in: path) == taps)
+    #expect(try await Self.numbers(in: path) == kept)
     let sessions = try await Self.sessions(in: path)
-    #expect(sessions.map(\.name) == (taps == nil ? [] : ["taps"]) + ["appended"])
-    if taps != nil { #expect(sessions.first?.actions == kept.count) }
+    #expect(sessions.map(\.name) == ["taps", "appended"])
+    #expect(sessions.first?.actions == kept.count)
+  }
+
+  /// The two numbers of a line the app printed: `sent N written W`.
+  static func numbers(of line: String) -> (sent: Int, written: Int)? {
+    let numbers = line.split(separator: " ").compactMap { Int($0) }
+    return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
   }
 
   /// The file's sessions, as `tcatrace sessions` lists them: their ids, names and actions.

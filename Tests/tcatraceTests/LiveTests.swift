@@ -65,7 +65,7 @@ struct LiveTests {
     let follow = Product.tcatrace.process(["replay", trace.path, "--follow"] + arguments)
     let output = Pipe()
     follow.standardOutput = output
-    try follow.run()
+    try follow.start()
     defer {
       kill(follow.processIdentifier, SIGKILL)
       follow.waitUntilExit()

@@ -116,7 +116,7 @@ struct ReadOnlyTests {
       follow.executableURL = executable
       let output = Pipe()
       follow.standardOutput = output
-      try follow.run()
+      try follow.start()
       #expect(
         try await LineReader(output.fileHandleForReading).next(39).count == 39,
         "wal: \(leftoverWAL)")
@@ -141,7 +141,7 @@ struct ReadOnlyTests {
     let errors = Pipe()
     replay.standardOutput = output
     replay.standardError = errors
-    try replay.run()
+    try replay.start()
     // The replay has started, and stops once the pipe is full (its output is ~1 MB).
     let lines = LineReader(output.fileHandleForReading)
     #expect(try await lines.next()?.hasPrefix("Session 1 · full") == true)

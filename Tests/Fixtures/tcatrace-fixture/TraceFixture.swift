@@ -3,7 +3,7 @@
 //
 //   tcatrace-fixture record-until-killed FILE
 //   tcatrace-fixture record-taps-until-killed FILE
-//                                           (an action every 2 ms, as taps come: after each
+//                                           (actions 2 ms apart, as taps come: after each
 //                                           send, `sent N written W`: N for the email
 //                                           `tapN@example.com`, W the last action committed)
 //   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
@@ -130,7 +130,7 @@ struct TraceFixture {
     }
   }
 
-  /// Sends an action every 2 ms until the process is killed, as an app's taps come, and says
+  /// Sends actions 2 ms apart (and the time a send takes) until the process is killed, as an app's taps come, and says
   /// which after each send: when the send returns, the action is recorded.
   @MainActor
   static func recordTapsUntilKilled(path: String) async throws {

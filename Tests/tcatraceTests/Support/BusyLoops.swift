@@ -22,7 +22,7 @@ final class BusyLoops {
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       do {
-        try process.run()
+        try process.start()
       } catch {
         Self.stop(processes, lifelines)
         throw error
