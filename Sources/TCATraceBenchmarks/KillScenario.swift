@@ -28,6 +28,7 @@ extension Scenarios {
     let sorted = delays.sorted()
     let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
     let (burstCPU, burst) = try await Self.burstsByWriterDelay(size, scratch: scratch)
+    let (frameCPU, frames) = try await Self.framesByWriterDelay(size, scratch: scratch)
     let comparison =
       "store's CPU time, a burst, writer delay \(Self.milliseconds(TraceWriter.maxDelay)) / "
       + Self.milliseconds(Self.formerWriterDelay)
@@ -36,11 +37,15 @@ extension Scenarios {
       figures: [
         Figure(
           name: "one action a frame: from send to committed", unit: "ms", samples: delays)
-      ] + burstCPU,
+      ] + burstCPU + frameCPU,
       ratios: [
         Ratio(name: "\(comparison), paired, median", value: burst.median, target: .atMost(1.1)),
         Ratio(name: "\(comparison), paired, 95% interval from", value: burst.lower),
         Ratio(name: "\(comparison), paired, 95% interval to", value: burst.upper),
+        Ratio(
+          name:
+            "the process's CPU time, an action a frame, writer delay \(Self.milliseconds(TraceWriter.maxDelay)) / \(Self.milliseconds(Self.formerWriterDelay)), paired, median",
+          value: frames.median),
         Ratio(name: "from send to committed, median, ms", value: sorted[sorted.count / 2]),
         Ratio(
           name: "from send to committed, 99th percentile, ms", value: p99, target: .atMost(20)),
@@ -88,6 +93,55 @@ extension Scenarios {
           samples: sendCPU[false]!),
       ],
       PairedRatios(sendCPU[true]!, sendCPU[false]!)
+    )
+  }
+
+  /// `frameActions` actions a frame (16 ms) apart, one scalar changed at 10 rows, with the
+  /// writer's delay today and before, taking turns (`framePairs` pairs): the process's CPU time
+  /// an action, every thread's, until the recorder is closed; the store's and the runtime's
+  /// work is the same on both sides, the writer's is not. Where the delay changes most how
+  /// often the writer commits: about once an action today, once every three before.
+  ///
+  /// NB: The process's time, not the other threads' as the process's less the store thread's:
+  /// after an `await`, the store's work may go on on another thread.
+  @MainActor
+  private static func framesByWriterDelay(
+    _ size: BenchmarkSize, scratch: Scratch
+  ) async throws -> (figures: [Figure], ratios: PairedRatios) {
+    var processCPU: [Bool: [Double]] = [true: [], false: []]
+    for pair in 0..<size.framePairs {
+      for now in pair.isMultiple(of: 2) ? [true, false] : [false, true] {
+        let path = scratch.path("frames-\(now)-\(pair).db")
+        let recorder = try TraceRecorder(
+          path: path, policy: .recordOnly, timing: .measured,
+          writerDelay: now ? TraceWriter.maxDelay : Self.formerWriterDelay)
+        let store = RecordingStore(
+          initialState: BenchFeature.State(rows: 10), recorder: recorder
+        ) {
+          BenchFeature.Feature()
+        }
+        let start = processCPUNanoseconds()
+        for _ in 0..<size.frameActions {
+          store.send(.view(.incrementTapped))
+          try await Task.sleep(for: .milliseconds(16))
+        }
+        try await recorder.close()
+        let cpu = Double(processCPUNanoseconds() - start)
+        processCPU[now, default: []].append(cpu / Double(size.frameActions))
+        try? FileManager.default.removeItem(atPath: path)
+      }
+    }
+    let label = "\(size.frameActions) actions a frame apart, the process's CPU time"
+    return (
+      [
+        Figure(
+          name: "\(label), writer delay \(Self.milliseconds(TraceWriter.maxDelay))",
+          unit: "ns/action", samples: processCPU[true]!),
+        Figure(
+          name: "\(label), writer delay \(Self.milliseconds(Self.formerWriterDelay))",
+          unit: "ns/action", samples: processCPU[false]!),
+      ],
+      PairedRatios(processCPU[true]!, processCPU[false]!)
     )
   }
 

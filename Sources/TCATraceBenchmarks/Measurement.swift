@@ -98,6 +98,13 @@ func threadCPUNanoseconds() -> UInt64 {
   return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
+/// The CPU time of the whole process, every thread's, in nanoseconds.
+func processCPUNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
 /// Keeps the calling thread, and the threads it starts (which inherit its affinity), on one
 /// core, for measuring what threads that share a core cost each other.
 ///

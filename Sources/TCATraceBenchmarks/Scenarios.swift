@@ -47,7 +47,11 @@ public struct BenchmarkSize: Sendable {
   public var limitBytes: Int = 1_000_000
   /// Actions sent a frame apart after the session's first, each timed until the writer has
   /// committed it.
-  public var killActions: Int = 301
+  public var killActions: Int = 300
+  /// Recordings of actions a frame apart with the writer's delay today and before, in pairs:
+  /// the actions of each, and the pairs.
+  public var frameActions: Int = 120
+  public var framePairs: Int = 7
 
   public static let full = BenchmarkSize(
     repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
@@ -60,7 +64,8 @@ public struct BenchmarkSize: Sendable {
     keyframePairs: 1,
     keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100,
     stateActions: 2_000, stateRows: 100,
-    replayActions: 200, diffActions: 1_000, limitSends: 5, limitPairs: 1, killActions: 3
+    replayActions: 200, diffActions: 1_000, limitSends: 5, limitPairs: 1, killActions: 3,
+    frameActions: 2, framePairs: 1
   )
 
   /// The actions of each recording, with keyframes and without, and the pairs of them, at a

@@ -119,8 +119,8 @@ struct BenchmarkTests {
   /// deadline the scenario polls to.
   @Test func killWindowTimesEachActionUntilItIsCommitted() async throws {
     let result = try await Scenarios.killWindow(.tiny)
-    #expect(result.figures.map(\.repetitions) == [3, 1, 1])
-    #expect(result.ratios.count == 7)
+    #expect(result.figures.map(\.repetitions) == [3, 1, 1, 1, 1])
+    #expect(result.ratios.count == 8)
     #expect(
       result.ratios.first?.name.hasPrefix("store's CPU time, a burst, writer delay 2 ms / 50 ms")
         == true)

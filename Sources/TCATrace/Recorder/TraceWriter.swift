@@ -21,11 +21,12 @@ package final class TraceWriter: @unchecked Sendable {
   package static let batchSize = 512
   /// How long a record may wait for its batch to fill, in seconds: 2 ms.
   ///
-  /// NB: What a process killed from outside loses is what was recorded in its last `maxDelay`
-  /// and the one transaction being written (a commit in WAL mode with `synchronous=NORMAL` is
-  /// in the operating system's hands once written, without `fsync`). An app
-  /// sends a tap's few actions and waits for the next frame, so its batches are small either
-  /// way; a burst still fills batches of `batchSize` while the previous one is written.
+  /// NB: What a process killed from outside loses is what its writer had not committed: the
+  /// actions of its last `maxDelay` and of the transaction being written, when the writer's
+  /// thread runs; more when it is kept from running. A commit in WAL mode with `synchronous=NORMAL` is in
+  /// the operating system's hands once written, without `fsync`. An app sends a tap's few
+  /// actions and waits for the next frame, so its batches are small either way; a burst still
+  /// fills batches of `batchSize` while the previous one is written.
   package static let maxDelay = 0.002
 
   private let condition = NSCondition()
@@ -517,7 +518,7 @@ package final class TraceWriter: @unchecked Sendable {
     if session != nil || lastSeq != nil {
       self.condition.lock()
       if session != nil { self.committedSessionID = self.sessionID }
-      if let lastSeq { self.committedSeq = lastSeq }
+      if let lastSeq, self.sessionID != nil { self.committedSeq = lastSeq }
       self.condition.unlock()
     }
     self.sizeLimit?.checkpointIfNeeded(connection, path: self.path)
