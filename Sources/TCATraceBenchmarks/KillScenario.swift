@@ -70,17 +70,14 @@ extension Scenarios {
   private static func burstsByWriterDelay(
     _ size: BenchmarkSize, scratch: Scratch
   ) async throws -> (figures: [Figure], ratios: PairedRatios) {
-    var sendCPU: [Bool: [Double]] = [true: [], false: []]
-    for pair in 0..<size.limitPairs {
-      for now in pair.isMultiple(of: 2) ? [true, false] : [false, true] {
-        let path = scratch.path("delay-\(now)-\(pair).db")
-        let timed = try await Self.timedRecording(
-          path: path, keepsStates: true,
-          writerDelay: now ? TraceWriter.maxDelay : Self.formerWriterDelay,
-          count: size.limitSends, makeSendLoop: Self.scalarSendLoop(rows: 10))
-        sendCPU[now, default: []].append(timed.sendCPU)
-        try? FileManager.default.removeItem(atPath: path)
-      }
+    let sendCPU = try await Self.takingTurns(pairs: size.limitPairs) { now, pair in
+      let path = scratch.path("delay-\(now)-\(pair).db")
+      let timed = try await Self.timedRecording(
+        path: path, keepsStates: true,
+        writerDelay: now ? TraceWriter.maxDelay : Self.formerWriterDelay,
+        count: size.limitSends, makeSendLoop: Self.scalarSendLoop(rows: 10))
+      try? FileManager.default.removeItem(atPath: path)
+      return timed.sendCPU
     }
     let label = "\(size.limitSends) actions at 10 rows, store's CPU time, writer delay"
     return (
@@ -108,28 +105,22 @@ extension Scenarios {
   private static func framesByWriterDelay(
     _ size: BenchmarkSize, scratch: Scratch
   ) async throws -> (figures: [Figure], ratios: PairedRatios) {
-    var processCPU: [Bool: [Double]] = [true: [], false: []]
-    for pair in 0..<size.framePairs {
-      for now in pair.isMultiple(of: 2) ? [true, false] : [false, true] {
-        let path = scratch.path("frames-\(now)-\(pair).db")
-        let recorder = try TraceRecorder(
-          path: path, policy: .recordOnly, timing: .measured,
-          writerDelay: now ? TraceWriter.maxDelay : Self.formerWriterDelay)
-        let store = RecordingStore(
-          initialState: BenchFeature.State(rows: 10), recorder: recorder
-        ) {
-          BenchFeature.Feature()
-        }
-        let start = processCPUNanoseconds()
-        for _ in 0..<size.frameActions {
-          store.send(.view(.incrementTapped))
-          try await Task.sleep(for: .milliseconds(16))
-        }
-        try await recorder.close()
-        let cpu = Double(processCPUNanoseconds() - start)
-        processCPU[now, default: []].append(cpu / Double(size.frameActions))
-        try? FileManager.default.removeItem(atPath: path)
+    let processCPU = try await Self.takingTurns(pairs: size.framePairs) { now, pair in
+      let path = scratch.path("frames-\(now)-\(pair).db")
+      let recorder = try TraceRecorder(
+        path: path, policy: .recordOnly, timing: .measured,
+        writerDelay: now ? TraceWriter.maxDelay : Self.formerWriterDelay)
+      let store = RecordingStore(initialState: BenchFeature.State(rows: 10), recorder: recorder) {
+        BenchFeature.Feature()
       }
+      let start = processCPUNanoseconds()
+      for _ in 0..<size.frameActions {
+        store.send(.view(.incrementTapped))
+        try await Task.sleep(for: .milliseconds(16))
+      }
+      try await recorder.close()
+      try? FileManager.default.removeItem(atPath: path)
+      return Double(processCPUNanoseconds() - start) / Double(size.frameActions)
     }
     let label = "\(size.frameActions) actions a frame apart, the process's CPU time"
     return (

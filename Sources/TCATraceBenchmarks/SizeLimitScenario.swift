@@ -10,22 +10,18 @@ extension Scenarios {
   @MainActor
   public static func sizeLimit(_ size: BenchmarkSize) async throws -> ScenarioResult {
     let scratch = try Scratch()
-    var sendCPU: [Bool: [Double]] = [true: [], false: []]
-    var totals: [Bool: [Double]] = [true: [], false: []]
-    var bytes: [Bool: [Double]] = [true: [], false: []]
-    for pair in 0..<size.limitPairs {
-      for limited in pair.isMultiple(of: 2) ? [true, false] : [false, true] {
-        let path = scratch.path("limit-\(limited)-\(pair).db")
-        let timed = try await Self.timedRecording(
-          path: path, keepsStates: true, sizeLimit: limited ? size.limitBytes : nil,
-          count: size.limitSends, makeSendLoop: Self.scalarSendLoop(rows: 10))
-        sendCPU[limited, default: []].append(timed.sendCPU)
-        totals[limited, default: []].append(timed.untilClosed)
-        let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        bytes[limited, default: []].append(Double(fileSize))
-        try? FileManager.default.removeItem(atPath: path)
-      }
+    let runs = try await Self.takingTurns(pairs: size.limitPairs) { limited, pair in
+      let path = scratch.path("limit-\(limited)-\(pair).db")
+      let timed = try await Self.timedRecording(
+        path: path, keepsStates: true, sizeLimit: limited ? size.limitBytes : nil,
+        count: size.limitSends, makeSendLoop: Self.scalarSendLoop(rows: 10))
+      let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      try? FileManager.default.removeItem(atPath: path)
+      return (sendCPU: timed.sendCPU, untilClosed: timed.untilClosed, bytes: Double(fileSize))
     }
+    let sendCPU = runs.mapValues { $0.map(\.sendCPU) }
+    let totals = runs.mapValues { $0.map(\.untilClosed) }
+    let bytes = runs.mapValues { $0.map(\.bytes) }
     let label = "\(size.limitSends) actions at 10 rows"
     let limit = "a limit of \(size.limitBytes) bytes"
     let figures = [

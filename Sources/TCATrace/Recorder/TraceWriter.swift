@@ -23,10 +23,10 @@ package final class TraceWriter: @unchecked Sendable {
   ///
   /// NB: What a process killed from outside loses is what its writer had not committed: the
   /// actions of its last `maxDelay` and of the transaction being written, when the writer's
-  /// thread runs; more when it is kept from running. A commit in WAL mode with `synchronous=NORMAL` is in
-  /// the operating system's hands once written, without `fsync`. An app sends a tap's few
-  /// actions and waits for the next frame, so its batches are small either way; a burst still
-  /// fills batches of `batchSize` while the previous one is written.
+  /// thread runs; more when it is kept from running. A commit in WAL mode with
+  /// `synchronous=NORMAL` is in the operating system's hands once written, without `fsync`. An
+  /// app sends a tap's few actions and waits for the next frame, so its batches are small
+  /// either way; a burst still fills batches of `batchSize` while the previous one is written.
   package static let maxDelay = 0.002
 
   private let condition = NSCondition()
