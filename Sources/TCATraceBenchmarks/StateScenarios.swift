@@ -147,23 +147,18 @@ extension Scenarios {
     label: String, name: String, path: (Bool, Int) -> String, count: Int, repetitions: Int,
     fileCount: Int, makeSendLoop: (TraceRecorder, Int) -> () -> Void
   ) async throws -> (withSend: Figure, result: (figures: [Figure], ratios: [Ratio])) {
-    var sends: [Bool: [Double]] = [true: [], false: []]
-    var sendCPU: [Bool: [Double]] = [true: [], false: []]
-    var totals: [Bool: [Double]] = [true: [], false: []]
-    for repetition in 0..<repetitions {
-      // NB: With and without take turns, so that a busy host weighs on each alike, and go
-      // first by turns. With keyframes always first, at 100,000 rows, the paired median read
-      // 0.78–0.97 while the store's CPU time read 1.05–1.16 (five runs): the recordings
-      // without spent a third of their send loop off their core.
-      for keepsStates in repetition.isMultiple(of: 2) ? [true, false] : [false, true] {
-        let path = path(keepsStates, repetition)
-        let timed = try await Self.timedRecording(
-          path: path, keepsStates: keepsStates, count: count, makeSendLoop: makeSendLoop)
-        sends[keepsStates, default: []].append(timed.send)
-        sendCPU[keepsStates, default: []].append(timed.sendCPU)
-        totals[keepsStates, default: []].append(timed.untilClosed)
-      }
+    // NB: With and without take turns, so that a busy host weighs on each alike, and go
+    // first by turns. With keyframes always first, at 100,000 rows, the paired median read
+    // 0.78–0.97 while the store's CPU time read 1.05–1.16 (five runs): the recordings
+    // without spent a third of their send loop off their core.
+    let timed = try await Self.takingTurns(pairs: repetitions) { keepsStates, repetition in
+      try await Self.timedRecording(
+        path: path(keepsStates, repetition), keepsStates: keepsStates, count: count,
+        makeSendLoop: makeSendLoop)
     }
+    let sends = timed.mapValues { $0.map(\.send) }
+    let sendCPU = timed.mapValues { $0.map(\.sendCPU) }
+    let totals = timed.mapValues { $0.map(\.untilClosed) }
     // NB: The file's size is measured on a recording of `fileCount` actions: a recording's
     // first keyframe, its initial state, weighs on a short one's bytes per action. The last
     // pair's files serve where they are that long; otherwise one more pair is recorded, untimed.
@@ -282,20 +277,16 @@ extension Scenarios {
   private static func sharingOneCore(
     rows: Int, count: Int, repetitions: Int, affinity: CoreAffinity, path: (Bool, Int) -> String
   ) async throws -> (figures: [Figure], ratios: [Ratio]) {
-    var sends: [Bool: [Double]] = [true: [], false: []]
-    for repetition in 0..<repetitions {
-      for oneCore in repetition.isMultiple(of: 2) ? [true, false] : [false, true] {
-        // NB: The writer's thread starts with the recorder, on the cores its creator may use.
-        let file = path(oneCore, repetition)
-        let send = {
-          try await Self.timedRecording(
-            path: file, keepsStates: true, count: count,
-            makeSendLoop: Self.scalarSendLoop(rows: rows)
-          )
-        }
-        sends[oneCore, default: []].append(
-          oneCore ? try await affinity.onOneCore(send).send : try await send().send)
+    let sends = try await Self.takingTurns(pairs: repetitions) { oneCore, repetition in
+      // NB: The writer's thread starts with the recorder, on the cores its creator may use.
+      let file = path(oneCore, repetition)
+      let send = {
+        try await Self.timedRecording(
+          path: file, keepsStates: true, count: count,
+          makeSendLoop: Self.scalarSendLoop(rows: rows)
+        )
       }
+      return oneCore ? try await affinity.onOneCore(send).send : try await send().send
     }
     let shared = Figure(
       name: "\(rows) rows, store and writer on one core: recording", unit: "ns/action",
