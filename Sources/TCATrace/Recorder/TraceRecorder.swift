@@ -143,7 +143,8 @@ public final class TraceRecorder: Sendable {
     let path = TracePath.resolve(path, in: directory)
     self.path = path
     self.policy = policy
-    self.sizeLimit = sizeLimit.map { TraceSizeLimit(bytes: $0).bytes }
+    let limit = sizeLimit.map(TraceSizeLimit.init(bytes:))
+    self.sizeLimit = limit?.bytes
     self.sessionName = session
     self.timing = timing
     self.redactor = Redactor(redactions: redactions)
@@ -158,7 +159,6 @@ public final class TraceRecorder: Sendable {
     self.redactJSONChanges = { changes, values, before, after in
       redactor.redact(jsonChanges: changes, values: values, before: before, after: after)
     }
-    let limit = sizeLimit.map(TraceSizeLimit.init(bytes:))
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
@@ -241,7 +241,7 @@ public final class TraceRecorder: Sendable {
   }
 
   /// The seq of the last action the writer committed to the file, `nil` before the first: for
-  /// the benchmark of what a kill loses.
+  /// the benchmark of what a kill loses, and the app `KillTests` kills.
   package var writtenSeq: Int? {
     self.writer?.writtenSeq
   }
