@@ -98,24 +98,6 @@ func threadCPUNanoseconds() -> UInt64 {
   return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
-extension Scenarios {
-  /// Measures both sides of `pairs` pairs, taking turns — `true` first in even pairs, `false`
-  /// first in odd ones — so that a slow stretch of the host weighs on both: `measure` is given
-  /// the side and the pair. Each side's samples, in the pairs' order.
-  @MainActor
-  static func takingTurns<Sample>(
-    pairs: Int, _ measure: (_ side: Bool, _ pair: Int) async throws -> Sample
-  ) async throws -> [Bool: [Sample]] {
-    var samples: [Bool: [Sample]] = [true: [], false: []]
-    for pair in 0..<pairs {
-      for side in pair.isMultiple(of: 2) ? [true, false] : [false, true] {
-        samples[side, default: []].append(try await measure(side, pair))
-      }
-    }
-    return samples
-  }
-}
-
 /// The CPU time of the whole process, every thread's, in nanoseconds.
 func processCPUNanoseconds() -> UInt64 {
   var time = timespec()

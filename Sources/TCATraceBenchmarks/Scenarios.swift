@@ -540,3 +540,21 @@ struct BenchError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
 }
+
+extension Scenarios {
+  /// Measures both sides of `pairs` pairs, taking turns — `true` first in even pairs, `false`
+  /// first in odd ones — so that a slow stretch of the host weighs on both: `measure` is given
+  /// the side and the pair. Each side's samples, in the pairs' order.
+  @MainActor
+  static func takingTurns<Sample>(
+    pairs: Int, _ measure: (_ side: Bool, _ pair: Int) async throws -> Sample
+  ) async throws -> [Bool: [Sample]] {
+    var samples: [Bool: [Sample]] = [true: [], false: []]
+    for pair in 0..<pairs {
+      for side in pair.isMultiple(of: 2) ? [true, false] : [false, true] {
+        samples[side, default: []].append(try await measure(side, pair))
+      }
+    }
+    return samples
+  }
+}
