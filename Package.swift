@@ -139,6 +139,7 @@ let package = Package(
         "ActionObservation",
         "RuntimeSupport",
         "TCABoundaries",
+        "TCATraceAtomicsShims",
         "TCATraceFile",
         "TerminalSafeText",
         .product(name: "CasePaths", package: "swift-case-paths"),

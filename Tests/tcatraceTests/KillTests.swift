@@ -46,18 +46,32 @@ struct KillTests {
     let kept = try #require(try await Self.numbers(in: path))
     // Every action the writer had committed, and nothing but actions sent: numbered from 1
     // without a gap, at most one past the last line printed (recorded, its line not printed).
-    #expect(kept.count >= written)
-    #expect(kept == Array(1..<(kept.count + 1)))
-    #expect(kept.count <= sent + 1)
+    #expect(kept.inFile.count >= written)
+    #expect(kept.inFile == Array(1..<(kept.inFile.count + 1)))
+    #expect(kept.inFile.count <= sent + 1)
+    // Then the flight journal's: the last 128 actions sent at most, and every one after those
+    // in the file: numbered without a gap up to the last line printed, or one past it.
+    if let last = kept.journal.last {
+      #expect(kept.journal == Array((last - kept.journal.count + 1)...last))
+      #expect(kept.journal.count <= 128)
+      #expect(kept.journal.first! > kept.inFile.count)
+      #expect(last == sent || last == sent + 1)
+      #expect(kept.journal.count == min(128, last - kept.inFile.count))
+    } else {
+      #expect(kept.inFile.count >= sent)
+    }
 
     // Another recorder opens the file and appends its session; the killed one reads the same.
     let appended = try await Product("tcatrace-fixture").run(["append", path, "3"])
     #expect(appended.status == 0)
     #expect(appended.stdout.hasSuffix("closed\n"))
-    #expect(try await Self.numbers(in: path) == kept)
+    #expect(
+      try await Self.numbers(in: path).map { [$0.inFile, $0.journal] } == [
+        kept.inFile, kept.journal,
+      ])
     let sessions = try await Self.sessions(in: path)
     #expect(sessions.map(\.name) == ["taps", "appended"])
-    #expect(sessions.first?.actions == kept.count)
+    #expect(sessions.first?.actions == kept.inFile.count)
   }
 
   /// The two numbers of a line the app printed: `sent N written W`.
@@ -82,18 +96,23 @@ struct KillTests {
 
   /// The numbers of the taps session's actions, in order, as `tcatrace replay` prints them;
   /// `nil` when the file has no such session.
-  static func numbers(in path: String) async throws -> [Int]? {
+  /// The numbers of the taps `tcatrace replay` reads from the file, and then from the flight
+  /// journal.
+  static func numbers(in path: String) async throws -> (inFile: [Int], journal: [Int])? {
     guard let taps = try await Self.sessions(in: path).first(where: { $0.name == "taps" }) else {
       return nil
     }
     let replay = try await Product.tcatrace.run(
       ["replay", path, "--session", "\(taps.id)", "--format", "jsonl"])
     #expect(replay.status == 0, "\(replay.stderr)")
-    return try replay.stdout.split(separator: "\n").map { line in
-      let object = try #require(
-        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-      let payload = try #require(object["payload"] as? String)
-      return try #require(Int(payload.dropFirst(#""tap"#.count).prefix { $0.isNumber }))
+    let objects = try replay.stdout.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
+    let numbers = try objects.map { object in
+      let payload = try #require(object["payload"] as? String)
+      let number = try #require(Int(payload.dropFirst(#""tap"#.count).prefix { $0.isNumber }))
+      return (number, inJournal: object["flight"] != nil)
+    }
+    return (numbers.filter { !$0.inJournal }.map(\.0), numbers.filter(\.inJournal).map(\.0))
   }
 }

@@ -34,7 +34,7 @@ struct SummaryCommandTests {
     expectNoDifference(
       result.stdout,
       #"""
-      [{"id":1,"name":"app","root_feature":"AppFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":24026000,"actions":25,"leaks":0,"dropped_actions":0,"trimmed_actions":0,"recorder_version":"0.1.0","source":null},{"id":2,"name":"leaky","root_feature":"LeakyParentFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":6010000,"actions":7,"leaks":4,"dropped_actions":0,"trimmed_actions":0,"recorder_version":"0.1.0","source":null}]
+      [{"id":1,"name":"app","root_feature":"AppFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":24026000,"actions":25,"leaks":0,"dropped_actions":0,"trimmed_actions":0,"recorder_version":"0.1.0","source":null,"flight":null},{"id":2,"name":"leaky","root_feature":"LeakyParentFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":6010000,"actions":7,"leaks":4,"dropped_actions":0,"trimmed_actions":0,"recorder_version":"0.1.0","source":null,"flight":null}]
 
       """#
     )

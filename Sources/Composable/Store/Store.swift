@@ -51,9 +51,24 @@ public final class Store<State, Action> {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
+    self.init(
+      initialState: initialState(), observer: observer, willReduce: nil, reducer: reducer,
+      withDependencies: prepareDependencies)
+  }
+
+  /// A store with an observer that is also told of each action before its reducer runs, with
+  /// its id, origin and the time the reducer starts: a recorder's flight journal.
+  package convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    observer: @escaping @MainActor (ActionEvent<State, Action>) -> Void,
+    willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
+  ) {
     let (initialState, reducer) = Self.prepare(initialState, reducer, prepareDependencies)
     self.init(
-      runtime: StoreRuntime(initialState: initialState, reducer: reducer, observer: observer)
+      runtime: StoreRuntime(
+        initialState: initialState, reducer: reducer, observer: observer, willReduce: willReduce)
     )
   }
 

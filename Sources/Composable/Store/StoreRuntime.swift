@@ -7,6 +7,8 @@ final class StoreRuntime<State, Action> {
   private(set) var state: State
   private let reducer: (inout State, Action) -> Effect<Action>
   private let observer: (@MainActor (ActionEvent<State, Action>) -> Void)?
+  /// Told of each action before its reducer runs, when there is an observer.
+  private let willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?
 
   /// Actions waiting to be processed, with where they came from and the send they belong to.
   private var queue: [(action: Action, origin: ActionOrigin, tasks: TaskList)] = []
@@ -41,11 +43,13 @@ final class StoreRuntime<State, Action> {
   init<R: Reducer<State, Action>>(
     initialState: State,
     reducer: R,
-    observer: (@MainActor (ActionEvent<State, Action>) -> Void)?
+    observer: (@MainActor (ActionEvent<State, Action>) -> Void)?,
+    willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)? = nil
   ) {
     self.state = initialState
     self.reducer = { reducer.reduce(into: &$0, action: $1) }
     self.observer = observer
+    self.willReduce = willReduce
     self.handle.isRunning = { [weak self] in self?.tasksByCancelID[$0] != nil }
   }
 
@@ -135,6 +139,7 @@ final class StoreRuntime<State, Action> {
       let collector = self.collector
       collector.reset()
       let start = DispatchTime.now().uptimeNanoseconds
+      self.willReduce?(id, action, origin, start)
       effect = ActionRouting.withCollector(collector) {
         self.reducer(&self.state, action)
       }

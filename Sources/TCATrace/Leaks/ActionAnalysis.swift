@@ -59,15 +59,18 @@ public struct ActionAnalysis: Sendable {
   /// moves each into its record, where copying them out of an `ActionAnalysis` retained and
   /// released each of their strings. With them, the route's state path (`route.statePath`),
   /// which the leak rules read too: read once, it is named once.
+  /// `classification` is the action's, when it was classified before its reducer ran.
   static func analyse(
-    action: UnsafeRawPointer, actionValue: () -> Any, classifier: ActionClassifier?,
+    action: UnsafeRawPointer, actionValue: () -> Any, classification: ActionClassification? = nil,
+    classifier: ActionClassifier?,
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
   ) -> (
     classification: ActionClassification, changes: [StateChange], leaks: [Leak], statePath: String
   ) {
     var classification =
-      classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
+      classification ?? classifier?.classify(at: action, value: actionValue)
+      ?? ActionClassification(actionValue())
     let changes = StateDiff.changes(from: before, to: after, kind: stateKind)
     let statePath = route.statePath
     if let payload = classification.payload, payload.hasPrefix(".set(\\.<computed 0x") {

@@ -69,9 +69,13 @@ public final class RecordingStore<State, Action> {
         withDependencies: prepareDependencies
       )
     #else
+      var observer: @Sendable (ActionEvent<State, Action>) -> Void = { _ in }
+      var willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
+      if isRecording { (observer, willReduce) = Self.observer(recording: recorder) }
       self.store = Store(
         initialState: initialState(),
-        observer: isRecording ? Self.observer(recording: recorder) : { _ in },
+        observer: observer,
+        willReduce: willReduce,
         reducer: reducer,
         withDependencies: prepareDependencies
       )
@@ -84,7 +88,10 @@ public final class RecordingStore<State, Action> {
     /// action would pay.
     private nonisolated static func observer(
       recording recorder: TraceRecorder
-    ) -> @Sendable (ActionEvent<State, Action>) -> Void {
+    ) -> (
+      observer: @Sendable (ActionEvent<State, Action>) -> Void,
+      willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
+    ) {
       recorder.storeObserver(State.self, Action.self)
     }
   #endif

@@ -60,6 +60,8 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     let sharedValues = SharedValuesBeforeAction(
       in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
+    let prepared = recorder.prepare(
+      action, seq: id, origin: origin, start: start, ActionEvent<Base.State, Base.Action>.self)
     let (effect, route, ownEffectCounts) = collectingRoute(
       of: action, from: stateBefore, classifier: self.actionClassifier
     ) {
@@ -70,7 +72,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       id: id, action: action, origin: origin, stateBefore: stateBefore, stateAfter: state,
       route: route, ownEffectCounts: ownEffectCounts, timestamp: start, duration: end &- start
     )
-    sharedValues.comparing { recorder.record(event) }
+    sharedValues.comparing { recorder.record(event, prepared: prepared) }
     // NB: An effect that can send no action (most actions return `.none`) has nothing to
     // watch: it is returned as it is, without `map`'s wrapping or, on TCA, being counted.
     guard !self.cannotSendActions(effect) else { return effect }

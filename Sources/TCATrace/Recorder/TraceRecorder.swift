@@ -57,6 +57,9 @@ public final class TraceRecorder: Sendable {
   public let sizeLimit: Int?
 
   let writer: TraceWriter?
+  /// The flight journal the store's thread writes each action into before its reducer runs
+  /// (see `FlightJournal`); `nil` when it could not be made, or another's must be kept.
+  private let flight: FlightRecorder?
   private let sessionName: String?
   private let state = Locked(RecorderState())
   private let timing: TraceTiming
@@ -162,13 +165,21 @@ public final class TraceRecorder: Sendable {
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
+      // NB: The journal is made once the file is known to be a trace to append to: nothing is
+      // written beside a file the recorder refuses.
+      let connection = try TraceFile.openForWriting(path: path, waiting: false)
+      let flight = FlightRecorder.open(tracePath: path)
+      self.flight = flight
       self.writer = TraceWriter(
-        path: path, connection: try TraceFile.openForWriting(path: path, waiting: false),
-        sizeLimit: limit, batchDelay: writerDelay)
+        path: path, connection: connection, sizeLimit: limit, batchDelay: writerDelay,
+        flight: flight)
     } catch  where error.isBusy {
+      let flight = FlightRecorder.open(tracePath: path)
+      self.flight = flight
       self.writer = TraceWriter(
-        path: path, connection: nil, sizeLimit: limit, batchDelay: writerDelay)
+        path: path, connection: nil, sizeLimit: limit, batchDelay: writerDelay, flight: flight)
     } catch let error {
+      self.flight = nil
       switch error.kind {
       case .notWritable, .sqlite, .notFound:
         self.writer = nil
@@ -291,8 +302,11 @@ public final class TraceRecorder: Sendable {
 
   /// Analyses `event` and hands it to the writer; reports leaks per ``policy``. Called on the
   /// store's thread, as the store processes each action.
-  func record<State, Action>(_ event: ActionEvent<State, Action>) {
+  func record<State, Action>(
+    _ event: ActionEvent<State, Action>, prepared: PreparedAction? = nil
+  ) {
     guard self.writer != nil else { return }
+    self.flight?.returned(seq: event.id)
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The recorder learns of the
     // failure when the writer refuses an action, and reports it then, once.
@@ -305,7 +319,52 @@ public final class TraceRecorder: Sendable {
     let types =
       knownTypes.flatMap { $0.isFor(State.self, Action.self) ? $0 : nil }
       ?? self.learnTypes(ActionEvent<State, Action>.self)
-    _ = self.submit(event, types: types, session: session)
+    _ = self.submit(event, types: types, session: session, prepared: prepared)
+  }
+
+  /// Classifies and encodes action `seq` as its reducer is about to run, on the store's
+  /// thread, and writes it into the flight journal: what the record of the action is made of
+  /// once the reducer has returned, and what the journal keeps if the process ends in it.
+  /// `nil` before the session has begun.
+  func prepare<State, Action>(
+    _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64,
+    _: ActionEvent<State, Action>.Type
+  ) -> PreparedAction? {
+    let (session, knownTypes, hasStopped) = self.state.withLock {
+      ($0.session, $0.types, $0.hasReportedFailure)
+    }
+    guard self.writer != nil, let session, !hasStopped else { return nil }
+    let types =
+      knownTypes.flatMap { $0.isFor(State.self, Action.self) ? $0 : nil }
+      ?? self.learnTypes(ActionEvent<State, Action>.self)
+    return self.prepare(
+      action, seq: seq, origin: origin, start: start, types: types, session: session)
+  }
+
+  private func prepare<Action>(
+    _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64, types: RecordedTypes,
+    session: SessionState
+  ) -> PreparedAction {
+    let classification = withUnsafePointer(to: action) { pointer in
+      types.actionClassifier?.classify(at: UnsafeRawPointer(pointer), value: { action })
+        ?? ActionClassification(action)
+    }
+    var payloadJSON = types.actionIsEncodable == false ? nil : TraceJSON.encode(action)
+    // NB: A `TraceRedacted` value renders as the marker in the payload, but not in its JSON.
+    var secrets: [Any] = []
+    if let json = payloadJSON {
+      secrets = Redactor.redactedValues(in: action)
+      if !secrets.isEmpty { payloadJSON = Redactor.scrubbing(json, of: secrets) }
+    }
+    let prepared = PreparedAction(
+      seq: seq, classification: classification, payloadJSON: payloadJSON, secrets: secrets)
+    // NB: Values the recorder redacts are known once the reducer has returned (a state path's
+    // value after it): until then, the journal holds no payload.
+    self.flight?.begin(
+      seq: seq, origin: origin,
+      timeNs: self.timing.time(id: seq, timestamp: start, sessionStart: session.startNanoseconds),
+      classification: classification, payloadJSON: payloadJSON, withheld: !self.redactor.isEmpty)
+    return prepared
   }
 
   /// The observer of the store this recorder's session records, for ``RecordingStore``: it
@@ -315,28 +374,48 @@ public final class TraceRecorder: Sendable {
   /// read and set there.
   func storeObserver<State, Action>(
     _: State.Type, _: Action.Type
-  ) -> @Sendable (ActionEvent<State, Action>) -> Void {
+  ) -> (
+    observer: @Sendable (ActionEvent<State, Action>) -> Void,
+    willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
+  ) {
     guard self.writer != nil, let session = self.state.withLock({ $0.session }) else {
-      return { _ in }
+      return ({ _ in }, nil)
     }
     let types = self.learnTypes(ActionEvent<State, Action>.self)
-    let hasStopped = StopFlag()
-    return { event in
-      guard !hasStopped.value else { return }
-      if !self.submit(event, types: types, session: session) { hasStopped.value = true }
-    }
+    let store = StoreRecording()
+    return (
+      { event in
+        guard !store.hasStopped else { return }
+        self.flight?.returned(seq: event.id)
+        let prepared = store.prepared
+        store.prepared = nil
+        if !self.submit(event, types: types, session: session, prepared: prepared) {
+          store.hasStopped = true
+        }
+      },
+      { id, action, origin, start in
+        guard !store.hasStopped else { return }
+        store.prepared = self.prepare(
+          action, seq: id, origin: origin, start: start, types: types, session: session)
+      }
+    )
   }
 
-  /// Whether a store's recording has stopped; only touched on the store's thread.
-  private final class StopFlag: @unchecked Sendable {
-    var value = false
+  /// What the recorder keeps of a store between its actions; only touched on the store's
+  /// thread.
+  private final class StoreRecording: @unchecked Sendable {
+    /// Whether the recording has stopped.
+    var hasStopped = false
+    /// The action being reduced, prepared.
+    var prepared: PreparedAction?
   }
 
   /// Analyses `event`, of the types `types` describes, and hands it to the writer.
   ///
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit<State, Action>(
-    _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState
+    _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState,
+    prepared: PreparedAction?
   ) -> Bool {
     guard let writer = self.writer else { return false }
     // NB: The event's values are read where they lie, and analysed by code that is not
@@ -347,11 +426,12 @@ public final class TraceRecorder: Sendable {
     // NB: The record is built, redacted and handed over inside the closure: returned from it,
     // it would be copied out and destroyed, a retain and a release of each of its strings.
     return types.event.withValues(of: event) { values in
+      let prepared = prepared?.seq == id ? prepared : nil
       var record = self.analysedRecord(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
         timestamp: timestamp, duration: duration, action: values.action,
         actionValue: { values.actionValue() }, before: values.stateBefore, after: values.stateAfter,
-        types: types, session: session
+        types: types, session: session, prepared: prepared
       )
       let states = self.states(
         seq: id, changes: record.changes.count, kind: types.state,
@@ -371,7 +451,7 @@ public final class TraceRecorder: Sendable {
         self.redactor.apply(to: &record, event: event)
       }
       if record.payloadJSON != nil {
-        Redactor.scrub(&record, of: Redactor.redactedValues(in: event.action))
+        Redactor.scrub(&record, of: prepared?.secrets ?? Redactor.redactedValues(in: event.action))
       }
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
@@ -404,10 +484,12 @@ public final class TraceRecorder: Sendable {
   private func analysedRecord(
     id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
-    before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState
+    before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
+    prepared: PreparedAction?
   ) -> ActionRecord {
     let (classification, changes, leaks, statePath) = ActionAnalysis.analyse(
-      action: action, actionValue: actionValue, classifier: types.actionClassifier,
+      action: action, actionValue: actionValue, classification: prepared?.classification,
+      classifier: types.actionClassifier,
       before: before, after: after, stateKind: types.state, origin: origin, route: route,
       ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
     )
@@ -419,7 +501,8 @@ public final class TraceRecorder: Sendable {
       origin: origin,
       classification: classification,
       statePath: statePath,
-      payloadJSON: types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue()),
+      payloadJSON: prepared.map(\.payloadJSON)
+        ?? (types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue())),
       changes: changes,
       leaks: leaks,
       atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin)
@@ -560,6 +643,17 @@ private struct RecorderState {
   var modifierSeq = 0
   var hasCheckedRedactions = false
   var pendingCauses: [Int] = []
+}
+
+/// An action as the store's thread found it before its reducer ran (see
+/// ``TraceRecorder/prepare(_:seq:origin:start:_:)``).
+struct PreparedAction {
+  var seq: Int
+  var classification: ActionClassification
+  /// The action's JSON, its `TraceRedacted` values scrubbed.
+  var payloadJSON: String?
+  /// Its `TraceRedacted` values, found when it has JSON.
+  var secrets: [Any]
 }
 
 struct SessionState: Sendable {

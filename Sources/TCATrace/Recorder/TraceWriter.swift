@@ -75,6 +75,10 @@ package final class TraceWriter: @unchecked Sendable {
   /// What following the state's JSON learned of its types.
   private let jsonTypes = JSONDiffTypes()
 
+  /// The recorder's flight journal: told what is committed, and removed once the session has
+  /// ended (or was never begun, the file refused).
+  private let flight: FlightRecorder?
+
   /// What stopped the writer.
   struct Failure: Sendable {
     var error: TraceFileError
@@ -99,9 +103,11 @@ package final class TraceWriter: @unchecked Sendable {
   ///   ``maxDelay`` but for the benchmark that compares another.
   init(
     path: String, connection: SQLiteConnection?, sizeLimit: TraceSizeLimit? = nil,
-    capacity: Int = 65_536, batchDelay: Double = TraceWriter.maxDelay
+    capacity: Int = 65_536, batchDelay: Double = TraceWriter.maxDelay,
+    flight: FlightRecorder? = nil
   ) {
     self.path = path
+    self.flight = flight
     self.capacity = capacity
     self.batchDelay = batchDelay
     self.sizeLimit = sizeLimit
@@ -354,6 +360,8 @@ package final class TraceWriter: @unchecked Sendable {
       }
       self.connection = connection
     } catch {
+      // NB: Nothing is written beside a file the writer refuses: its folder is as it was.
+      self.flight?.end()
       self.condition.lock()
       let report = self.fail(Failure(error: error, firstLostSeq: nil, whileOpening: true))
       self.condition.unlock()
@@ -520,6 +528,9 @@ package final class TraceWriter: @unchecked Sendable {
       if session != nil { self.committedSessionID = self.sessionID }
       if let lastSeq, self.sessionID != nil { self.committedSeq = lastSeq }
       self.condition.unlock()
+      if let sessionID = self.sessionID {
+        self.flight?.committed(sessionID: sessionID, seq: lastSeq)
+      }
     }
     self.sizeLimit?.checkpointIfNeeded(connection, path: self.path)
   }
@@ -619,5 +630,8 @@ package final class TraceWriter: @unchecked Sendable {
     // the file alone holds the session.
     self.rows = nil
     self.connection = nil
+    // NB: The journal holds nothing more: the session is in the file, or nothing more of it
+    // will be.
+    self.flight?.end()
   }
 }

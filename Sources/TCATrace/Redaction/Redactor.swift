@@ -190,6 +190,11 @@ struct Redactor: Sendable {
     }
   }
 
+  /// `json` with the JSON of each of `secrets` replaced by the marker as a JSON string.
+  static func scrubbing(_ json: String, of secrets: [Any]) -> String {
+    Self.scrubbing(json, of: Self.jsonFragments(of: secrets))
+  }
+
   /// `json` with each of `fragments` (values' JSON) replaced by the marker as a JSON string.
   private static func scrubbing(_ json: String, of fragments: Set<String>) -> String {
     var json = json

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "TCATraceFlightShims.h"
+
 static inline uintptr_t tcatrace_atomic_load_acquire(const uintptr_t *word) {
   return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }

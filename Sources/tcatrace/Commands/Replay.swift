@@ -119,6 +119,7 @@ extension TCATraceCommand {
         reader: reader, format: self.format, terminal: .standard, showsChanges: !self.noDiff
       )
       var lastID = try self.print(filter, with: &printer)
+      if !self.follow { try self.printFlight(filter, with: &printer) }
       printer.finish()
       guard self.follow else { return }
       // NB: A file no recorder was writing was opened as such, leaving nothing beside it; once
@@ -136,6 +137,30 @@ extension TCATraceCommand {
         next.afterID = lastID
         lastID = try self.print(next, with: &printer) ?? lastID
         try reader.checkUnchanged()
+      }
+    }
+
+    /// Prints the actions matching `filter` that the flight journal beside the file holds and
+    /// the file does not: those of a process that ended before they were written.
+    private func printFlight(_ filter: TraceFilter, with printer: inout ReplayPrinter) throws {
+      guard !filter.leaksOnly else { return }
+      let sessions = try filter.session.map { [$0] } ?? printer.reader.sessions().map(\.id)
+      for session in sessions {
+        guard let flight = try printer.reader.flightActions(session: session) else { continue }
+        let actions = flight.actions.filter { action in
+          let category = ActionCategory(rawValue: action.category) ?? .unclassified
+          return (filter.categories?.contains(category) ?? true)
+            && (filter.feature.map {
+              action.feature == $0 || action.feature.hasPrefix($0 + ".")
+                || action.feature.hasPrefix($0 + "[")
+            } ?? true)
+            && (filter.fromSeq.map { action.seq >= $0 } ?? true)
+            && (filter.toSeq.map { action.seq <= $0 } ?? true)
+            && (filter.text.map {
+              action.path.contains($0) || (action.payload?.contains($0) ?? false)
+            } ?? true)
+        }
+        try printer.printFlight(actions, endedIn: flight.endedIn?.seq, session: session)
       }
     }
 
@@ -191,6 +216,66 @@ struct ReplayPrinter {
     case .text, .jsonl:
       break
     }
+  }
+
+  /// Prints actions of session `session` from the flight journal, after its others.
+  mutating func printFlight(
+    _ actions: [FlightJournal.Entry], endedIn: Int?, session id: Int64
+  ) throws {
+    guard !actions.isEmpty else { return }
+    switch self.format {
+    case .json, .jsonl:
+      for action in actions {
+        let json = action.json(session: id, endedProcess: action.seq == endedIn)
+        if self.format == .json {
+          self.jsonValues.append(json)
+        } else {
+          Swift.print(json.rendered)
+        }
+      }
+    case .text:
+      let session = try self.session(id)
+      let paint = self.terminal.paint
+      if self.currentSession != id {
+        if self.currentSession != nil { Swift.print() }
+        Swift.print(
+          paint(
+            "Session \(session.id) · \(session.name.terminalSafe) · \(session.rootFeature.terminalSafe) · \(session.startedAt.terminalSafe)",
+            .bold
+          )
+        )
+        self.currentSession = id
+      }
+      Swift.print(
+        paint(
+          "From the flight journal: the process ended before these were written; their state changes are not known.",
+          .dim)
+      )
+      for action in actions {
+        let category = ActionCategory(rawValue: action.category) ?? .unclassified
+        let feature = (action.feature.isEmpty ? session.rootFeature : action.feature).terminalSafe
+        var line = [
+          "#\(action.seq)".rightPadded(to: 6),
+          String(cFormat: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11),
+          paint(category.rawValue.rightPadded(to: 12), category.style),
+          paint(feature.rightPadded(to: 20), .cyan),
+          paint(action.caseName.terminalSafe, .bold),
+        ].joined(separator: " ")
+        if let payload = action.payload {
+          line += "  " + payload.singleLine.terminalSafe
+        } else if action.isWithheld {
+          line += paint("  (payload withheld: the recorder redacts values)", .dim)
+        }
+        if let cause = action.causeSeq { line += paint("  ← #\(cause)", .dim) }
+        Swift.print(line)
+        if action.seq == endedIn {
+          Swift.print(
+            String(repeating: " ", count: 7)
+              + paint("✝ the process ended in this action's reducer", .red))
+        }
+      }
+    }
+    self.printedCount += actions.count
   }
 
   private mutating func session(_ id: Int64) throws -> TraceSession {
@@ -261,5 +346,27 @@ extension ActionCategory {
     case .delegate: .green
     case .unclassified: .dim
     }
+  }
+}
+
+extension FlightJournal.Entry {
+  /// The action in `--format json`: an action's members, and `flight`: `returned` for an
+  /// action whose reducer returned, `ended_process` for the one the process ended in.
+  func json(session: Int64, endedProcess: Bool) -> JSONValue {
+    .object([
+      ("session", .integer(session)),
+      ("seq", .integer(Int64(self.seq))),
+      ("time_ns", .integer(self.timeNs)),
+      ("origin", .string(self.causeSeq == nil ? "send" : "effect")),
+      ("cause_seq", self.causeSeq.map { .integer(Int64($0)) } ?? .null),
+      ("path", .string(self.path)),
+      ("root_category", .string(self.rootCategory)),
+      ("feature", .string(self.feature)),
+      ("category", .string(self.category)),
+      ("case", .string(self.caseName)),
+      ("payload", JSONValue(self.payload)),
+      ("payload_json", JSONValue(self.payloadJSON)),
+      ("flight", .string(endedProcess ? "ended_process" : "returned")),
+    ])
   }
 }

@@ -13,6 +13,11 @@ extension TCATraceCommand {
         'tcatrace merge' wrote, FROM says which file each session was recorded in, and its id \
         there. TRIMMED, when a session has lost its first actions (to an export of its last \
         part), says how many: ACTIONS counts those kept.
+
+        A session whose process ended before its recorder closed it (a crash, a kill) shows \
+        what the flight journal beside the file (FILE-flight) holds and the file lacks: 'ended \
+        in #N case' for the action whose reducer the process ended in, or 'ended after #N' \
+        with the last action the journal kept; 'tcatrace replay' prints them.
         """
     )
 
@@ -22,8 +27,14 @@ extension TCATraceCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-      let sessions = try self.trace.read(checking: ["sessions", "actions", "leaks"]) {
-        try $0.sessions()
+      let (sessions, flights) = try self.trace.read(checking: ["sessions", "actions", "leaks"]) {
+        reader in
+        let sessions = try reader.sessions()
+        var flights: [Int64: FlightActions] = [:]
+        for session in sessions where session.endedAt == nil {
+          flights[session.id] = try reader.flightActions(session: session.id)
+        }
+        return (sessions, flights)
       }
       switch self.format {
       case .text:
@@ -51,14 +62,19 @@ extension TCATraceCommand {
             ]
               + (trimmed ? [String(session.trimmedActions)] : [])
               + (merged ? [session.source.map { "\($0.file) #\($0.sessionID)" } ?? ""] : [])
-              + [session.endedAt == nil ? "open" : ""]
+              + [session.endedAt == nil ? (flights[session.id]?.summary ?? "open") : ""]
           )
         }
         for line in table.lines(terminal: .standard) {
           print(line.trimmingSuffix())
         }
       case .json, .jsonl:
-        printJSON(sessions.map(\.json), format: self.format)
+        printJSON(
+          sessions.map { session in
+            guard case let .object(members) = session.json else { return session.json }
+            return .object(members + [("flight", flights[session.id]?.json ?? .null)])
+          },
+          format: self.format)
       }
     }
   }
@@ -94,5 +110,23 @@ extension String {
     var string = self
     while string.last == " " { string.removeLast() }
     return string
+  }
+}
+
+extension FlightActions {
+  /// The session's last column: where its process ended.
+  var summary: String {
+    if let endedIn = self.endedIn {
+      return "ended in #\(endedIn.seq) \(endedIn.caseName.terminalSafe)"
+    }
+    return "ended after #\(self.actions.last?.seq ?? 0)"
+  }
+
+  /// In `--format json`: the seqs the journal holds, and the one the process ended in.
+  var json: JSONValue {
+    .object([
+      ("actions", .array(self.actions.map { .integer(Int64($0.seq)) })),
+      ("ended_in_seq", self.endedIn.map { .integer(Int64($0.seq)) } ?? .null),
+    ])
   }
 }

@@ -6,6 +6,12 @@
 //                                           (actions 2 ms apart, as taps come: after each
 //                                           send, `sent N written W`: N for the email
 //                                           `tapN@example.com`, W the last action committed)
+//   tcatrace-fixture crash FILE HOW [modifier]
+//                                           (installs a crash reporter's handlers, records
+//                                           taps 1–3, flushes, prints `committed W`, records
+//                                           taps 4 and 5 and ends the process HOW: fatalError,
+//                                           nilUnwrap, indexOutOfRange or abortInEffect; with
+//                                           `modifier`, through `recording(to:)`)
 //   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
 //   tcatrace-fixture record-burst-until-full FILE MAX_FILE_BYTES ACTIONS
 //                                           (ACTIONS sent at once, then closed: the last writes fail)
@@ -67,6 +73,9 @@ struct TraceFixture {
       try await recordUntilKilled(path: arguments[1])
     case "record-taps-until-killed" where arguments.count == 2:
       try await recordTapsUntilKilled(path: arguments[1])
+    case "crash" where arguments.count == 3 || arguments.count == 4:
+      guard let how = CrashFeature.Crash(rawValue: arguments[2]) else { fallthrough }
+      try await crash(path: arguments[1], how, throughModifier: arguments.count == 4)
     case "record-demo" where arguments.count == 2:
       try await recordDemo(path: arguments[1])
     case "record-library" where arguments.count == 2:
@@ -112,6 +121,34 @@ struct TraceFixture {
       $0.tickClient = .immediate(count: 0)
       $0.stackElementID = .incrementing
     }
+  }
+
+  /// Records taps, then ends the process as `crash` says, its handlers installed first.
+  @MainActor
+  static func crash(
+    path: String, _ crash: CrashFeature.Crash, throughModifier: Bool
+  ) async throws {
+    installReportingHandlers()
+    let recorder = try TraceRecorder(path: path, session: "crash", policy: .recordOnly)
+    let send: (CrashFeature.Action) -> Void
+    if throughModifier {
+      let store = Store(initialState: CrashFeature.State()) {
+        CrashFeature().recording(to: recorder)
+      }
+      send = { store.send($0) }
+    } else {
+      let store = RecordingStore(initialState: CrashFeature.State(), recorder: recorder) {
+        CrashFeature()
+      }
+      send = { store.send($0) }
+    }
+    for count in 1...3 { send(.view(.tapped(count))) }
+    await recorder.flush()
+    emit("committed \(recorder.writtenSeq ?? 0)")
+    for count in 4...5 { send(.view(.tapped(count))) }
+    send(.view(.crashButtonTapped(crash)))
+    try await Task.sleep(for: .seconds(10))
+    emit("did not crash")
   }
 
   /// Sends actions until the process is killed, pausing briefly every 100.

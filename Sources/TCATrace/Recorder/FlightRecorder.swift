@@ -1,0 +1,158 @@
+import Foundation
+import RuntimeSupport
+import TCATraceAtomicsShims
+import TCATraceFile
+
+/// Writes a recorder's flight journal (see `FlightJournal`): the store's thread writes each
+/// action into its slot before the reducer runs and marks it returned after; the writer's
+/// thread writes the seq it committed. Nothing here calls the system: a store into mapped
+/// memory is all an action costs.
+final class FlightRecorder: @unchecked Sendable {
+  // NB: `@unchecked`: the slots are written on the store's thread only, the header's committed
+  // seq and end on the writer's only; the memory is the mapping's.
+  private let base: UnsafeMutableRawPointer
+  /// The journal's file.
+  let path: String
+  private let slotCount = FlightJournal.slotCount
+  private let slotSize = FlightJournal.slotSize
+
+  private init(base: UnsafeMutableRawPointer, path: String) {
+    self.base = base
+    self.path = path
+  }
+
+  deinit {
+    tcatrace_flight_unmap(self.base, FlightJournal.fileSize)
+  }
+
+  /// The journal beside `tracePath`, made anew; `nil` when it cannot be made (the recorder
+  /// then records without one), or when the one there must be kept: another recorder is
+  /// writing it, or it holds actions of a session whose process ended without closing it.
+  static func open(tracePath: String) -> FlightRecorder? {
+    let path = FlightJournal.path(forTrace: tracePath)
+    if let existing = FlightJournal.read(tracePath: tracePath), !existing.hasEnded {
+      if FlightJournal.isRunning(pid: existing.pid) || !existing.uncommitted.isEmpty { return nil }
+    }
+    guard let base = path.withCString({ tcatrace_flight_map($0, FlightJournal.fileSize) })
+    else { return nil }
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      // NB: Written while the device is locked: a file of the `complete` protection class (an
+      // app's default when its entitlement says so) cannot be, and its mapped pages would
+      // fault. Foundation's `FileAttributeKey.protectionKey` and
+      // `FileProtectionType.completeUntilFirstUserAuthentication` (NSFileManager.h,
+      // NSFileProtectionCompleteUntilFirstUserAuthentication: iOS 5, tvOS 9, watchOS 2).
+      try? FileManager.default.setAttributes(
+        [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+        ofItemAtPath: path)
+    #endif
+    // NB: The slots are cleared before the header says what the file is: a journal that
+    // ends here, half made, is not read as one.
+    base.initializeMemory(as: UInt8.self, repeating: 0, count: FlightJournal.fileSize)
+    base.storeBytes(
+      of: UInt32(FlightJournal.slotCount), toByteOffset: FlightJournal.Header.slotCount,
+      as: UInt32.self)
+    base.storeBytes(
+      of: UInt32(FlightJournal.slotSize), toByteOffset: FlightJournal.Header.slotSize,
+      as: UInt32.self)
+    base.storeBytes(
+      of: Int64(getpid()), toByteOffset: FlightJournal.Header.pid, as: Int64.self)
+    for (index, byte) in FlightJournal.magic.enumerated() {
+      base.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+    }
+    return FlightRecorder(base: base, path: path)
+  }
+
+  // MARK: - The store's thread
+
+  /// Writes action `seq` into its slot, as its reducer is about to run.
+  func begin(
+    seq: Int, origin: ActionOrigin, timeNs: Int64, classification: ActionClassification,
+    payloadJSON: String?, withheld: Bool
+  ) {
+    let slot = self.base + FlightJournal.headerSize + (seq % self.slotCount) * self.slotSize
+    // NB: The slot reads as being written until its last store: a process that ends in
+    // between leaves no half-written entry.
+    Self.storeWord(0, at: slot + FlightJournal.Slot.state)
+    tcatrace_signal_fence()
+    slot.storeBytes(of: Int64(seq), toByteOffset: FlightJournal.Slot.seq, as: Int64.self)
+    var flags: UInt32 = withheld ? FlightJournal.flagWithheld : 0
+    var cause: Int64 = 0
+    if case let .effect(causeSeq) = origin {
+      flags |= FlightJournal.flagEffect
+      cause = Int64(causeSeq)
+    }
+    slot.storeBytes(of: cause, toByteOffset: FlightJournal.Slot.causeSeq, as: Int64.self)
+    slot.storeBytes(of: timeNs, toByteOffset: FlightJournal.Slot.timeNs, as: Int64.self)
+    var payload = withheld ? nil : classification.payload
+    var json = withheld ? nil : payloadJSON
+    let fixed = [
+      classification.path, classification.rootCategory.rawValue, classification.featurePath,
+      classification.category.rawValue, classification.caseName,
+    ]
+    let room = self.slotSize - FlightJournal.Slot.text
+    let fixedBytes = fixed.reduce(0) { $0 + $1.utf8.count }
+    if fixedBytes + (payload?.utf8.count ?? 0) + (json?.utf8.count ?? 0) > room {
+      flags |= FlightJournal.flagTruncated
+      json = nil
+      if fixedBytes + (payload?.utf8.count ?? 0) > room { payload = nil }
+    }
+    var offset = FlightJournal.Slot.text
+    for (index, text) in (fixed.map { Optional($0) } + [payload, json]).enumerated() {
+      let lengthOffset = FlightJournal.Slot.lengths + 4 * index
+      guard var text else {
+        slot.storeBytes(of: UInt32.max, toByteOffset: lengthOffset, as: UInt32.self)
+        continue
+      }
+      let count = text.withUTF8 { bytes in
+        let count = min(bytes.count, self.slotSize - offset)
+        if let bytes = bytes.baseAddress, count > 0 {
+          (slot + offset).copyMemory(from: bytes, byteCount: count)
+        }
+        return count
+      }
+      slot.storeBytes(of: UInt32(count), toByteOffset: lengthOffset, as: UInt32.self)
+      offset += count
+    }
+    slot.storeBytes(of: flags, toByteOffset: FlightJournal.Slot.flags, as: UInt32.self)
+    Self.storeWord(
+      UInt(FlightJournal.EntryState.inReducer.rawValue), at: slot + FlightJournal.Slot.state,
+      release: true)
+  }
+
+  /// Marks action `seq` as returned from its reducer.
+  func returned(seq: Int) {
+    let slot = self.base + FlightJournal.headerSize + (seq % self.slotCount) * self.slotSize
+    Self.storeWord(
+      UInt(FlightJournal.EntryState.returned.rawValue), at: slot + FlightJournal.Slot.state,
+      release: true)
+  }
+
+  // MARK: - The writer's thread
+
+  /// Says that the trace holds session `sessionID`'s actions up to `seq`.
+  func committed(sessionID: Int64, seq: Int?) {
+    self.base.storeBytes(
+      of: sessionID, toByteOffset: FlightJournal.Header.sessionID, as: Int64.self)
+    if let seq {
+      Self.storeWord(UInt(seq), at: self.base + FlightJournal.Header.committedSeq, release: true)
+    }
+  }
+
+  /// Says that the recorder closed its session, and removes the journal: the trace holds
+  /// everything it did. Marked first, in case the file cannot be removed.
+  func end() {
+    Self.storeWord(1, at: self.base + FlightJournal.Header.ended, release: true)
+    unlink(self.path)
+  }
+
+  private static func storeWord(
+    _ value: UInt, at address: UnsafeMutableRawPointer, release: Bool = false
+  ) {
+    let word = address.assumingMemoryBound(to: UInt.self)
+    if release {
+      tcatrace_atomic_store_release(word, value)
+    } else {
+      tcatrace_atomic_store_relaxed(word, value)
+    }
+  }
+}

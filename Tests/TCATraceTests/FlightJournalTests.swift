@@ -1,0 +1,127 @@
+import Foundation
+import TCATrace
+import TCATraceFile
+import TestSupport
+import Testing
+
+/// Issue #73: the flight journal a recorder writes beside its trace (`FlightJournal`). What a
+/// process that ends leaves in it is `CrashTests`' and `KillTests`'; here, what a running
+/// recorder writes, and how a damaged or hostile journal reads.
+@MainActor
+@Suite(.hangGuard)
+struct FlightJournalTests {
+  /// A running recorder's journal holds each action as its reducer returned, with the case
+  /// path and payload the trace gets; a recorder that redacts values withholds the payload; a
+  /// recorder that closes removes its journal.
+  @Test(arguments: [false, true])
+  func aRunningRecordersJournalHoldsItsActions(redacting: Bool) async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("qa.db")
+    let recorder = try TraceRecorder(
+      path: path, policy: .recordOnly,
+      redacting: redacting ? [.state(\Counter.State.secret)] : [])
+    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    store.send(.tapped(1))
+    await recorder.flush()
+    store.send(.tapped(2))
+    store.send(.tapped(3))
+
+    let journal = try #require(FlightJournal.read(tracePath: path))
+    #expect(journal.pid == Int(ProcessInfo.processInfo.processIdentifier))
+    #expect(journal.sessionID == 1)
+    #expect(!journal.hasEnded)
+    #expect(journal.endedIn == nil)
+    // NB: The writer may have committed 2 and 3 by now: what it has not is in the journal.
+    let seqs = journal.uncommitted.map(\.seq)
+    #expect(seqs == Array((journal.committedSeq + 1)..<4))
+    #expect(journal.committedSeq >= 1)
+    for entry in journal.uncommitted {
+      #expect(entry.state == .returned)
+      #expect(entry.path == "tapped")
+      #expect(entry.caseName == "tapped")
+      #expect(entry.category == "unclassified")
+      #expect(entry.isWithheld == redacting)
+      #expect(entry.payload == (redacting ? nil : "\(entry.seq)"))
+      #expect(entry.payloadJSON == (redacting ? nil : #"{"tapped":{"_0":\#(entry.seq)}}"#))
+    }
+
+    try await recorder.close()
+    #expect(!FileManager.default.fileExists(atPath: path + "-flight"))
+    #expect(try TraceReader(path: path).lastSeq(session: 1) == 3)
+  }
+
+  /// A journal is untrusted: bytes that are not one, or one whose lengths and counts point
+  /// outside it, read as no journal or as the entries that are whole, and never past its end.
+  @Test func aDamagedOrHostileJournalReadsAsWhatIsWholeInIt() throws {
+    #expect(FlightJournal.parse([]) == nil)
+    #expect(FlightJournal.parse(Array("TCAFLIT1".utf8)) == nil)
+    #expect(FlightJournal.parse(Array(repeating: 0xFF, count: 4_096)) == nil)
+
+    // A header that claims more slots than the bytes hold.
+    var header = FlightJournal.magic + [UInt8](repeating: 0, count: 56)
+    Self.put(UInt32(1 << 16), at: FlightJournal.Header.slotCount, in: &header)
+    Self.put(UInt32(1 << 20), at: FlightJournal.Header.slotSize, in: &header)
+    #expect(FlightJournal.parse(header) == nil)
+
+    // Two slots of 128 bytes: the first whole, the second with a length past its end.
+    var bytes = header + [UInt8](repeating: 0, count: 256)
+    Self.put(UInt32(2), at: FlightJournal.Header.slotCount, in: &bytes)
+    Self.put(UInt32(128), at: FlightJournal.Header.slotSize, in: &bytes)
+    for (slot, seq) in [(0, Int64(2)), (1, Int64(3))] {
+      let base = FlightJournal.headerSize + slot * 128
+      Self.put(seq, at: base + FlightJournal.Slot.seq, in: &bytes)
+      Self.put(Int64(1), at: base + FlightJournal.Slot.state, in: &bytes)
+      for field in 0..<FlightJournal.Slot.textCount {
+        Self.put(
+          UInt32(field < 5 ? 1 : 0xFFFF_FFFF), at: base + FlightJournal.Slot.lengths + 4 * field,
+          in: &bytes)
+      }
+      bytes.replaceSubrange(
+        (base + FlightJournal.Slot.text)..<(base + FlightJournal.Slot.text + 5),
+        with: Array("pvfcn".utf8))
+    }
+    Self.put(
+      UInt32(1_000), at: FlightJournal.headerSize + 128 + FlightJournal.Slot.lengths, in: &bytes)
+    let journal = try #require(FlightJournal.parse(bytes))
+    #expect(journal.uncommitted.map(\.seq) == [2])
+    #expect(journal.uncommitted.first?.path == "p")
+    #expect(journal.uncommitted.first?.caseName == "n")
+    #expect(journal.endedIn?.seq == 2)
+
+    // Random bytes after a valid header read without a crash.
+    var random = SeededGenerator(seed: 73)
+    for _ in 0..<200 {
+      var noise = bytes
+      for index in FlightJournal.headerSize..<noise.count {
+        noise[index] = UInt8.random(in: 0...255, using: &random)
+      }
+      _ = FlightJournal.parse(noise)
+    }
+  }
+
+  private static func put<Value: FixedWidthInteger>(
+    _ value: Value, at offset: Int, in bytes: inout [UInt8]
+  ) {
+    withUnsafeBytes(of: value.littleEndian) { raw in
+      bytes.replaceSubrange(offset..<(offset + raw.count), with: raw)
+    }
+  }
+}
+
+private struct Counter: Reducer {
+  struct State: Equatable {
+    var taps = 0
+    var secret = ""
+  }
+
+  enum Action: Codable {
+    case tapped(Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case let .tapped(count): state.taps = count
+    }
+    return .none
+  }
+}
