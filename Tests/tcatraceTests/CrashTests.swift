@@ -1,4 +1,5 @@
 import Foundation
+import TCATraceFile
 import TestSupport
 import Testing
 
@@ -18,8 +19,9 @@ struct CrashTests {
   ) async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("qa.db")
+    // NB: Run in the test's directory, where a core dump, if the system keeps them, goes.
     let crashed = try await Product("tcatrace-fixture").run(
-      ["crash", path, how] + (throughModifier ? ["modifier"] : []))
+      ["crash", path, how] + (throughModifier ? ["modifier"] : []), in: directory.url)
 
     // The process ended by a signal, and the handler installed before the recorder was called
     // with that signal: the recorder installs none of its own.
@@ -51,10 +53,45 @@ struct CrashTests {
       replay.stdout.contains("✝ the process ended in this action's reducer") == endsInReducer,
       "\(replay.stdout)")
 
-    // Another recorder appends a session: the crashed one reads the same, its journal kept.
+    // Another recorder appends a session: the crashed one reads the same, its journal kept
+    // beside the file for it, the recorder's own removed as it closed.
     let appended = try await Product("tcatrace-fixture").run(["append", path, "3"])
     #expect(appended.status == 0, "\(appended.stdout)\(appended.stderr)")
     try await Self.expectSixActions(in: path, endsInReducer: endsInReducer, how: how)
+    #expect(FileManager.default.fileExists(atPath: path + "-flight-1"))
+    #expect(!FileManager.default.fileExists(atPath: path + "-flight"))
+    let after = try await Product.tcatrace.run(["sessions", path])
+    #expect(
+      after.stdout.contains(endsInReducer ? "ended in #6 crashButtonTapped" : "ended after #6"),
+      "\(after.stdout)")
+    #expect(after.stdout.contains(" appended "), "\(after.stdout)")
+  }
+
+  /// A reducer that never returns holds the main thread until the process is killed, as the
+  /// watchdog kills an app on iOS: the journal names that action as the one the process ended
+  /// in.
+  @Test func aProcessKilledInAReducerThatNeverReturnedEndedInIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("qa.db")
+    let process = Product("tcatrace-fixture").process(
+      ["crash", path, "hangInReducer"], in: directory.url)
+    let lines = try process.runReadingLines()
+    defer {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
+    #expect(try await lines.next(within: 60) == "committed 3")
+    // NB: The journal says the reducer of action 6 is running once the file says so.
+    let deadline = ContinuousClock.now + .seconds(60)
+    while FlightJournal.read(tracePath: path)?.endedIn?.seq != 6, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    kill(process.processIdentifier, SIGKILL)
+    #expect(try await process.end(within: 30))
+    #expect(process.terminationReason == .uncaughtSignal)
+    try await Self.expectSixActions(in: path, endsInReducer: true, how: "hangInReducer")
+    let sessions = try await Product.tcatrace.run(["sessions", path])
+    #expect(sessions.stdout.contains("ended in #6 crashButtonTapped"), "\(sessions.stdout)")
   }
 
   @Test

@@ -16,9 +16,13 @@ final class FlightRecorder: @unchecked Sendable {
   private let slotCount = FlightJournal.slotCount
   private let slotSize = FlightJournal.slotSize
 
+  /// The file the journal is mapped from, to remove it only while it is the one at ``path``.
+  private let identity: FileStatus.Identity?
+
   private init(base: UnsafeMutableRawPointer, path: String) {
     self.base = base
     self.path = path
+    self.identity = FileStatus(path)?.identity
   }
 
   deinit {
@@ -26,28 +30,44 @@ final class FlightRecorder: @unchecked Sendable {
   }
 
   /// The journal beside `tracePath`, made anew; `nil` when it cannot be made (the recorder
-  /// then records without one), or when the one there must be kept: another recorder is
-  /// writing it, or it holds actions of a session whose process ended without closing it.
+  /// then records without one), or when another recorder of this process writes the one there.
+  ///
+  /// A journal left there by a process that ended without closing its session, holding actions
+  /// the trace lacks, is kept beside it as `<trace>-flight-<session id>`, where `tcatrace` reads
+  /// it: folding it into the trace is not done yet. The journal there is then removed and a new
+  /// file made: a process still writing the old one (another app recording the same file)
+  /// writes into its own.
   static func open(tracePath: String) -> FlightRecorder? {
     let path = FlightJournal.path(forTrace: tracePath)
     if let existing = FlightJournal.read(tracePath: tracePath), !existing.hasEnded {
-      if FlightJournal.isRunning(pid: existing.pid) || !existing.uncommitted.isEmpty { return nil }
+      if existing.pid == Int(getpid()) { return nil }
+      if !existing.uncommitted.isEmpty, let session = existing.sessionID {
+        _ = FileName.withCString(path) { from in
+          FileName.withCString(FlightJournal.path(forTrace: tracePath, session: session)) { to in
+            rename(from, to)
+          }
+        }
+      }
     }
-    guard let base = path.withCString({ tcatrace_flight_map($0, FlightJournal.fileSize) })
-    else { return nil }
+    _ = FileName.withCString(path) { unlink($0) }
+    let fd = FileName.withCString(path) { tcatrace_flight_create($0, FlightJournal.fileSize) }
+    guard fd >= 0 else { return nil }
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
       // NB: Written while the device is locked: a file of the `complete` protection class (an
       // app's default when its entitlement says so) cannot be, and its mapped pages would
-      // fault. Foundation's `FileAttributeKey.protectionKey` and
+      // fault. Set before the file is mapped. Foundation's `FileAttributeKey.protectionKey` and
       // `FileProtectionType.completeUntilFirstUserAuthentication` (NSFileManager.h,
       // NSFileProtectionCompleteUntilFirstUserAuthentication: iOS 5, tvOS 9, watchOS 2).
       try? FileManager.default.setAttributes(
         [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
         ofItemAtPath: path)
     #endif
-    // NB: The slots are cleared before the header says what the file is: a journal that
+    guard let base = tcatrace_flight_map(fd, FlightJournal.fileSize) else {
+      _ = FileName.withCString(path) { unlink($0) }
+      return nil
+    }
+    // NB: A new file is zeros: the header says what the file is last, so that a journal that
     // ends here, half made, is not read as one.
-    base.initializeMemory(as: UInt8.self, repeating: 0, count: FlightJournal.fileSize)
     base.storeBytes(
       of: UInt32(FlightJournal.slotCount), toByteOffset: FlightJournal.Header.slotCount,
       as: UInt32.self)
@@ -142,7 +162,10 @@ final class FlightRecorder: @unchecked Sendable {
   /// everything it did. Marked first, in case the file cannot be removed.
   func end() {
     Self.storeWord(1, at: self.base + FlightJournal.Header.ended, release: true)
-    unlink(self.path)
+    // NB: Only while it is this journal's file: another recorder may have made a new one.
+    if let identity = self.identity, FileStatus(self.path)?.identity == identity {
+      _ = FileName.withCString(self.path) { unlink($0) }
+    }
   }
 
   private static func storeWord(

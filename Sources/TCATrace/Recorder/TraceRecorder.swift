@@ -136,6 +136,7 @@ public final class TraceRecorder: Sendable {
     timing: TraceTiming,
     keepsStates: Bool = true,
     writerDelay: Double = TraceWriter.maxDelay,
+    flightJournal: Bool = true,
     directory: String? = TracePath.platformDirectory,
     lifecycle: AppLifecycle = .platform,
     fileID: StaticString = #fileID,
@@ -168,13 +169,13 @@ public final class TraceRecorder: Sendable {
       // NB: The journal is made once the file is known to be a trace to append to: nothing is
       // written beside a file the recorder refuses.
       let connection = try TraceFile.openForWriting(path: path, waiting: false)
-      let flight = FlightRecorder.open(tracePath: path)
+      let flight = flightJournal ? FlightRecorder.open(tracePath: path) : nil
       self.flight = flight
       self.writer = TraceWriter(
         path: path, connection: connection, sizeLimit: limit, batchDelay: writerDelay,
         flight: flight)
     } catch  where error.isBusy {
-      let flight = FlightRecorder.open(tracePath: path)
+      let flight = flightJournal ? FlightRecorder.open(tracePath: path) : nil
       self.flight = flight
       self.writer = TraceWriter(
         path: path, connection: nil, sizeLimit: limit, batchDelay: writerDelay, flight: flight)
@@ -306,7 +307,7 @@ public final class TraceRecorder: Sendable {
     _ event: ActionEvent<State, Action>, prepared: PreparedAction? = nil
   ) {
     guard self.writer != nil else { return }
-    self.flight?.returned(seq: event.id)
+    if prepared != nil { self.flight?.returned(seq: event.id) }
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The recorder learns of the
     // failure when the writer refuses an action, and reports it then, once.
@@ -386,8 +387,8 @@ public final class TraceRecorder: Sendable {
     return (
       { event in
         guard !store.hasStopped else { return }
-        self.flight?.returned(seq: event.id)
         let prepared = store.prepared
+        if prepared?.seq == event.id { self.flight?.returned(seq: event.id) }
         store.prepared = nil
         if !self.submit(event, types: types, session: session, prepared: prepared) {
           store.hasStopped = true

@@ -9,9 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Maps the `size` bytes of the file at `path` shared, creating it (mode 0644) and setting
-/// its size first; returns NULL, with `errno` set, when it cannot.
-void *tcatrace_flight_map(const char *path, size_t size);
+/// Creates the file at `path` (mode 0644), which must not exist, with `size` bytes of zeros;
+/// returns its descriptor, or -1, with `errno` set, when it cannot (and leaves no file).
+int tcatrace_flight_create(const char *path, size_t size);
+
+/// Maps the `size` bytes of the file `fd` shared, and closes `fd`; returns NULL, with `errno`
+/// set, when it cannot.
+void *tcatrace_flight_map(int fd, size_t size);
 
 /// Unmaps what `tcatrace_flight_map` mapped.
 void tcatrace_flight_unmap(void *address, size_t size);

@@ -8,7 +8,8 @@
   import Darwin
 #endif
 
-/// The flight journal: the file `<trace>-flight` beside a trace, where a recorder's store thread
+/// The flight journal: the file `<trace>-flight` beside a trace (kept as
+/// `<trace>-flight-<session id>` by the next recorder when it holds a session's actions), where a recorder's store thread
 /// writes each action before its reducer runs, so that the actions its writer had not committed
 /// when the process died, and the one whose reducer it died in, are there after the process.
 ///
@@ -19,9 +20,11 @@
 /// - A header of 64 bytes: the magic `TCAFLIT1`; the number of slots and their size (`UInt32`
 ///   each); then `Int64`s: the recording process's id, the session's id in the trace (0 until
 ///   its row is committed), the seq of the last action committed, and 1 once the recorder
-///   closed the session.
+///   closed the session (the last two written as words, which are 32 bits on arm64_32: their
+///   high half stays the zeros the file began with).
 /// - Slots: action `seq` is in slot `seq % slots`. A slot holds `Int64`s — its seq, its state
-///   (0 while it is written, 1 while its reducer runs, 2 once it returned), the seq of the
+///   (0 while it is written, 1 while its reducer runs, 2 once it returned; a word, as above),
+///   the seq of the
 ///   action whose effect sent it (0 for a send), its time in nanoseconds since the session
 ///   started — then `UInt32` flags (1: an effect sent it; 2: its payload is withheld, as the
 ///   recorder redacts values; 4: its payload did not fit), and the lengths of its texts
@@ -33,6 +36,12 @@
 package struct FlightJournal: Sendable, Equatable {
   /// The file beside `tracePath`.
   package static func path(forTrace tracePath: String) -> String { tracePath + "-flight" }
+
+  /// Where the next recorder keeps the journal of session `session`, whose process ended
+  /// without closing it, until it is folded into the trace.
+  package static func path(forTrace tracePath: String, session: Int) -> String {
+    tracePath + "-flight-\(session)"
+  }
 
   package static let magic: [UInt8] = Array("TCAFLIT1".utf8)
   package static let headerSize = 64
@@ -123,7 +132,12 @@ package struct FlightJournal: Sendable, Equatable {
   /// The journal beside `tracePath`, read; `nil` when there is none, or it is not a journal
   /// this version reads (a damaged or hostile file is left alone, as if it were not there).
   package static func read(tracePath: String) -> FlightJournal? {
-    guard let bytes = Self.readFile(Self.path(forTrace: tracePath)) else { return nil }
+    Self.read(path: Self.path(forTrace: tracePath))
+  }
+
+  /// The journal at `path`; `nil` as for ``read(tracePath:)``.
+  package static func read(path: String) -> FlightJournal? {
+    guard let bytes = Self.readFile(path) else { return nil }
     return Self.parse(bytes)
   }
 

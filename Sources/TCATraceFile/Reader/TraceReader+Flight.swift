@@ -9,15 +9,21 @@ package struct FlightActions: Sendable, Equatable {
 }
 
 extension TraceReader {
-  /// What the flight journal beside the file (`<file>-flight`) holds of session `session` that
-  /// the file does not: the actions of a process that ended before its writer committed them,
+  /// What the flight journal beside the file (`<file>-flight`, or `<file>-flight-<session>`
+  /// where a later recorder kept it) holds of session `session` that the file does not: the actions of a process that ended before its writer committed them,
   /// and the one whose reducer it ended in. `nil` when there is no journal, it is another
   /// session's or the session ended, or the process that wrote it still runs on this machine
   /// (its writer commits what the journal holds).
   package func flightActions(session: Int64) throws(TraceFileError) -> FlightActions? {
-    guard let journal = FlightJournal.read(tracePath: self.path), !journal.hasEnded,
-      journal.sessionID.map(Int64.init) == session, !FlightJournal.isRunning(pid: journal.pid)
-    else { return nil }
+    // NB: The journal a later recorder kept aside for the session, or the one beside the file.
+    let journal = [
+      FlightJournal.path(forTrace: self.path, session: Int(session)),
+      FlightJournal.path(forTrace: self.path),
+    ].lazy.compactMap { FlightJournal.read(path: $0) }
+      .first { $0.sessionID.map(Int64.init) == session }
+    guard let journal, !journal.hasEnded, !FlightJournal.isRunning(pid: journal.pid) else {
+      return nil
+    }
     // NB: The journal's committed seq is written after the commit: a process that ended in
     // between left actions in both.
     let lastSeq = try self.lastSeq(session: session)

@@ -47,6 +47,9 @@ struct CrashFeature {
     case indexOutOfRange
     /// `abort()` in the action's effect, once the reducer has returned.
     case abortInEffect
+    /// A reducer that never returns, holding the main thread, as the watchdog finds one: the
+    /// process waits to be killed.
+    case hangInReducer
   }
 
   var body: some ReducerOf<Self> {
@@ -65,6 +68,8 @@ struct CrashFeature {
           state.taps = state.rows[state.rows.count + state.taps]
         case .abortInEffect:
           return .run { _ in abort() }
+        case .hangInReducer:
+          while true { usleep(1_000) }
         }
         return .none
       case ._internal, .delegate:

@@ -10,7 +10,8 @@
 //                                           (installs a crash reporter's handlers, records
 //                                           taps 1–3, flushes, prints `committed W`, records
 //                                           taps 4 and 5 and ends the process HOW: fatalError,
-//                                           nilUnwrap, indexOutOfRange or abortInEffect; with
+//                                           nilUnwrap, indexOutOfRange or abortInEffect, or
+//                                           hangs in the reducer (hangInReducer); with
 //                                           `modifier`, through `recording(to:)`)
 //   tcatrace-fixture record-until-full FILE MAX_FILE_BYTES ACTIONS
 //   tcatrace-fixture record-burst-until-full FILE MAX_FILE_BYTES ACTIONS
