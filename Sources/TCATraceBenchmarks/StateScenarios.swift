@@ -250,12 +250,12 @@ extension Scenarios {
   @MainActor
   static func timedRecording(
     path: String, keepsStates: Bool, sizeLimit: Int? = nil,
-    writerDelay: Double = TraceWriter.maxDelay, count: Int,
+    writerDelay: Double = TraceWriter.maxDelay, flightJournal: Bool = true, count: Int,
     makeSendLoop: (TraceRecorder, Int) -> () -> Void
   ) async throws -> (send: Double, sendCPU: Double, untilClosed: Double) {
     let recorder = try TraceRecorder(
       path: path, sizeLimit: sizeLimit, policy: .recordOnly, timing: .measured,
-      keepsStates: keepsStates, writerDelay: writerDelay)
+      keepsStates: keepsStates, writerDelay: writerDelay, flightJournal: flightJournal)
     let sendLoop = makeSendLoop(recorder, count)
     let start = DispatchTime.now().uptimeNanoseconds
     let startCPU = threadCPUNanoseconds()

@@ -7,7 +7,7 @@ import TCATraceBenchmarks
 @main
 struct Bench {
   static let usage =
-    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|serve|memory|shared|limit|kill]\n"
+    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|serve|memory|shared|limit|kill|journal]\n"
 
   @MainActor
   static func main() async throws {
@@ -17,7 +17,7 @@ struct Bench {
     var only: String?
     let scenarios = [
       "send", "scaling", "writer", "reader", "states", "replay", "diff", "serve", "memory",
-      "shared", "limit", "kill",
+      "shared", "limit", "kill", "journal",
     ]
     while let argument = arguments.first {
       arguments.removeFirst()
@@ -53,6 +53,7 @@ struct Bench {
     if runs("serve") { results.append(try await Scenarios.serve(size, tools: tools)) }
     if runs("limit") { results.append(try await Scenarios.sizeLimit(size)) }
     if runs("kill") { results.append(try await Scenarios.killWindow(size)) }
+    if runs("journal") { results.append(try await Scenarios.flightJournal(size)) }
     // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
     if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
     // NB: After every other: a shared value, once made, changes how later diffs run.

@@ -115,6 +115,19 @@ struct BenchmarkTests {
     #expect(result.ratios.first?.target == .atMost(1.1))
   }
 
+  /// Issue #73: recording with the flight journal against without it, paired.
+  @Test func flightJournalComparesRecordingWithAndWithoutIt() async throws {
+    let result = try await Scenarios.flightJournal(.tiny)
+    #expect(result.figures.count == 2)
+    #expect(result.figures.allSatisfy { $0.median > 0 })
+    #expect(
+      result.ratios.map(\.name) == [
+        "store's CPU time with / without the flight journal, paired, median",
+        "store's CPU time with / without the flight journal, paired, 95% interval to",
+      ])
+    #expect(result.ratios.first?.target == .atMost(1.1))
+  }
+
   /// Issue #73: each action is timed until it is committed; the window is well under the
   /// deadline the scenario polls to.
   @Test func killWindowTimesEachActionUntilItIsCommitted() async throws {
@@ -348,7 +361,7 @@ struct BenchmarkTests {
       decoded?.map { $0["scenario"] as? String } == [
         "send overhead", "state-size scaling", "writer throughput", "reader throughput",
         "keyframes", "replay",
-        "diff alignment", "tcatrace serve", "size limit", "kill window", "memory",
+        "diff alignment", "tcatrace serve", "size limit", "kill window", "flight journal", "memory",
         "state-size scaling with @Shared",
       ])
   }
