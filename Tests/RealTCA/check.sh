@@ -71,6 +71,37 @@ for session in 1 2 3; do
   done
 done
 
+# The flight journal on TCA (issue #73): a process that ends in a reducer leaves the action it
+# ended in, and those its writer had not committed, for `tcatrace` to read; the crash
+# reporter's handler installed before the recorder is called with the signal that ended it.
+for how in fatalError abortInEffect; do
+  code=0
+  # NB: In a subshell without core dumps, whose shell reports the signal to /dev/null.
+  (ulimit -c 0; deadline 120 "$here/.build/debug/RealTCADemo" --crash "$work/crash-$how.db" "$how" \
+    > "$work/crash-$how.out") 2> /dev/null || code=$?
+  signal=$((code - 128))
+  if [ "$code" -le 128 ] || ! grep -q -x "handler 0*$signal" "$work/crash-$how.out"; then
+    echo "RealTCADemo --crash $how: ended with $code; it printed: $(cat "$work/crash-$how.out")"
+    status=1
+  fi
+  ended=$(.build/debug/tcatrace replay "$work/crash-$how.db" --format jsonl --no-diff \
+    | tail -n 1 | grep -o '"seq":6,.*"flight":"[a-z_]*"' | grep -o '"flight":"[a-z_]*"' || true)
+  case "$how" in
+    fatalError) expected='"flight":"ended_process"' ;;
+    *) expected='"flight":"returned"' ;;
+  esac
+  # NB: After an abort in an effect, action 6 may have been committed.
+  if [ "$ended" != "$expected" ] && ! { [ "$how" = abortInEffect ] && [ -z "$ended" ]; }; then
+    echo "tcatrace replay crash-$how.db: action 6 is not read as the journal's ($expected):"
+    .build/debug/tcatrace replay "$work/crash-$how.db" --no-diff
+    status=1
+  fi
+done
+if ! .build/debug/tcatrace sessions "$work/crash-fatalError.db" | grep -q 'ended in #6 crashButtonTapped'; then
+  echo "tcatrace sessions crash-fatalError.db does not say the process ended in #6."
+  status=1
+fi
+
 # Stripped programs (issue #59): QA's builds have no symbol table, which names key paths into
 # `@ObservableState` (computed properties) where the program can; without it they are named
 # from the types' reflection metadata and the states' values. The same sessions recorded by a

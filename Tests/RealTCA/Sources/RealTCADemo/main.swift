@@ -6,6 +6,8 @@
 //   RealTCADemo --library FILE
 //   RealTCADemo --vault FILE
 //   RealTCADemo --game FILE
+//   RealTCADemo --crash FILE HOW   (ends its process in a reducer, or in an effect: HOW is a
+//                                   case of CrashFeature.Crash; see tcatrace-fixture crash)
 //
 // With --unredacted, the app's session keeps the password and the code: a session whose test
 // `tcatrace test` can write whole.
@@ -88,10 +90,38 @@ if arguments.count == 2, arguments.first == "--vault" {
   }
   RunLoop.main.run()
 }
+if arguments.count == 3, arguments.first == "--crash",
+  let how = CrashFeature.Crash(rawValue: arguments.last!)
+{
+  // NB: As `tcatrace-fixture crash FILE HOW` ends its process (issue #73), on TCA: its handlers
+  // installed, taps 1 to 3 written (`flushed`), 4 and 5 recorded, and the process ended in
+  // action 6.
+  Task { @MainActor in
+    installReportingHandlers()
+    do {
+      let recorder = try TraceRecorder(
+        path: arguments[arguments.startIndex + 1], session: "crash", policy: .recordOnly)
+      let store = RecordingStore(initialState: CrashFeature.State(), recorder: recorder) {
+        CrashFeature()
+      }
+      for count in 1...3 { store.send(.view(.tapped(count))) }
+      await recorder.flush()
+      FileHandle.standardOutput.write(Data("flushed\n".utf8))
+      for count in 4...5 { store.send(.view(.tapped(count))) }
+      store.send(.view(.crashButtonTapped(how)))
+      try await Task.sleep(for: .seconds(10))
+      FileHandle.standardError.write(Data("RealTCADemo: did not crash\n".utf8))
+    } catch {
+      FileHandle.standardError.write(Data("RealTCADemo: \(error)\n".utf8))
+    }
+    exit(1)
+  }
+  RunLoop.main.run()
+}
 guard arguments.count == 1 || arguments.count == 2 && arguments.last == "--unredacted" else {
   FileHandle.standardError.write(
     Data(
-      "usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE | RealTCADemo --vault FILE | RealTCADemo --game FILE\n"
+      "usage: RealTCADemo FILE [--unredacted] | RealTCADemo --library FILE | RealTCADemo --vault FILE | RealTCADemo --game FILE | RealTCADemo --crash FILE HOW\n"
         .utf8)
   )
   exit(2)

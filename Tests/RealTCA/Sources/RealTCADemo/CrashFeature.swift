@@ -1,0 +1,1 @@
+../../../Fixtures/tcatrace-fixture/CrashFeature.swift
