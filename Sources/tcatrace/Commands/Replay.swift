@@ -236,37 +236,21 @@ struct ReplayPrinter {
     case .text:
       let session = try self.session(id)
       let paint = self.terminal.paint
-      if self.currentSession != id {
-        if self.currentSession != nil { Swift.print() }
-        Swift.print(
-          paint(
-            "Session \(session.id) · \(session.name.terminalSafe) · \(session.rootFeature.terminalSafe) · \(session.startedAt.terminalSafe)",
-            .bold
-          )
-        )
-        self.currentSession = id
-      }
+      self.enterSession(session)
       Swift.print(
         paint(
           "From the flight journal: the process ended before these were written; their state changes are not known.",
           .dim)
       )
       for action in actions {
-        let category = ActionCategory(rawValue: action.category) ?? .unclassified
-        let feature = (action.feature.isEmpty ? session.rootFeature : action.feature).terminalSafe
-        var line = [
-          "#\(action.seq)".rightPadded(to: 6),
-          String(cFormat: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11),
-          paint(category.rawValue.rightPadded(to: 12), category.style),
-          paint(feature.rightPadded(to: 20), .cyan),
-          paint(action.caseName.terminalSafe, .bold),
-        ].joined(separator: " ")
-        if let payload = action.payload {
-          line += "  " + payload.singleLine.terminalSafe
-        } else if action.isWithheld {
+        var line = self.line(
+          seq: action.seq, timeNs: action.timeNs,
+          category: ActionCategory(rawValue: action.category) ?? .unclassified,
+          feature: action.feature, caseName: action.caseName, payload: action.payload,
+          cause: action.causeSeq, in: session)
+        if action.isWithheld {
           line += paint("  (payload withheld: the recorder redacts values)", .dim)
         }
-        if let cause = action.causeSeq { line += paint("  ← #\(cause)", .dim) }
         Swift.print(line)
         if action.seq == endedIn {
           Swift.print(
@@ -285,31 +269,50 @@ struct ReplayPrinter {
     return session
   }
 
+  /// The session's line, before its first action printed.
+  private mutating func enterSession(_ session: TraceSession) {
+    guard self.currentSession != session.id else { return }
+    if self.currentSession != nil { Swift.print() }
+    Swift.print(
+      self.terminal.paint(
+        "Session \(session.id) · \(session.name.terminalSafe) · \(session.rootFeature.terminalSafe) · \(session.startedAt.terminalSafe)",
+        .bold
+      )
+    )
+    self.currentSession = session.id
+  }
+
+  /// An action's line: seq, time, category, feature, case, payload and cause.
+  private func line(
+    seq: Int, timeNs: Int64, category: ActionCategory, feature: String, caseName: String,
+    payload: String?, cause: Int?, in session: TraceSession
+  ) -> String {
+    let paint = self.terminal.paint
+    // NB: Every text from the file is shown with its terminal controls escaped.
+    let feature = (feature.isEmpty ? session.rootFeature : feature).terminalSafe
+    var line = [
+      "#\(seq)".rightPadded(to: 6),
+      String(cFormat: "+%.3fms", Double(timeNs) / 1_000_000).leftPadded(to: 11),
+      paint(category.rawValue.rightPadded(to: 12), category.style),
+      paint(feature.rightPadded(to: 20), .cyan),
+      paint(caseName.terminalSafe, .bold),
+    ].joined(separator: " ")
+    if let payload { line += "  " + payload.singleLine.terminalSafe }
+    if let cause { line += paint("  ← #\(cause)", .dim) }
+    return line
+  }
+
   private mutating func printText(_ action: TracedAction) throws {
     let session = try self.session(action.sessionID)
     let paint = self.terminal.paint
-    if self.currentSession != action.sessionID {
-      if self.currentSession != nil { Swift.print() }
-      Swift.print(
-        paint(
-          "Session \(session.id) · \(session.name.terminalSafe) · \(session.rootFeature.terminalSafe) · \(session.startedAt.terminalSafe)",
-          .bold
-        )
-      )
-      self.currentSession = action.sessionID
-    }
-    // NB: Every text from the file is shown with its terminal controls escaped.
-    let feature = (action.feature.isEmpty ? session.rootFeature : action.feature).terminalSafe
-    var line = [
-      "#\(action.seq)".rightPadded(to: 6),
-      String(cFormat: "+%.3fms", Double(action.timeNs) / 1_000_000).leftPadded(to: 11),
-      paint(action.category.rawValue.rightPadded(to: 12), action.category.style),
-      paint(feature.rightPadded(to: 20), .cyan),
-      paint(action.caseName.terminalSafe, .bold),
-    ].joined(separator: " ")
-    if let payload = action.payload { line += "  " + payload.singleLine.terminalSafe }
-    if case let .effect(cause) = action.origin { line += paint("  ← #\(cause)", .dim) }
-    Swift.print(line)
+    self.enterSession(session)
+    var cause: Int?
+    if case let .effect(causeSeq) = action.origin { cause = causeSeq }
+    Swift.print(
+      self.line(
+        seq: action.seq, timeNs: action.timeNs, category: action.category,
+        feature: action.feature, caseName: action.caseName, payload: action.payload,
+        cause: cause, in: session))
     let indent = String(repeating: " ", count: 7)
     if self.showsChanges {
       for change in action.changes {
