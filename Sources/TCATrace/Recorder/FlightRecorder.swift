@@ -103,35 +103,24 @@ final class FlightRecorder: @unchecked Sendable {
     }
     slot.storeBytes(of: cause, toByteOffset: FlightJournal.Slot.causeSeq, as: Int64.self)
     slot.storeBytes(of: timeNs, toByteOffset: FlightJournal.Slot.timeNs, as: Int64.self)
-    var payload = withheld ? nil : classification.payload
-    var json = withheld ? nil : payloadJSON
-    let fixed = [
-      classification.path, classification.rootCategory.rawValue, classification.featurePath,
-      classification.category.rawValue, classification.caseName,
-    ]
-    let room = self.slotSize - FlightJournal.Slot.text
-    let fixedBytes = fixed.reduce(0) { $0 + $1.utf8.count }
-    if fixedBytes + (payload?.utf8.count ?? 0) + (json?.utf8.count ?? 0) > room {
+    // NB: Each text is copied straight into the slot: no array, no joined string.
+    var texts = SlotTexts(slot: slot, size: self.slotSize)
+    texts.write(classification.path, field: 0)
+    texts.write(classification.rootCategory.rawValue, field: 1)
+    texts.write(joining: classification.feature, field: 2)
+    texts.write(classification.category.rawValue, field: 3)
+    texts.write(classification.caseName, field: 4)
+    let payload = withheld ? nil : classification.payload
+    let json = withheld ? nil : payloadJSON
+    let payloadBytes = payload?.utf8.count ?? 0
+    if payloadBytes + (json?.utf8.count ?? 0) <= texts.room {
+      texts.write(payload, field: 5)
+      texts.write(json, field: 6)
+    } else {
+      // An action whose texts do not fit loses its payload JSON, then its payload.
       flags |= FlightJournal.flagTruncated
-      json = nil
-      if fixedBytes + (payload?.utf8.count ?? 0) > room { payload = nil }
-    }
-    var offset = FlightJournal.Slot.text
-    for (index, text) in (fixed.map { Optional($0) } + [payload, json]).enumerated() {
-      let lengthOffset = FlightJournal.Slot.lengths + 4 * index
-      guard var text else {
-        slot.storeBytes(of: UInt32.max, toByteOffset: lengthOffset, as: UInt32.self)
-        continue
-      }
-      let count = text.withUTF8 { bytes in
-        let count = min(bytes.count, self.slotSize - offset)
-        if let bytes = bytes.baseAddress, count > 0 {
-          (slot + offset).copyMemory(from: bytes, byteCount: count)
-        }
-        return count
-      }
-      slot.storeBytes(of: UInt32(count), toByteOffset: lengthOffset, as: UInt32.self)
-      offset += count
+      texts.write(payloadBytes <= texts.room ? payload : nil, field: 5)
+      texts.write(nil, field: 6)
     }
     slot.storeBytes(of: flags, toByteOffset: FlightJournal.Slot.flags, as: UInt32.self)
     Self.storeWord(
@@ -177,5 +166,64 @@ final class FlightRecorder: @unchecked Sendable {
     } else {
       tcatrace_atomic_store_relaxed(word, value)
     }
+  }
+}
+
+/// Writes an entry's texts into its slot, one after another, each with its length.
+private struct SlotTexts {
+  let slot: UnsafeMutableRawPointer
+  let size: Int
+  var offset = FlightJournal.Slot.text
+
+  init(slot: UnsafeMutableRawPointer, size: Int) {
+    self.slot = slot
+    self.size = size
+  }
+
+  /// The bytes left in the slot.
+  var room: Int { self.size - self.offset }
+
+  /// Writes `text` as field `field`, cut at the slot's end; `nil` as no text.
+  mutating func write(_ text: String?, field: Int) {
+    guard let text else {
+      self.setLength(UInt32.max, field: field)
+      return
+    }
+    let start = self.offset
+    self.copy(text)
+    self.setLength(UInt32(self.offset - start), field: field)
+  }
+
+  /// Writes `parts` joined by dots as field `field`.
+  mutating func write(joining parts: [String], field: Int) {
+    let start = self.offset
+    for (index, part) in parts.enumerated() {
+      if index > 0, self.room > 0 {
+        self.slot.storeBytes(of: UInt8(ascii: "."), toByteOffset: self.offset, as: UInt8.self)
+        self.offset += 1
+      }
+      self.copy(part)
+    }
+    self.setLength(UInt32(self.offset - start), field: field)
+  }
+
+  /// Copies `text`'s UTF-8, as much as the slot has room for.
+  private mutating func copy(_ text: String) {
+    // NB: A native string lends its bytes; another (bridged) one is copied out first.
+    if text.utf8.withContiguousStorageIfAvailable({ self.copy($0) }) == nil {
+      Array(text.utf8).withUnsafeBufferPointer { self.copy($0) }
+    }
+  }
+
+  private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let count = min(bytes.count, self.room)
+    guard count > 0, let source = bytes.baseAddress else { return }
+    (self.slot + self.offset).copyMemory(from: source, byteCount: count)
+    self.offset += count
+  }
+
+  private func setLength(_ length: UInt32, field: Int) {
+    self.slot.storeBytes(
+      of: length, toByteOffset: FlightJournal.Slot.lengths + 4 * field, as: UInt32.self)
   }
 }
