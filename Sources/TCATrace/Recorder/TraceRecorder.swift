@@ -387,9 +387,14 @@ public final class TraceRecorder: Sendable {
     return (
       { event in
         guard !store.hasStopped else { return }
-        let prepared = store.prepared
-        if prepared?.seq == event.id { self.flight?.returned(seq: event.id) }
-        store.prepared = nil
+        // NB: Moved out of the box, not copied: a copy retains each of its strings.
+        var prepared: PreparedAction?
+        swap(&prepared, &store.prepared)
+        if prepared?.seq != event.id {
+          prepared = nil
+        } else {
+          self.flight?.returned(seq: event.id)
+        }
         if !self.submit(event, types: types, session: session, prepared: prepared) {
           store.hasStopped = true
         }
@@ -427,7 +432,6 @@ public final class TraceRecorder: Sendable {
     // NB: The record is built, redacted and handed over inside the closure: returned from it,
     // it would be copied out and destroyed, a retain and a release of each of its strings.
     return types.event.withValues(of: event) { values in
-      let prepared = prepared?.seq == id ? prepared : nil
       var record = self.analysedRecord(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
         timestamp: timestamp, duration: duration, action: values.action,
