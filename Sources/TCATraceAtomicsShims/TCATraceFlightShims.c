@@ -8,12 +8,22 @@
 int tcatrace_flight_create(const char *path, size_t size) {
   int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return -1;
-  if (ftruncate(fd, (off_t)size) != 0) {
-    int error = errno;
-    close(fd);
-    unlink(path);
-    errno = error;
-    return -1;
+  // NB: Written, not only sized (`ftruncate` leaves a file sparse): a store into a mapped page
+  // whose block the file system cannot find, the disk full, is a SIGBUS to the app.
+  static const char zeros[16384];
+  size_t written = 0;
+  while (written < size) {
+    size_t chunk = size - written < sizeof zeros ? size - written : sizeof zeros;
+    ssize_t count = write(fd, zeros, chunk);
+    if (count < 0 && errno == EINTR) continue;
+    if (count <= 0) {
+      int error = count < 0 ? errno : ENOSPC;
+      close(fd);
+      unlink(path);
+      errno = error;
+      return -1;
+    }
+    written += (size_t)count;
   }
   return fd;
 }

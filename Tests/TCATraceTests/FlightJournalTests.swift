@@ -50,6 +50,43 @@ struct FlightJournalTests {
     #expect(try TraceReader(path: path).lastSeq(session: 1) == 3)
   }
 
+  /// A `TraceRedacted` value never reaches the journal's file: its payload renders it as the
+  /// marker, and its JSON is scrubbed before it is written.
+  @Test func aTraceRedactedValueIsNotInTheJournal() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("qa.db")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    store.send(.signedIn(Token(value: "s3cret-token")))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path + "-flight"))
+    #expect(bytes.range(of: Data("s3cret-token".utf8)) == nil)
+    let entry = try #require(FlightJournal.read(tracePath: path)?.uncommitted.first)
+    #expect(entry.payload == "Token(<redacted>)" || entry.payload == "<redacted>")
+    #expect(entry.payloadJSON == #"{"signedIn":{"_0":"<redacted>"}}"#)
+    try await recorder.close()
+  }
+
+  /// Two recorders of one process on one file: the second makes no journal of its own, and
+  /// the first's is left as it is.
+  @Test func aSecondRecorderOfTheProcessOnTheFileMakesNoJournal() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("qa.db")
+    let first = try TraceRecorder(path: path, policy: .recordOnly)
+    let firstStore = RecordingStore(initialState: Counter.State(), recorder: first) { Counter() }
+    firstStore.send(.tapped(1))
+    let second = try TraceRecorder(path: path, policy: .recordOnly)
+    let secondStore = RecordingStore(initialState: Counter.State(), recorder: second) {
+      Counter()
+    }
+    secondStore.send(.tapped(7))
+    let journal = try #require(FlightJournal.read(tracePath: path))
+    #expect(journal.uncommitted.allSatisfy { $0.payload == "1" })
+    try await second.close()
+    #expect(FileManager.default.fileExists(atPath: path + "-flight"))
+    try await first.close()
+    #expect(!FileManager.default.fileExists(atPath: path + "-flight"))
+  }
+
   /// A journal is untrusted: bytes that are not one, or one whose lengths and counts point
   /// outside it, read as no journal or as the entries that are whole, and never past its end.
   @Test func aDamagedOrHostileJournalReadsAsWhatIsWholeInIt() throws {
@@ -116,12 +153,18 @@ private struct Counter: Reducer {
 
   enum Action: Codable {
     case tapped(Int)
+    case signedIn(Token)
   }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case let .tapped(count): state.taps = count
+    case .signedIn: break
     }
     return .none
   }
+}
+
+private struct Token: Codable, Equatable, TraceRedacted {
+  var value: String
 }

@@ -29,6 +29,9 @@ final class FlightRecorder: @unchecked Sendable {
     tcatrace_flight_unmap(self.base, FlightJournal.fileSize)
   }
 
+  /// The journals this process's recorders write, until they end.
+  private static let openPaths = Locked(Set<String>())
+
   /// The journal beside `tracePath`, made anew; `nil` when it cannot be made (the recorder
   /// then records without one), or when another recorder of this process writes the one there.
   ///
@@ -39,8 +42,10 @@ final class FlightRecorder: @unchecked Sendable {
   /// writes into its own.
   static func open(tracePath: String) -> FlightRecorder? {
     let path = FlightJournal.path(forTrace: tracePath)
+    // NB: Told apart by this process's own list, not by its pid: a process that ended had the
+    // same pid as this one where pids are few (a container's).
+    guard Self.openPaths.withLock({ $0.insert(path).inserted }) else { return nil }
     if let existing = FlightJournal.read(tracePath: tracePath), !existing.hasEnded {
-      if existing.pid == Int(getpid()) { return nil }
       if !existing.uncommitted.isEmpty, let session = existing.sessionID {
         _ = FileName.withCString(path) { from in
           FileName.withCString(FlightJournal.path(forTrace: tracePath, session: session)) { to in
@@ -51,7 +56,10 @@ final class FlightRecorder: @unchecked Sendable {
     }
     _ = FileName.withCString(path) { unlink($0) }
     let fd = FileName.withCString(path) { tcatrace_flight_create($0, FlightJournal.fileSize) }
-    guard fd >= 0 else { return nil }
+    guard fd >= 0 else {
+      Self.openPaths.withLock { _ = $0.remove(path) }
+      return nil
+    }
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
       // NB: Written while the device is locked: a file of the `complete` protection class (an
       // app's default when its entitlement says so) cannot be, and its mapped pages would
@@ -64,6 +72,7 @@ final class FlightRecorder: @unchecked Sendable {
     #endif
     guard let base = tcatrace_flight_map(fd, FlightJournal.fileSize) else {
       _ = FileName.withCString(path) { unlink($0) }
+      Self.openPaths.withLock { _ = $0.remove(path) }
       return nil
     }
     // NB: A new file is zeros: the header says what the file is last, so that a journal that
@@ -149,8 +158,14 @@ final class FlightRecorder: @unchecked Sendable {
 
   /// Says that the recorder closed its session, and removes the journal: the trace holds
   /// everything it did. Marked first, in case the file cannot be removed.
+  /// Leaves the journal as it is, holding actions the trace lacks: the writer failed.
+  func letGo() {
+    Self.openPaths.withLock { _ = $0.remove(self.path) }
+  }
+
   func end() {
     Self.storeWord(1, at: self.base + FlightJournal.Header.ended, release: true)
+    defer { Self.openPaths.withLock { _ = $0.remove(self.path) } }
     // NB: Only while it is this journal's file: another recorder may have made a new one.
     if let identity = self.identity, FileStatus(self.path)?.identity == identity {
       _ = FileName.withCString(self.path) { unlink($0) }

@@ -630,8 +630,15 @@ package final class TraceWriter: @unchecked Sendable {
     // the file alone holds the session.
     self.rows = nil
     self.connection = nil
-    // NB: The journal holds nothing more: the session is in the file, or nothing more of it
-    // will be.
-    self.flight?.end()
+    // NB: The journal holds nothing more: the session is in the file. After a failed write it
+    // holds the actions lost, and is left for `tcatrace` to read.
+    self.condition.lock()
+    let failed = self.failure != nil
+    self.condition.unlock()
+    if failed {
+      self.flight?.letGo()
+    } else {
+      self.flight?.end()
+    }
   }
 }

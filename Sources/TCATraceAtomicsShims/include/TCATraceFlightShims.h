@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Creates the file at `path` (mode 0644), which must not exist, with `size` bytes of zeros;
-/// returns its descriptor, or -1, with `errno` set, when it cannot (and leaves no file).
+/// Creates the file at `path` (mode 0644), which must not exist, and writes `size` bytes of
+/// zeros into it, so that the file system has found their blocks; returns its descriptor, or
+/// -1, with `errno` set, when it cannot (and leaves no file).
 int tcatrace_flight_create(const char *path, size_t size);
 
 /// Maps the `size` bytes of the file `fd` shared, and closes `fd`; returns NULL, with `errno`

@@ -151,17 +151,25 @@ package struct FlightJournal: Sendable, Equatable {
       func uint32(_ offset: Int) -> UInt32 {
         raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
       }
-      let slots = Int(uint32(Header.slotCount))
-      let slotSize = Int(uint32(Header.slotSize))
-      guard slots > 0, slots <= 1 << 16, slotSize >= Slot.text, slotSize <= 1 << 20,
-        slots * slotSize <= Self.largestSlots, bytes.count >= Self.headerSize + slots * slotSize
+      // NB: Counted in 64 bits, and each number checked before it is an `Int`, which is 32
+      // bits on arm64_32: a damaged header is no journal, not a trap.
+      let slotCount = Int64(uint32(Header.slotCount))
+      let slotBytes = Int64(uint32(Header.slotSize))
+      guard slotCount > 0, slotCount <= 1 << 16, slotBytes >= Int64(Slot.text),
+        slotBytes <= 1 << 20, slotCount * slotBytes <= Int64(Self.largestSlots),
+        Int64(bytes.count) >= Int64(Self.headerSize) + slotCount * slotBytes,
+        let committedSeq = Int(exactly: max(0, int64(Header.committedSeq))),
+        let pid = Int32(exactly: int64(Header.pid)),
+        let sessionID = Int(exactly: max(0, int64(Header.sessionID)))
       else { return nil }
-      let committed = max(0, int64(Header.committedSeq))
+      let (slots, slotSize) = (Int(slotCount), Int(slotBytes))
+      let committed = Int64(committedSeq)
       var entries: [Int: Entry] = [:]
       for index in 0..<slots {
         let base = Self.headerSize + index * slotSize
         let seq = int64(base + Slot.seq)
         guard seq > committed, seq < Int64(Int32.max),
+          let cause = Int(exactly: int64(base + Slot.causeSeq)),
           let state = EntryState(rawValue: UInt64(bitPattern: int64(base + Slot.state)))
         else { continue }
         var texts: [String?] = []
@@ -180,20 +188,17 @@ package struct FlightJournal: Sendable, Equatable {
           let feature = texts[2], let category = texts[3], let caseName = texts[4]
         else { continue }
         let flags = uint32(base + Slot.flags)
-        let cause = int64(base + Slot.causeSeq)
         entries[Int(seq)] = Entry(
           seq: Int(seq), state: state,
-          causeSeq: flags & Self.flagEffect != 0 && cause > 0 ? Int(cause) : nil,
+          causeSeq: flags & Self.flagEffect != 0 && cause > 0 ? cause : nil,
           timeNs: int64(base + Slot.timeNs), path: path, rootCategory: rootCategory,
           feature: feature, category: category, caseName: caseName, payload: texts[5],
           payloadJSON: texts[6], isWithheld: flags & Self.flagWithheld != 0,
           isTruncated: flags & Self.flagTruncated != 0
         )
       }
-      let sessionID = int64(Header.sessionID)
       return FlightJournal(
-        pid: Int(truncatingIfNeeded: int64(Header.pid)),
-        sessionID: sessionID > 0 ? Int(sessionID) : nil, committedSeq: Int(committed),
+        pid: Int(pid), sessionID: sessionID > 0 ? sessionID : nil, committedSeq: committedSeq,
         hasEnded: int64(Header.ended) == 1,
         uncommitted: entries.keys.sorted().map { entries[$0]! }
       )
