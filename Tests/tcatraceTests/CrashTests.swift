@@ -65,6 +65,15 @@ struct CrashTests {
       after.stdout.contains(endsInReducer ? "ended in #6 crashButtonTapped" : "ended after #6"),
       "\(after.stdout)")
     #expect(after.stdout.contains(" appended "), "\(after.stdout)")
+    // Every session: the journal's actions right after their own session's.
+    let all = try await Product.tcatrace.run(
+      ["replay", path, "--session", "all", "--format", "jsonl", "--no-diff"])
+    let order = try all.stdout.split(separator: "\n").map { line in
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      return "\(object["session"] as? Int ?? 0).\(object["seq"] as? Int ?? 0)"
+    }
+    #expect(order == ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "2.1", "2.2", "2.3"])
   }
 
   /// A reducer that never returns holds the main thread until the process is killed, as the

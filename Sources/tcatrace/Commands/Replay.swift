@@ -118,8 +118,8 @@ extension TCATraceCommand {
       var printer = ReplayPrinter(
         reader: reader, format: self.format, terminal: .standard, showsChanges: !self.noDiff
       )
-      var lastID = try self.print(filter, with: &printer)
-      if !self.follow { try self.printFlight(filter, with: &printer) }
+      // NB: Following, the journal is left out: it is read once its process has ended.
+      var lastID = try self.print(filter, with: &printer, flight: !self.follow)
       printer.finish()
       guard self.follow else { return }
       // NB: A file no recorder was writing was opened as such, leaving nothing beside it; once
@@ -140,36 +140,53 @@ extension TCATraceCommand {
       }
     }
 
-    /// Prints the actions matching `filter` that the flight journal beside the file holds and
-    /// the file does not: those of a process that ended before they were written.
-    private func printFlight(_ filter: TraceFilter, with printer: inout ReplayPrinter) throws {
-      guard !filter.leaksOnly else { return }
-      let sessions = try filter.session.map { [$0] } ?? printer.reader.sessions().map(\.id)
-      for session in sessions {
-        guard let flight = try printer.reader.flightActions(session: session) else { continue }
-        let actions = flight.actions.filter { action in
-          let category = ActionCategory(rawValue: action.category) ?? .unclassified
-          return (filter.categories?.contains(category) ?? true)
-            && (filter.feature.map {
-              action.feature == $0 || action.feature.hasPrefix($0 + ".")
-                || action.feature.hasPrefix($0 + "[")
-            } ?? true)
-            && (filter.fromSeq.map { action.seq >= $0 } ?? true)
-            && (filter.toSeq.map { action.seq <= $0 } ?? true)
-            && (filter.text.map {
-              action.path.contains($0) || (action.payload?.contains($0) ?? false)
-            } ?? true)
-        }
-        try printer.printFlight(actions, endedIn: flight.endedIn?.seq, session: session)
+    /// Prints the actions of session `session` matching `filter` that the flight journal
+    /// beside the file holds and the file does not: those of a process that ended before they
+    /// were written.
+    private func printFlight(
+      of session: Int64, _ filter: TraceFilter, with printer: inout ReplayPrinter
+    ) throws {
+      guard !filter.leaksOnly, let flight = try printer.reader.flightActions(session: session)
+      else { return }
+      let actions = flight.actions.filter { action in
+        let category = ActionCategory(rawValue: action.category) ?? .unclassified
+        return (filter.categories?.contains(category) ?? true)
+          && (filter.feature.map {
+            action.feature == $0 || action.feature.hasPrefix($0 + ".")
+              || action.feature.hasPrefix($0 + "[")
+          } ?? true)
+          && (filter.fromSeq.map { action.seq >= $0 } ?? true)
+          && (filter.toSeq.map { action.seq <= $0 } ?? true)
+          && (filter.text.map {
+            action.path.contains($0) || (action.payload?.contains($0) ?? false)
+          } ?? true)
       }
+      try printer.printFlight(actions, endedIn: flight.endedIn?.seq, session: session)
     }
 
-    /// Prints the actions matching `filter`; returns the last one's row id.
-    private func print(_ filter: TraceFilter, with printer: inout ReplayPrinter) throws -> Int64? {
+    /// Prints the actions matching `filter`; returns the last one's row id. With `flight`, each
+    /// session's actions are followed by the flight journal's (see ``printFlight(of:_:with:)``).
+    private func print(
+      _ filter: TraceFilter, with printer: inout ReplayPrinter, flight: Bool = false
+    ) throws -> Int64? {
       var lastID = filter.afterID
+      var session: Int64?
+      var journalsRead = Set<Int64>()
       try printer.reader.forEachAction(matching: filter, includeChanges: !self.noDiff) { action in
+        if flight, let previous = session, previous != action.sessionID {
+          try self.printFlight(of: previous, filter, with: &printer)
+          journalsRead.insert(previous)
+        }
+        session = action.sessionID
         try printer.print(action)
         lastID = action.id
+      }
+      if flight {
+        // NB: Then the last session's, and those of sessions none of whose actions matched.
+        let sessions = try filter.session.map { [$0] } ?? printer.reader.sessions().map(\.id)
+        for id in sessions where !journalsRead.contains(id) {
+          try self.printFlight(of: id, filter, with: &printer)
+        }
       }
       return lastID
     }
