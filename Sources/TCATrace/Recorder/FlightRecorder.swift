@@ -98,7 +98,7 @@ final class FlightRecorder: @unchecked Sendable {
     seq: Int, origin: ActionOrigin, timeNs: Int64, classification: ActionClassification,
     payloadJSON: String?, withheld: Bool
   ) {
-    let slot = self.base + FlightJournal.headerSize + (seq % self.slotCount) * self.slotSize
+    let slot = self.slot(of: seq)
     // NB: The slot reads as being written until its last store: a process that ends in
     // between leaves no half-written entry.
     Self.storeWord(0, at: slot + FlightJournal.Slot.state)
@@ -139,10 +139,14 @@ final class FlightRecorder: @unchecked Sendable {
 
   /// Marks action `seq` as returned from its reducer.
   func returned(seq: Int) {
-    let slot = self.base + FlightJournal.headerSize + (seq % self.slotCount) * self.slotSize
     Self.storeWord(
-      UInt(FlightJournal.EntryState.returned.rawValue), at: slot + FlightJournal.Slot.state,
-      release: true)
+      UInt(FlightJournal.EntryState.returned.rawValue),
+      at: self.slot(of: seq) + FlightJournal.Slot.state, release: true)
+  }
+
+  /// The slot of action `seq`.
+  private func slot(of seq: Int) -> UnsafeMutableRawPointer {
+    self.base + FlightJournal.headerSize + (seq % self.slotCount) * self.slotSize
   }
 
   // MARK: - The writer's thread
@@ -156,13 +160,13 @@ final class FlightRecorder: @unchecked Sendable {
     }
   }
 
-  /// Says that the recorder closed its session, and removes the journal: the trace holds
-  /// everything it did. Marked first, in case the file cannot be removed.
   /// Leaves the journal as it is, holding actions the trace lacks: the writer failed.
   func letGo() {
     Self.openPaths.withLock { _ = $0.remove(self.path) }
   }
 
+  /// Says that the recorder closed its session, and removes the journal: the trace holds
+  /// everything it did. Marked first, in case the file cannot be removed.
   func end() {
     Self.storeWord(1, at: self.base + FlightJournal.Header.ended, release: true)
     defer { Self.openPaths.withLock { _ = $0.remove(self.path) } }

@@ -163,19 +163,22 @@ public final class TraceRecorder: Sendable {
     self.redactJSONChanges = { changes, values, before, after in
       redactor.redact(jsonChanges: changes, values: values, before: before, after: after)
     }
+    func openJournal() -> FlightRecorder? {
+      flightJournal ? FlightRecorder.open(tracePath: path) : nil
+    }
     do {
       // NB: Opening does not wait for a lock another process holds: the caller is the app's
       // main thread. Then the writer's thread opens the file, waiting, while the store goes on.
       // NB: The journal is made once the file is known to be a trace to append to: nothing is
       // written beside a file the recorder refuses.
       let connection = try TraceFile.openForWriting(path: path, waiting: false)
-      let flight = flightJournal ? FlightRecorder.open(tracePath: path) : nil
+      let flight = openJournal()
       self.flight = flight
       self.writer = TraceWriter(
         path: path, connection: connection, sizeLimit: limit, batchDelay: writerDelay,
         flight: flight)
     } catch  where error.isBusy {
-      let flight = flightJournal ? FlightRecorder.open(tracePath: path) : nil
+      let flight = openJournal()
       self.flight = flight
       self.writer = TraceWriter(
         path: path, connection: nil, sizeLimit: limit, batchDelay: writerDelay, flight: flight)
@@ -308,19 +311,28 @@ public final class TraceRecorder: Sendable {
   ) {
     guard self.writer != nil else { return }
     if prepared != nil { self.flight?.returned(seq: event.id) }
+    guard let (session, types) = self.recording(ActionEvent<State, Action>.self) else { return }
+    _ = self.submit(event, types: types, session: session, prepared: prepared)
+  }
+
+  /// The session, and what is known of the types of events of `State` and `Action`; `nil`
+  /// before the session has begun, or once recording has stopped.
+  private func recording<State, Action>(
+    _: ActionEvent<State, Action>.Type
+  ) -> (SessionState, RecordedTypes)? {
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The recorder learns of the
     // failure when the writer refuses an action, and reports it then, once.
     let (session, knownTypes, hasStopped) = self.state.withLock {
       ($0.session, $0.types, $0.hasReportedFailure)
     }
-    guard let session, !hasStopped else { return }
+    guard let session, !hasStopped else { return nil }
     // NB: What is known is only used for the types it was learnt from: a recorder given to two
     // reducers' `recording(to:)` sees events of two types.
     let types =
       knownTypes.flatMap { $0.isFor(State.self, Action.self) ? $0 : nil }
       ?? self.learnTypes(ActionEvent<State, Action>.self)
-    _ = self.submit(event, types: types, session: session, prepared: prepared)
+    return (session, types)
   }
 
   /// Classifies and encodes action `seq` as its reducer is about to run, on the store's
@@ -331,13 +343,9 @@ public final class TraceRecorder: Sendable {
     _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64,
     _: ActionEvent<State, Action>.Type
   ) -> PreparedAction? {
-    let (session, knownTypes, hasStopped) = self.state.withLock {
-      ($0.session, $0.types, $0.hasReportedFailure)
-    }
-    guard self.writer != nil, let session, !hasStopped else { return nil }
-    let types =
-      knownTypes.flatMap { $0.isFor(State.self, Action.self) ? $0 : nil }
-      ?? self.learnTypes(ActionEvent<State, Action>.self)
+    guard self.writer != nil,
+      let (session, types) = self.recording(ActionEvent<State, Action>.self)
+    else { return nil }
     return self.prepare(
       action, seq: seq, origin: origin, start: start, types: types, session: session)
   }
