@@ -1,15 +1,16 @@
--- TCATrace trace file, schema version 6.
+-- TCATrace trace file, schema version 7.
 --
 -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
 -- a TCA-style app: every action the store processed, the state changes it caused, and the
 -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
--- ('TCAT') and PRAGMA user_version = 6 (this schema's version). Readers refuse files with a
+-- ('TCAT') and PRAGMA user_version = 7 (this schema's version). Readers refuse files with a
 -- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, version
 -- 2 no `states.json`, version 3 no `actions.json_changes`, version 4 no `actions.at_once` and
--- `state_changes.shared`, and version 5 no `sessions.trimmed_actions`: a recorder that appends
--- to an older file adds them; its older sessions have no states (version 1), no states' JSON
--- (version 2), their JSON only where a whole state was kept (version 3), neither mark
--- (version 4), or none trimmed (version 5).
+-- `state_changes.shared`, version 5 no `sessions.trimmed_actions`, and version 6 no
+-- `actions.flight`: a recorder that appends to an older file adds them; its older sessions
+-- have no states (version 1), no states' JSON (version 2), their JSON only where a whole
+-- state was kept (version 3), neither mark (version 4), none trimmed (version 5), or no
+-- action from a flight journal (version 6).
 
 -- One recording: one store, from its first action until the recorder closed.
 CREATE TABLE sessions (
@@ -85,6 +86,14 @@ CREATE TABLE actions (
   -- processed when the `send` (or `receive`) of the action that began the processing
   -- returns; NULL otherwise. Follow cause_seq while it is 1 to find that action.
   at_once INTEGER CHECK (at_once = 1),
+  -- For an action of a process that ended before its recorder wrote it, copied from the
+  -- recorder's flight journal by the next recorder that opened the file: 'ended_process'
+  -- for the action whose reducer the process ended in, 'returned' for one whose reducer had
+  -- returned; NULL for an action its recorder wrote. Such an action is its session's last,
+  -- or comes after its last written one: its state changes, leaks and time in the reducer
+  -- are not known (none, duration_ns 0), nor its state_path (''), nor, when the recorder
+  -- redacted values, its payload (NULL).
+  flight TEXT CHECK (flight IN ('returned', 'ended_process')),
   UNIQUE (session_id, seq)
 );
 

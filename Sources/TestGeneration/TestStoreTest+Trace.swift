@@ -12,6 +12,9 @@ extension TestStoreTest {
     package var checked: TestStoreTest
     /// The recorded changes the states have no place for, left out of what the test asserts.
     package var unplaced: [UnplacedChange]
+    /// The session's actions copied from its flight journal, which the test ends before: their
+    /// state changes are not known.
+    package var fromJournal: [TracedAction] = []
   }
 
   /// Writes the test of `session` from the trace `reader` reads.
@@ -22,7 +25,10 @@ extension TestStoreTest {
   package static func written(
     session: TraceSession, from reader: TraceReader, file: String, options: Options
   ) throws -> Written {
-    let actions = try reader.actions(matching: TraceFilter(session: session.id))
+    // NB: The actions a recorder copied from the session's flight journal end it; what they
+    // changed is not known, so the test ends before them.
+    let recorded = try reader.actions(matching: TraceFilter(session: session.id))
+    let actions = recorded.filter { $0.flight == nil }
     guard !actions.isEmpty else {
       throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")
     }
@@ -54,8 +60,23 @@ extension TestStoreTest {
     let written = try test(options)
     return Written(
       test: written, checked: try options.withPlaceholdersForCode.map { try test($0) } ?? written,
-      unplaced: unplaced
+      unplaced: unplaced, fromJournal: recorded.filter { $0.flight != nil }
     )
+  }
+
+  /// The note that says which actions the test ends before, being from the flight journal, when
+  /// there are any.
+  package static func journalNote(_ actions: [TracedAction]) -> String? {
+    guard let first = actions.first, let last = actions.last else { return nil }
+    let which =
+      first.seq == last.seq
+      ? "action #\(first.seq) is" : "actions #\(first.seq) to #\(last.seq) are"
+    let ended =
+      actions.first { $0.flight == .endedProcess }.map {
+        ", and the process ended in the reducer of #\($0.seq) \($0.caseName.singleLine)"
+      } ?? ""
+    return
+      "the test ends before the session's last \(actions.count == 1 ? "action" : "\(actions.count) actions"): \(which) from the flight journal, whose state changes are not known\(ended)"
   }
 
   /// The note that says which recorded changes the states had no place for, when there are any.

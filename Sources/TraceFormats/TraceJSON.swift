@@ -49,6 +49,8 @@ extension TracedAction {
         )
       )
     )
+    // NB: Only on an action copied from a flight journal: the others' JSON is as it was.
+    if let flight = self.flight { members.append(("flight", .string(flight.rawValue))) }
     return .object(members)
   }
 }

@@ -84,7 +84,7 @@ struct TraceRowsTests {
         [
           .integer(1), .integer(2), .integer(2000), .integer(20), .text("effect"), .integer(1),
           .text("_internal.loaded"), .text("internal"), .text(""), .text("internal"),
-          .text("loaded"), .text(""), .text("2"), .null, .null, .integer(1),
+          .text("loaded"), .text(""), .text("2"), .null, .null, .integer(1), .null,
         ]
       ])
     #expect(

@@ -136,6 +136,88 @@ struct FlightJournalTests {
     }
   }
 
+  /// The next recorder on the file copies a journal's actions into their session, marked, and
+  /// removes the journal; a journal the file cannot take (its session ended, or the file holds
+  /// less than it says was committed) is left where it is, and the file as it was. What is in a
+  /// journal is untrusted: a category the file does not know is written as unclassified.
+  @Test func theNextRecorderCopiesAJournalIntoTheTrace() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("qa.db")
+    for _ in 0..<3 {
+      let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+      let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+      store.send(.tapped(1))
+      store.send(.tapped(2))
+      try await recorder.close()
+    }
+    // Sessions 1 and 2 end as a process that died does, without an end.
+    try SQLiteConnection(path: path, mode: .readWrite).execute(
+      "UPDATE sessions SET ended_at = NULL WHERE id IN (1, 2)")
+    // Session 1's journal: actions 4 (its reducer returned) and 5 (the process ended in it);
+    // action 3 is in neither. Session 2's says 5 were committed, where the file holds 2; session
+    // 3's session ended.
+    let journals = [
+      (1, Self.journal(session: 1, committed: 2, entries: [(4, 2, "view"), (5, 1, "bogus")])),
+      (2, Self.journal(session: 2, committed: 5, entries: [(6, 1, "view")])),
+      (3, Self.journal(session: 3, committed: 2, entries: [(3, 1, "view")])),
+    ]
+    for (session, bytes) in journals {
+      try Data(bytes).write(to: URL(fileURLWithPath: path + "-flight-\(session)"))
+    }
+
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    try await recorder.close()
+    let reader = try TraceReader(path: path)
+    let copied = try reader.actions(matching: TraceFilter(session: 1))
+    #expect(copied.map(\.seq) == [1, 2, 4, 5])
+    #expect(copied.map(\.flight) == [nil, nil, .returned, .endedProcess])
+    #expect(copied.map(\.category) == [.unclassified, .unclassified, .view, .unclassified])
+    #expect(copied.last?.caseName == "case5")
+    #expect(copied.last?.changes == [])
+    #expect(try reader.session(id: 1).droppedActions == 1)
+    #expect(try reader.lastSeq(session: 1, written: true) == 2)
+    #expect(try reader.flightActions(session: 1)?.endedIn?.seq == 5)
+    #expect(!FileManager.default.fileExists(atPath: path + "-flight-1"))
+    for session in [2, 3] {
+      #expect(try reader.actions(matching: TraceFilter(session: Int64(session))).count == 2)
+      #expect(FileManager.default.fileExists(atPath: path + "-flight-\(session)"))
+    }
+    #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 4) }
+    #expect(try reader.state(session: 1, after: 2).rendered().contains("taps: 2"))
+  }
+
+  /// A journal of two slots of 256 bytes, of `session`, by a process that is not running, with
+  /// `entries` (seq, state, category) each of the case `case<seq>`.
+  private static func journal(
+    session: Int64, committed: Int64, entries: [(Int64, Int64, String)]
+  ) -> [UInt8] {
+    let slotSize = 256
+    var bytes = FlightJournal.magic + [UInt8](repeating: 0, count: 56 + 2 * slotSize)
+    Self.put(UInt32(2), at: FlightJournal.Header.slotCount, in: &bytes)
+    Self.put(UInt32(slotSize), at: FlightJournal.Header.slotSize, in: &bytes)
+    Self.put(Int64(0), at: FlightJournal.Header.pid, in: &bytes)
+    Self.put(session, at: FlightJournal.Header.sessionID, in: &bytes)
+    Self.put(committed, at: FlightJournal.Header.committedSeq, in: &bytes)
+    for (seq, state, category) in entries {
+      let base = FlightJournal.headerSize + Int(seq % 2) * slotSize
+      Self.put(seq, at: base + FlightJournal.Slot.seq, in: &bytes)
+      Self.put(state, at: base + FlightJournal.Slot.state, in: &bytes)
+      let texts = ["case\(seq)", category, "", category, "case\(seq)"]
+      var offset = base + FlightJournal.Slot.text
+      for field in 0..<FlightJournal.Slot.textCount {
+        let text = field < texts.count ? Array(texts[field].utf8) : nil
+        Self.put(
+          UInt32(text?.count ?? 0xFFFF_FFFF), at: base + FlightJournal.Slot.lengths + 4 * field,
+          in: &bytes)
+        if let text {
+          bytes.replaceSubrange(offset..<(offset + text.count), with: text)
+          offset += text.count
+        }
+      }
+    }
+    return bytes
+  }
+
   private static func put<Value: FixedWidthInteger>(
     _ value: Value, at offset: Int, in bytes: inout [UInt8]
   ) {

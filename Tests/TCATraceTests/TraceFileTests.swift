@@ -86,7 +86,7 @@ struct TraceFileTests {
     #expect(try TraceReader(path: path).query("PRAGMA user_version").rows == [[.integer(1)]])
     try await recordShortSession(path)
     let reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(6)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
     #expect(try reader.holdsStates(session: 1) == false)
     #expect(try reader.holdsStates(session: 2))
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
@@ -113,7 +113,7 @@ struct TraceFileTests {
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(6)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     #expect(
       try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
@@ -134,7 +134,7 @@ struct TraceFileTests {
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(6)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     let json = try #require(try reader.stateJSON(session: 2, after: 1))
     #expect(
@@ -143,12 +143,12 @@ struct TraceFileTests {
   }
 
   /// What a version-4 file lacks: the marks of actions sent at once and of shared changes, and
-  /// what version 5 lacks.
+  /// what versions 5 and 6 lack.
   ///
   /// NB: SQLite drops a table's last column from the last comma before its name, comments
   /// included: the schema's comment on `sessions.trimmed_actions` has none.
   private let dropVersion5Columns =
-    "ALTER TABLE actions DROP COLUMN at_once; ALTER TABLE state_changes DROP COLUMN shared; ALTER TABLE sessions DROP COLUMN trimmed_actions;"
+    "ALTER TABLE actions DROP COLUMN flight; ALTER TABLE actions DROP COLUMN at_once; ALTER TABLE state_changes DROP COLUMN shared; ALTER TABLE sessions DROP COLUMN trimmed_actions;"
 
   /// Issue #73: a version-5 file (no count of trimmed actions) is read as it is, none trimmed,
   /// and a recorder appending to it adds the column, which the older sessions leave at 0.
@@ -156,16 +156,43 @@ struct TraceFileTests {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
       in: directory,
-      changedBy: "ALTER TABLE sessions DROP COLUMN trimmed_actions; PRAGMA user_version = 5;")
+      changedBy:
+        "ALTER TABLE actions DROP COLUMN flight; ALTER TABLE sessions DROP COLUMN trimmed_actions; PRAGMA user_version = 5;"
+    )
     var reader = try TraceReader(path: path)
     #expect(try reader.sessions().allSatisfy { $0.trimmedActions == 0 })
     #expect(try reader.firstStep(session: 1) == 0)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(6)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
     #expect(
       try reader.query("SELECT id, trimmed_actions FROM sessions ORDER BY id").rows
         == [[.integer(1), .integer(0)], [.integer(2), .integer(0)]])
+  }
+
+  /// Issue #73: a version-6 file (no marks of actions copied from a flight journal) is read as
+  /// it is, none marked, and a recorder appending to it adds the column, which the older
+  /// sessions leave empty.
+  @Test func recordingIntoAVersion6FileUpgradesIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await recordedFile(
+      in: directory, changedBy: "ALTER TABLE actions DROP COLUMN flight; PRAGMA user_version = 6;")
+    var reader = try TraceReader(path: path)
+    let actions = try reader.actions(matching: TraceFilter(session: 1))
+    #expect(!actions.isEmpty)
+    #expect(actions.allSatisfy { $0.flight == nil })
+    #expect(try reader.lastSeq(session: 1, written: true) == actions.count)
+    try await recordShortSession(path)
+    reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
+    #expect(
+      try reader.query(
+        """
+        SELECT (SELECT count(*) FROM pragma_table_info('actions') WHERE name = 'flight'),
+          (SELECT count(*) FROM actions WHERE flight IS NOT NULL)
+        """
+      ).rows == [[.integer(1), .integer(0)]]
+    )
   }
 
   /// Issue #58: a version-4 file (no marks of actions sent at once or of shared changes) is
@@ -181,7 +208,7 @@ struct TraceFileTests {
     #expect(actions.allSatisfy { !$0.atOnce && $0.changes.allSatisfy { $0.sharedPath == nil } })
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(6)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
     #expect(
       try reader.query(
         """
@@ -224,9 +251,9 @@ struct TraceFileTests {
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
-      in: directory, named: "future.db", changedBy: "PRAGMA user_version = 7;")
+      in: directory, named: "future.db", changedBy: "PRAGMA user_version = 8;")
     let before = try bytes(path)
-    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(7) }
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(8) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
     #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
     #expect(try bytes(path) == before)

@@ -53,13 +53,35 @@ struct CrashTests {
       replay.stdout.contains("✝ the process ended in this action's reducer") == endsInReducer,
       "\(replay.stdout)")
 
-    // Another recorder appends a session: the crashed one reads the same, its journal kept
-    // beside the file for it, the recorder's own removed as it closed.
+    // Another recorder appends a session: it copies the journal's actions into the file, and
+    // removes the journal. The crashed session reads the same, from the file alone.
     let appended = try await Product("tcatrace-fixture").run(["append", path, "3"])
     #expect(appended.status == 0, "\(appended.stdout)\(appended.stderr)")
     try await Self.expectSixActions(in: path, endsInReducer: endsInReducer, how: how)
-    #expect(FileManager.default.fileExists(atPath: path + "-flight-1"))
+    #expect(!FileManager.default.fileExists(atPath: path + "-flight-1"))
     #expect(!FileManager.default.fileExists(atPath: path + "-flight"))
+    let replayAfter = try await Product.tcatrace.run(
+      ["replay", path, "--session", "1", "--no-diff"])
+    #expect(replayAfter.stdout == replay.stdout)
+    let marks = try await Product.tcatrace.run([
+      "sql", path, "SELECT seq, flight FROM actions WHERE session_id = 1 ORDER BY seq",
+      "--format", "csv",
+    ])
+    let flights = marks.stdout.split(separator: "\n").dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+    }
+    #expect(flights.count == 6, "\(marks.stdout)")
+    #expect(flights.last == (endsInReducer ? "ended_process" : "returned"), "\(marks.stdout)")
+    // The state after each action written rebuilds; after one from the journal, none is known.
+    let lastWritten = flights.lastIndex(of: "") ?? -1
+    let state = try await Product.tcatrace.run(["state", path, "--session", "1"])
+    #expect(state.status == 0, "\(state.stderr)")
+    let unknown = try await Product.tcatrace.run(["state", path, "--session", "1", "--at", "6"])
+    #expect(unknown.status == 2)
+    #expect(
+      unknown.stderr
+        == "Error: '\(path)' knows no state of session 1 after action #6: its process ended before its recorder wrote the actions after #\(lastWritten + 1), and the flight journal kept only what they were; ask for 0 to \(lastWritten + 1)\n"
+    )
     let after = try await Product.tcatrace.run(["sessions", path])
     #expect(
       after.stdout.contains(endsInReducer ? "ended in #6 crashButtonTapped" : "ended after #6"),

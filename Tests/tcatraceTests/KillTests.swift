@@ -61,7 +61,9 @@ struct KillTests {
       #expect(kept.inFile.count >= sent)
     }
 
-    // Another recorder opens the file and appends its session; the killed one reads the same.
+    // Another recorder opens the file and appends its session; the killed one reads the same,
+    // the journal's actions copied into the file and the journal removed. Those between the
+    // two, which neither held, count as dropped.
     let appended = try await Product("tcatrace-fixture").run(["append", path, "3"])
     #expect(appended.status == 0)
     #expect(appended.stdout.hasSuffix("closed\n"))
@@ -69,9 +71,15 @@ struct KillTests {
       try await Self.numbers(in: path).map { [$0.inFile, $0.journal] } == [
         kept.inFile, kept.journal,
       ])
+    #expect(!FileManager.default.fileExists(atPath: path + "-flight-1"))
     let sessions = try await Self.sessions(in: path)
     #expect(sessions.map(\.name) == ["taps", "appended"])
-    #expect(sessions.first?.actions == kept.inFile.count)
+    #expect(sessions.first?.actions == kept.inFile.count + kept.journal.count)
+    let dropped = try await Product.tcatrace.run([
+      "sql", path, "SELECT dropped_actions FROM sessions WHERE id = 1", "--format", "csv",
+    ])
+    let gap = (kept.journal.first ?? kept.inFile.count + 1) - kept.inFile.count - 1
+    #expect(dropped.stdout == "dropped_actions\n\(gap)\n")
   }
 
   /// The two numbers of a line the app printed: `sent N written W`.

@@ -37,9 +37,10 @@ final class FlightRecorder: @unchecked Sendable {
   ///
   /// A journal left there by a process that ended without closing its session, holding actions
   /// the trace lacks, is kept beside it as `<trace>-flight-<session id>`, where `tcatrace` reads
-  /// it: folding it into the trace is not done yet. The journal there is then removed and a new
-  /// file made: a process still writing the old one (another app recording the same file)
-  /// writes into its own.
+  /// it until the recorder's writer copies it into the trace
+  /// (`TraceFile.foldFlightJournals(_:)`). The journal there is then removed and a new file
+  /// made: a process still writing the old one (another app recording the same file) writes
+  /// into its own.
   static func open(tracePath: String) -> FlightRecorder? {
     let path = FlightJournal.path(forTrace: tracePath)
     // NB: Told apart by this process's own list, not by its pid: a process that ended had the

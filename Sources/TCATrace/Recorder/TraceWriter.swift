@@ -347,6 +347,9 @@ package final class TraceWriter: @unchecked Sendable {
         do throws(TraceFileError) {
           if connection == nil { connection = try TraceFile.openForWriting(path: self.path) }
           try TraceFile.prepareForAppending(connection!)
+          // NB: What the processes that recorded before this one and ended left in their
+          // journals comes first, in its sessions; the limit then keeps the whole within it.
+          TraceFile.foldFlightJournals(connection!)
           try self.sizeLimit?.prepare(connection!)
           break
         } catch  where error.isBusy {

@@ -1,5 +1,6 @@
 // NB: Darwin declares what is called here as glibc does: `fopen`, `fread`, `fclose`
-// (<stdio.h>), `kill(pid_t, int)` (<signal.h>), `errno` and `EPERM` (<sys/errno.h>).
+// (<stdio.h>), `kill(pid_t, int)` (<signal.h>), `errno` and `EPERM` (<sys/errno.h>), `getpid`
+// and `unlink` (<unistd.h>).
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -210,6 +211,16 @@ package struct FlightJournal: Sendable, Equatable {
   package static func isRunning(pid: Int) -> Bool {
     guard pid > 0, let pid = Int32(exactly: pid) else { return false }
     return kill(pid, 0) == 0 || errno == EPERM
+  }
+
+  /// This process's id.
+  package static var currentPID: Int { Int(getpid()) }
+
+  /// Removes the file at `path`, while it is the file `identity` names: another may have been
+  /// put there since it was read.
+  package static func remove(_ path: String, identity: FileStatus.Identity) {
+    guard FileStatus(path)?.identity == identity else { return }
+    _ = FileName.withCString(path) { unlink($0) }
   }
 
   /// The most bytes of slots a journal read may have: 16 MiB.

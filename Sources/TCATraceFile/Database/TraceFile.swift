@@ -76,8 +76,9 @@ package enum TraceFile {
   /// file, the `states` table and the `rebuild` column of `state_changes`; to a version-2 file,
   /// the `json` column of `states`; to a version-3 file, the `json_changes` column of
   /// `actions`; to a version-4 file, the `at_once` column of `actions` and the `shared` column
-  /// of `state_changes`; to a version-5 file, the `trimmed_actions` column of `sessions`. Its
-  /// older sessions leave them empty (none trimmed).
+  /// of `state_changes`; to a version-5 file, the `trimmed_actions` column of `sessions`; to a
+  /// version-6 file, the `flight` column of `actions`. Its older sessions leave them empty (none
+  /// trimmed).
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
@@ -108,6 +109,11 @@ package enum TraceFile {
       if version < 6 {
         try connection.execute(
           "ALTER TABLE sessions ADD COLUMN trimmed_actions INTEGER NOT NULL DEFAULT 0")
+      }
+      if version < 7 {
+        try connection.execute(
+          "ALTER TABLE actions ADD COLUMN flight TEXT CHECK (flight IN ('returned', 'ended_process'))"
+        )
       }
       try connection.execute("PRAGMA user_version = \(TraceSchema.version)")
     }

@@ -194,6 +194,7 @@ package final class TraceMerge {
     let atOnce = version >= 5 ? "a.at_once" : "NULL"
     let shared = version >= 5 ? "c.shared" : "NULL"
     let trimmed = version >= 6 ? "s.trimmed_actions" : "0"
+    let flight = version >= 7 ? "a.flight" : "NULL"
     try self.connection.execute(
       """
       DELETE FROM temp.merged_sessions;
@@ -216,7 +217,10 @@ package final class TraceMerge {
       actions, "actions", of: "sessions", from: path,
       TraceColumns.copy(
         into: "main.actions", TraceColumns.actions, id: "am.new", from: "a",
-        values: ["session_id": "sm.new", "json_changes": jsonChanges, "at_once": atOnce],
+        values: [
+          "session_id": "sm.new", "json_changes": jsonChanges, "at_once": atOnce,
+          "flight": flight,
+        ],
         """
         FROM input.actions a
         JOIN temp.merged_actions am ON am.old = a.id

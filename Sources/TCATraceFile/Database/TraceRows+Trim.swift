@@ -16,7 +16,7 @@ extension TraceRowWriter {
     session: Int64, keepingFrom first: Int, path: String
   ) throws(TraceFileError) -> Int {
     let reader = TraceReader(connection: self.connection, path: path)
-    var cut = try min(first - 1, reader.lastSeq(session: session))
+    var cut = try min(first - 1, reader.lastSeq(session: session, written: true))
     guard cut > 0 else { return 0 }
     var state: (tree: String, json: String?)?
     do throws(TraceFileError) {

@@ -11,7 +11,7 @@ package enum TraceColumns {
   package static let actions = [
     "session_id", "seq", "time_ns", "duration_ns", "origin", "cause_seq", "path", "root_category",
     "feature", "category", "case_name", "state_path", "payload", "payload_json", "json_changes",
-    "at_once",
+    "at_once", "flight",
   ]
   package static let stateChanges = [
     "action_id", "position", "path", "kind", "old_value", "new_value", "rebuild", "shared",
@@ -98,7 +98,8 @@ package final class TraceRowWriter {
   }
 
   /// Adds an action; returns its id. `causeSeq` is the seq of the action whose effect sent it
-  /// (its origin is then `effect`), `nil` for one sent (`send`).
+  /// (its origin is then `effect`), `nil` for one sent (`send`); `flight`, for one copied from a
+  /// flight journal, says how (see `actions.flight`).
   ///
   /// NB: Its strings are borrowed, never copied: the recorder's records are read where they
   /// lie, as copying one retains each of its strings, whose counts the store's thread touches.
@@ -106,7 +107,7 @@ package final class TraceRowWriter {
     sessionID: Int64, seq: Int, timeNs: Int64, durationNs: Int64, causeSeq: Int?,
     path: String, rootCategory: String, feature: String, category: String, caseName: String,
     statePath: String, payload: String?, payloadJSON: String?, jsonChanges: String?,
-    atOnce: Bool
+    atOnce: Bool, flight: String? = nil
   ) throws(TraceFileError) -> Int64 {
     let insert = self.insertAction
     insert.reset()
@@ -131,6 +132,7 @@ package final class TraceRowWriter {
     insert.bind(14, payloadJSON)
     insert.bind(15, jsonChanges)
     insert.bind(16, flag: atOnce)
+    insert.bind(17, flight)
     try insert.run()
     return self.connection.lastInsertRowID
   }

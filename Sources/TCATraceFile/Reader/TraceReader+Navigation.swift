@@ -1,12 +1,21 @@
 extension TraceReader {
-  /// The seq of the last action of `session`; `0` when it has none yet.
-  package func lastSeq(session: Int64) throws(TraceFileError) -> Int {
+  /// The seq of the last action of `session`; `0` when it has none yet. `written`: of the last
+  /// one its recorder wrote, the last whose state after it is known (those after it, copied
+  /// from a flight journal, have none).
+  package func lastSeq(session: Int64, written: Bool = false) throws(TraceFileError) -> Int {
     let statement = try self.connection.prepare(
       "SELECT coalesce(max(seq), 0) FROM actions WHERE session_id = ?1"
+        + (written ? try self.writtenOnly("") : "")
     )
     statement.bind(1, session)
     guard try statement.step() else { return 0 }
     return Int(clamping: try statement.integer(0))
+  }
+
+  /// ` AND flight IS NULL` (on the actions table `alias`, `a.`, or none) when the file marks
+  /// actions copied from a flight journal, to read only those their recorder wrote.
+  package func writtenOnly(_ alias: String) throws(TraceFileError) -> String {
+    try self.marksFlight() ? " AND \(alias)flight IS NULL" : ""
   }
 
   /// The step of `session` whose state the file keeps first: `0`, the state before its first

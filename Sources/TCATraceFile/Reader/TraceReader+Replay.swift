@@ -11,19 +11,23 @@ package struct ReplayedAction: Sendable {
 }
 
 extension TraceReader {
-  /// The number of actions of `session` and its highest seq: equal when no action is missing
-  /// (their difference is ``firstStep(session:)`` when its first actions were trimmed).
+  /// The number of actions of `session` its recorder wrote and their highest seq: equal when
+  /// no action is missing (their difference is ``firstStep(session:)`` when its first actions
+  /// were trimmed). Those copied from a flight journal, whose state changes are not known, are
+  /// left out.
   package func actionExtent(session: Int64) throws(TraceFileError) -> (count: Int, lastSeq: Int) {
     let statement = try self.connection.prepare(
       "SELECT count(*), coalesce(max(seq), 0) FROM actions WHERE session_id = ?1"
+        + (try self.writtenOnly(""))
     )
     statement.bind(1, session)
     guard try statement.step() else { return (0, 0) }
     return (Int(clamping: try statement.integer(0)), Int(clamping: try statement.integer(1)))
   }
 
-  /// Each action of `session` by seq, with its state changes, read in one pass: what a replay
-  /// needs and no more (no rendered payload, times or leaks).
+  /// Each action of `session` its recorder wrote (not one copied from a flight journal, whose
+  /// state changes are not known), by seq, with its state changes, read in one pass: what a
+  /// replay needs and no more (no rendered payload, times or leaks).
   ///
   /// - Parameter body: Called with each action; returns `false` to stop reading.
   package func forEachReplayedAction(
@@ -36,7 +40,7 @@ extension TraceReader {
       SELECT a.id, a.seq, a.origin, a.cause_seq, a.path, a.payload_json,
         c.path, c.kind, c.old_value, c.new_value
       FROM actions a LEFT JOIN state_changes c ON c.action_id = a.id
-      WHERE a.session_id = ?1
+      WHERE a.session_id = ?1\(try self.writtenOnly("a."))
       ORDER BY a.seq, c.position
       """
     )

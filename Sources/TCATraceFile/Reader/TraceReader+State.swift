@@ -118,9 +118,16 @@ extension TraceReader {
   /// the state before the first (or, when its first actions were trimmed, the last of them:
   /// ``firstStep(session:)``).
   private func checkHasSteps(session: Int64, _ seqs: Int...) throws(TraceFileError) {
-    let actions = try self.lastSeq(session: session)
+    let actions = try self.lastSeq(session: session, written: true)
     let first = try self.firstStep(session: session)
     for seq in seqs where seq > actions || seq < first || seq < 0 {
+      if seq > actions, seq <= (try self.lastSeq(session: session)) {
+        throw TraceFileError(
+          kind: .notInFile, path: self.path,
+          message:
+            "knows no state of session \(session) after action #\(seq): its process ended before its recorder wrote the actions after #\(actions), and the flight journal kept only what they were; ask for \(first) to \(actions)"
+        )
+      }
       guard seq < first, seq >= 0 else {
         throw TraceFileError(
           kind: .notInFile, path: self.path,

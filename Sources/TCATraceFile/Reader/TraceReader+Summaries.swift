@@ -89,14 +89,16 @@ extension TraceReader {
   }
 
   /// The id of the session with `id` (the latest one when `nil`) and the seq of its last
-  /// action (0 for none), without the counts ``session(id:)`` makes in a pass over the
+  /// action whose state after it is known (0 for none; not one copied from a flight journal),
+  /// without the counts ``session(id:)`` makes in a pass over the
   /// session's actions: what a command that reads one step of a long session needs.
   ///
   /// - Throws: `TraceFileError` (`.notInFile`) as ``session(id:)`` and ``latestSession()`` do.
   package func sessionExtent(id: Int64?) throws(TraceFileError) -> (id: Int64, lastSeq: Int) {
     let statement = try self.connection.prepare(
       """
-      SELECT s.id, coalesce((SELECT max(a.seq) FROM actions a WHERE a.session_id = s.id), 0)
+      SELECT s.id, coalesce((SELECT max(a.seq) FROM actions a
+        WHERE a.session_id = s.id\(try self.writtenOnly("a."))), 0)
       FROM sessions s
       WHERE s.id = coalesce(?1, (SELECT max(id) FROM sessions))
       """

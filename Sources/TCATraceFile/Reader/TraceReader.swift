@@ -28,6 +28,9 @@ public final class TraceReader {
   /// Whether the file counts the actions trimmed from a session's start (schema version 6):
   /// asked of the file once.
   var countsTrimmedActions: Bool?
+  /// Whether the file marks actions copied from a flight journal (schema version 7): asked of
+  /// the file once.
+  private var markedFlight: Bool?
   /// What the file was when it was opened immutable (no recorder was writing it); `nil` when
   /// it was opened to see a recorder's commits.
   private var snapshot: FileSnapshot?
@@ -128,6 +131,7 @@ public final class TraceReader {
     self.leaksStatement = nil
     self.markedSends = nil
     self.countsTrimmedActions = nil
+    self.markedFlight = nil
     let limit = self.connection.stepTimeLimit
     (self.connection, self.snapshot) = try TraceFile.openForReading(path: self.path, live: false)
     self.connection.stepTimeLimit = limit
@@ -245,7 +249,8 @@ public final class TraceReader {
     _ body: (TracedAction) throws -> Void
   ) throws {
     let (sql, values) = Self.query(
-      filter, order: order, limit: limit, marksSends: try self.marksSends())
+      filter, order: order, limit: limit, marksSends: try self.marksSends(),
+      marksFlight: try self.marksFlight())
     let descending = order == .seqDescending
     let statement = try self.connection.prepare(sql)
     statement.bind(values)
@@ -288,7 +293,8 @@ public final class TraceReader {
         payloadJSON: try statement.optionalString(14),
         changes: includeChanges ? try self.changes(of: id) : [],
         leaks: try self.leaks(of: id),
-        atOnce: !statement.isNull(15)
+        atOnce: !statement.isNull(15),
+        flight: try self.flight(statement, 16)
       )
       try body(action)
     }
@@ -306,9 +312,10 @@ public final class TraceReader {
   // MARK: - Queries
 
   /// The query of the actions `filter` matches; `marksSends`: whether the file has the
-  /// `at_once` column.
+  /// `at_once` column; `marksFlight`: whether it has the `flight` column.
   package static func query(
-    _ filter: TraceFilter, order: ActionOrder = .written, limit: Int? = nil, marksSends: Bool
+    _ filter: TraceFilter, order: ActionOrder = .written, limit: Int? = nil, marksSends: Bool,
+    marksFlight: Bool = false
   ) -> (String, [SQLiteValue]) {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
@@ -351,7 +358,7 @@ public final class TraceReader {
     let sql = """
       SELECT a.id, a.session_id, a.seq, a.time_ns, a.duration_ns, a.origin, a.cause_seq, a.path,
         a.root_category, a.feature, a.category, a.case_name, a.state_path, a.payload,
-        a.payload_json, \(marksSends ? "a.at_once" : "NULL")
+        a.payload_json, \(marksSends ? "a.at_once" : "NULL"), \(marksFlight ? "a.flight" : "NULL")
       FROM actions a
       \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
       ORDER BY \(order == .written ? "a.id" : order == .seqAscending ? "a.session_id, a.seq" : "a.session_id DESC, a.seq DESC")\(limit.map { " LIMIT \($0)" } ?? "")
@@ -413,6 +420,26 @@ public final class TraceReader {
     let marks = actions && changes
     self.markedSends = marks
     return marks
+  }
+
+  /// Whether the file marks actions copied from a flight journal: traces older than schema
+  /// version 7 have no `flight` column.
+  func marksFlight() throws(TraceFileError) -> Bool {
+    if let markedFlight { return markedFlight }
+    let marks = try self.hasColumn("flight", in: "actions")
+    self.markedFlight = marks
+    return marks
+  }
+
+  /// How the action in the columns of `statement` at `column` came from a flight journal.
+  private func flight(
+    _ statement: SQLiteStatement, _ column: Int
+  ) throws(TraceFileError) -> TracedAction.Flight? {
+    guard let name = try statement.optionalString(column) else { return nil }
+    guard let flight = TracedAction.Flight(rawValue: name) else {
+      throw self.unexpected("flight mark", name)
+    }
+    return flight
   }
 
   private func leaks(of actionID: Int64) throws(TraceFileError) -> [Leak] {

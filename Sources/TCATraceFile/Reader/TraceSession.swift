@@ -98,12 +98,25 @@ public struct TracedAction: Equatable, Sendable {
   /// the `send` or `receive` that began the processing returns. `false` in traces older than
   /// schema version 5, which do not say.
   public var atOnce: Bool
+  /// For an action of a process that ended before its recorder wrote it, which the next
+  /// recorder copied from the flight journal: how its reducer ended. Its state changes and
+  /// leaks are not known. `nil` for an action its recorder wrote.
+  public var flight: Flight?
+
+  /// How an action copied from a flight journal ended.
+  public enum Flight: String, Hashable, Sendable {
+    /// Its reducer had returned.
+    case returned
+    /// The process ended in its reducer.
+    case endedProcess = "ended_process"
+  }
 
   public init(
     id: Int64, sessionID: Int64, seq: Int, timeNs: Int64, durationNs: Int64,
     origin: Origin, path: String, rootCategory: ActionCategory, feature: String,
     category: ActionCategory, caseName: String, statePath: String, payload: String?,
-    payloadJSON: String?, changes: [StateChange], leaks: [Leak], atOnce: Bool = false
+    payloadJSON: String?, changes: [StateChange], leaks: [Leak], atOnce: Bool = false,
+    flight: Flight? = nil
   ) {
     self.id = id
     self.sessionID = sessionID
@@ -122,6 +135,7 @@ public struct TracedAction: Equatable, Sendable {
     self.changes = changes
     self.leaks = leaks
     self.atOnce = atOnce
+    self.flight = flight
   }
 }
 

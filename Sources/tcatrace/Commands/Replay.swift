@@ -146,7 +146,7 @@ extension TCATraceCommand {
     private func printFlight(
       of session: Int64, _ filter: TraceFilter, with printer: inout ReplayPrinter
     ) throws {
-      guard !filter.leaksOnly, let flight = try printer.reader.flightActions(session: session)
+      guard !filter.leaksOnly, let flight = try printer.reader.journalActions(session: session)
       else { return }
       let actions = flight.actions.filter { action in
         let category = ActionCategory(rawValue: action.category) ?? .unclassified
@@ -172,15 +172,26 @@ extension TCATraceCommand {
       var lastID = filter.afterID
       var session: Int64?
       var journalsRead = Set<Int64>()
+      // NB: A session's actions a recorder copied from its journal are printed as the journal's.
+      var copied: [TracedAction] = []
       try printer.reader.forEachAction(matching: filter, includeChanges: !self.noDiff) { action in
-        if flight, let previous = session, previous != action.sessionID {
-          try self.printFlight(of: previous, filter, with: &printer)
-          journalsRead.insert(previous)
+        if let previous = session, previous != action.sessionID {
+          try printer.printFlight(&copied)
+          if flight {
+            try self.printFlight(of: previous, filter, with: &printer)
+            journalsRead.insert(previous)
+          }
         }
         session = action.sessionID
-        try printer.print(action)
+        if action.flight != nil {
+          copied.append(action)
+        } else {
+          try printer.printFlight(&copied)
+          try printer.print(action)
+        }
         lastID = action.id
       }
+      try printer.printFlight(&copied)
       if flight {
         // NB: Then the last session's, and those of sessions none of whose actions matched.
         let sessions = try filter.session.map { [$0] } ?? printer.reader.sessions().map(\.id)
@@ -233,6 +244,17 @@ struct ReplayPrinter {
     case .text, .jsonl:
       break
     }
+  }
+
+  /// Prints actions of one session that a recorder copied from its flight journal into the
+  /// file, as the journal's are printed, and empties `actions`.
+  mutating func printFlight(_ actions: inout [TracedAction]) throws {
+    guard let session = actions.first?.sessionID else { return }
+    try self.printFlight(
+      actions.map(FlightJournal.Entry.init),
+      endedIn: actions.last { $0.flight == .endedProcess }?.seq,
+      session: session)
+    actions.removeAll()
   }
 
   /// Prints actions of session `session` from the flight journal, after its others.

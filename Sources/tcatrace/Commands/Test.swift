@@ -103,6 +103,9 @@ extension TCATraceCommand {
       if let note = TestStoreTest.unplacedNote(written.unplaced) {
         printError("note: \(note).")
       }
+      if let note = TestStoreTest.journalNote(written.fromJournal) {
+        printError("note: \(note).")
+      }
     }
 
     /// Refuses to print `source` unless it is in the grammar `tcatrace test` writes: checked by
