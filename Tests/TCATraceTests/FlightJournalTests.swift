@@ -143,23 +143,44 @@ struct FlightJournalTests {
   @Test func theNextRecorderCopiesAJournalIntoTheTrace() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("qa.db")
-    for _ in 0..<3 {
+    for _ in 0..<4 {
       let recorder = try TraceRecorder(path: path, policy: .recordOnly)
       let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
       store.send(.tapped(1))
       store.send(.tapped(2))
       try await recorder.close()
     }
-    // Sessions 1 and 2 end as a process that died does, without an end.
+    // Sessions 1, 2 and 4 end as a process that died does, without an end.
     try SQLiteConnection(path: path, mode: .readWrite).execute(
-      "UPDATE sessions SET ended_at = NULL WHERE id IN (1, 2)")
+      "UPDATE sessions SET ended_at = NULL WHERE id IN (1, 2, 4)")
+    let startedAt = try TraceReader(path: path).sessions().map(\.startedAt)
     // Session 1's journal: actions 4 (its reducer returned) and 5 (the process ended in it);
     // action 3 is in neither. Session 2's says 5 were committed, where the file holds 2; session
-    // 3's session ended.
+    // 3 ended; session 4's journal was written for another session 4, of another file once at
+    // the same path.
     let journals = [
-      (1, Self.journal(session: 1, committed: 2, entries: [(4, 2, "view"), (5, 1, "bogus")])),
-      (2, Self.journal(session: 2, committed: 5, entries: [(6, 1, "view")])),
-      (3, Self.journal(session: 3, committed: 2, entries: [(3, 1, "view")])),
+      (
+        1,
+        Self.journal(
+          session: 1, startedAt: startedAt[0], committed: 2,
+          entries: [
+            (4, 2, "view"), (5, 1, "bogus"),
+          ])
+      ),
+      (
+        2,
+        Self.journal(session: 2, startedAt: startedAt[1], committed: 5, entries: [(6, 1, "view")])
+      ),
+      (
+        3,
+        Self.journal(session: 3, startedAt: startedAt[2], committed: 2, entries: [(3, 1, "view")])
+      ),
+      (
+        4,
+        Self.journal(
+          session: 4, startedAt: "2020-01-01T00:00:00.000Z", committed: 2, entries: [(3, 1, "view")]
+        )
+      ),
     ]
     for (session, bytes) in journals {
       try Data(bytes).write(to: URL(fileURLWithPath: path + "-flight-\(session)"))
@@ -178,18 +199,20 @@ struct FlightJournalTests {
     #expect(try reader.lastSeq(session: 1, written: true) == 2)
     #expect(try reader.flightActions(session: 1)?.endedIn?.seq == 5)
     #expect(!FileManager.default.fileExists(atPath: path + "-flight-1"))
-    for session in [2, 3] {
+    for session in [2, 3, 4] {
       #expect(try reader.actions(matching: TraceFilter(session: Int64(session))).count == 2)
       #expect(FileManager.default.fileExists(atPath: path + "-flight-\(session)"))
     }
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 4) }
     #expect(try reader.state(session: 1, after: 2).rendered().contains("taps: 2"))
+    // Left where they are, only the right session's is read: none here.
+    #expect(try reader.flightActions(session: 4) == nil)
   }
 
-  /// A journal of two slots of 256 bytes, of `session`, by a process that is not running, with
-  /// `entries` (seq, state, category) each of the case `case<seq>`.
+  /// A journal of two slots of 256 bytes, of `session` begun at `startedAt`, by a process that
+  /// is not running, with `entries` (seq, state, category) each of the case `case<seq>`.
   private static func journal(
-    session: Int64, committed: Int64, entries: [(Int64, Int64, String)]
+    session: Int64, startedAt: String, committed: Int64, entries: [(Int64, Int64, String)]
   ) -> [UInt8] {
     let slotSize = 256
     var bytes = FlightJournal.magic + [UInt8](repeating: 0, count: 56 + 2 * slotSize)
@@ -198,6 +221,8 @@ struct FlightJournalTests {
     Self.put(Int64(0), at: FlightJournal.Header.pid, in: &bytes)
     Self.put(session, at: FlightJournal.Header.sessionID, in: &bytes)
     Self.put(committed, at: FlightJournal.Header.committedSeq, in: &bytes)
+    Self.put(
+      FlightJournal.stamp(startedAt: startedAt), at: FlightJournal.Header.sessionStamp, in: &bytes)
     for (seq, state, category) in entries {
       let base = FlightJournal.headerSize + Int(seq % 2) * slotSize
       Self.put(seq, at: base + FlightJournal.Slot.seq, in: &bytes)

@@ -152,8 +152,11 @@ final class FlightRecorder: @unchecked Sendable {
 
   // MARK: - The writer's thread
 
-  /// Says that the trace holds session `sessionID`'s actions up to `seq`.
-  func committed(sessionID: Int64, seq: Int?) {
+  /// Says that the trace holds session `sessionID`'s actions up to `seq`; `stamp` ties the
+  /// journal to the session's row.
+  func committed(sessionID: Int64, stamp: UInt64, seq: Int?) {
+    self.base.storeBytes(
+      of: stamp, toByteOffset: FlightJournal.Header.sessionStamp, as: UInt64.self)
     self.base.storeBytes(
       of: sessionID, toByteOffset: FlightJournal.Header.sessionID, as: Int64.self)
     if let seq {

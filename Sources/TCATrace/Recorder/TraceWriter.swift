@@ -66,6 +66,8 @@ package final class TraceWriter: @unchecked Sendable {
   /// The file's rows, written; made once the file is open.
   private var rows: TraceRowWriter?
   private var sessionID: Int64?
+  /// What ties the flight journal to the session's row (`FlightJournal.stamp(startedAt:)`).
+  private var sessionStamp: UInt64 = 0
   /// The session's id once its row is committed, for other threads; guarded by `condition`.
   private var committedSessionID: Int64?
   /// The seq of the last action committed; guarded by `condition`.
@@ -504,6 +506,7 @@ package final class TraceWriter: @unchecked Sendable {
         self.sessionID = try rows.beginSession(
           name: session.name, rootFeature: session.rootFeature, startedAt: session.startedAt,
           recorderVersion: session.recorderVersion)
+        self.sessionStamp = FlightJournal.stamp(startedAt: session.startedAt)
       }
       if let sessionID = self.sessionID {
         // NB: The records are read where they lie: copying one retains each of its strings,
@@ -532,7 +535,7 @@ package final class TraceWriter: @unchecked Sendable {
       if let lastSeq, self.sessionID != nil { self.committedSeq = lastSeq }
       self.condition.unlock()
       if let sessionID = self.sessionID {
-        self.flight?.committed(sessionID: sessionID, seq: lastSeq)
+        self.flight?.committed(sessionID: sessionID, stamp: self.sessionStamp, seq: lastSeq)
       }
     }
     self.sizeLimit?.checkpointIfNeeded(connection, path: self.path)

@@ -5,9 +5,10 @@ extension TraceFile {
   /// (``prepareForAppending(_:)``), before it writes a session of its own.
   ///
   /// The journals read are `<trace>-flight` and `<trace>-flight-<id>` of each session the file
-  /// holds as not ended. One is copied when its process is not running (or is this one, which
-  /// had the pid of a process that ended), its session is in the file and not ended, and the
-  /// file holds that session's actions up to the seq the journal says were committed. Its
+  /// holds as not ended. One is copied when its process is neither running nor this one, its
+  /// session is in the file, not ended, and the one it was written for (its row's `started_at`,
+  /// `FlightJournal.isJournal(ofSession:startedAt:)`), and the file holds that session's actions
+  /// up to the seq the journal says were committed. Its
   /// actions after the session's last are appended as that session's, with `actions.flight`
   /// saying how each ended; a gap between the two (a writer more than the journal's slots
   /// behind) counts as dropped actions.
@@ -26,7 +27,8 @@ extension TraceFile {
       "SELECT id FROM sessions WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1000")
     {
       while (try? statement.step()) == true, let id = try? statement.integer(0) {
-        openSessions.append(id)
+        // NB: An id an `Int` cannot hold (32 bits on arm64_32) names no journal.
+        if Int(exactly: id) != nil { openSessions.append(id) }
       }
     }
     let ownPID = FlightJournal.currentPID
@@ -40,9 +42,9 @@ extension TraceFile {
         let sessionID = journal.sessionID.map(Int64.init),
         session.map({ $0 == sessionID }) ?? true
       else { continue }
-      // NB: `<trace>-flight` with this process's pid is this process's own journal.
-      if session == nil ? journal.pid == ownPID : false { continue }
-      if journal.pid != ownPID, FlightJournal.isRunning(pid: journal.pid) { continue }
+      // NB: A journal of this process's pid is one it writes (another process may have moved
+      // it aside), or of a process that ended with the same pid: left for `tcatrace`.
+      if journal.pid == ownPID || FlightJournal.isRunning(pid: journal.pid) { continue }
       guard (try? self.fold(journal, session: sessionID, into: connection)) == true else {
         continue
       }
@@ -66,12 +68,15 @@ extension TraceFile {
       let state = try connection.prepare(
         """
         SELECT s.ended_at IS NULL,
-          coalesce((SELECT max(a.seq) FROM actions a WHERE a.session_id = s.id), 0)
+          coalesce((SELECT max(a.seq) FROM actions a WHERE a.session_id = s.id), 0),
+          s.started_at
         FROM sessions s WHERE s.id = ?1
         """
       )
       state.bind(1, session)
-      guard try state.step(), try state.integer(0) == 1 else { return false }
+      guard try state.step(), try state.integer(0) == 1,
+        journal.isJournal(ofSession: session, startedAt: try state.string(2))
+      else { return false }
       let lastSeq = Int(clamping: try state.integer(1))
       guard lastSeq >= journal.committedSeq else { return false }
       let actions = journal.uncommitted.filter { $0.seq > lastSeq }

@@ -1,6 +1,6 @@
-// NB: Darwin declares what is called here as glibc does: `fopen`, `fread`, `fclose`
-// (<stdio.h>), `kill(pid_t, int)` (<signal.h>), `errno` and `EPERM` (<sys/errno.h>), `getpid`
-// and `unlink` (<unistd.h>).
+// NB: Darwin declares what is called here as glibc does: `open` and `O_NONBLOCK` (<fcntl.h>),
+// `fstat` and `S_IFREG` (<sys/stat.h>), `read`, `close`, `getpid` and `unlink` (<unistd.h>),
+// `kill(pid_t, int)` (<signal.h>), `errno` and `EPERM` (<sys/errno.h>).
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -22,7 +22,9 @@
 ///   each); then `Int64`s: the recording process's id, the session's id in the trace (0 until
 ///   its row is committed), the seq of the last action committed, and 1 once the recorder
 ///   closed the session (the last two written as words, which are 32 bits on arm64_32: their
-///   high half stays the zeros the file began with).
+///   high half stays the zeros the file began with); then the session's stamp, a `UInt64` that
+///   ties the journal to the session's row (``stamp(startedAt:)`` of its `started_at`), so that
+///   a journal left beside another trace later put at the same path is not read as its.
 /// - Slots: action `seq` is in slot `seq % slots`. A slot holds `Int64`s — its seq, its state
 ///   (0 while it is written, 1 while its reducer runs, 2 once it returned; a word, as above),
 ///   the seq of the
@@ -62,6 +64,7 @@ package struct FlightJournal: Sendable, Equatable {
     package static let sessionID = 24
     package static let committedSeq = 32
     package static let ended = 40
+    package static let sessionStamp = 48
   }
 
   /// Slot offsets.
@@ -114,6 +117,8 @@ package struct FlightJournal: Sendable, Equatable {
   package var pid: Int
   /// The session's id in the trace; `nil` when its row was not committed.
   package var sessionID: Int?
+  /// ``stamp(startedAt:)`` of the session's `started_at`; 0 until its row is committed.
+  package var sessionStamp: UInt64
   /// The last action committed to the trace; 0 for none.
   package var committedSeq: Int
   /// Whether the recorder closed the session: the journal then holds nothing the trace lacks.
@@ -199,7 +204,8 @@ package struct FlightJournal: Sendable, Equatable {
         )
       }
       return FlightJournal(
-        pid: Int(pid), sessionID: sessionID > 0 ? sessionID : nil, committedSeq: committedSeq,
+        pid: Int(pid), sessionID: sessionID > 0 ? sessionID : nil,
+        sessionStamp: UInt64(bitPattern: int64(Header.sessionStamp)), committedSeq: committedSeq,
         hasEnded: int64(Header.ended) == 1,
         uncommitted: entries.keys.sorted().map { entries[$0]! }
       )
@@ -211,6 +217,21 @@ package struct FlightJournal: Sendable, Equatable {
   package static func isRunning(pid: Int) -> Bool {
     guard pid > 0, let pid = Int32(exactly: pid) else { return false }
     return kill(pid, 0) == 0 || errno == EPERM
+  }
+
+  /// What ties a journal to its session: the 64-bit FNV-1a hash of the session's `started_at`,
+  /// never 0.
+  package static func stamp(startedAt: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in startedAt.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    return hash == 0 ? 1 : hash
+  }
+
+  /// Whether this journal is that of the session whose row has `id` and `startedAt`.
+  package func isJournal(ofSession id: Int64, startedAt: String) -> Bool {
+    self.sessionID.map(Int64.init) == id && self.sessionStamp == Self.stamp(startedAt: startedAt)
   }
 
   /// This process's id.
@@ -229,18 +250,31 @@ package struct FlightJournal: Sendable, Equatable {
   /// The bytes of the regular file at `path`, up to a journal's largest size; `nil` when it
   /// cannot be read, or is not a regular file (a pipe would keep the reader waiting).
   private static func readFile(_ path: String) -> [UInt8]? {
-    guard let status = FileStatus(path), status.isRegularFile else { return nil }
-    let file = FileName.withCString(path) { fopen($0, "rb") }
-    guard let file else { return nil }
-    defer { fclose(file) }
+    // NB: Opened without waiting, and checked as what was opened: a pipe put at the path after a
+    // check of the path would keep the reader (a recorder's writer) waiting for ever.
+    let descriptor = FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK) }
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     let limit = Self.headerSize + Self.largestSlots
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while bytes.count < limit {
-      let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-      if count == 0 { break }
+      let count = buffer.withUnsafeMutableBytes {
+        readFromFile(descriptor, $0.baseAddress, $0.count)
+      }
+      if count <= 0 { break }
       bytes.append(contentsOf: buffer[0..<count])
     }
     return bytes
   }
+
+}
+
+/// `read(2)`, named apart from ``FlightJournal``'s own `read`s, which hide it inside the type.
+private func readFromFile(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{
+  read(descriptor, buffer, count)
 }

@@ -44,16 +44,21 @@ extension TraceReader {
   /// What the flight journal beside the file (`<file>-flight`, or `<file>-flight-<session>`
   /// where a later recorder kept it) holds of session `session` that the file does not: the
   /// actions of a process that ended before its writer committed them, and the one whose reducer
-  /// it ended in. `nil` when there is no journal, it is another session's or the session ended,
-  /// or the process that wrote it still runs on this machine (its writer commits what the
+  /// it ended in. `nil` when there is no journal, it is another session's (or another row's of
+  /// the same id) or the session ended, or the process that wrote it still runs on this machine (its writer commits what the
   /// journal holds).
   package func journalActions(session: Int64) throws(TraceFileError) -> FlightActions? {
-    // NB: The journal a later recorder kept aside for the session, or the one beside the file.
+    // NB: The journal a later recorder kept aside for the session, or the one beside the file,
+    // written for this session's row: not one left by another trace once at the same path.
+    let row = try self.connection.prepare("SELECT started_at FROM sessions WHERE id = ?1")
+    row.bind(1, session)
+    guard let id = Int(exactly: session), try row.step() else { return nil }
+    let startedAt = try row.string(0)
     let journal = [
-      FlightJournal.path(forTrace: self.path, session: Int(session)),
+      FlightJournal.path(forTrace: self.path, session: id),
       FlightJournal.path(forTrace: self.path),
     ].lazy.compactMap { FlightJournal.read(path: $0) }
-      .first { $0.sessionID.map(Int64.init) == session }
+      .first { $0.isJournal(ofSession: session, startedAt: startedAt) }
     guard let journal, !journal.hasEnded, !FlightJournal.isRunning(pid: journal.pid) else {
       return nil
     }

@@ -163,7 +163,8 @@ extension TraceReader {
   }
 
   /// Per feature and category: action count, share, mean and 95th-percentile reducer time, and
-  /// the most frequent cases; for `session` (default: every session). Ordered by count, most
+  /// the most frequent cases; for `session` (default: every session); of the actions recorders
+  /// wrote (not those copied from a flight journal, whose time in the reducer is not known). Ordered by count, most
   /// first, then by feature and category.
   public func featureStatistics(session: Int64? = nil) throws(TraceFileError) -> [FeatureStatistics]
   {
@@ -172,7 +173,7 @@ extension TraceReader {
       SELECT CASE a.feature WHEN '' THEN s.root_feature ELSE a.feature END, a.category,
         a.case_name, a.duration_ns
       FROM actions a JOIN sessions s ON s.id = a.session_id
-      WHERE ?1 IS NULL OR a.session_id = ?1
+      WHERE (?1 IS NULL OR a.session_id = ?1)\(try self.writtenOnly("a."))
       """
     )
     statement.bind([session.map { .integer($0) } ?? .null])

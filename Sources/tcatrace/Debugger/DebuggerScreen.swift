@@ -214,7 +214,14 @@ struct DebuggerScreen {
       lines.append(line)
     }
     lines.append(ScreenLine())
-    if action.changes.isEmpty {
+    if action.flight != nil {
+      lines.append(
+        ScreenLine(
+          action.flight == .endedProcess
+            ? "The process ended in its reducer; it is from the flight journal, which keeps no state changes."
+            : "What it changed is not known: it is from the flight journal, which keeps no state changes.",
+          .dim))
+    } else if action.changes.isEmpty {
       lines.append(ScreenLine("It changed nothing in the state.", .dim))
     } else {
       lines.append(
