@@ -103,4 +103,31 @@ struct AlignmentTests {
   ) {
     #expect(steps == expected, sourceLocation: sourceLocation)
   }
+
+  /// Issue #73: an action copied from a flight journal has no known state changes: compared with
+  /// the same action written with its changes, it is alike when its payload and origin are, and
+  /// no change is shown as only one side's.
+  @Test func aCopiedActionIsComparedByItsPayloadAndOrigin() throws {
+    func action(_ payload: String, changes: [StateChange], flight: TracedAction.Flight?)
+      -> TracedAction
+    {
+      TracedAction(
+        id: 1, sessionID: 1, seq: 1, timeNs: 0, durationNs: 0, origin: .send, path: "view.tapped",
+        rootCategory: .view, feature: "", category: .view, caseName: "tapped", statePath: "",
+        payload: payload, payloadJSON: nil, changes: changes, leaks: [], flight: flight)
+    }
+    let change = StateChange(path: "count", kind: .changed, old: "0", new: "1")
+    let written = action("1", changes: [change], flight: nil)
+    let copied = action("1", changes: [], flight: .endedProcess)
+    let alike = try SessionComparison([written], [copied], timeLimit: 0)
+    #expect(alike.entries == [.both(0, 0, isAlike: true)])
+    #expect(SessionComparison.changesOnlyOnEachSide(written, copied).first.isEmpty)
+    let other = try SessionComparison(
+      [written], [action("2", changes: [], flight: .returned)], timeLimit: 0)
+    #expect(other.entries == [.both(0, 0, isAlike: false)])
+    // Two written actions whose changes differ are not alike.
+    let changed = try SessionComparison(
+      [written], [action("1", changes: [], flight: nil)], timeLimit: 0)
+    #expect(changed.entries == [.both(0, 0, isAlike: false)])
+  }
 }
