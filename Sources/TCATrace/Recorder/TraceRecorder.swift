@@ -126,6 +126,19 @@ public final class TraceRecorder: Sendable {
     )
   }
 
+  /// A recorder as ``init(path:sizeLimit:session:policy:redacting:fileID:filePath:line:column:)``
+  /// makes, with the flight journal or without it: for a benchmark of what the journal costs a
+  /// store on a host outside this package (`Tests/RealTCA/bench.sh journal`). Not for apps: the
+  /// journal is what a crash leaves.
+  @_spi(Benchmarks)
+  public convenience init(
+    path: String, sizeLimit: Int? = nil, policy: LeakPolicy = .reportIssue, flightJournal: Bool
+  ) throws {
+    try self.init(
+      path: path, sizeLimit: sizeLimit, policy: policy, timing: .measured,
+      flightJournal: flightJournal)
+  }
+
   /// A recorder with a chosen source of times; `.fixed` makes traces reproducible for tests.
   package init(
     path: String,

@@ -9,10 +9,12 @@
 // Prints each side's median and the median of the paired ratios with its 95% interval, for the
 // action and for a child's action (through a `Scope`). With `rows` first
 // (`bench.sh rows [PAIRS [SENDS]]`), for an action that changes one row, at 10, 1,000 and
-// 100,000 rows, of plain structs and of `@ObservableState` ones, and how each side grows.
+// 100,000 rows, of plain structs and of `@ObservableState` ones, and how each side grows. With
+// `journal` or `limit` first, issue #73's costs on TCA: a recording with the flight journal
+// against one without, or within a size limit of 1 MB against none.
 
 import Foundation
-import TCATrace
+@_spi(Benchmarks) import TCATrace
 
 /// Nanoseconds of the monotonic clock.
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -99,7 +101,48 @@ func measureRows(pairs: Int, sends: Int) async throws {
   }
 }
 
+/// Issue #73 on TCA, as `tcatrace-bench --only journal` and `--only limit` measure it on
+/// `Composable`: recordings of `sends` actions, one scalar changed each at 10 rows, made by
+/// `recorder` with what is measured (`true`) and without it, taking turns; the store's thread's
+/// CPU time in the send loop, paired.
+@MainActor
+func measureRecorders(
+  _ what: String, pairs: Int, sends: Int, recorder: (Bool, String) throws -> TraceRecorder
+) async throws {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "tcatrace-tca-bench-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  var runs: [Bool: [Double]] = [true: [], false: []]
+  for index in 0..<pairs {
+    // NB: Which goes first alternates, as in tcatrace-bench.
+    for measured in index.isMultiple(of: 2) ? [true, false] : [false, true] {
+      let path = folder.appendingPathComponent("\(measured)-\(index).db").path
+      let recording = try recorder(measured, path)
+      let store = RecordingStore(initialState: BenchFeature.State(rows: 10), recorder: recording) {
+        BenchFeature.Feature()
+      }
+      let start = threadCPUNanoseconds()
+      for _ in 0..<sends { store.send(.view(.incrementTapped)) }
+      runs[measured]!.append(Double(threadCPUNanoseconds() - start) / Double(sends))
+      try await recording.close()
+      try? FileManager.default.removeItem(atPath: path)
+    }
+  }
+  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  let ratios = PairedRatios(runs[true]!, runs[false]!)
+  print("## \(what) on TCA (\(pairs) pairs of \(sends) actions at 10 rows)")
+  print("  with it: store's CPU time      \(Int(median(runs[true]!))) ns/action")
+  print("  without it: store's CPU time   \(Int(median(runs[false]!))) ns/action")
+  print(
+    "  ratio with / without, paired, median  \(String(format: "%.3f", ratios.median))  (95% interval \(String(format: "%.3f", ratios.lower))–\(String(format: "%.3f", ratios.upper)))"
+  )
+}
+
 var arguments = CommandLine.arguments.dropFirst()
+// NB: `journal` and `limit` measure issue #73's costs instead.
+let issue73 = ["journal", "limit"].contains(arguments.first ?? "") ? arguments.first : nil
+if issue73 != nil { arguments = arguments.dropFirst() }
 // NB: `rows` measures a row's change at 10, 1,000 and 100,000 rows instead.
 let measuresRows = arguments.first == "rows"
 if measuresRows { arguments = arguments.dropFirst() }
@@ -111,6 +154,22 @@ Task { @MainActor in
   do {
     if measuresRows {
       try await measureRows(pairs: pairs, sends: sends)
+      exit(0)
+    }
+    if let issue73 {
+      // NB: As many actions as `tcatrace-bench --only journal` and `--only limit` send.
+      let count = arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
+      let limit = issue73 == "limit"
+      try await measureRecorders(
+        limit ? "a size limit of 1 MB" : "the flight journal",
+        pairs: arguments.first.flatMap(Int.init) ?? 21, sends: count
+      ) { measured, path in
+        limit
+          ? try TraceRecorder(
+            path: path, sizeLimit: measured ? 1_000_000 : nil, policy: .recordOnly,
+            flightJournal: true)
+          : try TraceRecorder(path: path, policy: .recordOnly, flightJournal: measured)
+      }
       exit(0)
     }
     try await measure(
