@@ -536,8 +536,8 @@ public enum Scenarios {
   }
 }
 
-struct BenchError: Error, CustomStringConvertible {
-  var description: String
+package struct BenchError: Error, CustomStringConvertible {
+  package var description: String
   init(_ description: String) { self.description = description }
 }
 

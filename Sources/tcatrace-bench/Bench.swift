@@ -1,36 +1,68 @@
 import Foundation
 import TCATraceBenchmarks
 
-/// `swift run -c release tcatrace-bench [--json FILE] [--tiny] [--only SCENARIO]`: measures
-/// recording, writing, reading and memory, and prints each figure with its spread and each
-/// ratio with its target.
+/// `swift run -c release tcatrace-bench [--json FILE] [--tiny] [--only SCENARIO]
+/// [--instructions]`: measures recording, writing, reading and memory, and prints each figure
+/// with its spread and each ratio with its target; with `--instructions`, also what an action
+/// costs in instructions, under valgrind's callgrind.
 @main
 struct Bench {
   static let usage =
-    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|serve|memory|shared|limit|kill|journal]\n"
+    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|serve|memory|shared|limit|kill|journal|instructions] [--instructions]\n"
+
+  /// NB: A synchronous `main` that serves the main actor from the main thread's run loop: under
+  /// an `async` one, `dispatch_main` parks the main thread, which valgrind 3.19 does not survive
+  /// (`--instructions`), and main-actor jobs run on another thread.
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "--instruction-run", arguments.count == 3,
+      let count = Int(arguments[2])
+    {
+      MainActor.assumeIsolated {
+        InstructionCount.sendAndExit(recorded: arguments[1] == "recorded", count: count)
+      }
+    }
+    Task { @MainActor in
+      do {
+        try await Self.run(arguments)
+        exit(0)
+      } catch {
+        FileHandle.standardError.write(Data("tcatrace-bench: \(error)\n".utf8))
+        exit(1)
+      }
+    }
+    RunLoop.main.run()
+  }
 
   @MainActor
-  static func main() async throws {
-    var arguments = Array(CommandLine.arguments.dropFirst())
+  static func run(_ arguments: [String]) async throws {
+    var arguments = arguments
+    var instructions = false
     var jsonPath: String?
     var size = BenchmarkSize.full
     var only: String?
     let scenarios = [
       "send", "scaling", "writer", "reader", "states", "replay", "diff", "serve", "memory",
-      "shared", "limit", "kill", "journal",
+      "shared", "limit", "kill", "journal", "instructions",
     ]
     while let argument = arguments.first {
       arguments.removeFirst()
       switch argument {
       case "--json" where !arguments.isEmpty: jsonPath = arguments.removeFirst()
       case "--tiny": size = .tiny
+      case "--instructions": instructions = true
       case "--only" where scenarios.contains(arguments.first ?? ""): only = arguments.removeFirst()
       default:
         FileHandle.standardError.write(Data(Self.usage.utf8))
         exit(2)
       }
     }
-    func runs(_ scenario: String) -> Bool { only == nil || only == scenario }
+    // NB: Instructions are counted when asked for, alone or with the rest: a run under
+    // callgrind takes a minute.
+    if only == "instructions" { instructions = true }
+    func runs(_ scenario: String) -> Bool {
+      scenario == "instructions" ? instructions : only == nil || only == scenario
+    }
     var results: [ScenarioResult] = []
     if runs("send") { results.append(try await Scenarios.sendOverhead(size)) }
     if runs("scaling") { results.append(try await Scenarios.stateScaling(size)) }
@@ -54,6 +86,11 @@ struct Bench {
     if runs("limit") { results.append(try await Scenarios.sizeLimit(size)) }
     if runs("kill") { results.append(try await Scenarios.killWindow(size)) }
     if runs("journal") { results.append(try await Scenarios.flightJournal(size)) }
+    if runs("instructions"),
+      let counted = try InstructionCount.measure(executable: CommandLine.arguments[0])
+    {
+      results.append(counted)
+    }
     // NB: Last, so that its peak is not an earlier scenario's; it resets the peak anyway.
     if runs("memory"), let memory = try await Scenarios.memory(size) { results.append(memory) }
     // NB: After every other: a shared value, once made, changes how later diffs run.

@@ -347,6 +347,26 @@ struct BenchmarkTests {
     #expect(result.ratios.first { $0.name == "written + dropped / sent" }?.value == 1)
   }
 
+  /// Issue #75: what callgrind wrote of each thread of a run, read as its count by thread
+  /// number; a run without the main thread's count is an error, not a zero.
+  @Test func callgrindsFilesAreReadByThread() throws {
+    let directory = try TemporaryDirectory()
+    let files = [
+      ("callgrind.out.42-01", "version: 1\ncmd: x\nthread: 1\nsummary: 1200\ntotals: 1200\n"),
+      ("callgrind.out.42-02", "version: 1\nthread: 2\nsummary: 300 7\n"),
+      ("callgrind.out.42-03", "version: 1\nthread: 3\n"),
+      ("other.txt", "thread: 4\nsummary: 9\n"),
+    ]
+    for (name, text) in files {
+      try text.write(toFile: directory.path(name), atomically: true, encoding: .utf8)
+    }
+    #expect(try InstructionCount.instructionsByThread(in: directory.url.path) == [1: 1200, 2: 300])
+    try FileManager.default.removeItem(atPath: directory.path("callgrind.out.42-01"))
+    #expect(throws: BenchError.self) {
+      try InstructionCount.instructionsByThread(in: directory.url.path)
+    }
+  }
+
   @Test func theCommandPrintsATableAndWritesJSON() async throws {
     let directory = try TemporaryDirectory()
     let json = directory.path("bench.json")
