@@ -38,14 +38,22 @@ public enum InstructionCount {
       }
       for _ in 0..<count { store.send(.view(.incrementTapped)) }
       Task { @MainActor in
-        try? await recorder.close()
-        try? FileManager.default.removeItem(at: folder)
-        exit(0)
+        // NB: A writer that failed wrote less than it was given: no count is made of it.
+        do {
+          try await recorder.close()
+          try? FileManager.default.removeItem(at: folder)
+          exit(0)
+        } catch {
+          FileHandle.standardError.write(Data("tcatrace-bench: \(error)\n".utf8))
+          try? FileManager.default.removeItem(at: folder)
+          exit(1)
+        }
       }
       RunLoop.main.run()
     } catch {
       FileHandle.standardError.write(Data("tcatrace-bench: \(error)\n".utf8))
     }
+    try? FileManager.default.removeItem(at: folder)
     exit(1)
   }
 
@@ -66,6 +74,11 @@ public enum InstructionCount {
       let stripped = scratch.path("tcatrace-bench")
       try Scenarios.run(objcopy, ["--strip-debug", executable, stripped])
       program = stripped
+    } else {
+      FileHandle.standardError.write(
+        Data(
+          "note: objcopy is not installed; valgrind runs the bench with its debug information\n"
+            .utf8))
     }
     func threads(recorded: Bool, count: Int) throws -> [Int: Double] {
       let folder = scratch.path("\(recorded)-\(count)")
@@ -76,7 +89,7 @@ public enum InstructionCount {
           "--tool=callgrind", "--separate-threads=yes",
           "--callgrind-out-file=\(folder)/callgrind.out.%p", program, "--instruction-run",
           recorded ? "recorded" : "plain", "\(count)",
-        ])
+        ], errors: folder + ".stderr")
       return try Self.instructionsByThread(in: folder)
     }
     let actions = Double(Self.more - Self.fewer)
@@ -85,10 +98,12 @@ public enum InstructionCount {
       let fewer = try threads(recorded: recorded, count: Self.fewer)
       let more = try threads(recorded: recorded, count: Self.more)
       let store = ((more[1] ?? 0) - (fewer[1] ?? 0)) / actions
-      // NB: The writer is the thread, other than the main one, whose count grows the most.
-      let others =
-        Set(fewer.keys).union(more.keys).subtracting([1])
-        .map { ((more[$0] ?? 0) - (fewer[$0] ?? 0)) / actions }.max() ?? 0
+      // NB: The writer is the thread, other than the main one, that executes the most in each
+      // run: threads are numbered as they start, which need not be in the same order twice.
+      func busiest(_ run: [Int: Double]) -> Double {
+        run.filter { $0.key != 1 }.values.max() ?? 0
+      }
+      let others = (busiest(more) - busiest(fewer)) / actions
       perAction[recorded] = (store, others)
     }
     let plain = perAction[false]!
