@@ -175,9 +175,7 @@ final class FlightRecorder: @unchecked Sendable {
     Self.storeWord(1, at: self.base + FlightJournal.Header.ended, release: true)
     defer { Self.openPaths.withLock { _ = $0.remove(self.path) } }
     // NB: Only while it is this journal's file: another recorder may have made a new one.
-    if let identity = self.identity, FileStatus(self.path)?.identity == identity {
-      _ = FileName.withCString(self.path) { unlink($0) }
-    }
+    if let identity = self.identity { FlightJournal.remove(self.path, identity: identity) }
   }
 
   private static func storeWord(
