@@ -83,12 +83,12 @@ extension TraceFile {
       guard let first = actions.first else { return true }
       let endedIn = journal.endedIn?.seq
       let rows = try TraceRowWriter(connection: connection)
+      // NB: What the file's checks allow; the journal is untrusted, and `tcatrace` reads
+      // another category there as unclassified.
+      func category(_ name: String) -> String {
+        (ActionCategory(rawValue: name) ?? .unclassified).rawValue
+      }
       for action in actions {
-        // NB: What the file's checks allow; the journal is untrusted, and `tcatrace` reads
-        // another category there as unclassified.
-        func category(_ name: String) -> String {
-          (ActionCategory(rawValue: name) ?? .unclassified).rawValue
-        }
         _ = try rows.insertAction(
           sessionID: session, seq: action.seq, timeNs: action.timeNs, durationNs: 0,
           causeSeq: action.causeSeq, path: action.path,
