@@ -231,6 +231,16 @@ struct ClassificationTests {
     )
   }
 
+  @Test func bindingPayloadsReadAsCustomDumpPrintsThem() {
+    for text in ["Blob", "say \"hi\"", "back\\slash", "two\nlines", "é", ""] {
+      let action = SettingsFeature.Action.view(.binding(.set(\.displayName, text)))
+      let binding = BindingAction<SettingsFeature.State>.set(\.displayName, text)
+      #expect(ActionClassification(action).payload == String(customDumping: binding))
+    }
+    let toggle = SettingsFeature.Action.view(.binding(.set(\.notificationsEnabled, true)))
+    #expect(ActionClassification(toggle).payload == ".set(\\.notificationsEnabled, true)")
+  }
+
   @Test func readingAPayloadLeavesTheActionAndItsReferencesIntact() {
     weak var released: Token?
     do {

@@ -490,7 +490,7 @@ enum StateDiff {
         // (`_title:`); the state's tree reads them as `Composable` prints them (`title:`).
         return renderedBindingAction(value) ?? StateTree.node(of: value).rendered()
       #else
-        return String(customDumping: value)
+        return (value as? any RenderedBindingAction)?.rendered ?? String(customDumping: value)
       #endif
     }
   }

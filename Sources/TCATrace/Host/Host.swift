@@ -140,4 +140,18 @@ struct SharedValuesBeforeAction {
     package static var wrappedStateType: Any.Type { State.self }
     package static var readsAsOptional: Bool { true }
   }
+#else
+  /// `Composable`'s `BindingAction`, which ``StateDiff/render(_:)`` renders as its
+  /// `customDumpDescription` reads, `.set(\.displayName, "Blob")`, with its value rendered as
+  /// a state's leaves are: CustomDump looks for a dozen protocols before it prints a string,
+  /// once for each keystroke a text field sends.
+  protocol RenderedBindingAction {
+    var rendered: String { get }
+  }
+
+  extension BindingAction: RenderedBindingAction {
+    var rendered: String {
+      ".set(\\.\(KeyPathNames.name(of: self.keyPath)), \(StateDiff.render(self.value)))"
+    }
+  }
 #endif
