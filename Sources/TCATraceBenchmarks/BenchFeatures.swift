@@ -56,6 +56,104 @@ public enum BenchFeature {
   }
 }
 
+/// Actions as an app sends them (#75): a tap whose effect answers with two internal actions and
+/// a delegate, a timer's tick from an effect that runs on, and typing, as bindings.
+///
+/// Its state is `@ObservableState`, as TCA's `BindingAction.set(_:_:)` asks of a binding's root.
+public enum PatternFeature {
+  @ObservableState
+  public struct State: Equatable, Sendable {
+    public var isLoading = false
+    public var loaded = 0
+    public var ticks = 0
+    public var text = ""
+    public var rows: IdentifiedArrayOf<BenchFeature.Row> = []
+
+    public init(rows: Int) {
+      self.rows = IdentifiedArray(
+        uniqueElements: (0..<rows).map { BenchFeature.Row(id: $0, title: "row \($0)", count: 0) })
+    }
+  }
+
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    @CasePathable
+    public enum View: BindableAction, Equatable, Sendable {
+      case binding(BindingAction<State>)
+      case refreshTapped
+      case timerStarted
+    }
+
+    @CasePathable
+    public enum Internal: Equatable, Sendable {
+      case loaded(Int)
+      case refreshFinished
+      case timerTicked
+    }
+
+    @CasePathable
+    public enum Delegate: Equatable, Sendable {
+      case refreshed(count: Int)
+    }
+
+    case view(View)
+    case delegate(Delegate)
+    case _internal(Internal)
+  }
+
+  public struct Feature: Reducer {
+    public typealias State = PatternFeature.State
+    public typealias Action = PatternFeature.Action
+
+    /// The timer's ticks: one `.timerTicked` each.
+    let ticks: AsyncStream<Void>
+    /// Told of each tap done (its delegate action), tick and keystroke.
+    let progress: FrameProgress
+
+    init(ticks: AsyncStream<Void> = AsyncStream { $0.finish() }, progress: FrameProgress) {
+      self.ticks = ticks
+      self.progress = progress
+    }
+
+    public var body: some ReducerOf<Self> {
+      BindingReducer(action: \.view)
+      Reduce { state, action in
+        switch action {
+        case .view(.binding):
+          self.progress.frames += 1
+          return .none
+        case .view(.refreshTapped):
+          state.isLoading = true
+          let next = state.loaded + 1
+          return .run { send in
+            await send(._internal(.loaded(next)))
+            await send(._internal(.refreshFinished))
+            await send(.delegate(.refreshed(count: next)))
+          }
+        case .view(.timerStarted):
+          return .run { [ticks] send in
+            for await _ in ticks { await send(._internal(.timerTicked)) }
+          }
+        case let ._internal(.loaded(count)):
+          state.loaded = count
+          return .none
+        case ._internal(.refreshFinished):
+          state.isLoading = false
+          return .none
+        case ._internal(.timerTicked):
+          state.ticks += 1
+          self.progress.frames += 1
+          return .none
+        case .delegate(.refreshed):
+          // NB: A parent would handle it; the benchmark only counts it.
+          self.progress.frames += 1
+          return .none
+        }
+      }
+    }
+  }
+}
+
 /// A parent whose one child is ``BenchFeature``: the child's action goes through a `Scope`, as
 /// most of an app's actions go through one or more.
 public enum BenchParentFeature {

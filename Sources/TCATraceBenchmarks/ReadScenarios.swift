@@ -278,38 +278,11 @@ extension Scenarios {
     return elapsed
   }
 
-  /// Runs `executable` with `arguments`, its output into /dev/null (its errors into the file
-  /// `errors`, when given, whose last lines a failure then quotes), and checks its status.
+  /// Runs `executable` with `arguments`; see ``ChildProcess/run(_:_:expecting:errors:)``.
   static func run(
     _ executable: String, _ arguments: [String], expecting status: Int32 = 0,
     errors: String? = nil
   ) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    if let errors {
-      _ = FileManager.default.createFile(atPath: errors, contents: nil)
-      process.standardError = FileHandle(forWritingAtPath: errors)
-    } else {
-      process.standardError = FileHandle.nullDevice
-    }
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    process.environment = environment
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationReason == .exit, process.terminationStatus == status else {
-      let how =
-        process.terminationReason == .exit
-        ? "exited with \(process.terminationStatus)"
-        : "was ended by signal \(process.terminationStatus)"
-      let said = errors.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map {
-        ": " + $0.split(separator: "\n").suffix(5).joined(separator: " / ")
-      }
-      throw BenchError(
-        "\(executable) \(arguments.joined(separator: " ")) \(how)\(said ?? "")")
-    }
+    try ChildProcess.run(executable, arguments, expecting: status, errors: errors)
   }
 }

@@ -90,25 +90,6 @@ public struct ScenarioResult: Sendable {
   }
 }
 
-/// A directory for the traces a run writes, removed at the end.
-final class Scratch {
-  let url: URL
-
-  init() throws {
-    self.url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("tcatrace-bench-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: self.url)
-  }
-
-  func path(_ name: String) -> String {
-    self.url.appendingPathComponent(name).path
-  }
-}
-
 public enum Scenarios {
   /// Per-action cost of sending to a plain store, to a recording one, and to one with a
   /// `_printChanges()`-style reducer, for `rows` rows; `change` picks what the action changes.
@@ -534,11 +515,6 @@ public enum Scenarios {
     }
     try exec("COMMIT")
   }
-}
-
-package struct BenchError: Error, CustomStringConvertible {
-  package var description: String
-  init(_ description: String) { self.description = description }
 }
 
 extension Scenarios {

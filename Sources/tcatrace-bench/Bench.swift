@@ -15,11 +15,12 @@ struct Bench {
   /// (`--instructions`), and main-actor jobs run on another thread.
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments.first == "--instruction-run", arguments.count == 3,
-      let count = Int(arguments[2])
+    if arguments.first == "--instruction-run", arguments.count == 4,
+      let pattern = InstructionCount.Pattern(rawValue: arguments[1]),
+      let frames = Int(arguments[3])
     {
       MainActor.assumeIsolated {
-        InstructionCount.sendAndExit(recorded: arguments[1] == "recorded", count: count)
+        InstructionCount.sendAndExit(pattern, recorded: arguments[2] == "recorded", frames: frames)
       }
     }
     Task { @MainActor in
@@ -92,7 +93,7 @@ struct Bench {
       let executable =
         Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
       do {
-        if let counted = try InstructionCount.measure(executable: executable) {
+        if let counted = try InstructionCount.scenario(executable: executable) {
           results.append(counted)
         }
       } catch {

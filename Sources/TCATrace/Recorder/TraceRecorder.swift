@@ -268,6 +268,14 @@ public final class TraceRecorder: Sendable {
     await self.writer?.flushed()
   }
 
+  /// Blocks until the writer has written what was recorded before: for the benchmark that
+  /// counts what an app's taps cost on either host, each written before the next, as a writer
+  /// that keeps up writes them. Not for apps: it blocks the caller's thread.
+  @_spi(Benchmarks)
+  public func waitUntilWritten() {
+    self.writer?.flush()
+  }
+
   /// The seq of the last action the writer committed to the file, `nil` before the first: for
   /// the benchmark of what a kill loses, and the app `KillTests` kills.
   package var writtenSeq: Int? {

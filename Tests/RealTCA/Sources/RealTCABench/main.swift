@@ -11,7 +11,8 @@
 // (`bench.sh rows [PAIRS [SENDS]]`), for an action that changes one row, at 10, 1,000 and
 // 100,000 rows, of plain structs and of `@ObservableState` ones, and how each side grows. With
 // `journal` or `limit` first, issue #73's costs on TCA: a recording with the flight journal
-// against one without, or within a size limit of 1 MB against none.
+// against one without, or within a size limit of 1 MB against none. With `instructions`, issue
+// #75's: what an action costs in instructions, under valgrind's callgrind.
 
 import Foundation
 @_spi(Benchmarks) import TCATrace
@@ -139,7 +140,48 @@ func measureRecorders(
   )
 }
 
+/// Issue #75 on TCA, as `tcatrace-bench --only instructions` counts it on `Composable`: what an
+/// action of each pattern costs the store's thread, plain and recorded, and the writer's, in
+/// instructions under callgrind (InstructionRuns.swift is a link to tcatrace-bench's).
+func countInstructions() throws {
+  let executable =
+    Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
+  guard let counts = try InstructionCount.measure(executable: executable) else { return }
+  print("## instructions on TCA (callgrind), per action")
+  for counted in counts {
+    let ratio = counted.recorded / counted.plain
+    let target = counted.pattern.target.tca
+    print("  \(counted.pattern.title)")
+    print("    Store.send: the store's thread       \(Int(counted.plain))")
+    print("    recording: the store's thread        \(Int(counted.recorded))")
+    print("    recording: the writer's thread       \(Int(counted.writer))")
+    print(
+      "    ratio recording / Store.send  \(String(format: "%.3f", ratio))  target ≤ \(target): \(ratio <= target ? "met" : "MISSED")"
+    )
+  }
+}
+
 var arguments = CommandLine.arguments.dropFirst()
+// NB: One side of a count under callgrind, from `instructions`: synchronous, on the main thread.
+if arguments.first == "--instruction-run", arguments.count == 4,
+  let pattern = InstructionCount.Pattern(rawValue: arguments.dropFirst().first!),
+  let frames = Int(arguments.last!)
+{
+  let recorded = arguments.dropFirst(2).first == "recorded"
+  MainActor.assumeIsolated {
+    InstructionCount.sendAndExit(pattern, recorded: recorded, frames: frames)
+  }
+}
+// NB: `instructions` counts instructions instead.
+if arguments.first == "instructions" {
+  do {
+    try countInstructions()
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("RealTCABench: \(error)\n".utf8))
+    exit(1)
+  }
+}
 // NB: `journal` and `limit` measure issue #73's costs instead.
 let issue73 = ["journal", "limit"].contains(arguments.first ?? "") ? arguments.first : nil
 if issue73 != nil { arguments = arguments.dropFirst() }

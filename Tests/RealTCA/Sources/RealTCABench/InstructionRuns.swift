@@ -1,0 +1,1 @@
+../../../../Sources/TCATraceBenchmarks/InstructionRuns.swift
