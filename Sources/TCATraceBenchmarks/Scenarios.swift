@@ -52,6 +52,9 @@ public struct BenchmarkSize: Sendable {
   /// the actions of each, and the pairs.
   public var frameActions: Int = 120
   public var framePairs: Int = 7
+  /// Taps and ticks sent 16 ms apart, and keystrokes 100 ms apart (``Scenarios/appPatterns(_:)``).
+  public var patternFrames: Int = 120
+  public var keystrokes: Int = 30
 
   public static let full = BenchmarkSize(
     repetitions: 5, sends: 20_000, stateSizes: [10, 1_000, 100_000], writerActions: 100_000,
@@ -65,7 +68,7 @@ public struct BenchmarkSize: Sendable {
     keyframeSendsOfLargeStates: 5, keyframePairsOfLargeStates: 1, largeStateRows: 100,
     stateActions: 2_000, stateRows: 100,
     replayActions: 200, diffActions: 1_000, limitSends: 5, limitPairs: 1, killActions: 3,
-    frameActions: 2, framePairs: 1
+    frameActions: 2, framePairs: 1, patternFrames: 5, keystrokes: 3
   )
 
   /// The actions of each recording, with keyframes and without, and the pairs of them, at a

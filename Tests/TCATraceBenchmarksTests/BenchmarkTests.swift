@@ -130,6 +130,15 @@ struct BenchmarkTests {
 
   /// Issue #73: each action is timed until it is committed; the window is well under the
   /// deadline the scenario polls to.
+  @Test func appPatternsCheckTheWriterKeepsUpAtEachRate() async throws {
+    let result = try await Scenarios.appPatterns(.tiny)
+    let written = result.ratios.filter { $0.name.hasSuffix("actions written / sent") }
+    #expect(written.count == 3)
+    for ratio in written { #expect(ratio.meetsTarget == true, "\(ratio.name): \(ratio.value)") }
+    let dropped = result.figures.filter { $0.name.hasSuffix("actions dropped") }
+    #expect(dropped.map(\.max) == [0, 0, 0])
+  }
+
   @Test func killWindowTimesEachActionUntilItIsCommitted() async throws {
     let result = try await Scenarios.killWindow(.tiny)
     #expect(result.figures.map(\.repetitions) == [3, 1, 1, 1, 1])
