@@ -3,7 +3,8 @@
 # patched TCA and runs it (a small-state action to a plain TCA `Store` and to a `RecordingStore`,
 # in pairs; see Sources/RealTCABench/main.swift and Documentation/Performance.md).
 #
-#   REAL_TCA=DIR Tests/RealTCA/bench.sh [rows|journal|limit|instructions] [PAIRS [SENDS]]
+#   REAL_TCA=DIR Tests/RealTCA/bench.sh [rows|journal|limit] [PAIRS [SENDS]]
+#   REAL_TCA=DIR Tests/RealTCA/bench.sh instructions [burst|tap|timer|typing|rows…]
 #
 # With `rows`, an action that changes one row instead, at 10, 1,000 and 100,000 rows. With
 # `journal` or `limit` (issue #73; default 21 pairs of 20,000 actions), the store's CPU time of a

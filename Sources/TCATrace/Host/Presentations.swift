@@ -1,5 +1,7 @@
 #if ComposableArchitecture
   import ComposableArchitecture
+  import RuntimeSupport
+  @_spi(Reflection) import Swift
 
   /// Whether an action presented a feature or pushed a stack element: TCA's `ifLet` and
   /// `forEach` then return an effect that runs until the feature is dismissed, which
@@ -21,6 +23,7 @@
     }
 
     private static func presented(before: Any, after: Any) -> Bool {
+      guard self.mayPresent(Swift.type(of: after)) else { return false }
       let mountedBefore = Dictionary(
         Mirror(reflecting: before).children.compactMap { child in
           child.label.flatMap { label in self.mounted(child.value).map { (label, $0) } }
@@ -37,8 +40,8 @@
     /// alert or a dialog), or the elements a `StackState` has mounted, as text; `nil` for any
     /// other value.
     private static func mounted(_ value: Any) -> Set<String>? {
-      let type = String(reflecting: Swift.type(of: value))
-      if type.hasPrefix("ComposableArchitecture.PresentationState<") {
+      let kind = self.kind(of: Swift.type(of: value))
+      if kind == .presentation {
         guard let wrapper = value as? any _TransparentStateWrapper else { return nil }
         let presented = Mirror(reflecting: wrapper.wrappedState).children.first?.value
         guard let presented, !self.isEphemeral(presented) else { return [] }
@@ -46,10 +49,52 @@
         let label = mirror.displayStyle == .enum ? mirror.children.first?.label ?? "" : ""
         return [String(reflecting: Swift.type(of: presented)) + "." + label]
       }
-      guard type.hasPrefix("ComposableArchitecture.StackState<"),
+      guard kind == .stack,
         let mounted = Mirror(reflecting: value).children.first(where: { $0.label == "_mounted" })
       else { return nil }
       return Set(Mirror(reflecting: mounted.value).children.map { String(reflecting: $0.value) })
+    }
+
+    /// What ``mounted(_:)`` reads of a value: what a `PresentationState` presents, what a
+    /// `StackState` has mounted, or nothing.
+    private enum Kind {
+      case presentation, stack, other
+    }
+
+    /// The kind of each type asked about, and whether a state of each type may hold a
+    /// presentation or a stack among its fields: both found once a type, where naming a type
+    /// took 10,000 instructions for each field of each state at every action with an effect.
+    private static let kinds = Locked<[ObjectIdentifier: Kind]>([:])
+    private static let presentingTypes = Locked<[ObjectIdentifier: Bool]>([:])
+
+    private static func kind(of type: Any.Type) -> Kind {
+      self.kinds.value(for: ObjectIdentifier(type)) {
+        let name = String(reflecting: type)
+        return name.hasPrefix("ComposableArchitecture.PresentationState<")
+          ? .presentation
+          : name.hasPrefix("ComposableArchitecture.StackState<") ? .stack : .other
+      }
+    }
+
+    /// Whether a value of `type` may hold a `PresentationState` or a `StackState` as one of its
+    /// own fields: `false` only for a struct whose fields the standard library describes and
+    /// none of which is one, or an existential that could hold one.
+    private static func mayPresent(_ type: Any.Type) -> Bool {
+      self.presentingTypes.value(for: ObjectIdentifier(type)) {
+        guard MetadataKind.of(type) == MetadataKind.struct else { return true }
+        var mayPresent = false
+        let described = _forEachField(of: type) { _, _, field, _ in
+          let kind = MetadataKind.of(field)
+          if kind == MetadataKind.existential || kind == MetadataKind.errorExistential
+            || self.kind(of: field) != .other
+          {
+            mayPresent = true
+            return false
+          }
+          return true
+        }
+        return mayPresent || !described
+      }
     }
 
     /// Whether a presented value is an alert or a dialog, or an enum case holding one.

@@ -143,10 +143,11 @@ func measureRecorders(
 /// Issue #75 on TCA, as `tcatrace-bench --only instructions` counts it on `Composable`: what an
 /// action of each pattern costs the store's thread, plain and recorded, and the writer's, in
 /// instructions under callgrind (InstructionRuns.swift is a link to tcatrace-bench's).
-func countInstructions() throws {
+func countInstructions(_ patterns: [InstructionCount.Pattern]) throws {
   let executable =
     Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
-  guard let counts = try InstructionCount.measure(executable: executable) else { return }
+  guard let counts = try InstructionCount.measure(executable: executable, patterns: patterns)
+  else { return }
   print("## instructions on TCA (callgrind), per action")
   for counted in counts {
     let ratio = counted.recorded / counted.plain
@@ -172,10 +173,17 @@ if arguments.first == "--instruction-run", arguments.count == 4,
     InstructionCount.sendAndExit(pattern, recorded: recorded, frames: frames)
   }
 }
-// NB: `instructions` counts instructions instead.
+// NB: `instructions [PATTERN…]` counts instructions instead, of every pattern or those named.
 if arguments.first == "instructions" {
   do {
-    try countInstructions()
+    let named = try arguments.dropFirst().map { name in
+      guard let pattern = InstructionCount.Pattern(rawValue: name) else {
+        throw BenchError(
+          "no pattern '\(name)': \(InstructionCount.Pattern.allCases.map(\.rawValue))")
+      }
+      return pattern
+    }
+    try countInstructions(named.isEmpty ? InstructionCount.Pattern.allCases : named)
     exit(0)
   } catch {
     FileHandle.standardError.write(Data("RealTCABench: \(error)\n".utf8))
