@@ -390,8 +390,8 @@ struct BenchmarkTests {
       decoded?.map { $0["scenario"] as? String } == [
         "send overhead", "state-size scaling", "writer throughput", "reader throughput",
         "keyframes", "replay",
-        "diff alignment", "tcatrace serve", "size limit", "kill window", "flight journal", "memory",
-        "state-size scaling with @Shared",
+        "diff alignment", "tcatrace serve", "size limit", "kill window", "flight journal",
+        "app patterns, in time", "memory", "state-size scaling with @Shared",
       ])
   }
 }
