@@ -257,7 +257,7 @@ public enum InstructionCount {
   }
 }
 
-/// How many frames a pattern's store has taken in; only touched on the main thread.
+/// How many frames a pattern's store has taken in; only touched on the main actor.
 final class FrameProgress: @unchecked Sendable {
   var frames = 0
 

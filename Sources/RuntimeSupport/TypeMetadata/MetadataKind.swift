@@ -11,8 +11,8 @@ package enum MetadataKind {
   package static let optional: UInt = 0x202
   package static let tuple: UInt = 0x301
   package static let existential: UInt = 0x303
-  /// An existential whose protocols' witness tables are not in the box (`any Error`).
-  package static let errorExistential: UInt = 0x307
+  /// A constrained existential, `any Collection<Int>` (the runtime's `ExtendedExistential`).
+  package static let extendedExistential: UInt = 0x307
 
   /// The kind of `type`'s metadata.
   package static func of(_ type: Any.Type) -> UInt {

@@ -329,6 +329,6 @@ final class ActionClassifier: @unchecked Sendable {
   /// Whether values of `type` are existential boxes (`Any`, `any Error`).
   private static func isExistential(_ type: Any.Type) -> Bool {
     let kind = MetadataKind.of(type)
-    return kind == MetadataKind.existential || kind == MetadataKind.errorExistential
+    return kind == MetadataKind.existential || kind == MetadataKind.extendedExistential
   }
 }

@@ -78,14 +78,16 @@
 
     /// Whether a value of `type` may hold a `PresentationState` or a `StackState` as one of its
     /// own fields: `false` only for a struct whose fields the standard library describes and
-    /// none of which is one, or an existential that could hold one.
+    /// none of which is one, or an existential that could hold one, and that does not give a
+    /// mirror of its own (a state kept in a class, mirrored as the fields it holds there).
     private static func mayPresent(_ type: Any.Type) -> Bool {
       self.presentingTypes.value(for: ObjectIdentifier(type)) {
-        guard MetadataKind.of(type) == MetadataKind.struct else { return true }
+        guard MetadataKind.of(type) == MetadataKind.struct, !(type is any CustomReflectable.Type)
+        else { return true }
         var mayPresent = false
         let described = _forEachField(of: type) { _, _, field, _ in
           let kind = MetadataKind.of(field)
-          if kind == MetadataKind.existential || kind == MetadataKind.errorExistential
+          if kind == MetadataKind.existential || kind == MetadataKind.extendedExistential
             || self.kind(of: field) != .other
           {
             mayPresent = true
