@@ -63,6 +63,31 @@ struct RecordingStoreOnTCATests {
     try await recorder.close()
   }
 
+  @Test func finishDoesNotWaitForWhatAStateWithAMirrorOfItsOwnPresents() async throws {
+    let path = temporaryPath()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let recorder = try TraceRecorder(path: path, session: "boxed", policy: .recordOnly)
+    let store = RecordingStore(initialState: BoxedSheet.State(), recorder: recorder) {
+      BoxedSheet()
+    }
+    store.send(.openTapped)
+    #expect(store.sheet.wrappedValue?.title == "Dune")
+    // NB: The presentation's effect runs until the sheet is dismissed: `finish()` returns first.
+    let done = Flag()
+    let finishing = Task { @MainActor in
+      await store.finish()
+      done.isSet = true
+    }
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !done.isSet, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(done.isSet)
+    store.send(.sheet(.dismiss))
+    await finishing.value
+    try await recorder.close()
+  }
+
   @Test func finishReturnsAtOnceWhenNoEffectRuns() async throws {
     let path = temporaryPath()
     defer { try? FileManager.default.removeItem(atPath: path) }
@@ -75,6 +100,56 @@ struct RecordingStoreOnTCATests {
     await store.finish()
     #expect(store.note == "Spice")
     try await recorder.close()
+  }
+}
+
+/// Set once a task is done; read and set on the main actor.
+@MainActor
+private final class Flag {
+  var isSet = false
+}
+
+/// A feature whose state keeps its sheet in a class and gives a mirror of its own that shows it,
+/// as a copy-on-write state does: the recorder still sees that an action presented the sheet.
+@Reducer
+private struct BoxedSheet {
+  struct State: Equatable, CustomReflectable {
+    final class Storage: @unchecked Sendable {
+      var sheet = PresentationState<Book.State>(wrappedValue: nil)
+    }
+
+    private var storage = Storage()
+
+    var sheet: PresentationState<Book.State> {
+      get { self.storage.sheet }
+      set {
+        if !isKnownUniquelyReferenced(&self.storage) {
+          let copy = Storage()
+          copy.sheet = self.storage.sheet
+          self.storage = copy
+        }
+        self.storage.sheet = newValue
+      }
+    }
+
+    var customMirror: Mirror { Mirror(self, children: ["sheet": self.sheet]) }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.sheet == rhs.sheet }
+  }
+
+  enum Action {
+    case openTapped
+    case sheet(PresentationAction<Book.Action>)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .openTapped = action {
+        state.sheet = PresentationState(wrappedValue: Book.State(title: "Dune"))
+      }
+      return .none
+    }
+    .ifLet(\.sheet, action: \.sheet) { Book() }
   }
 }
 
