@@ -77,7 +77,7 @@ extension Scenarios {
     func sqlite3(_ name: String, actions: Double, mode: String, _ sql: String) throws -> Figure? {
       guard let shell = tools.sqlite3 else { return nil }
       return try rate("sqlite3 \(name)", actions: actions) {
-        try Self.run(shell, [mode, "-readonly", path, sql])
+        try ChildProcess.run(shell, [mode, "-readonly", path, sql])
       }
     }
 
@@ -114,7 +114,7 @@ extension Scenarios {
 
     if let tcatrace = tools.tcatrace {
       let replay = try rate("tcatrace replay --format jsonl", actions: count) {
-        try Self.run(tcatrace, ["replay", path, "--session", "all", "--format", "jsonl"])
+        try ChildProcess.run(tcatrace, ["replay", path, "--session", "all", "--format", "jsonl"])
       }
       let sqliteJSON = try sqlite3(
         "-json SELECT, every action", actions: count, mode: "-json", Self.timelineSQL(where: nil))
@@ -123,7 +123,7 @@ extension Scenarios {
       // NB: Issue #45: an export writes every action, as `replay` does, against the same rows.
       for format in ["perfetto", "otlp"] {
         let export = try rate("tcatrace export --format \(format)", actions: count) {
-          try Self.run(tcatrace, ["export", path, "--format", format])
+          try ChildProcess.run(tcatrace, ["export", path, "--format", format])
         }
         compare(export, sqliteJSON)
       }
@@ -171,7 +171,7 @@ extension Scenarios {
       for _ in 0..<size.launches {
         for (index, launch) in launches.enumerated() {
           let start = DispatchTime.now().uptimeNanoseconds
-          try Self.run(launch.executable, launch.arguments, expecting: launch.status)
+          try ChildProcess.run(launch.executable, launch.arguments, expecting: launch.status)
           milliseconds[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
       }
@@ -276,13 +276,5 @@ extension Scenarios {
     try? reading.close()
     process.waitUntilExit()
     return elapsed
-  }
-
-  /// Runs `executable` with `arguments`; see ``ChildProcess/run(_:_:expecting:errors:)``.
-  static func run(
-    _ executable: String, _ arguments: [String], expecting status: Int32 = 0,
-    errors: String? = nil
-  ) throws {
-    try ChildProcess.run(executable, arguments, expecting: status, errors: errors)
   }
 }

@@ -40,7 +40,7 @@ extension Scenarios {
             throw BenchError("the first page is not 200 actions")
           }
         })
-      milliseconds[1].append(try Self.milliseconds { try Self.run("/bin/sh", head) })
+      milliseconds[1].append(try Self.milliseconds { try ChildProcess.run("/bin/sh", head) })
       milliseconds[2].append(
         try await Self.milliseconds {
           let state = try await server.json(lateState)
@@ -50,7 +50,7 @@ extension Scenarios {
         })
       milliseconds[3].append(
         try Self.milliseconds {
-          try Self.run(tcatrace, ["state", path, "--at", "\(late)", "--format", "json"])
+          try ChildProcess.run(tcatrace, ["state", path, "--at", "\(late)", "--format", "json"])
         })
     }
     let names = [
@@ -117,7 +117,7 @@ extension Scenarios {
       if let sqlite3 = tools.sqlite3 {
         shell.append(
           try Self.milliseconds {
-            try Self.run(
+            try ChildProcess.run(
               sqlite3,
               [
                 "-list", "-readonly", path,

@@ -98,7 +98,7 @@ extension Scenarios {
       for _ in 0..<size.launches {
         for (index, launch) in launches.enumerated() {
           let start = DispatchTime.now().uptimeNanoseconds
-          try Self.run(launch.executable, launch.arguments)
+          try ChildProcess.run(launch.executable, launch.arguments)
           milliseconds[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
       }
