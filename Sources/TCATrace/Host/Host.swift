@@ -125,7 +125,9 @@ struct SharedValuesBeforeAction {
   /// A TCA `BindingAction` as `Composable`'s reads, `.set(\.displayName, "Blob")`; `nil` for
   /// any other value. TCA's prints its key path whole (`\State.displayName`).
   func renderedBindingAction(_ value: Any) -> String? {
-    guard isBindingAction(type(of: value)) else { return nil }
+    guard
+      RouteDerivation.name(of: type(of: value)).hasPrefix("ComposableArchitecture.BindingAction<")
+    else { return nil }
     let children = Mirror(reflecting: value).children
     guard
       let keyPath = children.first(where: { $0.label == "keyPath" })?.value as? AnyKeyPath,
@@ -133,16 +135,6 @@ struct SharedValuesBeforeAction {
     else { return nil }
     return ".set(\\.\(KeyPathNames.name(of: keyPath)), \(StateDiff.render(bound)))"
   }
-
-  /// Whether `type` is TCA's `BindingAction`, found once a type: naming a type takes thousands
-  /// of instructions, at every payload rendered.
-  private func isBindingAction(_ type: Any.Type) -> Bool {
-    bindingActionTypes.value(for: ObjectIdentifier(type)) {
-      String(reflecting: type).hasPrefix("ComposableArchitecture.BindingAction<")
-    }
-  }
-
-  private let bindingActionTypes = Locked<[ObjectIdentifier: Bool]>([:])
 
   extension PresentationState: _TransparentStateWrapper, _StateWrapperType {
     package var wrappedState: Any { self.wrappedValue as Any }

@@ -40,41 +40,28 @@
     /// alert or a dialog), or the elements a `StackState` has mounted, as text; `nil` for any
     /// other value.
     private static func mounted(_ value: Any) -> Set<String>? {
-      let kind = self.kind(of: Swift.type(of: value))
-      if kind == .presentation {
+      let type = RouteDerivation.name(of: Swift.type(of: value))
+      if type.hasPrefix(Self.presentationState) {
         guard let wrapper = value as? any _TransparentStateWrapper else { return nil }
         let presented = Mirror(reflecting: wrapper.wrappedState).children.first?.value
         guard let presented, !self.isEphemeral(presented) else { return [] }
         let mirror = Mirror(reflecting: presented)
         let label = mirror.displayStyle == .enum ? mirror.children.first?.label ?? "" : ""
-        return [String(reflecting: Swift.type(of: presented)) + "." + label]
+        return [RouteDerivation.name(of: Swift.type(of: presented)) + "." + label]
       }
-      guard kind == .stack,
+      guard type.hasPrefix(Self.stackState),
         let mounted = Mirror(reflecting: value).children.first(where: { $0.label == "_mounted" })
       else { return nil }
       return Set(Mirror(reflecting: mounted.value).children.map { String(reflecting: $0.value) })
     }
 
-    /// What ``mounted(_:)`` reads of a value: what a `PresentationState` presents, what a
-    /// `StackState` has mounted, or nothing.
-    private enum Kind {
-      case presentation, stack, other
-    }
+    private static let presentationState = "ComposableArchitecture.PresentationState<"
+    private static let stackState = "ComposableArchitecture.StackState<"
 
-    /// The kind of each type asked about, and whether a state of each type may hold a
-    /// presentation or a stack among its fields: both found once a type, where naming a type
-    /// took 10,000 instructions for each field of each state at every action with an effect.
-    private static let kinds = Locked<[ObjectIdentifier: Kind]>([:])
+    /// Whether a state of each type may hold a presentation or a stack among its fields, found
+    /// once a type: the check otherwise reflects every field of every state on the route at
+    /// every action with an effect.
     private static let presentingTypes = Locked<[ObjectIdentifier: Bool]>([:])
-
-    private static func kind(of type: Any.Type) -> Kind {
-      self.kinds.value(for: ObjectIdentifier(type)) {
-        let name = String(reflecting: type)
-        return name.hasPrefix("ComposableArchitecture.PresentationState<")
-          ? .presentation
-          : name.hasPrefix("ComposableArchitecture.StackState<") ? .stack : .other
-      }
-    }
 
     /// Whether a value of `type` may hold a `PresentationState` or a `StackState` as one of its
     /// own fields: `false` only for a struct whose fields the standard library describes and
@@ -87,8 +74,9 @@
         var mayPresent = false
         let described = _forEachField(of: type) { _, _, field, _ in
           let kind = MetadataKind.of(field)
+          let name = RouteDerivation.name(of: field)
           if kind == MetadataKind.existential || kind == MetadataKind.extendedExistential
-            || self.kind(of: field) != .other
+            || name.hasPrefix(Self.presentationState) || name.hasPrefix(Self.stackState)
           {
             mayPresent = true
             return false

@@ -352,8 +352,8 @@ import RuntimeSupport
 
     /// `String(reflecting: type)`, kept: a type's name is built from its metadata each time it
     /// is asked for, and a route asks for those of its action and of its state's properties at
-    /// every step of every action.
-    private static func name(of type: Any.Type) -> String {
+    /// every step of every action (as do the presentation check and a binding's payload).
+    static func name(of type: Any.Type) -> String {
       self.names.value(for: ObjectIdentifier(type)) { String(reflecting: type) }
     }
 
