@@ -48,6 +48,7 @@ let package = Package(
       dependencies: [
         "LibraryExample",
         "RealTCAExamples",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "TCATrace", package: "TCATrace"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

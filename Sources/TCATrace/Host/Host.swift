@@ -7,6 +7,7 @@
 
 #if ComposableArchitecture
   import ComposableArchitecture
+  @_spi(Reflection) import Swift
 #else
   import Composable
 #endif
@@ -125,6 +126,9 @@ struct SharedValuesBeforeAction {
   /// A TCA `BindingAction` as `Composable`'s reads, `.set(\.displayName, "Blob")`; `nil` for
   /// any other value. TCA's prints its key path whole (`\State.displayName`).
   func renderedBindingAction(_ value: Any) -> String? {
+    if let binding = value as? any RenderedBindingAction, let rendered = binding.rendered {
+      return rendered
+    }
     guard
       RouteDerivation.name(of: type(of: value)).hasPrefix("ComposableArchitecture.BindingAction<")
     else { return nil }
@@ -134,6 +138,35 @@ struct SharedValuesBeforeAction {
       let bound = children.first(where: { $0.label == "value" })?.value
     else { return nil }
     return ".set(\\.\(KeyPathNames.name(of: keyPath)), \(StateDiff.render(bound)))"
+  }
+
+  /// TCA's `BindingAction`, read without a `Mirror`: its key path is public, and its value, in
+  /// its internal `value: any Sendable`, is read at that field's offset. A mirror of each
+  /// keystroke's binding cost a typing app about 39,000 instructions an action.
+  protocol RenderedBindingAction {
+    /// `nil` when the value's field is not where TCA 1.25 keeps it: the mirror reads it then.
+    var rendered: String? { get }
+  }
+
+  extension BindingAction: RenderedBindingAction {
+    var rendered: String? {
+      guard let offset = BindingValueField.offset else { return nil }
+      let bound = withUnsafeBytes(of: self) { $0.load(fromByteOffset: offset, as: Any.self) }
+      return ".set(\\.\(KeyPathNames.name(of: self.keyPath)), \(StateDiff.render(bound)))"
+    }
+  }
+
+  /// Where a `BindingAction` keeps its value. Its fields (a key path, two closures and an
+  /// existential) are laid out alike whatever its root, so one root's layout tells every one's.
+  enum BindingValueField {
+    static let offset: Int? = {
+      var found: Int?
+      let described = _forEachField(of: BindingAction<Int>.self) { name, offset, type, _ in
+        if String(cString: name) == "value", type == Any.self { found = offset }
+        return true
+      }
+      return described ? found : nil
+    }()
   }
 
   extension PresentationState: _TransparentStateWrapper, _StateWrapperType {

@@ -1,3 +1,4 @@
+import CustomDump
 import Foundation
 @testable import LibraryExample
 import TCATrace
@@ -100,6 +101,30 @@ struct RecordingStoreOnTCATests {
     await store.finish()
     #expect(store.note == "Spice")
     try await recorder.close()
+  }
+
+  /// A binding's payload is read without a mirror on TCA (its value at its field's offset), and
+  /// reads as `Composable`'s: its key path named from the feature's state, its value as
+  /// CustomDump prints it.
+  @Test func bindingPayloadsNameTheirKeyPathAndPrintTheirValue() async throws {
+    let path = temporaryPath()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let recorder = try TraceRecorder(path: path, session: "book", policy: .recordOnly)
+    let store = RecordingStore(initialState: Book.State(title: "Dune"), recorder: recorder) {
+      Book()
+    }
+    let notes = ["Spice", "", "Say \"hi\"\\", "Arrakis\nCaladan", "Épice 🏜️"]
+    for note in notes {
+      store.send(.view(.binding(.set(\.note, note))))
+    }
+    store.send(.view(.binding(.set(\.page, 42))))
+    #expect(store.page == 42)
+    try await recorder.close()
+    let payloads = try TraceReader(path: path).actions().map(\.payload)
+    #expect(
+      payloads
+        == notes.map { ".set(\\.note, \(String(customDumping: $0)))" } + [".set(\\.page, 42)"])
+    #expect(payloads.first == #".set(\.note, "Spice")"#)
   }
 }
 
