@@ -265,7 +265,7 @@ enum StateDiff {
       if oldText != newText {
         // NB: A string of several lines prints otherwise under a label: its tree says how.
         let rebuild =
-          newText.utf8.contains(0x0A)
+          !self.allBytes(of: newText, satisfy: { $0 != 0x0A })
           ? StateTree.rebuildNode(of: kind.load(new), text: newText) : nil
         changes.append(
           StateChange(
@@ -479,6 +479,15 @@ enum StateDiff {
   /// leaves of a state are printed here directly, in CustomDump's format, and everything else
   /// goes to CustomDump. `StateDiffTests` checks the two agree.
   static func render(_ value: Any) -> String {
+    // NB: A leaf of one of these types exactly is cast once: each failed cast of the switch
+    // below walks the runtime's casting rules (optionals, `AnyHashable`, bridging) first.
+    switch ObjectIdentifier(type(of: value)) {
+    case ObjectIdentifier(String.self): return self.render(value as! String)
+    case ObjectIdentifier(Int.self): return String(value as! Int)
+    case ObjectIdentifier(Bool.self): return (value as! Bool) ? "true" : "false"
+    case ObjectIdentifier(Double.self): return String(value as! Double)
+    default: break
+    }
     switch value {
     case let value as Int: return String(value)
     case let value as Bool: return value ? "true" : "false"
@@ -498,10 +507,25 @@ enum StateDiff {
   /// `string` rendered as CustomDump renders it.
   static func render(_ string: String) -> String {
     // NB: Printable ASCII without quotes or backslashes is quoted as it is.
-    if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+    if self.isQuotedAsItIs(string) {
       return "\"\(string)\""
     }
     return String(customDumping: string)
+  }
+
+  /// Whether `string` is printable ASCII without quotes or backslashes.
+  private static func isQuotedAsItIs(_ string: String) -> Bool {
+    self.allBytes(of: string) { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+  }
+
+  /// Whether every byte of `string`'s UTF-8 satisfies `predicate`, read where the bytes lie
+  /// when they are contiguous (a native string's are): its `UTF8View`, walked a byte at a time,
+  /// costs about 40 instructions a byte.
+  static func allBytes(of string: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
+    string.utf8.withContiguousStorageIfAvailable { bytes in
+      for byte in bytes where !predicate(byte) { return false }
+      return true
+    } ?? string.utf8.allSatisfy(predicate)
   }
 
   private static func describe(_ id: AnyHashable) -> String {
