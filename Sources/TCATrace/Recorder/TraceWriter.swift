@@ -47,6 +47,12 @@ package final class TraceWriter: @unchecked Sendable {
   private var flushRequests = 0
   private var flushedGeneration = 0
   private var failure: TraceFileError?
+  /// Whether `failure` is set. NB: `failure == nil` compared two optional errors with the error's
+  /// `==`, copying `failure` first, at every action handed over.
+  private var hasFailure: Bool {
+    guard case .some = self.failure else { return false }
+    return true
+  }
   /// Called once, when an error stops the writer.
   private var failureHandler: (@Sendable (Failure) -> Void)?
   /// The failure, once the handler has been told of it.
@@ -167,7 +173,7 @@ package final class TraceWriter: @unchecked Sendable {
   package func submit(session: SessionRecord) {
     self.condition.lock()
     defer { self.condition.unlock() }
-    guard self.failure == nil, !self.isClosing else { return }
+    guard !self.hasFailure, !self.isClosing else { return }
     self.pendingSession = session
     self.condition.signal()
   }
@@ -178,7 +184,7 @@ package final class TraceWriter: @unchecked Sendable {
   package func submit(_ record: consuming ActionRecord) -> Bool {
     self.condition.lock()
     defer { self.condition.unlock() }
-    guard self.failure == nil, !self.isClosing, self.pendingCount < self.capacity else {
+    guard !self.hasFailure, !self.isClosing, self.pendingCount < self.capacity else {
       self.dropped += 1
       return false
     }
@@ -215,7 +221,7 @@ package final class TraceWriter: @unchecked Sendable {
   /// Records `failure` as what stopped the writer, unless something did already; returns the
   /// call that reports it, to be made once `condition` is unlocked. Called with it locked.
   private func fail(_ failure: Failure) -> (@Sendable () -> Void)? {
-    guard self.failure == nil else { return nil }
+    guard !self.hasFailure else { return nil }
     self.failure = failure.error
     self.pendingFailure = failure
     return self.takeFailureReport()
@@ -235,7 +241,7 @@ package final class TraceWriter: @unchecked Sendable {
   var hasFailed: Bool {
     self.condition.lock()
     defer { self.condition.unlock() }
-    return self.failure != nil
+    return self.hasFailure
   }
 
   /// The error that stopped the writer, if any.
@@ -311,7 +317,7 @@ package final class TraceWriter: @unchecked Sendable {
     self.suspensionRequested = true
     self.condition.broadcast()
     let deadline = Date(timeIntervalSinceNow: timeout)
-    while !self.isSuspended, !self.isFinished, self.failure == nil {
+    while !self.isSuspended, !self.isFinished, !self.hasFailure {
       if !self.condition.wait(until: deadline) { return self.isSuspended || self.isFinished }
     }
     return true
@@ -408,7 +414,7 @@ package final class TraceWriter: @unchecked Sendable {
       self.pendingCount = 0
       let closing = self.isClosing
       let flushGeneration = self.flushRequests
-      let alreadyFailed = self.failure != nil
+      let alreadyFailed = self.hasFailure
       self.condition.unlock()
 
       var writeError: TraceFileError?
@@ -426,7 +432,7 @@ package final class TraceWriter: @unchecked Sendable {
         contentsOf: batch.prefix(Self.maxSpareChunks - self.spareChunks.count))
       batch = []
       var reportFailure: (@Sendable () -> Void)?
-      if let writeError, self.failure == nil {
+      if let writeError, !self.hasFailure {
         self.dropped += lostActions
         reportFailure = self.fail(
           Failure(error: writeError, firstLostSeq: firstLostSeq, whileOpening: false))
@@ -451,7 +457,7 @@ package final class TraceWriter: @unchecked Sendable {
         for continuation in flushed + continuations { continuation.resume() }
         return
       }
-      if suspending, self.failure == nil {
+      if suspending, !self.hasFailure {
         self.condition.unlock()
         self.letGoOfTheFile()
         self.condition.lock()
@@ -639,7 +645,7 @@ package final class TraceWriter: @unchecked Sendable {
     // NB: The journal holds nothing more: the session is in the file. After a failed write it
     // holds the actions lost, and is left for `tcatrace` to read.
     self.condition.lock()
-    let failed = self.failure != nil
+    let failed = self.hasFailure
     self.condition.unlock()
     if failed {
       self.flight?.letGo()
