@@ -83,18 +83,24 @@ public enum InstructionCount {
     let progress = FrameProgress()
     switch pattern {
     case .burst:
-      self.run(recorded: recorded, BenchFeature.State(rows: 0), BenchFeature.Feature()) { send, _ in
+      self.run(
+        recorded: recorded, progress: progress, BenchFeature.State(rows: 0), BenchFeature.Feature()
+      ) { send, _ in
         for _ in 0..<frames { send(.view(.incrementTapped)) }
       }
     case .rows:
       let rows = 100_000
-      self.run(recorded: recorded, BenchFeature.State(rows: rows), BenchFeature.Feature()) {
+      self.run(
+        recorded: recorded, progress: progress, BenchFeature.State(rows: rows),
+        BenchFeature.Feature()
+      ) {
         send, _ in
         for frame in 0..<frames { send(.view(.rowTapped(id: frame * 7_919 % rows))) }
       }
     case .tap:
       let feature = PatternFeature.Feature(progress: progress)
-      self.run(recorded: recorded, PatternFeature.State(rows: 0), feature) { send, written in
+      self.run(recorded: recorded, progress: progress, PatternFeature.State(rows: 0), feature) {
+        send, written in
         for frame in 0..<frames {
           send(.view(.refreshTapped))
           progress.runUntil(frame + 1)
@@ -104,7 +110,8 @@ public enum InstructionCount {
     case .timer:
       let (ticks, tick) = AsyncStream.makeStream(of: Void.self)
       let feature = PatternFeature.Feature(ticks: ticks, progress: progress)
-      self.run(recorded: recorded, PatternFeature.State(rows: 1_000), feature) { send, written in
+      self.run(recorded: recorded, progress: progress, PatternFeature.State(rows: 1_000), feature) {
+        send, written in
         send(.view(.timerStarted))
         for frame in 0..<frames {
           tick.yield()
@@ -115,7 +122,8 @@ public enum InstructionCount {
       }
     case .typing:
       let feature = PatternFeature.Feature(progress: progress)
-      self.run(recorded: recorded, PatternFeature.State(rows: 0), feature) { send, written in
+      self.run(recorded: recorded, progress: progress, PatternFeature.State(rows: 0), feature) {
+        send, written in
         var text = ""
         for _ in 0..<frames {
           text = text.count == 40 ? "" : text + "a"
@@ -130,7 +138,7 @@ public enum InstructionCount {
   /// one that waits until what was recorded is written (nothing, for a plain store), and exits.
   @MainActor
   private static func run<R: Reducer>(
-    recorded: Bool, _ initialState: R.State, _ reducer: R,
+    recorded: Bool, progress: FrameProgress, _ initialState: R.State, _ reducer: R,
     frames: (_ send: (R.Action) -> Void, _ written: () -> Void) -> Void
   ) -> Never {
     if !recorded {
@@ -140,6 +148,8 @@ public enum InstructionCount {
     }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tcatrace-bench-instructions-\(UUID().uuidString)")
+    // NB: A frame that does not arrive ends the run: the recording's folder goes with it.
+    progress.scratch = folder
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let recorder = try TraceRecorder(
@@ -260,6 +270,8 @@ public enum InstructionCount {
 /// How many frames a pattern's store has taken in; only touched on the main actor.
 final class FrameProgress: @unchecked Sendable {
   var frames = 0
+  /// The recording's folder, removed before a run that waited in vain exits.
+  var scratch: URL?
 
   /// Serves the main run loop, where effects send their actions, until `frames` frames are in;
   /// exits when they are not within a minute.
@@ -271,6 +283,7 @@ final class FrameProgress: @unchecked Sendable {
         FileHandle.standardError.write(
           Data("\(CommandLine.arguments[0]): frame \(frames) did not arrive within a minute\n".utf8)
         )
+        if let scratch = self.scratch { try? FileManager.default.removeItem(at: scratch) }
         exit(1)
       }
       _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.1))
@@ -305,10 +318,11 @@ package struct BenchError: Error, CustomStringConvertible {
 /// Another program, run to its end.
 enum ChildProcess {
   /// Runs `executable` with `arguments`, its output into /dev/null (its errors into the file
-  /// `errors`, when given, whose last lines a failure then quotes), and checks its status.
+  /// `errors`, when given, whose last lines a failure then quotes), and checks its status. One
+  /// still running after `deadline` seconds is terminated, and that is an error.
   static func run(
     _ executable: String, _ arguments: [String], expecting status: Int32 = 0,
-    errors: String? = nil
+    errors: String? = nil, deadline: Double = 600
   ) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -324,7 +338,16 @@ enum ChildProcess {
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
     process.environment = environment
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
+    if exited.wait(timeout: .now() + deadline) == .timedOut {
+      process.terminate()
+      process.waitUntilExit()
+      throw BenchError(
+        "\(executable) \(arguments.joined(separator: " ")) ran past \(Int(deadline)) s and was stopped"
+      )
+    }
     process.waitUntilExit()
     guard process.terminationReason == .exit, process.terminationStatus == status else {
       let how =
