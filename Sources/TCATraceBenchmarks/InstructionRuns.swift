@@ -210,7 +210,7 @@ public enum InstructionCount {
           "--tool=callgrind", "--separate-threads=yes",
           "--callgrind-out-file=\(folder)/callgrind.out.%p", program, "--instruction-run",
           pattern.rawValue, recorded ? "recorded" : "plain", "\(frames)",
-        ], errors: folder + ".stderr")
+        ], errors: folder + ".stderr", temporaryDirectory: folder)
       return try Self.instructionsByThread(in: folder)
     }
     return try patterns.map { pattern in
@@ -319,10 +319,12 @@ package struct BenchError: Error, CustomStringConvertible {
 enum ChildProcess {
   /// Runs `executable` with `arguments`, its output into /dev/null (its errors into the file
   /// `errors`, when given, whose last lines a failure then quotes), and checks its status. One
-  /// still running after `deadline` seconds is terminated, and that is an error.
+  /// still running after `deadline` seconds is terminated (killed, when it is still running 5
+  /// seconds later), and that is an error. `temporaryDirectory`, when given, is the child's
+  /// `TMPDIR`: what it leaves there when it is stopped goes with the folder.
   static func run(
     _ executable: String, _ arguments: [String], expecting status: Int32 = 0,
-    errors: String? = nil, deadline: Double = 600
+    errors: String? = nil, deadline: Double = 600, temporaryDirectory: String? = nil
   ) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -337,12 +339,16 @@ enum ChildProcess {
     }
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
+    if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory }
     process.environment = environment
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
     try process.run()
     if exited.wait(timeout: .now() + deadline) == .timedOut {
       process.terminate()
+      if exited.wait(timeout: .now() + 5) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+      }
       process.waitUntilExit()
       throw BenchError(
         "\(executable) \(arguments.joined(separator: " ")) ran past \(Int(deadline)) s and was stopped"
