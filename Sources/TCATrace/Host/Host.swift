@@ -126,12 +126,9 @@ struct SharedValuesBeforeAction {
   /// A TCA `BindingAction` as `Composable`'s reads, `.set(\.displayName, "Blob")`; `nil` for
   /// any other value. TCA's prints its key path whole (`\State.displayName`).
   func renderedBindingAction(_ value: Any) -> String? {
-    if let binding = value as? any RenderedBindingAction, let rendered = binding.rendered {
-      return rendered
-    }
-    guard
-      RouteDerivation.name(of: type(of: value)).hasPrefix("ComposableArchitecture.BindingAction<")
-    else { return nil }
+    // NB: Every `BindingAction` conforms: the cast tells a binding without naming its type.
+    guard let binding = value as? any RenderedBindingAction else { return nil }
+    if let rendered = binding.rendered { return rendered }
     let children = Mirror(reflecting: value).children
     guard
       let keyPath = children.first(where: { $0.label == "keyPath" })?.value as? AnyKeyPath,
