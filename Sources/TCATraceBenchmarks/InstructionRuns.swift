@@ -83,24 +83,18 @@ public enum InstructionCount {
     let progress = FrameProgress()
     switch pattern {
     case .burst:
-      self.run(
-        recorded: recorded, progress: progress, BenchFeature.State(rows: 0), BenchFeature.Feature()
-      ) { send, _ in
+      self.run(recorded: recorded, BenchFeature.State(rows: 0), BenchFeature.Feature()) { send, _ in
         for _ in 0..<frames { send(.view(.incrementTapped)) }
       }
     case .rows:
       let rows = 100_000
-      self.run(
-        recorded: recorded, progress: progress, BenchFeature.State(rows: rows),
-        BenchFeature.Feature()
-      ) {
+      self.run(recorded: recorded, BenchFeature.State(rows: rows), BenchFeature.Feature()) {
         send, _ in
         for frame in 0..<frames { send(.view(.rowTapped(id: frame * 7_919 % rows))) }
       }
     case .tap:
       let feature = PatternFeature.Feature(progress: progress)
-      self.run(recorded: recorded, progress: progress, PatternFeature.State(rows: 0), feature) {
-        send, written in
+      self.run(recorded: recorded, PatternFeature.State(rows: 0), feature) { send, written in
         for frame in 0..<frames {
           send(.view(.refreshTapped))
           progress.runUntil(frame + 1)
@@ -110,8 +104,7 @@ public enum InstructionCount {
     case .timer:
       let (ticks, tick) = AsyncStream.makeStream(of: Void.self)
       let feature = PatternFeature.Feature(ticks: ticks, progress: progress)
-      self.run(recorded: recorded, progress: progress, PatternFeature.State(rows: 1_000), feature) {
-        send, written in
+      self.run(recorded: recorded, PatternFeature.State(rows: 1_000), feature) { send, written in
         send(.view(.timerStarted))
         for frame in 0..<frames {
           tick.yield()
@@ -122,8 +115,7 @@ public enum InstructionCount {
       }
     case .typing:
       let feature = PatternFeature.Feature(progress: progress)
-      self.run(recorded: recorded, progress: progress, PatternFeature.State(rows: 0), feature) {
-        send, written in
+      self.run(recorded: recorded, PatternFeature.State(rows: 0), feature) { send, written in
         var text = ""
         for _ in 0..<frames {
           text = text.count == 40 ? "" : text + "a"
@@ -138,7 +130,7 @@ public enum InstructionCount {
   /// one that waits until what was recorded is written (nothing, for a plain store), and exits.
   @MainActor
   private static func run<R: Reducer>(
-    recorded: Bool, progress: FrameProgress, _ initialState: R.State, _ reducer: R,
+    recorded: Bool, _ initialState: R.State, _ reducer: R,
     frames: (_ send: (R.Action) -> Void, _ written: () -> Void) -> Void
   ) -> Never {
     if !recorded {
@@ -148,8 +140,6 @@ public enum InstructionCount {
     }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tcatrace-bench-instructions-\(UUID().uuidString)")
-    // NB: A frame that does not arrive ends the run: the recording's folder goes with it.
-    progress.scratch = folder
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let recorder = try TraceRecorder(
@@ -270,8 +260,6 @@ public enum InstructionCount {
 /// How many frames a pattern's store has taken in; only touched on the main actor.
 final class FrameProgress: @unchecked Sendable {
   var frames = 0
-  /// The recording's folder, removed before a run that waited in vain exits.
-  var scratch: URL?
 
   /// Serves the main run loop, where effects send their actions, until `frames` frames are in;
   /// exits when they are not within a minute.
@@ -283,7 +271,6 @@ final class FrameProgress: @unchecked Sendable {
         FileHandle.standardError.write(
           Data("\(CommandLine.arguments[0]): frame \(frames) did not arrive within a minute\n".utf8)
         )
-        if let scratch = self.scratch { try? FileManager.default.removeItem(at: scratch) }
         exit(1)
       }
       _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.1))

@@ -3,8 +3,8 @@ import TCATrace
 
 extension Scenarios {
   /// Issue #75, in time: a tap every 16 ms, a timer's tick every 16 ms on 1,000 rows, and a
-  /// keystroke every 100 ms (each at least that long after the one before), as an app sends them (`InstructionCount.Pattern`), to a plain
-  /// `Store` and to a `RecordingStore`. Whether the writer keeps up at those rates (every action
+  /// keystroke every 100 ms (each at least that long after the one before), as an app sends
+  /// them (`InstructionCount.Pattern`), to a plain `Store` and to a `RecordingStore`. Whether the writer keeps up at those rates (every action
   /// written, none dropped), and the main thread's CPU time an action, for the record: one run of
   /// each side, whose instructions `--instructions` counts without the noise. The CPU time is
   /// only measured where the main actor runs on the main thread, as in `tcatrace-bench`; under
