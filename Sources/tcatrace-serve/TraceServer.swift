@@ -158,9 +158,10 @@ struct TraceServer: HTTPHandler {
     return .object(members)
   }
 
-  /// `/api/files/F/sessions/S/actions?from=SEQ&limit=N&category=…&feature=…&leaks=true&text=…`:
+  /// `/api/files/F/sessions/S/actions?from=SEQ&limit=N&category=…&feature=…&leaks=true&text=…&changed=…`:
   /// a page of actions from a seq on, read by the session's index, and the seq the next page
-  /// starts from (`null` at the end).
+  /// starts from (`null` at the end). `changed` is a state path: its history, as `tcatrace replay
+  /// --changed` lists it.
   private func actions(file: String, session: Int64, query: Query) throws -> HTTPResponse {
     var filter = TraceFilter(session: session)
     filter.fromSeq = try query.integer("from", minimum: 1) ?? 1
@@ -179,6 +180,7 @@ struct TraceServer: HTTPHandler {
     }
     filter.feature = query["feature"].flatMap { $0.isEmpty ? nil : $0 }
     filter.text = query["text"].flatMap { $0.isEmpty ? nil : $0 }
+    filter.changedPath = query["changed"].flatMap { $0.isEmpty ? nil : $0 }
     filter.leaksOnly = try query.boolean("leaks")
     // NB: One action more than the page: the next page starts at its seq.
     let (actions, next) = try self.read(path: file) { reader in

@@ -36,6 +36,58 @@ struct TraceReaderTests {
       loaded.changes.map { [$0.path, $0.old, $0.new] } == [["child.title", #""""#, #""hello""#]])
   }
 
+  /// A state path's history: the actions with a change at the path, below it, or above it,
+  /// unless that one only put a collection in a new order; never a path that merely begins
+  /// with the same characters.
+  @Test func filtersActionsByTheStatePathTheyChanged() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.db")
+    let connection = try TraceFile.openForWriting(path: path)
+    let changes = [
+      "('rows[id: 1].title', 'changed', NULL)", "('rows[id: 10].title', 'changed', NULL)",
+      #"('rows', 'changed', '{"order":["[id: 10]","[id: 1]"]}')"#,
+      "('rows[id: 1]', 'removed', NULL)", #"('login', 'added', '{"node":["t","nil"]}')"#,
+      "('login.emailAddress', 'changed', NULL)",
+    ]
+    let actions = (1...7).map { seq in
+      "(\(seq), 1, \(seq), \(seq), 1, 'send', NULL, 'view.tapped', 'view', '', 'view', 'tapped', '')"
+    }
+    let rows = changes.enumerated().map { offset, change in
+      "(\(offset + 1), 0, " + change.dropFirst()
+    }
+    try connection.execute(
+      """
+      BEGIN;
+      INSERT INTO sessions
+        (id, name, root_feature, started_at, ended_at, dropped_actions, recorder_version)
+      VALUES (1, 'paths', 'AppFeature', '2026-12-04T10:00:00.000Z', NULL, 0, '0.1.0');
+      INSERT INTO actions
+        (id, session_id, seq, time_ns, duration_ns, origin, cause_seq, path, root_category,
+         feature, category, case_name, state_path)
+      VALUES \(actions.joined(separator: ", "));
+      INSERT INTO state_changes (action_id, position, path, kind, rebuild)
+      VALUES \(rows.joined(separator: ", "));
+      COMMIT;
+      """
+    )
+    let reader = try TraceReader(path: path)
+    func history(_ path: String) throws -> [Int] {
+      try reader.actions(matching: TraceFilter(changedPath: path), includeChanges: false)
+        .map(\.seq)
+    }
+    #expect(try history("rows[id: 1]") == [1, 4])
+    #expect(try history("rows[id: 1].title") == [1, 4])
+    #expect(try history("rows") == [1, 2, 3, 4])
+    #expect(try history("login.email") == [5])
+    #expect(try history("login") == [5, 6])
+    #expect(try history("") == [1, 2, 3, 4, 5, 6])
+    #expect(try history("rows[id: 1") == [])
+    // NB: With the other filters, as every condition must hold.
+    #expect(
+      try reader.actions(matching: TraceFilter(toSeq: 3, changedPath: "rows")).map(\.seq)
+        == [1, 2, 3])
+  }
+
   /// Only the state before the first action is kept: the state after each later one is that,
   /// with every change up to it applied, rendered as CustomDump renders the value.
   @Test func rebuildsTheStateAfterEachActionFromTheKeptOne() throws {

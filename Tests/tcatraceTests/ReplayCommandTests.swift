@@ -144,6 +144,43 @@ struct ReplayCommandTests {
     )
   }
 
+  /// A state path's history: the todo loaded (added above the title) and its title typed;
+  /// not the todos put in a new order, nor another todo's title.
+  @Test func replayChangedListsAStatePathsHistory() async throws {
+    let result = try await self.trace.run([
+      "replay", "FILE", "--session", "1", "--changed", "todos.todos[id: 1].title",
+    ])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    expectNoDifference(
+      result.stdout,
+      #"""
+      Session 1 · app · AppFeature · 2026-01-01T00:00:00.000Z
+      #11      +10.000ms internal     todos                todosLoaded  Result.success([[0]: Todo(id: 1, title: "Buy milk", isComplete: false), [1]: Todo(id: 2, title: "Write the trace reader", isComplete: true)])  ← #10
+             todos.todos[id: 1] (added)
+             + TodoRowFeature.State(
+             +   id: 1,
+             +   title: "Buy milk",
+             +   isComplete: false
+             + )
+             todos.todos[id: 2] (added)
+             + TodoRowFeature.State(
+             +   id: 2,
+             +   title: "Write the trace reader",
+             +   isComplete: true
+             + )
+             todos.isLoading
+             - true
+             + false
+      #17      +16.000ms view         todos.rows[id: 1]    titleChanged  "Buy oat milk"
+             todos.todos[id: 1].title
+             - "Buy milk"
+             + "Buy oat milk"
+
+      """#
+    )
+  }
+
   @Test func replayWithNoMatch() async throws {
     let result = try await self.trace.run(["replay", "FILE", "--grep", "nothing like this"])
     #expect(result.status == 0)

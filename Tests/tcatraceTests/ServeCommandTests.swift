@@ -141,6 +141,16 @@ struct ServeCommandTests {
         url, path: "/api/files/0/sessions/2/actions?leaks=true&category=view", token: token)
       #expect(leaks.body.components(separatedBy: #""seq":"#).count - 1 == 2)
 
+      // A state path's history, as `tcatrace replay --changed` lists it: the two-factor code
+      // typed, and the feature holding it added and removed.
+      let history = try await Self.get(
+        url, path: "/api/files/0/sessions/1/actions?changed=login.twoFactor.code", token: token)
+      #expect(history.status == 200)
+      let seqs = history.body.components(separatedBy: #"{"session":1,"seq":"#).dropFirst()
+        .map { $0.prefix { $0 != "," } }
+      #expect(seqs == ["4", "5", "8"], "\(history.body)")
+      #expect(history.body.hasSuffix(#"],"next":null}"#))
+
       // An action, with the actions its effects sent.
       let action = try await Self.get(url, path: "/api/files/0/sessions/2/actions/2", token: token)
       #expect(action.body.hasPrefix(#"{"session":2,"seq":2,"#))
@@ -439,7 +449,7 @@ struct ServeCommandTests {
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
-    #expect(report.count == 43, "\(report.keys.sorted())")
+    #expect(report.count == 45, "\(report.keys.sorted())")
     // NB: The README's screenshot is this run's, copied when asked.
     if let destination = ProcessInfo.processInfo.environment["TCATRACE_SERVE_SCREENSHOT"] {
       _ = try? FileManager.default.removeItem(atPath: destination)

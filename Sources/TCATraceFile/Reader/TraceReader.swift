@@ -250,7 +250,9 @@ public final class TraceReader {
   ) throws {
     let (sql, values) = Self.query(
       filter, order: order, limit: limit, marksSends: try self.marksSends(),
-      marksFlight: try self.marksFlight())
+      marksFlight: try self.marksFlight(),
+      marksOrder: try filter.changedPath != nil && self.hasColumn("rebuild", in: "state_changes")
+    )
     let descending = order == .seqDescending
     let statement = try self.connection.prepare(sql)
     statement.bind(values)
@@ -312,10 +314,11 @@ public final class TraceReader {
   // MARK: - Queries
 
   /// The query of the actions `filter` matches; `marksSends`: whether the file has the
-  /// `at_once` column; `marksFlight`: whether it has the `flight` column.
+  /// `at_once` column; `marksFlight`: whether it has the `flight` column; `marksOrder`: whether
+  /// it has the `rebuild` column, which tells a collection's new order.
   package static func query(
     _ filter: TraceFilter, order: ActionOrder = .written, limit: Int? = nil, marksSends: Bool,
-    marksFlight: Bool = false
+    marksFlight: Bool = false, marksOrder: Bool = false
   ) -> (String, [SQLiteValue]) {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
@@ -351,6 +354,21 @@ public final class TraceReader {
       let needle = parameter(.text(text))
       conditions.append(
         "(instr(a.path, \(needle)) > 0 OR instr(coalesce(a.payload, ''), \(needle)) > 0)")
+    }
+    if let path = filter.changedPath {
+      // NB: Below the path, `.` or `[` follows it; above it, one of them follows the change's.
+      // A change above it that only put a collection in a new order (its `rebuild` is the
+      // order alone) kept each element as it was.
+      let path = parameter(.text(path))
+      let reordered = marksOrder ? #"substr(coalesce(c.rebuild, ''), 1, 9) = '{"order":'"# : "0"
+      conditions.append(
+        """
+        EXISTS (SELECT 1 FROM state_changes c WHERE c.action_id = a.id AND (\(path) = '' \
+        OR c.path = \(path) \
+        OR substr(c.path, 1, length(\(path)) + 1) IN (\(path) || '.', \(path) || '[') \
+        OR ((c.path = '' OR substr(\(path), 1, length(c.path) + 1) IN (c.path || '.', c.path || '[')) \
+        AND NOT \(reordered))))
+        """)
     }
     if let afterID = filter.afterID {
       conditions.append("a.id > \(parameter(.integer(afterID)))")

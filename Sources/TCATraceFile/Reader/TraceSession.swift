@@ -156,6 +156,12 @@ public struct TraceFilter: Equatable, Sendable {
   public var toSeq: Int?
   /// Only actions whose case path or payload contains this text (case-sensitive).
   public var text: String?
+  /// Only actions that changed the value at this state path (`login.email`,
+  /// `todos[id: 3].title`): a change at the path, at a path below it, or at a path above it,
+  /// which may have replaced the value (`login.twoFactor` added, for `login.twoFactor.code`),
+  /// unless it only put a collection in a new order. The empty path is the whole state: every
+  /// action that changed anything.
+  public var changedPath: String?
   /// Only actions written after the one with this row id: for following a growing file.
   public var afterID: Int64?
 
@@ -167,6 +173,7 @@ public struct TraceFilter: Equatable, Sendable {
     fromSeq: Int? = nil,
     toSeq: Int? = nil,
     text: String? = nil,
+    changedPath: String? = nil,
     afterID: Int64? = nil
   ) {
     self.session = session
@@ -176,6 +183,7 @@ public struct TraceFilter: Equatable, Sendable {
     self.fromSeq = fromSeq
     self.toSeq = toSeq
     self.text = text
+    self.changedPath = changedPath
     self.afterID = afterID
   }
 }

@@ -69,6 +69,8 @@ function filters() {
   if (feature) params.feature = feature;
   const text = document.getElementById('text').value;
   if (text) params.text = text;
+  const changed = document.getElementById('changed').value.trim();
+  if (changed) params.changed = changed;
   if (document.getElementById('leaks-only').checked) params.leaks = 'true';
   return params;
 }
@@ -185,8 +187,9 @@ async function loadPage() {
     status('');
     appendRows(page.actions);
     view.next = page.next;
-    document.getElementById('more').textContent =
-      view.next === null ? `${view.rows.length} actions` : 'Loading more as you scroll…';
+    document.getElementById('more').textContent = view.next !== null ? 'Loading more as you scroll…'
+      : params.changed ? `${view.rows.length} actions changed ${params.changed}`
+      : `${view.rows.length} actions`;
   } catch (error) {
     if (generation === view.generation) status(error.message);
   } finally {
@@ -209,6 +212,8 @@ function appendRows(actions) {
       element('td', null, action.origin === 'send' ? 'sent' : `by #${action.cause_seq}`),
       element('td', null));
     row.dataset.seq = action.seq;
+    // A filtered log keeps the selected action marked, when it is among the filter's.
+    if (action.seq === view.selected) row.classList.add('selected');
     if (action.leaks.length > 0) {
       const marker = element('span', 'leak-marker', '⚠');
       marker.title = action.leaks.map(l => l.rule).join(', ');
@@ -320,15 +325,34 @@ function describe(node) {
   return '';
 }
 
+// A button that lists the actions that changed the value at `path`: its history, in the log.
+// Its name is its label, and its mark is the style's: the node's text stays the state's.
+function historyButton(path) {
+  const button = element('button', 'history');
+  button.type = 'button';
+  button.title = `History of ${path}`;
+  button.setAttribute('aria-label', button.title);
+  button.dataset.path = path;
+  button.addEventListener('click', event => {
+    // Inside a summary, the click would also open or close its node.
+    event.preventDefault();
+    event.stopPropagation();
+    document.getElementById('changed').value = path;
+    resetLog();
+  });
+  return button;
+}
+
 function renderNode(node, label, path, changed, holds, open) {
   const name = label === null ? [] : [element('span', 'label', label + ': ')];
+  const history = label === null ? [] : [historyButton(path)];
   if (node.children === undefined) {
-    const leaf = element('div', 'leaf', ...name, describe(node));
+    const leaf = element('div', 'leaf', ...name, describe(node), ...history);
     if (changed.has(path)) leaf.classList.add('changed');
     leaf.dataset.path = path;
     return leaf;
   }
-  const details = element('details', null, element('summary', null, ...name, describe(node)));
+  const details = element('details', null, element('summary', null, ...name, describe(node), ...history));
   details.dataset.path = path;
   if (changed.has(path)) details.classList.add('changed');
   details.open = open || holds(path);

@@ -18,6 +18,11 @@ extension TCATraceCommand {
         --category matches an action's own category, at the feature that owns it: \
         _internal.cart._internal.payment.delegate.didPay is a delegate action of \
         cart.payment. --feature matches that feature and every feature below it.
+
+        --changed lists a state path's history: the actions that changed the value there, \
+        a value below it (todos[id: 3].title for todos[id: 3]), or a value above it that may \
+        have replaced it (login.twoFactor added, for login.twoFactor.code); a collection above \
+        it put in a new order does not count.
         """
     )
 
@@ -40,6 +45,16 @@ extension TCATraceCommand {
 
     @Option(help: "Only actions whose case path or payload contains this text.")
     var grep: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Only actions that changed the value at this state path: login.email, todos[id: 3].",
+        discussion:
+          "A change below the path counts, and so does one above it that may have replaced the value.",
+        valueName: "path"
+      )
+    )
+    var changed: String?
 
     @Option(help: "Only actions from this seq on.")
     var from: Int?
@@ -101,7 +116,8 @@ extension TCATraceCommand {
       // states are checked too, though a replay does not read them: damage there is damage to
       // the session's record, which `state` and `debug` would meet.
       let tables =
-        ["sessions", "actions", "leaks", "states"] + (self.noDiff ? [] : ["state_changes"])
+        ["sessions", "actions", "leaks", "states"]
+        + (self.noDiff && self.changed == nil ? [] : ["state_changes"])
       try await self.trace.read(checking: tables) { reader in try await self.replay(reader) }
     }
 
@@ -113,7 +129,8 @@ extension TCATraceCommand {
         leaksOnly: self.leaksOnly,
         fromSeq: self.from,
         toSeq: self.to,
-        text: self.grep
+        text: self.grep,
+        changedPath: self.changed
       )
       var printer = ReplayPrinter(
         reader: reader, format: self.format, terminal: .standard, showsChanges: !self.noDiff
@@ -146,7 +163,9 @@ extension TCATraceCommand {
     private func printFlight(
       of session: Int64, _ filter: TraceFilter, with printer: inout ReplayPrinter
     ) throws {
-      guard !filter.leaksOnly, let flight = try printer.reader.journalActions(session: session)
+      // NB: The journal holds no state changes: none of its actions has a leak or a change.
+      guard !filter.leaksOnly, filter.changedPath == nil,
+        let flight = try printer.reader.journalActions(session: session)
       else { return }
       let actions = flight.actions.filter { action in
         let category = ActionCategory(rawValue: action.category) ?? .unclassified

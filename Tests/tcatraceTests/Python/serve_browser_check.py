@@ -290,6 +290,27 @@ try:
         expected = [a["seq"] for a in replay]
         filtered(expected)
 
+        # A state path's history: the button beside a value in the state tree lists the actions
+        # that changed it, as `tcatrace replay --changed` does, with their categories and causes.
+        select_row(5)
+        page.wait_for_timeout(300)
+        page.click('#state .leaf > button.history[data-path="login.twoFactor.code"]')
+        expected = replay_seqs("--changed", "login.twoFactor.code")
+        shown = filtered(expected)
+        more = page.text_content("#more")
+        check("a value's history button lists replay --changed's actions",
+              shown == expected and expected == [4, 5, 8] and page.input_value("#changed") == "login.twoFactor.code"
+              and more == "3 actions changed login.twoFactor.code", f"{shown} vs {expected}; {more!r}")
+        page.click('#state details[data-path="login.twoFactor"] > summary > button.history')
+        expected = replay_seqs("--changed", "login.twoFactor")
+        shown = filtered(expected)
+        still_open = page.eval_on_selector('#state details[data-path="login.twoFactor"]', "d => d.open")
+        check("a node's history button lists its history and leaves the node open",
+              shown == expected and len(expected) >= 3 and still_open, f"{shown} vs {expected}; open={still_open}")
+        page.fill("#changed", "")
+        expected = [a["seq"] for a in replay]
+        filtered(expected)
+
         # The downloads are what tcatrace test and tcatrace export print.
         statuses = page.evaluate(
             "async () => Promise.all(['download-test', 'download-perfetto'].map(async id => {"
