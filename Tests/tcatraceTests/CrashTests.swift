@@ -156,7 +156,7 @@ struct CrashTests {
   }
 
   /// Reads the crashed session with `tcatrace replay` and expects its six actions: 1–3 written,
-  /// 4–6 in the journal (the fixture's writer waits a minute for their batch to fill), 6 the
+  /// 4–6 in the journal (the fixture's writer waits an hour for their batch to fill), 6 the
   /// action the process ended in when it ended in the reducer, and one that returned when its
   /// effect aborted.
   static func expectSixActions(in path: String, endsInReducer: Bool, how: String) async throws {

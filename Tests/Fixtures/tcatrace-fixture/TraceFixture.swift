@@ -130,12 +130,13 @@ struct TraceFixture {
     path: String, _ crash: CrashFeature.Crash, throughModifier: Bool
   ) async throws {
     installReportingHandlers()
-    // NB: The writer writes taps 1–3 when asked to flush, and waits a minute for the batch of
-    // taps 4–6 to fill: the process always ends before it writes them. With the 2 ms an app's
-    // writer waits, a busy machine could run the writer before an effect's abort, and the
-    // journal would hold nothing of action 6.
+    // NB: The writer writes taps 1–3 when asked to flush, and waits an hour for the batch of
+    // taps 4–6 to fill: the process always ends before it writes them, however busy the
+    // machine (a minute was not enough once, with the whole suite running). With the 2 ms an
+    // app's writer waits, a busy machine could run the writer before an effect's abort, and
+    // the journal would hold nothing of action 6.
     let recorder = try TraceRecorder(
-      path: path, session: "crash", policy: .recordOnly, timing: .measured, writerDelay: 60)
+      path: path, session: "crash", policy: .recordOnly, timing: .measured, writerDelay: 3_600)
     let send: (CrashFeature.Action) -> Void
     if throughModifier {
       let store = Store(initialState: CrashFeature.State()) {
