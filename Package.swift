@@ -144,6 +144,9 @@ let package = Package(
         "TerminalSafeText",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        // NB: The live stream's sockets (`tcatrace serve --live`): Linux and Apple's platforms
+        // alike, no Foundation networking.
+        .product(name: "FlyingSocks", package: "FlyingFox"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
@@ -207,12 +210,14 @@ let package = Package(
       name: "tcatrace-serve",
       dependencies: [
         "GeneratedTestCheck",
+        "RuntimeSupport",
         "TCATraceFile",
         "TestGeneration",
         "ToolSupport",
         "TraceFormats",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
       // NB: The page's files, built into the program as `PageContents.swift`
       // (`Scripts/embed-page.py`), not as resources (see `PageAssets`).
@@ -396,6 +401,7 @@ let package = Package(
         "tcatrace-fixture",
         "TestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
       // NB: Python/ holds the scripts that read `tcatrace export`'s OTLP as OpenTelemetry's own
       // definitions do, and receive it as a collector would.

@@ -13,7 +13,7 @@ extension PageAssets {
 <link rel="stylesheet" href="/app.css?token={{token}}">
 <script src="/app.js?token={{token}}" defer></script>
 </head>
-<body>
+<body data-live="{{live}}">
 <header>
   <h1>tcatrace</h1>
   <label>Session <select id="session"></select></label>
@@ -179,9 +179,17 @@ function filters() {
 
 // MARK: - Sessions
 
-async function loadFiles() {
-  view.files = await api('files');
+// A live file's state: its app connected, or when it left.
+function liveLabel(file) {
+  if (!file.live) return '';
+  if (file.live.connected) return ' · live';
+  return ` · left ${file.live.left_at ? new Date(file.live.left_at).toLocaleTimeString() : ''}`;
+}
+
+// Lists the files' sessions in the choosers; the session shown stays chosen.
+function listSessions() {
   const select = document.getElementById('session');
+  const shown = view.session === null ? null : currentSession();
   select.replaceChildren();
   const errors = [];
   for (const file of view.files) {
@@ -191,19 +199,43 @@ async function loadFiles() {
     }
     for (const session of file.sessions) {
       const option = element('option', null,
-        `${file.name} · #${session.id} ${session.root_feature} (${session.actions} actions, ${session.leaks} leaks)`);
+        `${file.name} · #${session.id} ${session.root_feature} (${session.actions} actions, ${session.leaks} leaks)${liveLabel(file)}`);
       option.value = `${file.index}/${session.id}`;
       select.append(option);
     }
   }
-  document.getElementById('compare-with').replaceChildren(
-    ...[...select.options].map(option => option.cloneNode(true)));
+  const compare = document.getElementById('compare-with');
+  const compared = compare.value;
+  compare.replaceChildren(...[...select.options].map(option => option.cloneNode(true)));
+  if (compared) compare.value = compared;
+  if (shown !== null) select.value = shown;
   document.getElementById('file-errors').textContent = errors.join('\n');
+}
+
+async function loadFiles() {
+  view.files = await api('files');
+  listSessions();
+  const select = document.getElementById('session');
   if (select.options.length > 0) {
     const [file, session] = select.options[0].value.split('/').map(Number);
     await openSession(file, session);
   } else {
     status('No session to show.');
+  }
+}
+
+// With apps connected (`tcatrace serve --live`), the files grow: asked for again every 2
+// seconds, the new sessions join the chooser, and the first opens when none was shown.
+async function refreshFiles() {
+  const files = await api('files');
+  if (JSON.stringify(files) === JSON.stringify(view.files)) return;
+  view.files = files;
+  listSessions();
+  const select = document.getElementById('session');
+  if (view.session === null && select.options.length > 0) {
+    status('');
+    const [file, session] = select.options[0].value.split('/').map(Number);
+    await openSession(file, session);
   }
 }
 
@@ -764,6 +796,9 @@ document.addEventListener('DOMContentLoaded', () => {
     }
   }, 1000);
   loadFiles().catch(error => status(error.message));
+  if (document.body.dataset.live === 'true') {
+    setInterval(() => { refreshFiles().catch(error => status(error.message)); }, 2000);
+  }
 });
 
 """##

@@ -19,6 +19,12 @@ struct ServeCommand: AsyncParsableCommand {
       refused. A file that cannot be read is named in the page with the one line the other \
       commands give, and the others are served; when none can be read, that line is printed \
       for the first, and the exit code is 2. Files are never changed.
+
+      With --live DIR, it also takes apps: it prints a line TCATRACE_DEBUGGER=HOST:PORT:SECRET, \
+      and an app whose TraceRecorder finds that in its environment streams its session here as \
+      it records, into a trace file of its own in DIR, which the page shows as it grows. An \
+      app must present the secret, made at start; one that does not, or that sends what is not \
+      a trace's rows, is refused with a one-line reason, printed here too.
       """,
     version: TCATraceVersion.current
   )
@@ -29,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   @Argument(help: "The trace files (SQLite files written by a TraceRecorder).")
-  var files: [String]
+  var files: [String] = []
 
   @Option(help: "The port to listen on. Default: one the system picks.")
   var port: Int = 0
@@ -37,10 +43,36 @@ struct ServeCommand: AsyncParsableCommand {
   @Flag(help: "Open the page in the default browser.")
   var open = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Take apps' sessions live, each into a trace file of its own in this directory (made if missing).",
+      valueName: "directory"))
+  var live: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The IPv4 address apps connect to, with --live. Default: 127.0.0.1 (this machine only).",
+      valueName: "address"))
+  var liveHost = "127.0.0.1"
+
+  @Option(
+    help: ArgumentHelp(
+      "The port apps connect to, with --live. Default: one the system picks.", valueName: "port"))
+  var livePort: Int = 0
+
+  /// The bytes one app's session may send: for tests of the bound.
+  @Option(help: .hidden)
+  var liveSessionBytes: Int = LiveServer.maximumSessionBytes
+
   func validate() throws {
-    guard !self.files.isEmpty else { throw ValidationError("give at least one trace file") }
+    guard !self.files.isEmpty || self.live != nil else {
+      throw ValidationError("give at least one trace file, or --live DIR")
+    }
     guard (0...65_535).contains(self.port) else {
       throw ValidationError("--port is a port number, from 0 (any) to 65535")
+    }
+    guard (0...65_535).contains(self.livePort) else {
+      throw ValidationError("--live-port is a port number, from 0 (any) to 65535")
     }
   }
 
@@ -51,10 +83,15 @@ struct ServeCommand: AsyncParsableCommand {
     // NB: A file that cannot be read beside others that can is named in the page. When none
     // can, a page would show nothing: the first file's line, as the other commands give it.
     // The files are opened only until one can be.
-    if let first = Self.refusal(of: self.files[0]),
+    if self.live == nil, let first = Self.refusal(of: self.files[0]),
       self.files.dropFirst().allSatisfy({ Self.refusal(of: $0) != nil })
     {
       throw CLIError(message: first)
+    }
+    let files = ServedFiles(self.files)
+    var liveServer: LiveServer?
+    if let directory = self.live {
+      liveServer = try await self.liveServer(in: directory, files: files)
     }
     let token = Self.makeToken()
     let address: sockaddr_in
@@ -82,16 +119,54 @@ struct ServeCommand: AsyncParsableCommand {
     }
     await handler.serve(
       TraceServer(
-        files: self.files, token: token, hosts: ["127.0.0.1:\(port)", "localhost:\(port)"]))
+        files: files, token: token, isLive: liveServer != nil,
+        hosts: ["127.0.0.1:\(port)", "localhost:\(port)"]))
     let url = "http://127.0.0.1:\(port)/?token=\(token)"
     print("Serving \(self.files.count) file\(self.files.count == 1 ? "" : "s") at \(url)")
+    let takingApps = liveServer.map { live in Task { await live.run() } }
+    if let liveServer, let directory = self.live {
+      print("Taking apps' sessions into \(directory): start an app with")
+      print(liveServer.environmentLine)
+    }
     print("Press Ctrl-C to stop.")
     fflush(nil)
     if self.open { Self.openInBrowser(url) }
     await Self.waitForInterrupt()
+    liveServer?.stop()
+    takingApps?.cancel()
     await server.stop(timeout: 1)
     running.cancel()
     print("Stopped.")
+  }
+
+  /// Makes `directory` if it is missing, and listens for apps.
+  private func liveServer(in directory: String, files: ServedFiles) async throws -> LiveServer {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else {
+        throw CLIError(message: "'\(directory)' is not a directory: give --live a directory.")
+      }
+    } else {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+      } catch {
+        throw CLIError(
+          message:
+            "cannot make '\(directory)': \(Self.firstLine(of: error)); give --live a directory you can write."
+        )
+      }
+    }
+    do {
+      return try await LiveServer(
+        directory: directory, host: self.liveHost, port: UInt16(self.livePort),
+        secret: Self.makeToken(), files: files, maximumSessionBytes: self.liveSessionBytes)
+    } catch {
+      throw CLIError(
+        message:
+          "cannot listen for apps on \(self.liveHost):\(self.livePort): \(Self.firstLine(of: error)); choose another --live-host or --live-port."
+      )
+    }
   }
 
   /// Why `file` cannot be opened as a trace, in the commands' one line; `nil` when it can.

@@ -17,9 +17,12 @@ private typealias JSONValue = ToolSupport.JSONValue
 /// Nothing it answers is HTML built from a trace: the page is static, and a trace's text
 /// reaches it as JSON strings, which the page shows as text.
 struct TraceServer: HTTPHandler {
-  /// The files given, in order: the API names them by index.
-  let files: [String]
+  /// The files given, in order, then those apps' sessions are written to as they connect
+  /// (`--live`): the API names them by index.
+  let files: ServedFiles
   let token: String
+  /// Whether apps' sessions arrive as the server runs (`--live`).
+  var isLive = false
   /// The `Host` values accepted: the address and port it listens on.
   let hosts: Set<String>
   /// What SQLite's check of each file found.
@@ -48,7 +51,8 @@ struct TraceServer: HTTPHandler {
     do {
       switch components.first {
       case nil, "index.html":
-        return Self.asset(PageAssets.index(token: self.token), type: "text/html; charset=utf-8")
+        return Self.asset(
+          PageAssets.index(token: self.token, live: self.isLive), type: "text/html; charset=utf-8")
       case "app.js":
         return Self.asset(PageAssets.script, type: "text/javascript; charset=utf-8")
       case "app.css":
@@ -77,7 +81,8 @@ struct TraceServer: HTTPHandler {
   private func api(_ path: [String], query: [HTTPRequest.QueryItem]) throws -> HTTPResponse {
     let query = Query(query)
     if path == ["files"] {
-      return Self.json(.array(self.files.indices.map(self.fileSummary)))
+      let files = self.files.all
+      return Self.json(.array(files.indices.map { self.fileSummary($0, files[$0]) }))
     }
     if path.count == 3, path[0] == "files", path[2] == "sql" {
       return try self.sql(file: try self.file(path[1]), query: query)
@@ -121,14 +126,26 @@ struct TraceServer: HTTPHandler {
     throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
   }
 
-  /// `/api/files`: each file's name, and its sessions or the one line saying what is wrong.
-  private func fileSummary(_ index: Int) -> JSONValue {
-    let path = self.files[index]
+  /// `/api/files`: each file's name, and its sessions or the one line saying what is wrong;
+  /// for a file an app's session is written to live, whether the app is connected and when it
+  /// left.
+  private func fileSummary(_ index: Int, _ file: ServedFiles.File) -> JSONValue {
+    let path = file.path
     var members: [(String, JSONValue)] = [
       ("index", .integer(Int64(index))),
       ("name", .string((path as NSString).lastPathComponent)),
       ("path", .string(path)),
     ]
+    if let live = file.live {
+      members.append(
+        (
+          "live",
+          .object([
+            ("connected", .bool(live.isConnected)),
+            ("left_at", live.leftAt.map { .string(Self.timestamp($0)) } ?? .null),
+          ])
+        ))
+    }
     do {
       let sessions = try self.read(path: path) { reader in
         try reader.sessions().map { ($0, try reader.firstStep(session: $0.id) + 1) }
@@ -478,14 +495,22 @@ struct TraceServer: HTTPHandler {
     return response
   }
 
+  /// `date` as sessions' times are written: `2026-12-04T10:00:00.000Z`.
+  static func timestamp(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: date)
+  }
+
   // MARK: - Reading
 
   private func file(_ index: String) throws -> String {
-    guard let index = Int(index), self.files.indices.contains(index) else {
+    let files = self.files.all
+    guard let index = Int(index), files.indices.contains(index) else {
       throw APIError(
-        .notFound, "no file '\(index)': files are numbered from 0 to \(self.files.count - 1)")
+        .notFound, "no file '\(index)': files are numbered from 0 to \(files.count - 1)")
     }
-    return self.files[index]
+    return files[index].path
   }
 
   /// Reads `path` as the commands do, read-only, within their time and memory limits, and

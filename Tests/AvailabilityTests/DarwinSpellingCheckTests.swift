@@ -271,6 +271,7 @@ struct DarwinSpellingCheckTests {
     "Tests/TCATraceTests/RecorderTests.swift: #if os(Linux)",
     "Tests/TCATraceTests/TracePathTests.swift: #if os(Linux)",
     "Tests/tcatraceTests/CommandTests.swift: #if os(Linux)",
+    "Tests/tcatraceTests/LiveServeTests.swift: #if canImport(FoundationNetworking)",
     "Tests/tcatraceTests/ServeCommandTests.swift: #if canImport(FoundationNetworking)",
     "Tests/tcatraceTests/Support/TerminalScreen.swift: #if canImport(Darwin) #else",
     "Tests/tcatraceTests/Support/TerminalScreen.swift: #if os(Linux) #else",

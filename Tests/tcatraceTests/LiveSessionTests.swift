@@ -15,7 +15,7 @@ struct LiveSessionTests {
   @Test func aSessionCarriedLiveReadsAsTheRecordedOne() async throws {
     let trace = try await RecordedTrace()
     for session in [1, 2] {
-      let feed = try LiveSessionFeed(path: trace.path, session: Int64(session))
+      let feed = LiveSessionFeed(path: trace.path, session: Int64(session))
       var sent: [LiveMessage] = []
       while !feed.isComplete {
         let batch = try feed.next(limit: 3)

@@ -371,7 +371,10 @@ struct ServeCommandTests {
     let help = try await Product("tcatrace-serve").run(["--help"])
     #expect(help.status == 0)
     #expect(help.stdout.hasPrefix("OVERVIEW: See traces in a browser"))
-    #expect(help.stdout.contains("USAGE: tcatrace serve <files> ... [--port <port>] [--open]"))
+    #expect(
+      help.stdout.contains(
+        "USAGE: tcatrace serve [<files> ...] [--port <port>] [--open] [--live <directory>] [--live-host <address>] [--live-port <port>]"
+      ))
     for arguments in [["serve", "--help"], ["help", "serve"]] {
       let forwarded = try await Product.tcatrace.run(arguments)
       #expect(forwarded.status == 0, "\(arguments)")

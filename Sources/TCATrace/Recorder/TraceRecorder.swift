@@ -68,6 +68,9 @@ public final class TraceRecorder: Sendable {
   private let synchronousSends = SynchronousSends()
   /// The app's lifecycle notifications the recorder observes, until it closes.
   private let lifecycleObservation = Locked<AppLifecycle.Observation?>(nil)
+  /// The stream of the session to `tcatrace serve --live`, when the environment names one
+  /// (`TCATRACE_DEBUGGER`).
+  private let liveStream = Locked<LiveStream?>(nil)
 
   /// How long the app's thread waits, as the app leaves the foreground, for the recorder to
   /// write what is pending and close the file: 2 seconds, well within the time iOS gives an
@@ -214,6 +217,9 @@ public final class TraceRecorder: Sendable {
     self.writer?.onFailure { [weak self] failure in
       self?.reportWriterFailureOnce(failure)
     }
+    if let writer = self.writer, let address = DebuggerAddress.fromEnvironment {
+      self.streamLive(to: address, writer: writer)
+    }
     if self.writer != nil {
       let observation = lifecycle.observe(
         leave: { [weak self] in self?.appIsLeaving() },
@@ -221,6 +227,25 @@ public final class TraceRecorder: Sendable {
       )
       self.lifecycleObservation.withLock { $0 = observation }
     }
+  }
+
+  /// Streams the session to `tcatrace serve --live` at `address` (`nil`: the environment's
+  /// value is not an address, which is reported).
+  private func streamLive(to address: DebuggerAddress?, writer: TraceWriter) {
+    guard let address else {
+      reportIssue(
+        """
+        TCATrace does not stream to tcatrace serve: \(DebuggerAddress.environmentVariable) is not \
+        HOST:PORT:SECRET, the line 'tcatrace serve --live' prints. The app goes on, recording to \
+        its own file.
+        """)
+      return
+    }
+    let stream = LiveStream(
+      address: address, tracePath: self.path, app: ProcessInfo.processInfo.processName,
+      sessionID: { [weak writer] in writer?.writtenSessionID },
+      report: { message in reportIssue(message) })
+    self.liveStream.withLock { $0 = stream }
   }
 
   /// Lets go of the file as the app leaves the foreground: see ``suspensionTimeout``.
@@ -250,6 +275,8 @@ public final class TraceRecorder: Sendable {
 
   deinit {
     self.lifecycleObservation.withLock { $0?.stop() }
+    // NB: A recorder never closed stops streaming: the file is closed behind it.
+    self.liveStream.withLock { $0?.cancel() }
     self.writer?.requestClose(endedAt: self.timing.now())
   }
 
@@ -290,7 +317,13 @@ public final class TraceRecorder: Sendable {
   public func close() async throws {
     self.lifecycleObservation.withLock { $0?.stop() }
     guard let writer = self.writer else { return }
+    // NB: The live stream reads the file between the writer's commits: not as the writer
+    // closes it, which must be its last connection. Then it sends the rest and the session's
+    // end, waiting up to 2 s.
+    let stream = self.liveStream.withLock { $0 }
+    await stream?.pause()
     await writer.close(endedAt: self.timing.now())
+    await stream?.finish(within: .seconds(2))
     if let error = writer.error { throw error }
   }
 

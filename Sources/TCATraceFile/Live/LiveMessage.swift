@@ -271,7 +271,7 @@ private struct JSONObjectWriter {
 }
 
 /// Reads the messages of a live connection from its bytes as they arrive.
-package struct LiveMessageReader {
+package struct LiveMessageReader: Sendable {
   private var buffer: [UInt8] = []
   private var start = 0
 

@@ -1,9 +1,14 @@
 /// Reads one session's rows from the trace file its recorder writes, as the messages of a live
 /// connection (see ``LiveProtocol``): at each call, those the recorder has committed since the
 /// last. What is sent is what was written: the values the recorder redacted are redacted here.
+///
+/// The file is opened for each call and closed after it, read-only: between calls the feed
+/// holds nothing open, so that the recorder, closing the file, is its last connection and
+/// leaves no `-wal` beside it.
 package final class LiveSessionFeed {
-  private let connection: SQLiteConnection
+  private let path: String
   private let session: Int64
+  private var connection: SQLiteConnection!
   private var hasSentSession = false
   private var lastActionID: Int64 = 0
   private var lastSeq = 0
@@ -15,8 +20,8 @@ package final class LiveSessionFeed {
   private var states: SQLiteStatement?
 
   /// A feed of session `session` of the trace at `path`, from its start.
-  package init(path: String, session: Int64) throws(TraceFileError) {
-    self.connection = try TraceFile.openForReading(path: path, live: true).connection
+  package init(path: String, session: Int64) {
+    self.path = path
     self.session = session
   }
 
@@ -28,6 +33,13 @@ package final class LiveSessionFeed {
   /// end once every action before it has been read.
   package func next(limit: Int = 256) throws(TraceFileError) -> [LiveMessage] {
     guard !self.hasEnded else { return [] }
+    // NB: A file being written has a `-wal`, and is opened to see its commits; one whose
+    // recorder has closed it has none, and is opened immutable, which leaves nothing beside it.
+    self.connection = try TraceFile.openForReading(path: self.path, live: false).connection
+    defer {
+      (self.actions, self.changes, self.leaks, self.states) = (nil, nil, nil, nil)
+      self.connection = nil
+    }
     return try self.connection.transaction(.deferred) { () throws(TraceFileError) in
       var messages: [LiveMessage] = []
       if !self.hasSentSession {

@@ -1,0 +1,297 @@
+import FlyingSocks
+import Foundation
+import RuntimeSupport
+import TCATraceFile
+import ToolSupport
+
+/// `tcatrace serve --live DIR`'s side for apps: it listens for apps that connect out to it
+/// (`TCATRACE_DEBUGGER`), takes those that present the secret made at start, and writes each
+/// one's session, as it arrives, into a trace file of its own in `DIR`, which the page serves
+/// beside the files given.
+///
+/// The transport is FlyingSocks (the socket layer of FlyingFox, whose HTTP server `serve`
+/// already runs): non-blocking sockets, on Linux and Apple's platforms alike, with no Foundation
+/// networking, so that the code tested here is the code an app on a device runs.
+///
+/// An app's bytes are untrusted: a message is at most ``LiveProtocol/maximumMessageBytes``, a
+/// session at most ``maximumSessionBytes`` (512 MiB), at most ``maximumApps`` apps are connected at once,
+/// and the hello must come within ``helloTimeout``. A connection that breaks the protocol is
+/// answered `refused` with the reason, which is also printed, and closed; what it wrote before
+/// stays.
+final class LiveServer: Sendable {
+  /// The most bytes one app's session may send, unless told another (for tests).
+  static let maximumSessionBytes = 512 << 20
+  /// The most apps connected at once.
+  static let maximumApps = 32
+  /// How long an app has to say hello once connected.
+  static let helloTimeout: Duration = .seconds(10)
+
+  let directory: String
+  let secret: String
+  let maximumSessionBytes: Int
+  let files: ServedFiles
+  private let listener: AsyncSocket
+  /// The address and port apps connect to.
+  let host: String
+  let port: UInt16
+  private let state = Locked(State())
+
+  private struct State {
+    var connected = 0
+    var fileNumbers: [String: Int] = [:]
+  }
+
+  /// Listens on `host` (an IPv4 address) and `port` (0: one the system picks).
+  init(
+    directory: String, host: String, port: UInt16, secret: String, files: ServedFiles,
+    maximumSessionBytes: Int = LiveServer.maximumSessionBytes
+  ) async throws {
+    self.directory = directory
+    self.maximumSessionBytes = maximumSessionBytes
+    self.secret = secret
+    self.files = files
+    let address = try sockaddr_in.inet(ip4: host, port: port)
+    let socket = try Socket(domain: AF_INET, type: .stream)
+    try socket.setValue(true, for: .localAddressReuse)
+    try socket.bind(to: address)
+    try socket.listen()
+    guard case let .ip4(boundHost, boundPort) = try socket.sockname() else {
+      throw CLIError(message: "cannot listen for apps on \(host):\(port).")
+    }
+    self.host = boundHost
+    self.port = boundPort
+    self.listener = try AsyncSocket(socket: socket, pool: try await .client)
+  }
+
+  /// What an app's environment needs to connect: `TCATRACE_DEBUGGER=HOST:PORT:SECRET`.
+  var environmentLine: String {
+    "TCATRACE_DEBUGGER=\(self.host):\(self.port):\(self.secret)"
+  }
+
+  /// Takes apps until cancelled, each in a task of its own.
+  func run() async {
+    await withDiscardingTaskGroup { group in
+      while !Task.isCancelled {
+        guard let connection = try? await self.listener.accept() else { continue }
+        group.addTask { await self.serve(connection) }
+      }
+    }
+  }
+
+  func stop() {
+    try? self.listener.close()
+  }
+
+  private func serve(_ socket: AsyncSocket) async {
+    let admitted = self.state.withLock { state in
+      guard state.connected < Self.maximumApps else { return false }
+      state.connected += 1
+      return true
+    }
+    defer {
+      if admitted { self.state.withLock { $0.connected -= 1 } }
+      try? socket.close()
+    }
+    guard admitted else {
+      await self.refuse(
+        socket, "\(Self.maximumApps) apps are connected already: try again when one has left",
+        file: nil)
+      return
+    }
+    var reader: LiveMessageReader
+    let hello: LiveMessage?
+    do {
+      (hello, reader) = try await Self.firstMessage(from: socket) ?? (nil, LiveMessageReader())
+    } catch let error as LiveProtocolError {
+      await self.refuse(socket, error.reason, file: nil)
+      return
+    } catch {
+      return
+    }
+    guard case let .hello(version, secret, app)? = hello else {
+      await self.refuse(
+        socket,
+        hello == nil
+          ? "no hello within \(Self.helloTimeout): an app says hello first"
+          : "a message before the hello: an app says hello first",
+        file: nil)
+      return
+    }
+    guard Self.isEqual(secret, self.secret) else {
+      await self.refuse(
+        socket,
+        "the secret is \(secret.isEmpty ? "missing" : "wrong"): use the TCATRACE_DEBUGGER line this server printed",
+        file: nil)
+      return
+    }
+    guard version == LiveProtocol.version else {
+      await self.refuse(
+        socket,
+        "the app speaks version \(version) of the live protocol, this server \(LiveProtocol.version): use the same TCATrace in both",
+        file: nil)
+      return
+    }
+    // NB: The file is made with the first rows: a connection that sends none, or whose first
+    // are refused, leaves no file.
+    var receiver: LiveSessionReceiver?
+    var path: String?
+    var isServed = false
+    do {
+      try await socket.write(Data(LiveMessage.welcome.frame))
+      // NB: Counted from the bytes that came with the hello.
+      var received = reader.pendingBytes
+      while true {
+        guard received <= self.maximumSessionBytes else {
+          throw LiveProtocolError(
+            "more than the \(self.maximumSessionBytes) bytes a live session may send")
+        }
+        var messages: [LiveMessage] = []
+        while let message = try reader.next() { messages.append(message) }
+        if !messages.isEmpty {
+          let into: LiveSessionReceiver
+          if let receiver {
+            into = receiver
+          } else {
+            into = try self.receiver(for: app, path: &path)
+            receiver = into
+          }
+          try into.receive(messages)
+          if !isServed, into.sessionID != nil, let path {
+            self.files.add(path, live: true)
+            isServed = true
+          }
+          if into.hasReceivedEnd { break }
+        }
+        let bytes = try await socket.read(atMost: 65_536)
+        received += bytes.count
+        reader.append(bytes)
+      }
+    } catch let error as LiveProtocolError {
+      await self.refuse(socket, error.reason, file: receiver?.sessionID == nil ? nil : path)
+    } catch let error as TraceFileError {
+      await self.refuse(
+        socket, "the server cannot write '\(path ?? self.directory)': \(error.message)", file: nil)
+    } catch {
+      // NB: The app closed the connection, or it broke: the app has left.
+    }
+    if let path {
+      if receiver?.sessionID == nil {
+        receiver = nil
+        for suffix in ["", "-wal", "-shm"] {
+          try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+      } else {
+        self.files.left(path)
+      }
+    }
+  }
+
+  /// A receiver writing into a new file for `app`, whose path it sets in `path`.
+  private func receiver(
+    for app: String, path: inout String?
+  ) throws(TraceFileError) -> LiveSessionReceiver {
+    let file = self.newFile(for: app)
+    path = file
+    return try LiveSessionReceiver(path: file)
+  }
+
+  /// The first message and the reader that read it, `nil` when none came within
+  /// ``helloTimeout``: the socket is then closed.
+  private static func firstMessage(
+    from socket: AsyncSocket
+  ) async throws -> (LiveMessage, LiveMessageReader)? {
+    try await withThrowingTaskGroup(of: (LiveMessage, LiveMessageReader)?.self) { group in
+      group.addTask {
+        var reader = LiveMessageReader()
+        while true {
+          if let message = try reader.next() { return (message, reader) }
+          reader.append(try await socket.read(atMost: 65_536))
+        }
+      }
+      group.addTask {
+        try? await Task.sleep(for: Self.helloTimeout)
+        // NB: A read waiting on a socket that nothing writes to ends when it is closed; not
+        // when the hello came first, which cancelled the wait.
+        if !Task.isCancelled { try? socket.close() }
+        return nil
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? nil
+    }
+  }
+
+  /// Answers `refused` with `reason`, and prints it.
+  private func refuse(_ socket: AsyncSocket, _ reason: String, file: String?) async {
+    let line = reason.singleLine
+    printError(
+      "Refused an app\(file.map { " writing '\($0)'" } ?? ""): \(line)")
+    try? await socket.write(Data(LiveMessage.refused(line).frame))
+  }
+
+  /// A new file in the directory for the app named `app`: `APP-N.db`, with the app's name
+  /// kept to letters, digits, `.`, `-` and `_`.
+  private func newFile(for app: String) -> String {
+    let allowed = app.unicodeScalars.prefix(64).map { scalar -> Character in
+      let isAllowed =
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == "."
+      return isAllowed ? Character(scalar) : "_"
+    }
+    let name = String(allowed).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    let stem = name.isEmpty ? "app" : name
+    return self.state.withLock { state in
+      var number = state.fileNumbers[stem, default: 0]
+      var path: String
+      repeat {
+        number += 1
+        path = (self.directory as NSString).appendingPathComponent("\(stem)-\(number).db")
+      } while FileManager.default.fileExists(atPath: path)
+      state.fileNumbers[stem] = number
+      return path
+    }
+  }
+
+  /// Compares two secrets in time that does not depend on where they differ.
+  private static func isEqual(_ given: String, _ expected: String) -> Bool {
+    let (a, b) = (Array(given.utf8), Array(expected.utf8))
+    guard a.count == b.count else { return false }
+    return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+  }
+}
+
+/// The files `serve` serves: those given, and those that apps' sessions are written to as they
+/// connect, each with whether its app is still connected.
+final class ServedFiles: Sendable {
+  struct File: Sendable {
+    var path: String
+    /// `nil` for a file given; for a live one, whether its app is connected, and when it left.
+    var live: Live?
+  }
+
+  struct Live: Sendable {
+    var isConnected: Bool
+    var leftAt: Date?
+  }
+
+  private let files: Locked<[File]>
+
+  init(_ paths: [String]) {
+    self.files = Locked(paths.map { File(path: $0, live: nil) })
+  }
+
+  var all: [File] { self.files.withLock { $0 } }
+
+  func add(_ path: String, live: Bool) {
+    self.files.withLock {
+      $0.append(File(path: path, live: live ? Live(isConnected: true, leftAt: nil) : nil))
+    }
+  }
+
+  func left(_ path: String) {
+    self.files.withLock { files in
+      for index in files.indices where files[index].path == path {
+        files[index].live = Live(isConnected: false, leftAt: Date())
+      }
+    }
+  }
+}

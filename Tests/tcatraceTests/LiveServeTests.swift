@@ -1,0 +1,228 @@
+import FlyingSocks
+import Foundation
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import TCATraceFile
+import TestSupport
+import Testing
+
+/// Issue #74's live connection: `tcatrace serve --live DIR` takes an app (`tcatrace-fixture`,
+/// a process of its own, told the way by `TCATRACE_DEBUGGER`) whose session is written into a
+/// file in DIR as it records, alike with the app's own file; apps without the secret, and
+/// connections that are not the protocol's, are refused with a reason and leave no file.
+@Suite(.hangGuard)
+struct LiveServeTests {
+  /// A server taking apps into `live`, in a folder of its own; `body` gets the folder, the
+  /// `TCATRACE_DEBUGGER` line's value, the page's URL and the server's error output.
+  private func servingLive(
+    arguments: [String] = [],
+    _ body: (
+      _ directory: TemporaryDirectory, _ debugger: String, _ url: URL, _ errors: Pipe
+    ) async throws -> Void
+  ) async throws {
+    let directory = try TemporaryDirectory()
+    let server = Product.tcatrace.process(
+      ["serve", "--live", directory.path("live")] + arguments, in: directory.url)
+    let errors = Pipe()
+    server.standardError = errors
+    let lines = try server.runReadingLines()
+    defer {
+      if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+      server.waitUntilExit()
+    }
+    let first = try #require(try await lines.next(within: 60))
+    #expect(first.hasPrefix("Serving 0 files at http://127.0.0.1:"))
+    let url = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+    #expect(
+      try await lines.next(within: 10)
+        == "Taking apps' sessions into \(directory.path("live")): start an app with")
+    let line = try #require(try await lines.next(within: 10))
+    let prefix = "TCATRACE_DEBUGGER=127.0.0.1:"
+    #expect(line.hasPrefix(prefix), "\(line)")
+    let value = String(line.dropFirst("TCATRACE_DEBUGGER=".count))
+    #expect(value.split(separator: ":").last?.count == 64)
+    try await body(directory, value, url, errors)
+  }
+
+  /// The files the server wrote apps' sessions into.
+  private static func liveFiles(in directory: TemporaryDirectory) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path("live"))
+      .filter { $0.hasSuffix(".db") }.sorted()
+  }
+
+  @Test func anAppStreamsItsSessionIntoAFileOfItsOwn() async throws {
+    try await self.servingLive { directory, debugger, url, _ in
+      let app = try await Product("tcatrace-fixture").run(
+        ["append", directory.path("app.db"), "5"], in: directory.url,
+        environment: ["TCATRACE_DEBUGGER": debugger])
+      #expect(app.status == 0)
+      #expect(
+        !app.stdout.contains("issue") && !app.stderr.contains("issue"), "\(app.stdout)\(app.stderr)"
+      )
+      // NB: The recorder closed its file as the last connection to it: nothing beside it.
+      #expect(!FileManager.default.fileExists(atPath: directory.path("app.db-wal")))
+      #expect(try Self.liveFiles(in: directory) == ["tcatrace-fixture-1.db"])
+      let live = directory.path("live/tcatrace-fixture-1.db")
+      let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), live])
+      #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+      #expect(diff.stdout.contains("5 actions) are alike"), "\(diff.stdout)")
+      let sessions = try TraceReader(path: live).sessions()
+      #expect(sessions.map(\.actionCount) == [5])
+      #expect(sessions.first?.endedAt != nil)
+
+      // The page's list of files names it, and says its app has left.
+      let token = try #require(
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value)
+      var request = URLRequest(
+        url: url.deletingLastPathComponent().appendingPathComponent("api/files"))
+      request.setValue(token, forHTTPHeaderField: "X-TCATrace-Token")
+      let (data, _) = try await URLSession.shared.data(for: request)
+      let files = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+      #expect(files.map { $0["name"] as? String } == ["tcatrace-fixture-1.db"])
+      let status = try #require(files.first?["live"] as? [String: Any])
+      #expect(status["connected"] as? Bool == false)
+      #expect((status["left_at"] as? String)?.hasSuffix("Z") == true)
+    }
+  }
+
+  /// An app with a wrong secret is refused: it says so once and goes on recording to its own
+  /// file; the server prints the reason, and writes nothing.
+  @Test func anAppWithAWrongSecretIsRefusedAndGoesOn() async throws {
+    try await self.servingLive { directory, debugger, _, errors in
+      let wrong = String(debugger.dropLast()) + (debugger.hasSuffix("0") ? "1" : "0")
+      let app = try await Product("tcatrace-fixture").run(
+        ["append", directory.path("app.db"), "3"], in: directory.url,
+        environment: ["TCATRACE_DEBUGGER": wrong])
+      #expect(app.status == 0)
+      let output = app.stdout + app.stderr
+      #expect(
+        output.components(separatedBy: "refused this app: the secret is wrong").count == 2,
+        "\(output)")
+      #expect(try TraceReader(path: directory.path("app.db")).sessions().map(\.actionCount) == [3])
+      #expect(try Self.liveFiles(in: directory).isEmpty)
+      let printed = try await Self.text(of: errors, whenItHolds: "Refused")
+      #expect(printed.contains("Refused an app: the secret is wrong"), "\(printed)")
+    }
+  }
+
+  /// Connections that are not the protocol's, each answered `refused` with its reason, and
+  /// leaving no file.
+  @Test func connectionsThatAreNotTheProtocolsAreRefused() async throws {
+    try await self.servingLive(arguments: ["--live-session-bytes", "4096"]) {
+      directory, debugger, _, _ in
+      let parts = debugger.split(separator: ":")
+      let port = try #require(UInt16(parts[1]))
+      let secret = String(parts[2])
+      let hello = LiveMessage.hello(version: 1, secret: secret, app: "raw").frame
+      let session = LiveMessage.session(
+        LiveSession(
+          name: "s", rootFeature: "AppFeature", startedAt: "2026-12-04T00:00:00.000Z",
+          recorderVersion: "0.1.0")
+      ).frame
+      let cases: [(String, [UInt8], String)] = [
+        (
+          "no secret", LiveMessage.hello(version: 1, secret: "", app: "raw").frame,
+          "the secret is missing"
+        ),
+        (
+          "another version", LiveMessage.hello(version: 9, secret: secret, app: "raw").frame,
+          "the app speaks version 9"
+        ),
+        ("no hello", session, "a message before the hello"),
+        ("oversized", [0xFF, 0xFF, 0xFF, 0xFF], "a message of 4294967295 bytes"),
+        ("malformed", hello + [0, 0, 0, 4] + Array("nope".utf8), "a message that is not JSON"),
+        ("not rows", hello + LiveMessage.welcome.frame, "a greeting after the greetings"),
+        (
+          "a flood",
+          hello + session
+            + (0..<64).flatMap { _ in
+              LiveMessage.state(seq: 0, tree: String(repeating: "x", count: 100), json: nil).frame
+            },
+          "more than the 4096 bytes a live session may send"
+        ),
+      ]
+      for (name, bytes, reason) in cases {
+        let answers = try await Self.exchange(port: port, sending: bytes)
+        let refusal = answers.compactMap { answer -> String? in
+          if case let .refused(reason) = answer { return reason }
+          return nil
+        }
+        #expect(refusal.count == 1 && refusal[0].hasPrefix(reason), "\(name): \(answers)")
+        #expect(!refusal.joined().contains("\n"))
+      }
+      // NB: The flood's session may have been written before the bound was reached, with no
+      // action; nothing else was.
+      for file in try Self.liveFiles(in: directory) {
+        #expect(file.hasPrefix("raw-"))
+        #expect(try TraceReader(path: directory.path("live/\(file)")).actions().isEmpty)
+      }
+    }
+  }
+
+  /// The page in Chromium, driven by Playwright (Python/live_browser_check.py): an app's
+  /// session appears while the app records, marked live, grows, and is marked left once the app
+  /// has ended.
+  @Test(
+    .enabled("needs Chromium (apt-get install chromium) and Playwright (pip install playwright)") {
+      await ServeCommandTests.hasBrowser()
+    })
+  func thePageShowsAnAppsSessionAsItArrives() async throws {
+    let directory = try TemporaryDirectory()
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    check.arguments = [
+      "python3",
+      ServeCommandTests.root.appendingPathComponent(
+        "Tests/tcatraceTests/Python/live_browser_check.py"
+      )
+      .path,
+      Product.tcatrace.executableURL.path, Product("tcatrace-fixture").executableURL.path,
+      directory.url.path,
+    ]
+    let result = try await check.runToEnd(timeLimit: 300)
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+      "\(result.stdout) \(result.stderr)")
+    #expect(report["failures"] as? [String] == [], "\(report)")
+    #expect(report.count == 7, "\(report.keys.sorted())")
+  }
+
+  /// Sends `bytes` to the server's port for apps, and reads what it answers until it closes
+  /// the connection.
+  private static func exchange(port: UInt16, sending bytes: [UInt8]) async throws -> [LiveMessage] {
+    let socket = try await AsyncSocket.connected(
+      to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+    defer { try? socket.close() }
+    try await socket.write(Data(bytes))
+    var reader = LiveMessageReader()
+    var messages: [LiveMessage] = []
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      guard let chunk = try? await socket.read(atMost: 4096) else { break }
+      reader.append(chunk)
+      while let message = try reader.next() { messages.append(message) }
+    }
+    return messages
+  }
+
+  /// What `pipe` holds once it holds `text`, or after 10 s: read without blocking.
+  private static func text(of pipe: Pipe, whenItHolds text: String) async throws -> String {
+    let file = pipe.fileHandleForReading.fileDescriptor
+    _ = fcntl(file, F_SETFL, fcntl(file, F_GETFL) | O_NONBLOCK)
+    var collected: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+      let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+      if count > 0 {
+        collected += buffer.prefix(count)
+        if String(decoding: collected, as: UTF8.self).contains(text) { break }
+      } else {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    return String(decoding: collected, as: UTF8.self)
+  }
+}

@@ -1,0 +1,109 @@
+"""`tcatrace serve --live` in a real browser (Chromium, driven by Playwright).
+
+    python3 live_browser_check.py TCATRACE FIXTURE WORK_DIR
+
+Starts `TCATRACE serve --live WORK_DIR/live` with no file, opens its page, then runs an app
+(`FIXTURE append WORK_DIR/app.db 20 10`: 20 actions, pausing after the tenth until told to go
+on) with the TCATRACE_DEBUGGER line the server printed. Checks that the page shows the app's
+session while it is connected, marked live, with the actions it has sent so far, then the rest,
+marked left once the app has ended. Prints one JSON object: each check's result, and `failures`.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from playwright.sync_api import sync_playwright
+
+TCATRACE, FIXTURE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+results = {}
+
+
+def check(name, condition, detail=""):
+    results[name] = bool(condition)
+    if not condition:
+        failures.append(f"{name}: {detail}")
+
+
+def wait_until(page, expression, timeout_ms):
+    """Polls `expression` in the page until it is true (the page's CSP forbids `eval`)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if page.evaluate(f"() => Boolean({expression})"):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+server = subprocess.Popen(
+    [TCATRACE, "serve", "--live", os.path.join(WORK, "live")],
+    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+app = None
+try:
+    url, debugger = None, None
+    deadline = time.monotonic() + 60
+    while (url is None or debugger is None) and time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if not line:
+            break
+        if line.startswith("Serving "):
+            url = line.split(" at ", 1)[1].strip()
+        if line.startswith("TCATRACE_DEBUGGER="):
+            debugger = line.strip().split("=", 1)[1]
+    check("the server prints the page's URL and the line for apps", url and debugger, f"{url} {debugger}")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        page = browser.new_page()
+        page.goto(url)
+        check("a live server with no app yet shows no session",
+              wait_until(page, "document.getElementById('status').textContent === 'No session to show.'", 10000))
+
+        app = subprocess.Popen(
+            [FIXTURE, "append", os.path.join(WORK, "app.db"), "20", "10"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "TCATRACE_DEBUGGER": debugger})
+        paused = False
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = app.stdout.readline()
+            if not line or line.strip() == "paused":
+                paused = line.strip() == "paused"
+                break
+        check("the app pauses after ten actions", paused)
+
+        shown = wait_until(
+            page,
+            "[...document.querySelectorAll('#session option')].some(o => o.textContent.endsWith(' · live'))"
+            " && document.querySelectorAll('#actions tr').length === 10", 15000)
+        label = page.eval_on_selector("#session", "s => s.selectedOptions[0] ? s.selectedOptions[0].textContent : ''")
+        check("the app's session appears while it records, marked live, with the actions sent so far",
+              shown, f"{label!r}, {page.eval_on_selector_all('#actions tr', 'rows => rows.length')} rows")
+
+        app.stdin.write("go\n")
+        app.stdin.close()
+        app.wait(timeout=60)
+        check("the app ends well", app.returncode == 0, app.stderr.read())
+        ended = wait_until(
+            page,
+            "[...document.querySelectorAll('#session option')].some(o => o.textContent.includes(' · left '))"
+            " && document.querySelectorAll('#actions tr').length === 20", 15000)
+        check("once the app has left, the page shows all its actions and says it left", ended,
+              f"{page.eval_on_selector('#session', 's => s.selectedOptions[0] ? s.selectedOptions[0].textContent : null')}, "
+              f"{page.eval_on_selector_all('#actions tr', 'rows => rows.length')} rows")
+        page.screenshot(path=os.path.join(WORK, "live.png"))
+        browser.close()
+finally:
+    if app is not None and app.poll() is None:
+        app.kill()
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+print(json.dumps({**results, "failures": failures}))
