@@ -53,6 +53,12 @@ final class LiveServer: Sendable {
     let address = try sockaddr_in.inet(ip4: host, port: port)
     let socket = try Socket(domain: AF_INET, type: .stream)
     try socket.setValue(true, for: .localAddressReuse)
+    #if canImport(Darwin)
+      // NB: Else a write to an app that has gone raises SIGPIPE, which ends the server; the
+      // sockets it accepts inherit it. As FlyingFox's server does; on Linux, FlyingSocks sends
+      // with MSG_NOSIGNAL.
+      try socket.setValue(true, for: .noSIGPIPE)
+    #endif
     try socket.bind(to: address)
     try socket.listen()
     guard case let .ip4(boundHost, boundPort) = try socket.sockname() else {

@@ -157,16 +157,40 @@ struct ServeCommand: AsyncParsableCommand {
         )
       }
     }
+    let secret = try Self.liveSecret(in: directory)
     do {
       return try await LiveServer(
         directory: directory, host: self.liveHost, port: UInt16(self.livePort),
-        secret: Self.makeToken(), files: files, maximumSessionBytes: self.liveSessionBytes)
+        secret: secret, files: files, maximumSessionBytes: self.liveSessionBytes)
     } catch {
       throw CLIError(
         message:
           "cannot listen for apps on \(self.liveHost):\(self.livePort): \(Self.firstLine(of: error)); choose another --live-host or --live-port."
       )
     }
+  }
+
+  /// The secret apps present, kept in `directory/.tcatrace-live-secret` (readable by its owner
+  /// only): a server started again on the same directory takes the same apps, so that the line
+  /// in an Xcode scheme stays good, and an app whose server went away finds it again.
+  private static func liveSecret(in directory: String) throws -> String {
+    let path = (directory as NSString).appendingPathComponent(".tcatrace-live-secret")
+    if let data = FileManager.default.contents(atPath: path) {
+      let kept = String(decoding: data, as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      if kept.count == 64, kept.allSatisfy(\.isHexDigit) { return kept.lowercased() }
+    }
+    let secret = Self.makeToken()
+    try? FileManager.default.removeItem(atPath: path)
+    guard
+      FileManager.default.createFile(
+        atPath: path, contents: Data((secret + "\n").utf8),
+        attributes: [.posixPermissions: 0o600])
+    else {
+      throw CLIError(
+        message: "cannot write '\(path)': give --live a directory you can write.")
+    }
+    return secret
   }
 
   /// Why `file` cannot be opened as a trace, in the commands' one line; `nil` when it can.

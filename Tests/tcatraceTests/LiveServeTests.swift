@@ -86,6 +86,79 @@ struct LiveServeTests {
     }
   }
 
+  /// The server goes away while an app records, and comes back on the same directory and
+  /// port with the secret it kept there: the app says once that it lost the server, and sends
+  /// its session again, from its start, to the one that came back.
+  @Test func anAppFindsItsServerAgainWhenItComesBack() async throws {
+    let directory = try TemporaryDirectory()
+    let live = directory.path("live")
+    func start(_ arguments: [String]) async throws -> (Process, String) {
+      let server = Product.tcatrace.process(
+        ["serve", "--live", live] + arguments, in: directory.url)
+      server.standardError = FileHandle.nullDevice
+      let lines = try server.runReadingLines()
+      while let line = try await lines.next(within: 60) {
+        if line.hasPrefix("TCATRACE_DEBUGGER=") {
+          return (server, String(line.dropFirst("TCATRACE_DEBUGGER=".count)))
+        }
+      }
+      struct NoLine: Error {}
+      throw NoLine()
+    }
+    var (server, debugger) = try await start([])
+    defer {
+      if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+      server.waitUntilExit()
+    }
+    let app = Product("tcatrace-fixture").process(
+      ["append", directory.path("app.db"), "20", "10"], in: directory.url,
+      environment: ["TCATRACE_DEBUGGER": debugger])
+    let input = Pipe()
+    app.standardInput = input
+    let errors = Pipe()
+    app.standardError = errors
+    let lines = try app.runReadingLines()
+    defer {
+      if app.isRunning { kill(app.processIdentifier, SIGKILL) }
+      app.waitUntilExit()
+    }
+    while try #require(try await lines.next(within: 60)) != "paused" {}
+    // NB: The first ten actions reach the first server before it goes.
+    let first = directory.path("live/tcatrace-fixture-1.db")
+    let deadline = ContinuousClock.now + .seconds(60)
+    while (try? TraceReader(path: first).sessions().first?.actionCount) != 10,
+      ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(try TraceReader(path: first).sessions().map(\.actionCount) == [10])
+    kill(server.processIdentifier, SIGTERM)
+    #expect(try await server.end(within: 30))
+    let port = try #require(debugger.split(separator: ":").dropFirst().first.map(String.init))
+    let again: String
+    (server, again) = try await start(["--live-port", port])
+    #expect(again == debugger)
+
+    input.fileHandleForWriting.write(Data("go\n".utf8))
+    try input.fileHandleForWriting.close()
+    #expect(try await app.end(within: 60))
+    #expect(app.terminationStatus == 0)
+    let second = directory.path("live/tcatrace-fixture-2.db")
+    let ended = ContinuousClock.now + .seconds(60)
+    while (try? TraceReader(path: second).sessions().first?.endedAt) == nil,
+      ContinuousClock.now < ended
+    {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), second])
+    #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    #expect(diff.stdout.contains("20 actions) are alike"), "\(diff.stdout)")
+    var output = ""
+    while let line = try await lines.next(within: 10) { output += line + "\n" }
+    output += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(output.components(separatedBy: "cannot stream to").count == 2, "\(output)")
+  }
+
   /// An app with a wrong secret is refused: it says so once and goes on recording to its own
   /// file; the server prints the reason, and writes nothing.
   @Test func anAppWithAWrongSecretIsRefusedAndGoesOn() async throws {

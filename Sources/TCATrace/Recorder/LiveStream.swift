@@ -39,7 +39,8 @@ struct DebuggerAddress: Equatable, Sendable {
 /// what is sent is what is written, redacted as it is.
 ///
 /// It runs in a task of its own: the store's thread never waits for it, nor for the network.
-/// A connection refused, or lost, is reported once, and the app goes on.
+/// A connection refused, or lost, is reported once, and the app goes on; a lost one is tried
+/// again.
 final class LiveStream: Sendable {
   /// How often the file is read for what the writer committed since.
   static let interval: Duration = .milliseconds(50)
@@ -76,17 +77,62 @@ final class LiveStream: Sendable {
 
   private var where_: String { "tcatrace serve at \(self.address.host):\(self.address.port)" }
 
+  /// How a connection ended.
+  private enum Ending {
+    /// The session was sent whole, or the stream was cancelled.
+    case done
+    /// The server refused the app: trying again would not help.
+    case refused(String)
+    /// The app's own file cannot be read.
+    case stopped(String)
+    /// No server answered, or the connection broke.
+    case lost(String)
+  }
+
+  /// Connects and streams until the session has been sent whole; when no server answers, or
+  /// the connection breaks, it says so once, and tries again (after 250 ms, then twice as long
+  /// each time, up to 4 s), sending the session from its start to the server that comes back.
   private func run() async {
     defer { self.state.withLock { $0.isDone = true } }
+    var hasReportedLoss = false
+    var retry: Duration = .milliseconds(250)
+    while !Task.isCancelled {
+      switch await self.stream() {
+      case .done:
+        return
+      case let .refused(reason):
+        self.report(
+          "\(self.where_) refused this app: \(reason). The app goes on, recording to its own file."
+        )
+        return
+      case let .stopped(reason):
+        self.report(
+          "TCATrace stops streaming to \(self.where_): \(reason). The app goes on, recording to its own file."
+        )
+        return
+      case let .lost(reason):
+        if !hasReportedLoss {
+          hasReportedLoss = true
+          self.report(
+            """
+            TCATrace cannot stream to \(self.where_) (\(reason)); the app goes on, recording to \
+            its own file, and sends the session again, from its start, when the server is back.
+            """)
+        }
+        // NB: Soon at first, for a server restarted; then every 4 s at most.
+        try? await Task.sleep(for: retry)
+        retry = min(retry * 2, .seconds(4))
+      }
+    }
+  }
+
+  /// One connection: the hello, then the session from its start.
+  private func stream() async -> Ending {
     let socket: AsyncSocket
     do {
-      socket = try await AsyncSocket.connected(
-        to: try sockaddr_in.inet(ip4: self.address.host, port: self.address.port), timeout: 5)
+      socket = try await self.connect()
     } catch {
-      self.report(
-        "TCATrace could not connect to \(self.where_) (\(error)); the app goes on, recording to its own file."
-      )
-      return
+      return .lost("no server answered: \(error)")
     }
     defer { try? socket.close() }
     do {
@@ -101,14 +147,9 @@ final class LiveStream: Sendable {
         reader.append(try await socket.read(atMost: 4096))
         answer = try reader.next()
       }
-      if case let .refused(reason)? = answer {
-        self.report(
-          "\(self.where_) refused this app: \(reason). The app goes on, recording to its own file."
-        )
-        return
-      }
+      if case let .refused(reason)? = answer { return .refused(reason) }
       guard answer == .welcome else {
-        throw LiveProtocolError("the server answered the hello with another message")
+        return .refused("the server answered the hello with another message")
       }
       var feed: LiveSessionFeed?
       while !Task.isCancelled {
@@ -119,17 +160,48 @@ final class LiveStream: Sendable {
           if !messages.isEmpty {
             try await socket.write(Data(messages.flatMap(\.frame)))
           }
-          if feed.isComplete { return }
+          if feed.isComplete { return .done }
         }
         try await Task.sleep(for: Self.interval)
       }
+      return .done
     } catch is CancellationError {
-      return
+      return .done
+    } catch let error as TraceFileError {
+      // NB: The app's own file cannot be read: the recorder reports its own failures.
+      return .stopped("this app's trace file cannot be read (\(error.message))")
     } catch {
-      self.report(
-        "TCATrace lost its connection to \(self.where_) (\(error)); the app goes on, recording to its own file."
-      )
+      return .lost("the connection broke: \(error)")
     }
+  }
+
+  /// A connection to the server, within 5 s.
+  private func connect() async throws -> AsyncSocket {
+    let address = try sockaddr_in.inet(ip4: self.address.host, port: self.address.port)
+    let socket = try Socket(domain: AF_INET, type: .stream)
+    #if canImport(Darwin)
+      // NB: Else a write to a connection the server has closed raises SIGPIPE, which ends the
+      // app. FlyingFox's server sets the same on its sockets; on Linux, FlyingSocks sends with
+      // MSG_NOSIGNAL.
+      try socket.setValue(true, for: .noSIGPIPE)
+    #endif
+    let connection = try AsyncSocket(socket: socket, pool: try await .client)
+    let isConnected = try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        try await connection.connect(to: address)
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(5))
+        // NB: A connect still waiting ends when its socket is closed.
+        if !Task.isCancelled { try? connection.close() }
+        return false
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? false
+    }
+    guard isConnected else { throw LiveProtocolError("no answer within 5 s") }
+    return connection
   }
 
   /// What the writer committed since the last read; `nil` while the file may not be read.
