@@ -61,7 +61,9 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     // NB: The linter's `.tcatrace-lint.yml`; `.ci/lowest-swift-syntax` builds it on 5.0.1 too.
     .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
-    // NB: `tcatrace serve`'s HTTP server: only the `tcatrace-serve` program links it.
+    // NB: `tcatrace serve`'s HTTP server, which only the `tcatrace-serve` program links; and its
+    // socket layer, FlyingSocks, which the recorder links too, for the live stream to
+    // `tcatrace serve --live`.
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     // NB: How `tcatrace` runs the programs beside it: Apple's process spawning, tested on Darwin
     // and Linux, where this package had a `posix_spawn` of its own that only Linux compiled. Its

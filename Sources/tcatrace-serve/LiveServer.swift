@@ -23,12 +23,15 @@ final class LiveServer: Sendable {
   static let maximumSessionBytes = 512 << 20
   /// The most apps connected at once.
   static let maximumApps = 32
-  /// How long an app has to say hello once connected.
+  /// The most connections saying hello at once.
+  static let maximumGreetings = 64
+  /// How long an app has to say hello once connected, unless told another (for tests).
   static let helloTimeout: Duration = .seconds(10)
 
   let directory: String
   let secret: String
   let maximumSessionBytes: Int
+  let helloTimeout: Duration
   let files: ServedFiles
   private let listener: AsyncSocket
   /// The address and port apps connect to.
@@ -37,17 +40,22 @@ final class LiveServer: Sendable {
   private let state = Locked(State())
 
   private struct State {
+    /// Apps that presented the secret, connected.
     var connected = 0
+    /// Connections that have not said hello yet.
+    var greeting = 0
     var fileNumbers: [String: Int] = [:]
   }
 
   /// Listens on `host` (an IPv4 address) and `port` (0: one the system picks).
   init(
     directory: String, host: String, port: UInt16, secret: String, files: ServedFiles,
-    maximumSessionBytes: Int = LiveServer.maximumSessionBytes
+    maximumSessionBytes: Int = LiveServer.maximumSessionBytes,
+    helloTimeout: Duration = LiveServer.helloTimeout
   ) async throws {
     self.directory = directory
     self.maximumSessionBytes = maximumSessionBytes
+    self.helloTimeout = helloTimeout
     self.secret = secret
     self.files = files
     let address = try sockaddr_in.inet(ip4: host, port: port)
@@ -74,13 +82,21 @@ final class LiveServer: Sendable {
     "TCATRACE_DEBUGGER=\(self.host):\(self.port):\(self.secret)"
   }
 
-  /// Takes apps until cancelled, each in a task of its own.
+  /// Takes apps until cancelled, each in a task of its own; returns once each has ended.
   func run() async {
     await withDiscardingTaskGroup { group in
       while !Task.isCancelled {
-        guard let connection = try? await self.listener.accept() else { continue }
-        group.addTask { await self.serve(connection) }
+        do {
+          let connection = try await self.listener.accept()
+          group.addTask { await self.serve(connection) }
+        } catch {
+          // NB: Out of file descriptors, say: not again at once. Once cancelled, or the listener
+          // closed, no more.
+          if Task.isCancelled { break }
+          try? await Task.sleep(for: .milliseconds(100))
+        }
       }
+      group.cancelAll()
     }
   }
 
@@ -89,25 +105,27 @@ final class LiveServer: Sendable {
   }
 
   private func serve(_ socket: AsyncSocket) async {
-    let admitted = self.state.withLock { state in
-      guard state.connected < Self.maximumApps else { return false }
-      state.connected += 1
+    // NB: Closed once, here: a descriptor closed twice may by then be another connection's,
+    // or a trace file's.
+    defer { try? socket.close() }
+    let greeting = self.state.withLock { state in
+      guard state.greeting < Self.maximumGreetings else { return false }
+      state.greeting += 1
       return true
     }
-    defer {
-      if admitted { self.state.withLock { $0.connected -= 1 } }
-      try? socket.close()
-    }
-    guard admitted else {
+    guard greeting else {
       await self.refuse(
-        socket, "\(Self.maximumApps) apps are connected already: try again when one has left",
+        socket, "\(Self.maximumGreetings) connections are saying hello already: try again later",
         file: nil)
       return
     }
     var reader: LiveMessageReader
     let hello: LiveMessage?
     do {
-      (hello, reader) = try await Self.firstMessage(from: socket) ?? (nil, LiveMessageReader())
+      defer { self.state.withLock { $0.greeting -= 1 } }
+      (hello, reader) =
+        try await Self.firstMessage(from: socket, within: self.helloTimeout)
+        ?? (nil, LiveMessageReader())
     } catch let error as LiveProtocolError {
       await self.refuse(socket, error.reason, file: nil)
       return
@@ -118,7 +136,7 @@ final class LiveServer: Sendable {
       await self.refuse(
         socket,
         hello == nil
-          ? "no hello within \(Self.helloTimeout): an app says hello first"
+          ? "no hello within \(self.helloTimeout.components.seconds) s: an app says hello first"
           : "a message before the hello: an app says hello first",
         file: nil)
       return
@@ -137,6 +155,20 @@ final class LiveServer: Sendable {
         file: nil)
       return
     }
+    // NB: Only apps that presented the secret count toward the bound.
+    let admitted = self.state.withLock { state in
+      guard state.connected < Self.maximumApps else { return false }
+      state.connected += 1
+      return true
+    }
+    guard admitted else {
+      await self.refuse(
+        socket, "\(Self.maximumApps) apps are connected already: try again when one has left",
+        file: nil)
+      return
+    }
+    defer { self.state.withLock { $0.connected -= 1 } }
+    reader.maximumMessageBytes = LiveProtocol.maximumMessageBytes
     // NB: The file is made with the first rows: a connection that sends none, or whose first
     // are refused, leaves no file.
     var receiver: LiveSessionReceiver?
@@ -201,24 +233,24 @@ final class LiveServer: Sendable {
     return try LiveSessionReceiver(path: file)
   }
 
-  /// The first message and the reader that read it, `nil` when none came within
-  /// ``helloTimeout``: the socket is then closed.
+  /// The first message and the reader that read it (which takes no message longer than a
+  /// hello), `nil` when none came within `timeout`.
   private static func firstMessage(
-    from socket: AsyncSocket
+    from socket: AsyncSocket, within timeout: Duration
   ) async throws -> (LiveMessage, LiveMessageReader)? {
     try await withThrowingTaskGroup(of: (LiveMessage, LiveMessageReader)?.self) { group in
       group.addTask {
         var reader = LiveMessageReader()
+        reader.maximumMessageBytes = LiveProtocol.maximumHelloBytes
         while true {
           if let message = try reader.next() { return (message, reader) }
-          reader.append(try await socket.read(atMost: 65_536))
+          reader.append(try await socket.read(atMost: 4096))
         }
       }
       group.addTask {
-        try? await Task.sleep(for: Self.helloTimeout)
-        // NB: A read waiting on a socket that nothing writes to ends when it is closed; not
-        // when the hello came first, which cancelled the wait.
-        if !Task.isCancelled { try? socket.close() }
+        // NB: Cancelled, the read waiting in the other task ends (FlyingSocks' pool resumes it
+        // with `CancellationError`).
+        try? await Task.sleep(for: timeout)
         return nil
       }
       defer { group.cancelAll() }
@@ -226,12 +258,25 @@ final class LiveServer: Sendable {
     }
   }
 
-  /// Answers `refused` with `reason`, and prints it.
+  /// Answers `refused` with `reason`, and prints it. What the app still sends is read, for up
+  /// to a second, and dropped: a socket closed with bytes unread is reset, and the reset may
+  /// reach the app before the answer does.
   private func refuse(_ socket: AsyncSocket, _ reason: String, file: String?) async {
     let line = reason.singleLine
     printError(
       "Refused an app\(file.map { " writing '\($0)'" } ?? ""): \(line)")
     try? await socket.write(Data(LiveMessage.refused(line).frame))
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        var drained = 0
+        while drained < 1 << 20, let bytes = try? await socket.read(atMost: 65_536) {
+          drained += bytes.count
+        }
+      }
+      group.addTask { try? await Task.sleep(for: .seconds(1)) }
+      await group.next()
+      group.cancelAll()
+    }
   }
 
   /// A new file in the directory for the app named `app`: `APP-N.db`, with the app's name
@@ -245,14 +290,16 @@ final class LiveServer: Sendable {
     }
     let name = String(allowed).trimmingCharacters(in: CharacterSet(charactersIn: "."))
     let stem = name.isEmpty ? "app" : name
+    // NB: Numbered by the name in lower case: on a disk that ignores case, `App-1.db` and
+    // `app-1.db` are one file.
     return self.state.withLock { state in
-      var number = state.fileNumbers[stem, default: 0]
+      var number = state.fileNumbers[stem.lowercased(), default: 0]
       var path: String
       repeat {
         number += 1
         path = (self.directory as NSString).appendingPathComponent("\(stem)-\(number).db")
       } while FileManager.default.fileExists(atPath: path)
-      state.fileNumbers[stem] = number
+      state.fileNumbers[stem.lowercased()] = number
       return path
     }
   }

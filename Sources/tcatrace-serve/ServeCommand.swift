@@ -64,6 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: .hidden)
   var liveSessionBytes: Int = LiveServer.maximumSessionBytes
 
+  /// The seconds an app has to say hello: for tests of the bound.
+  @Option(help: .hidden)
+  var liveHelloSeconds: Int = 10
+
   func validate() throws {
     guard !self.files.isEmpty || self.live != nil else {
       throw ValidationError("give at least one trace file, or --live DIR")
@@ -132,8 +136,10 @@ struct ServeCommand: AsyncParsableCommand {
     fflush(nil)
     if self.open { Self.openInBrowser(url) }
     await Self.waitForInterrupt()
+    // NB: Each app's file is closed before the server ends: none is left with its `-wal`.
     liveServer?.stop()
     takingApps?.cancel()
+    await takingApps?.value
     await server.stop(timeout: 1)
     running.cancel()
     print("Stopped.")
@@ -161,7 +167,8 @@ struct ServeCommand: AsyncParsableCommand {
     do {
       return try await LiveServer(
         directory: directory, host: self.liveHost, port: UInt16(self.livePort),
-        secret: secret, files: files, maximumSessionBytes: self.liveSessionBytes)
+        secret: secret, files: files, maximumSessionBytes: self.liveSessionBytes,
+        helloTimeout: .seconds(max(1, self.liveHelloSeconds)))
     } catch {
       throw CLIError(
         message:

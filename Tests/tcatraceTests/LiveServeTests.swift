@@ -64,6 +64,8 @@ struct LiveServeTests {
       #expect(!FileManager.default.fileExists(atPath: directory.path("app.db-wal")))
       #expect(try Self.liveFiles(in: directory) == ["tcatrace-fixture-1.db"])
       let live = directory.path("live/tcatrace-fixture-1.db")
+      // NB: The server, another process, may still be writing the last rows.
+      try await Self.waitUntilEnded(live)
       let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), live])
       #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
       #expect(diff.stdout.contains("5 actions) are alike"), "\(diff.stdout)")
@@ -77,8 +79,14 @@ struct LiveServeTests {
       var request = URLRequest(
         url: url.deletingLastPathComponent().appendingPathComponent("api/files"))
       request.setValue(token, forHTTPHeaderField: "X-TCATrace-Token")
-      let (data, _) = try await URLSession.shared.data(for: request)
-      let files = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+      var files: [[String: Any]] = []
+      let deadline = ContinuousClock.now + .seconds(30)
+      repeat {
+        let (data, _) = try await URLSession.shared.data(for: request)
+        files = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        if (files.first?["live"] as? [String: Any])?["connected"] as? Bool == false { break }
+        try await Task.sleep(for: .milliseconds(50))
+      } while ContinuousClock.now < deadline
       #expect(files.map { $0["name"] as? String } == ["tcatrace-fixture-1.db"])
       let status = try #require(files.first?["live"] as? [String: Any])
       #expect(status["connected"] as? Bool == false)
@@ -144,12 +152,7 @@ struct LiveServeTests {
     #expect(try await app.end(within: 60))
     #expect(app.terminationStatus == 0)
     let second = directory.path("live/tcatrace-fixture-2.db")
-    let ended = ContinuousClock.now + .seconds(60)
-    while (try? TraceReader(path: second).sessions().first?.endedAt) == nil,
-      ContinuousClock.now < ended
-    {
-      try await Task.sleep(for: .milliseconds(50))
-    }
+    try await Self.waitUntilEnded(second)
     let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), second])
     #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     #expect(diff.stdout.contains("20 actions) are alike"), "\(diff.stdout)")
@@ -262,22 +265,101 @@ struct LiveServeTests {
     #expect(report.count == 7, "\(report.keys.sorted())")
   }
 
+  /// A connection that says nothing is closed once its time to say hello is up; at most 32
+  /// apps that presented the secret are connected at once, and the next one is refused.
+  @Test func aSilentConnectionIsRefusedWhenItsTimeIsUp() async throws {
+    try await self.servingLive(arguments: ["--live-hello-seconds", "1"]) {
+      directory, debugger, _, _ in
+      let port = try #require(UInt16(debugger.split(separator: ":")[1]))
+      let silent = try await Self.exchange(port: port, sending: [])
+      #expect(silent == [.refused("no hello within 1 s: an app says hello first")])
+      #expect(try Self.liveFiles(in: directory).isEmpty)
+    }
+  }
+
+  /// At most 64 connections are saying hello at once, and at most 32 apps that presented the
+  /// secret are connected: one more of either is refused at once.
+  @Test func oneConnectionTooManyIsRefused() async throws {
+    try await self.servingLive { directory, debugger, _, _ in
+      let parts = debugger.split(separator: ":")
+      let port = try #require(UInt16(parts[1]))
+      var silent: [AsyncSocket] = []
+      for _ in 0..<64 {
+        silent.append(
+          try await AsyncSocket.connected(to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port)))
+      }
+      // NB: The server counts a connection once it has taken it: the 65th is refused once the
+      // 64 are all being served.
+      var greeting: [LiveMessage] = []
+      let deadline = ContinuousClock.now + .seconds(30)
+      repeat {
+        greeting = try await Self.exchange(port: port, sending: [], within: .seconds(1))
+      } while greeting.isEmpty && ContinuousClock.now < deadline
+      #expect(
+        greeting == [.refused("64 connections are saying hello already: try again later")])
+      for socket in silent { try? socket.close() }
+
+      let hello = LiveMessage.hello(version: 1, secret: String(parts[2]), app: "many").frame
+      var apps: [AsyncSocket] = []
+      defer { for app in apps { try? app.close() } }
+      for _ in 0..<32 {
+        let app = try await AsyncSocket.connected(
+          to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+        apps.append(app)
+        try await app.write(Data(hello))
+        var reader = LiveMessageReader()
+        var answer: LiveMessage?
+        while answer == nil {
+          reader.append(try await app.read(atMost: 4096))
+          answer = try reader.next()
+        }
+        #expect(answer == .welcome)
+      }
+      let refused = try await Self.exchange(port: port, sending: hello)
+      #expect(refused == [.refused("32 apps are connected already: try again when one has left")])
+      #expect(try Self.liveFiles(in: directory).isEmpty)
+    }
+  }
+
   /// Sends `bytes` to the server's port for apps, and reads what it answers until it closes
-  /// the connection.
-  private static func exchange(port: UInt16, sending bytes: [UInt8]) async throws -> [LiveMessage] {
+  /// the connection, or for `timeout` at most.
+  private static func exchange(
+    port: UInt16, sending bytes: [UInt8], within timeout: Duration = .seconds(30)
+  ) async throws -> [LiveMessage] {
     let socket = try await AsyncSocket.connected(
       to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
     defer { try? socket.close() }
     try await socket.write(Data(bytes))
+    // NB: Each read within the time left: a server that neither answers nor closes fails the
+    // test instead of holding it.
     var reader = LiveMessageReader()
     var messages: [LiveMessage] = []
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      guard let chunk = try? await socket.read(atMost: 4096) else { break }
+      let chunk = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+        group.addTask { try? await socket.read(atMost: 4096) }
+        group.addTask {
+          try? await Task.sleep(until: deadline)
+          return nil
+        }
+        defer { group.cancelAll() }
+        return try await group.next() ?? nil
+      }
+      guard let chunk else { break }
       reader.append(chunk)
       while let message = try reader.next() { messages.append(message) }
     }
     return messages
+  }
+
+  /// Waits, up to 60 s, until the session in the trace at `path` has ended.
+  private static func waitUntilEnded(_ path: String) async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while (try? TraceReader(path: path).sessions().first?.endedAt) == nil,
+      ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(50))
+    }
   }
 
   /// What `pipe` holds once it holds `text`, or after 10 s: read without blocking.

@@ -54,8 +54,12 @@ final class LiveStream: Sendable {
   private let task = Locked<Task<Void, Never>?>(nil)
 
   private struct State {
-    /// Whether the file may be read: not while its recorder closes it.
+    /// Whether the file may be read: not while its recorder closes it, or lets go of it as the
+    /// app leaves the foreground.
     var isPaused = false
+    /// Whether the recorder has closed the file for good: it is then read as a file nobody
+    /// writes.
+    var isClosed = false
     /// Whether a read of the file is under way.
     var isReading = false
     /// Whether the session has been sent whole, or the stream has given up.
@@ -132,25 +136,33 @@ final class LiveStream: Sendable {
     do {
       socket = try await self.connect()
     } catch {
-      return .lost("no server answered: \(error)")
+      return Task.isCancelled ? .done : .lost("no server answered: \(error)")
     }
     defer { try? socket.close() }
+    let reader = LiveMessageReader()
     do {
       try await socket.write(
         Data(
           LiveMessage.hello(
             version: LiveProtocol.version, secret: self.address.secret, app: self.app
           ).frame))
-      var reader = LiveMessageReader()
-      var answer: LiveMessage?
-      while answer == nil {
-        reader.append(try await socket.read(atMost: 4096))
-        answer = try reader.next()
+      let answer = try await Self.within(.seconds(5)) { [reader] in
+        var reading = reader
+        while true {
+          if let message = try reading.next() { return message }
+          reading.append(try await socket.read(atMost: 4096))
+        }
       }
-      if case let .refused(reason)? = answer { return .refused(reason) }
-      guard answer == .welcome else {
-        return .refused("the server answered the hello with another message")
+      switch answer {
+      case .welcome?: break
+      case let .refused(reason)?: return .refused(reason)
+      case nil: return .lost("no answer to its hello within 5 s")
+      default: return .refused("the server answered the hello with another message")
       }
+    } catch {
+      return Task.isCancelled ? .done : .lost("the connection broke: \(error)")
+    }
+    do {
       var feed: LiveSessionFeed?
       while !Task.isCancelled {
         if feed == nil, let session = self.sessionID() {
@@ -165,13 +177,37 @@ final class LiveStream: Sendable {
         try await Task.sleep(for: Self.interval)
       }
       return .done
-    } catch is CancellationError {
-      return .done
     } catch let error as TraceFileError {
       // NB: The app's own file cannot be read: the recorder reports its own failures.
       return .stopped("this app's trace file cannot be read (\(error.message))")
     } catch {
+      if Task.isCancelled { return .done }
+      // NB: A server that refused what it was sent answered why before it closed.
+      let refusal = try? await Self.within(.milliseconds(500)) { [reader] in
+        var reading = reader
+        while true {
+          if case let .refused(reason)? = try reading.next() { return reason }
+          reading.append(try await socket.read(atMost: 65_536))
+        }
+      }
+      if let reason = refusal ?? nil { return .refused(reason) }
       return .lost("the connection broke: \(error)")
+    }
+  }
+
+  /// What `operation` returns, `nil` when it has not returned within `timeout`: it is then
+  /// cancelled (a socket's read or connect ends when cancelled).
+  private static func within<Result: Sendable>(
+    _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> Result
+  ) async throws -> Result? {
+    try await withThrowingTaskGroup(of: Result?.self) { group in
+      group.addTask { try await operation() }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return nil
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? nil
     }
   }
 
@@ -186,34 +222,27 @@ final class LiveStream: Sendable {
       try socket.setValue(true, for: .noSIGPIPE)
     #endif
     let connection = try AsyncSocket(socket: socket, pool: try await .client)
-    let isConnected = try await withThrowingTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        try await connection.connect(to: address)
-        return true
-      }
-      group.addTask {
-        try? await Task.sleep(for: .seconds(5))
-        // NB: A connect still waiting ends when its socket is closed.
-        if !Task.isCancelled { try? connection.close() }
-        return false
-      }
-      defer { group.cancelAll() }
-      return try await group.next() ?? false
+    let isConnected = try await Self.within(.seconds(5)) {
+      try await connection.connect(to: address)
+      return true
     }
-    guard isConnected else { throw LiveProtocolError("no answer within 5 s") }
+    guard isConnected == true else {
+      try? connection.close()
+      throw LiveProtocolError("no answer within 5 s")
+    }
     return connection
   }
 
   /// What the writer committed since the last read; `nil` while the file may not be read.
   private func read(_ feed: LiveSessionFeed) throws -> [LiveMessage]? {
-    let mayRead = self.state.withLock { state in
-      guard !state.isPaused else { return false }
+    let (mayRead, isClosed) = self.state.withLock { state in
+      guard !state.isPaused else { return (false, false) }
       state.isReading = true
-      return true
+      return (true, state.isClosed)
     }
     guard mayRead else { return nil }
     defer { self.state.withLock { $0.isReading = false } }
-    return try feed.next()
+    return try feed.next(live: !isClosed)
   }
 
   /// Stops reading the file, once the read under way (if one is) has ended: its recorder is
@@ -226,6 +255,21 @@ final class LiveStream: Sendable {
     }
   }
 
+  /// ``pause()``, blocking: for the app's thread as the app leaves the foreground, when the
+  /// recorder lets go of its file. A read takes milliseconds; it waits 1 s at most.
+  func pauseNow() {
+    self.state.withLock { $0.isPaused = true }
+    let deadline = ContinuousClock.now + .seconds(1)
+    while self.state.withLock({ $0.isReading }), ContinuousClock.now < deadline {
+      usleep(1_000)
+    }
+  }
+
+  /// Reads the file again, as the app returns and its recorder opens it again.
+  func resume() {
+    self.state.withLock { $0.isPaused = false }
+  }
+
   /// Stops streaming at once.
   func cancel() {
     self.state.withLock { $0.isPaused = true }
@@ -235,7 +279,10 @@ final class LiveStream: Sendable {
   /// Reads the file again, until the session's end is sent, waiting up to `timeout` for it;
   /// then stops.
   func finish(within timeout: Duration) async {
-    self.state.withLock { $0.isPaused = false }
+    self.state.withLock {
+      $0.isPaused = false
+      $0.isClosed = true
+    }
     let deadline = ContinuousClock.now + timeout
     while !self.state.withLock({ $0.isDone }), ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(5))

@@ -223,7 +223,7 @@ public final class TraceRecorder: Sendable {
     if self.writer != nil {
       let observation = lifecycle.observe(
         leave: { [weak self] in self?.appIsLeaving() },
-        return: { [weak self] in self?.writer?.resume() }
+        return: { [weak self] in self?.appIsReturning() }
       )
       self.lifecycleObservation.withLock { $0 = observation }
     }
@@ -250,8 +250,16 @@ public final class TraceRecorder: Sendable {
 
   /// Lets go of the file as the app leaves the foreground: see ``suspensionTimeout``.
   private func appIsLeaving() {
+    // NB: The live stream stops reading the file first: the writer closes it, and must be its
+    // last connection.
+    self.liveStream.withLock { $0 }?.pauseNow()
     let (seconds, attoseconds) = Self.suspensionTimeout.components
     self.writer?.suspend(waitingUpTo: Double(seconds) + Double(attoseconds) / 1e18)
+  }
+
+  private func appIsReturning() {
+    self.writer?.resume()
+    self.liveStream.withLock { $0 }?.resume()
   }
 
   private static func cannotRecordMessage(path: String, error: TraceFileError) -> String {

@@ -13,6 +13,9 @@ package enum LiveProtocol {
   /// The largest message either side sends or takes: a kept state of 16 MiB fits, as its tree
   /// and its JSON.
   package static let maximumMessageBytes = 48 << 20
+
+  /// The largest hello a server takes: it reads no more from an app it does not know yet.
+  package static let maximumHelloBytes = 4096
 }
 
 /// A live connection that broke the protocol: what was wrong, in one line.
@@ -274,6 +277,8 @@ private struct JSONObjectWriter {
 package struct LiveMessageReader: Sendable {
   private var buffer: [UInt8] = []
   private var start = 0
+  /// The longest message taken: a server takes a short hello before it knows the app.
+  package var maximumMessageBytes = LiveProtocol.maximumMessageBytes
 
   package init() {}
 
@@ -290,15 +295,14 @@ package struct LiveMessageReader: Sendable {
 
   /// The next whole message, `nil` until one has arrived.
   ///
-  /// - Throws: ``LiveProtocolError`` for a frame longer than
-  ///   ``LiveProtocol/maximumMessageBytes`` or empty, as soon as its length has arrived, and for
+  /// - Throws: ``LiveProtocolError`` for a frame longer than ``maximumMessageBytes`` or empty, as soon as its length has arrived, and for
   ///   a message that is not one of ``LiveMessage``'s.
   package mutating func next() throws(LiveProtocolError) -> LiveMessage? {
     guard self.pendingBytes >= 4 else { return nil }
     let length = self.buffer[self.start..<self.start + 4].reduce(0) { $0 << 8 | Int($1) }
-    guard length > 0, length <= LiveProtocol.maximumMessageBytes else {
+    guard length > 0, length <= self.maximumMessageBytes else {
       throw LiveProtocolError(
-        "a message of \(length) bytes: a message is 1 to \(LiveProtocol.maximumMessageBytes) bytes"
+        "a message of \(length) bytes: a message is 1 to \(self.maximumMessageBytes) bytes"
       )
     }
     guard self.pendingBytes >= 4 + length else { return nil }

@@ -31,11 +31,13 @@ package final class LiveSessionFeed {
   /// The messages of what the recorder committed since the last call, at most `limit` actions
   /// of them: the session first, then each action, each state kept after it, and the session's
   /// end once every action before it has been read.
-  package func next(limit: Int = 256) throws(TraceFileError) -> [LiveMessage] {
+  ///
+  /// - Parameter live: Whether a recorder may be writing the file: it is then opened to see its
+  ///   commits, taking SQLite's locks; otherwise (its recorder has closed it, leaving no
+  ///   `-wal`) it is opened as a file nobody writes, which leaves nothing beside it.
+  package func next(limit: Int = 256, live: Bool = false) throws(TraceFileError) -> [LiveMessage] {
     guard !self.hasEnded else { return [] }
-    // NB: A file being written has a `-wal`, and is opened to see its commits; one whose
-    // recorder has closed it has none, and is opened immutable, which leaves nothing beside it.
-    self.connection = try TraceFile.openForReading(path: self.path, live: false).connection
+    self.connection = try TraceFile.openForReading(path: self.path, live: live).connection
     defer {
       (self.actions, self.changes, self.leaks, self.states) = (nil, nil, nil, nil)
       self.connection = nil

@@ -11,6 +11,7 @@ marked left once the app has ended. Prints one JSON object: each check's result,
 
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -28,6 +29,25 @@ def check(name, condition, detail=""):
         failures.append(f"{name}: {detail}")
 
 
+def read_line(stream, deadline):
+    """The next line of a process's `stream`, `None` at its end or past `deadline` (a
+    `time.monotonic()` value): a process that prints nothing does not hold the check."""
+    line = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([stream], [], [], left)
+        if not ready:
+            return None
+        byte = os.read(stream.fileno(), 1)
+        if not byte:
+            return line.decode() if line else None
+        if byte == b"\n":
+            return line.decode()
+        line += byte
+
+
 def wait_until(page, expression, timeout_ms):
     """Polls `expression` in the page until it is true (the page's CSP forbids `eval`)."""
     deadline = time.monotonic() + timeout_ms / 1000
@@ -41,14 +61,14 @@ def wait_until(page, expression, timeout_ms):
 
 server = subprocess.Popen(
     [TCATRACE, "serve", "--live", os.path.join(WORK, "live")],
-    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 app = None
 try:
     url, debugger = None, None
     deadline = time.monotonic() + 60
-    while (url is None or debugger is None) and time.monotonic() < deadline:
-        line = server.stdout.readline()
-        if not line:
+    while url is None or debugger is None:
+        line = read_line(server.stdout, deadline)
+        if line is None:
             break
         if line.startswith("Serving "):
             url = line.split(" at ", 1)[1].strip()
@@ -69,10 +89,10 @@ try:
             env={**os.environ, "TCATRACE_DEBUGGER": debugger})
         paused = False
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = app.stdout.readline()
-            if not line or line.strip() == "paused":
-                paused = line.strip() == "paused"
+        while True:
+            line = read_line(app.stdout, deadline)
+            if line is None or line.strip() == "paused":
+                paused = line is not None
                 break
         check("the app pauses after ten actions", paused)
 
@@ -86,8 +106,12 @@ try:
 
         app.stdin.write("go\n")
         app.stdin.close()
-        app.wait(timeout=60)
-        check("the app ends well", app.returncode == 0, app.stderr.read())
+        try:
+            app.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            app.kill()
+            app.wait()
+        check("the app ends well", app.returncode == 0, str(app.returncode))
         ended = wait_until(
             page,
             "[...document.querySelectorAll('#session option')].some(o => o.textContent.includes(' · left '))"
