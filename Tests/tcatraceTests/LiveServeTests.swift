@@ -94,6 +94,22 @@ struct LiveServeTests {
     }
   }
 
+  /// A store that names its debugger in code streams there, whatever the environment says.
+  @Test func aStoreThatNamesItsDebuggerStreamsThere() async throws {
+    try await self.servingLive { directory, debugger, _, _ in
+      let app = try await Product("tcatrace-fixture").run(
+        ["append-to", directory.path("app.db"), "4", debugger], in: directory.url,
+        environment: ["TCATRACE_DEBUGGER": "127.0.0.1:1:elsewhere"])
+      #expect(app.status == 0)
+      #expect(app.stdout == "closed\n", "\(app.stdout)\(app.stderr)")
+      let live = directory.path("live/tcatrace-fixture-1.db")
+      try await Self.waitUntilEnded(live)
+      let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), live])
+      #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+      #expect(diff.stdout.contains("4 actions) are alike"), "\(diff.stdout)")
+    }
+  }
+
   /// The server goes away while an app records, and comes back on the same directory and
   /// port with the secret it kept there: the app says once that it lost the server, and sends
   /// its session again, from its start, to the one that came back.

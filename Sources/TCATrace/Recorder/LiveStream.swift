@@ -3,34 +3,55 @@ import Foundation
 import RuntimeSupport
 import TCATraceFile
 
-/// Where `tcatrace serve --live` takes apps' sessions: the line it prints,
-/// `TCATRACE_DEBUGGER=HOST:PORT:SECRET`, which an app's environment carries.
-struct DebuggerAddress: Equatable, Sendable {
+/// Where a recorder streams its session as it records: a `tcatrace serve --live` server, which
+/// prints what an app needs as `TCATRACE_DEBUGGER=HOST:PORT:SECRET`.
+///
+/// A recorder whose process has `TCATRACE_DEBUGGER` in its environment streams there with no
+/// change to the app's code; `RecordingStore(initialState:recorder:debugger:reducer:…)` names
+/// one in code, which is used instead (an address on the local network, for a device):
+///
+/// ```swift
+/// let store = RecordingStore(
+///   initialState: AppFeature.State(), recorder: recorder,
+///   debugger: TraceDebugger("192.168.1.20:40211:9b1e…")
+/// ) {
+///   AppFeature()
+/// }
+/// ```
+public struct TraceDebugger: Equatable, Sendable {
   /// The environment variable a recorder reads.
-  static let environmentVariable = "TCATRACE_DEBUGGER"
+  public static let environmentVariable = "TCATRACE_DEBUGGER"
 
-  var host: String
-  var port: UInt16
-  var secret: String
+  /// The server's IPv4 address.
+  public var host: String
+  /// The port it takes apps on.
+  public var port: UInt16
+  /// The secret it made, which an app presents.
+  public var secret: String
 
-  /// `HOST:PORT:SECRET`, as `tcatrace serve --live` prints it; `nil` for anything else.
-  init?(_ value: String) {
+  public init(host: String, port: UInt16, secret: String) {
+    self.host = host
+    self.port = port
+    self.secret = secret
+  }
+
+  /// `HOST:PORT:SECRET`, as `tcatrace serve --live` prints it after `TCATRACE_DEBUGGER=`; `nil`
+  /// for anything else.
+  public init?(_ value: String) {
     let parts = value.split(separator: ":", omittingEmptySubsequences: false)
     guard parts.count == 3, !parts[0].isEmpty, let port = UInt16(parts[1]), port > 0,
       !parts[2].isEmpty
     else { return nil }
-    self.host = String(parts[0])
-    self.port = port
-    self.secret = String(parts[2])
+    self.init(host: String(parts[0]), port: port, secret: String(parts[2]))
   }
 
-  /// The address in this process's environment: `.none` when the variable is not set, `.some(nil)`
-  /// when it is set to something that is not an address.
-  static var fromEnvironment: DebuggerAddress?? {
+  /// The debugger in this process's environment: `.none` when the variable is not set,
+  /// `.some(nil)` when it is set to something that is not one.
+  static var fromEnvironment: TraceDebugger?? {
     guard let value = ProcessInfo.processInfo.environment[Self.environmentVariable] else {
       return .none
     }
-    return .some(DebuggerAddress(value))
+    return .some(TraceDebugger(value))
   }
 }
 
@@ -45,7 +66,7 @@ final class LiveStream: Sendable {
   /// How often the file is read for what the writer committed since.
   static let interval: Duration = .milliseconds(50)
 
-  private let address: DebuggerAddress
+  private let address: TraceDebugger
   private let tracePath: String
   private let app: String
   private let sessionID: @Sendable () -> Int64?
@@ -67,7 +88,7 @@ final class LiveStream: Sendable {
   }
 
   init(
-    address: DebuggerAddress, tracePath: String, app: String,
+    address: TraceDebugger, tracePath: String, app: String,
     sessionID: @escaping @Sendable () -> Int64?, report: @escaping @Sendable (String) -> Void
   ) {
     self.address = address

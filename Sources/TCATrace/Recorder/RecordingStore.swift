@@ -31,12 +31,16 @@ public final class RecordingStore<State, Action> {
   /// - Parameters:
   ///   - initialState: The feature's state at the start.
   ///   - recorder: Records the store's actions; one recorder records one store.
+  ///   - debugger: A `tcatrace serve --live` server to stream the session to as it records
+  ///     (see ``TraceDebugger``). Default: the one `TCATRACE_DEBUGGER` names in the process's
+  ///     environment, if it is set; none otherwise.
   ///   - reducer: The feature's reducer.
   ///   - prepareDependencies: Changes the dependencies the reducer and its effects run with,
   ///     as `Store`'s `withDependencies` does. Default: none.
   public init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     recorder: TraceRecorder,
+    debugger: TraceDebugger? = nil,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -45,7 +49,8 @@ public final class RecordingStore<State, Action> {
     column: UInt = #column
   ) {
     self.recorder = recorder
-    let isRecording = recorder.beginSession(rootFeature: rootFeatureName(of: R.self))
+    let isRecording = recorder.beginSession(
+      rootFeature: rootFeatureName(of: R.self), debugger: debugger)
     if !isRecording {
       reportIssue(
         """

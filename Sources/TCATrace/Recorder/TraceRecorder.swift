@@ -69,8 +69,11 @@ public final class TraceRecorder: Sendable {
   /// The app's lifecycle notifications the recorder observes, until it closes.
   private let lifecycleObservation = Locked<AppLifecycle.Observation?>(nil)
   /// The stream of the session to `tcatrace serve --live`, when the environment names one
-  /// (`TCATRACE_DEBUGGER`).
+  /// (`TCATRACE_DEBUGGER`) or the store does; from the session's start.
   private let liveStream = Locked<LiveStream?>(nil)
+  /// The server the environment names, streamed to when the session begins unless the store
+  /// names another.
+  private let environmentDebugger = Locked<TraceDebugger?>(nil)
 
   /// How long the app's thread waits, as the app leaves the foreground, for the recorder to
   /// write what is pending and close the file: 2 seconds, well within the time iOS gives an
@@ -217,8 +220,17 @@ public final class TraceRecorder: Sendable {
     self.writer?.onFailure { [weak self] failure in
       self?.reportWriterFailureOnce(failure)
     }
-    if let writer = self.writer, let address = DebuggerAddress.fromEnvironment {
-      self.streamLive(to: address, writer: writer)
+    if self.writer != nil, let debugger = TraceDebugger.fromEnvironment {
+      if let debugger {
+        self.environmentDebugger.withLock { $0 = debugger }
+      } else {
+        reportIssue(
+          """
+          TCATrace does not stream to tcatrace serve: \(TraceDebugger.environmentVariable) is not \
+          HOST:PORT:SECRET, the line 'tcatrace serve --live' prints. The app goes on, recording \
+          to its own file.
+          """)
+      }
     }
     if self.writer != nil {
       let observation = lifecycle.observe(
@@ -229,20 +241,10 @@ public final class TraceRecorder: Sendable {
     }
   }
 
-  /// Streams the session to `tcatrace serve --live` at `address` (`nil`: the environment's
-  /// value is not an address, which is reported).
-  private func streamLive(to address: DebuggerAddress?, writer: TraceWriter) {
-    guard let address else {
-      reportIssue(
-        """
-        TCATrace does not stream to tcatrace serve: \(DebuggerAddress.environmentVariable) is not \
-        HOST:PORT:SECRET, the line 'tcatrace serve --live' prints. The app goes on, recording to \
-        its own file.
-        """)
-      return
-    }
+  /// Streams the session to `debugger`, as the session begins.
+  private func streamLive(to debugger: TraceDebugger, writer: TraceWriter) {
     let stream = LiveStream(
-      address: address, tracePath: self.path, app: ProcessInfo.processInfo.processName,
+      address: debugger, tracePath: self.path, app: ProcessInfo.processInfo.processName,
       sessionID: { [weak writer] in writer?.writtenSessionID },
       report: { message in reportIssue(message) })
     self.liveStream.withLock { $0 = stream }
@@ -340,7 +342,9 @@ public final class TraceRecorder: Sendable {
   /// Starts this recorder's session for a store whose root feature is `rootFeature`.
   ///
   /// - Returns: `false` when a session was already started: a recorder records one store.
-  func beginSession(rootFeature: String) -> Bool {
+  /// - Parameter debugger: Where to stream the session; `nil`: where `TCATRACE_DEBUGGER` says,
+  ///   if it is set.
+  func beginSession(rootFeature: String, debugger: TraceDebugger? = nil) -> Bool {
     let started: Bool = self.state.withLock { state in
       guard state.session == nil else { return false }
       state.session = SessionState(
@@ -358,6 +362,11 @@ public final class TraceRecorder: Sendable {
         recorderVersion: Self.version + RecordingHost.versionSuffix
       )
     )
+    if let writer = self.writer,
+      let debugger = debugger ?? self.environmentDebugger.withLock({ $0 })
+    {
+      self.streamLive(to: debugger, writer: writer)
+    }
     return true
   }
 

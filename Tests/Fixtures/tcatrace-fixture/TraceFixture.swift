@@ -29,6 +29,9 @@
 //                                           (a session "texts" of the app, nothing redacted:
 //                                           each TEXT typed as the login's email, then added as
 //                                           a todo's title)
+//   tcatrace-fixture append-to FILE COUNT HOST:PORT:SECRET
+//                                           (COUNT actions, streamed to the debugger the
+//                                           store names in code)
 //   tcatrace-fixture append FILE COUNT [PAUSE_AFTER]
 //                                           (a session of COUNT actions, one every 50 ms;
 //                                           `refused: …` if the recorder throws; with
@@ -87,6 +90,11 @@ struct TraceFixture {
       try await recordDemo(path: arguments[1], redacting: [])
     case "record-texts" where arguments.count >= 2:
       try await recordTexts(path: arguments[1], Array(arguments.dropFirst(2)))
+    case "append-to" where arguments.count == 4:
+      guard let count = Int(arguments[2]), let debugger = TraceDebugger(arguments[3]) else {
+        fallthrough
+      }
+      try await appendTo(debugger, path: arguments[1], count: count)
     case "append" where arguments.count == 3 || arguments.count == 4:
       guard let count = Int(arguments[2]),
         let pause = Int(arguments.count == 4 ? arguments[3] : "0")
@@ -283,6 +291,24 @@ struct TraceFixture {
     } catch {
       emit("close threw: \(error)")
     }
+  }
+
+  /// Records `count` actions with a store that names `debugger` in code, then closes.
+  @MainActor
+  static func appendTo(_ debugger: TraceDebugger, path: String, count: Int) async throws {
+    let recorder = try TraceRecorder(
+      path: path, session: "appended", policy: .recordOnly, timing: .fixed)
+    let store = RecordingStore(
+      initialState: AppFeature.State(), recorder: recorder, debugger: debugger
+    ) {
+      AppFeature()
+    }
+    for index in 1...count {
+      store.send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    try await recorder.close()
+    emit("closed")
   }
 
   /// Records the leaky example with the `.stopInDebug` policy: the first leak stops the process.
