@@ -116,7 +116,7 @@ final class LiveServer: Sendable {
     guard greeting else {
       await self.refuse(
         socket, "\(Self.maximumGreetings) connections are saying hello already: try again later",
-        file: nil)
+        file: nil, busy: true)
       return
     }
     var reader: LiveMessageReader
@@ -164,7 +164,7 @@ final class LiveServer: Sendable {
     guard admitted else {
       await self.refuse(
         socket, "\(Self.maximumApps) apps are connected already: try again when one has left",
-        file: nil)
+        file: nil, busy: true)
       return
     }
     defer { self.state.withLock { $0.connected -= 1 } }
@@ -261,11 +261,15 @@ final class LiveServer: Sendable {
   /// Answers `refused` with `reason`, and prints it. What the app still sends is read, for up
   /// to a second, and dropped: a socket closed with bytes unread is reset, and the reset may
   /// reach the app before the answer does.
-  private func refuse(_ socket: AsyncSocket, _ reason: String, file: String?) async {
+  /// `busy`: the app may try again later (the server has no room for it now).
+  private func refuse(
+    _ socket: AsyncSocket, _ reason: String, file: String?, busy: Bool = false
+  ) async {
     let line = reason.singleLine
     printError(
       "Refused an app\(file.map { " writing '\($0)'" } ?? ""): \(line)")
-    try? await socket.write(Data(LiveMessage.refused(line).frame))
+    let answer = busy ? LiveMessage.busy(line) : LiveMessage.refused(line)
+    try? await socket.write(Data(answer.frame))
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         var drained = 0

@@ -197,7 +197,8 @@ struct TraceServer: HTTPHandler {
     }
     filter.feature = query["feature"].flatMap { $0.isEmpty ? nil : $0 }
     filter.text = query["text"].flatMap { $0.isEmpty ? nil : $0 }
-    filter.changedPath = query["changed"].flatMap { $0.isEmpty ? nil : $0 }
+    // NB: As `replay --changed ''`, the empty path is the whole state.
+    filter.changedPath = query["changed"]
     filter.leaksOnly = try query.boolean("leaks")
     // NB: One action more than the page: the next page starts at its seq.
     let (actions, next) = try self.read(path: file) { reader in

@@ -150,6 +150,16 @@ struct ServeCommandTests {
         .map { $0.prefix { $0 != "," } }
       #expect(seqs == ["4", "5", "8"], "\(history.body)")
       #expect(history.body.hasSuffix(#"],"next":null}"#))
+      // The empty path is the whole state: every action that changed anything.
+      let everything = try await Self.get(
+        url, path: "/api/files/0/sessions/1/actions?changed=&limit=500", token: token)
+      let all = try await Self.get(
+        url, path: "/api/files/0/sessions/1/actions?limit=500", token: token)
+      let count = { (body: String) in
+        body.components(separatedBy: #"{"session":1,"seq":"#).count - 1
+      }
+      #expect(count(all.body) == 26)
+      #expect(count(everything.body) == 24, "\(everything.body)")
 
       // An action, with the actions its effects sent.
       let action = try await Self.get(url, path: "/api/files/0/sessions/2/actions/2", token: token)

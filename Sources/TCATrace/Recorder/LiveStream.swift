@@ -13,12 +13,12 @@ import TCATraceFile
 /// ```swift
 /// let store = RecordingStore(
 ///   initialState: AppFeature.State(), recorder: recorder,
-///   debugger: TraceDebugger("192.168.1.20:40211:9b1e…")
+///   debugger: TraceDebugger(host: "192.168.1.20", port: 40211, secret: "9b1e…")
 /// ) {
 ///   AppFeature()
 /// }
 /// ```
-public struct TraceDebugger: Equatable, Sendable {
+public struct TraceDebugger: Equatable, Sendable, CustomStringConvertible {
   /// The environment variable a recorder reads.
   public static let environmentVariable = "TCATRACE_DEBUGGER"
 
@@ -34,6 +34,9 @@ public struct TraceDebugger: Equatable, Sendable {
     self.port = port
     self.secret = secret
   }
+
+  /// `HOST:PORT`, without the secret.
+  public var description: String { "\(self.host):\(self.port)" }
 
   /// `HOST:PORT:SECRET`, as `tcatrace serve --live` prints it after `TCATRACE_DEBUGGER=`; `nil`
   /// for anything else.
@@ -85,6 +88,11 @@ final class LiveStream: Sendable {
     var isReading = false
     /// Whether the session has been sent whole, or the stream has given up.
     var isDone = false
+    /// Whether a server has taken the app's hello since the stream began.
+    var hasConnected = false
+    /// Whether the recorder is closing the file for good: the app's return no longer resumes
+    /// reading.
+    var isClosing = false
   }
 
   init(
@@ -153,6 +161,9 @@ final class LiveStream: Sendable {
 
   /// One connection: the hello, then the session from its start.
   private func stream() async -> Ending {
+    guard (try? sockaddr_in.inet(ip4: self.address.host, port: self.address.port)) != nil else {
+      return .stopped("'\(self.address.host)' is not an IPv4 address")
+    }
     let socket: AsyncSocket
     do {
       socket = try await self.connect()
@@ -175,8 +186,9 @@ final class LiveStream: Sendable {
         }
       }
       switch answer {
-      case .welcome?: break
+      case .welcome?: self.state.withLock { $0.hasConnected = true }
       case let .refused(reason)?: return .refused(reason)
+      case let .busy(reason)?: return .lost(reason)
       case nil: return .lost("no answer to its hello within 5 s")
       default: return .refused("the server answered the hello with another message")
       }
@@ -269,7 +281,10 @@ final class LiveStream: Sendable {
   /// Stops reading the file, once the read under way (if one is) has ended: its recorder is
   /// about to close it, and must be its last connection to leave no `-wal` beside it.
   func pause() async {
-    self.state.withLock { $0.isPaused = true }
+    self.state.withLock {
+      $0.isPaused = true
+      $0.isClosing = true
+    }
     let deadline = ContinuousClock.now + .seconds(2)
     while self.state.withLock({ $0.isReading }), ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(2))
@@ -288,21 +303,32 @@ final class LiveStream: Sendable {
 
   /// Reads the file again, as the app returns and its recorder opens it again.
   func resume() {
-    self.state.withLock { $0.isPaused = false }
+    self.state.withLock { state in
+      if !state.isClosing { state.isPaused = false }
+    }
   }
 
-  /// Stops streaming at once.
+  /// Stops streaming, once the read under way (if one is) has ended: the recorder goes without
+  /// being closed, and its writer closes the file behind it.
   func cancel() {
-    self.state.withLock { $0.isPaused = true }
+    self.pauseNow()
+    self.state.withLock { $0.isClosing = true }
     self.task.withLock { $0?.cancel() }
   }
 
   /// Reads the file again, until the session's end is sent, waiting up to `timeout` for it;
   /// then stops.
   func finish(within timeout: Duration) async {
-    self.state.withLock {
+    // NB: Never connected, there is nobody to send the rest to: it stops at once, rather than
+    // hold the app's `close()` for a server that is not there. One that has been may be back.
+    let hasConnected = self.state.withLock {
       $0.isPaused = false
       $0.isClosed = true
+      return $0.hasConnected
+    }
+    guard hasConnected else {
+      self.task.withLock { $0?.cancel() }
+      return
     }
     let deadline = ContinuousClock.now + timeout
     while !self.state.withLock({ $0.isDone }), ContinuousClock.now < deadline {

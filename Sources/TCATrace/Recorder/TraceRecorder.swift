@@ -285,8 +285,9 @@ public final class TraceRecorder: Sendable {
 
   deinit {
     self.lifecycleObservation.withLock { $0?.stop() }
-    // NB: A recorder never closed stops streaming: the file is closed behind it.
-    self.liveStream.withLock { $0?.cancel() }
+    // NB: A recorder never closed stops streaming, once a read under way has ended: the file
+    // is closed behind it.
+    self.liveStream.withLock { $0 }?.cancel()
     self.writer?.requestClose(endedAt: self.timing.now())
   }
 
@@ -327,9 +328,9 @@ public final class TraceRecorder: Sendable {
   public func close() async throws {
     self.lifecycleObservation.withLock { $0?.stop() }
     guard let writer = self.writer else { return }
-    // NB: The live stream reads the file between the writer's commits: not as the writer
-    // closes it, which must be its last connection. Then it sends the rest and the session's
-    // end, waiting up to 2 s.
+    // NB: The live stream stops reading the file while the writer closes it: the writer must
+    // be its last connection, to leave no `-wal`. Then it reads the closed file and sends the
+    // rest and the session's end, waiting up to 2 s (not at all when no server is connected).
     let stream = self.liveStream.withLock { $0 }
     await stream?.pause()
     await writer.close(endedAt: self.timing.now())

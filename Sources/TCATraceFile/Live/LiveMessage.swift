@@ -36,6 +36,8 @@ package enum LiveMessage: Equatable, Sendable {
   case welcome
   /// The server refused the app: why.
   case refused(String)
+  /// The server cannot take the app now (too many are connected): why. The app tries again.
+  case busy(String)
   /// The session's row.
   case session(LiveSession)
   /// An action with its state changes and leaks.
@@ -167,6 +169,10 @@ extension LiveMessage {
       object.close()
     case let .refused(reason):
       object.open("refused")
+      object.member("reason", reason)
+      object.close()
+    case let .busy(reason):
+      object.open("busy")
       object.member("reason", reason)
       object.close()
     case let .session(session):
@@ -350,6 +356,8 @@ extension LiveMessage {
       self = .welcome
     case "refused":
       self = .refused(try reader.string("reason"))
+    case "busy":
+      self = .busy(try reader.string("reason"))
     case "session":
       self = .session(
         LiveSession(

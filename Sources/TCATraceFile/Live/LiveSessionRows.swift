@@ -247,7 +247,7 @@ package final class LiveSessionReceiver {
   private func write(_ message: LiveMessage) throws(TraceFileError) -> LiveProtocolError? {
     if self.hasEnded { return LiveProtocolError("a message after the session's end") }
     switch message {
-    case .hello, .welcome, .refused:
+    case .hello, .welcome, .refused, .busy:
       return LiveProtocolError("a greeting after the greetings")
     case let .session(session):
       guard self.session == nil else { return LiveProtocolError("a second session") }
