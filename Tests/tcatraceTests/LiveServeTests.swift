@@ -94,6 +94,23 @@ struct LiveServeTests {
     }
   }
 
+  /// A `Store` the app built itself, recorded through `recording(to:)`, streams too: its
+  /// session begins at its first action.
+  @Test func aStoreRecordedThroughTheModifierStreams() async throws {
+    try await self.servingLive { directory, debugger, _, _ in
+      let app = try await Product("tcatrace-fixture").run(
+        ["append-through-modifier", directory.path("app.db"), "4"], in: directory.url,
+        environment: ["TCATRACE_DEBUGGER": debugger])
+      #expect(app.status == 0)
+      #expect(app.stdout == "closed\n", "\(app.stdout)\(app.stderr)")
+      let live = directory.path("live/tcatrace-fixture-1.db")
+      try await Self.waitUntilEnded(live)
+      let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), live])
+      #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+      #expect(diff.stdout.contains("4 actions) are alike"), "\(diff.stdout)")
+    }
+  }
+
   /// A store that names its debugger in code streams there, whatever the environment says.
   @Test func aStoreThatNamesItsDebuggerStreamsThere() async throws {
     try await self.servingLive { directory, debugger, _, _ in

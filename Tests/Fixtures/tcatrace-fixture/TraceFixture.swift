@@ -29,6 +29,9 @@
 //                                           (a session "texts" of the app, nothing redacted:
 //                                           each TEXT typed as the login's email, then added as
 //                                           a todo's title)
+//   tcatrace-fixture append-through-modifier FILE COUNT
+//                                           (COUNT actions, a Store of the app's own recorded
+//                                           through recording(to:))
 //   tcatrace-fixture append-to FILE COUNT HOST:PORT:SECRET
 //                                           (COUNT actions, streamed to the debugger the
 //                                           store names in code)
@@ -90,6 +93,9 @@ struct TraceFixture {
       try await recordDemo(path: arguments[1], redacting: [])
     case "record-texts" where arguments.count >= 2:
       try await recordTexts(path: arguments[1], Array(arguments.dropFirst(2)))
+    case "append-through-modifier" where arguments.count == 3:
+      guard let count = Int(arguments[2]) else { fallthrough }
+      try await appendThroughModifier(path: arguments[1], count: count)
     case "append-to" where arguments.count == 4:
       guard let count = Int(arguments[2]), let debugger = TraceDebugger(arguments[3]) else {
         fallthrough
@@ -291,6 +297,23 @@ struct TraceFixture {
     } catch {
       emit("close threw: \(error)")
     }
+  }
+
+  /// Records `count` actions with a `Store` the app built itself, through `recording(to:)`,
+  /// then closes.
+  @MainActor
+  static func appendThroughModifier(path: String, count: Int) async throws {
+    let recorder = try TraceRecorder(
+      path: path, session: "appended", policy: .recordOnly, timing: .fixed)
+    let store = Store(initialState: AppFeature.State()) {
+      AppFeature().recording(to: recorder)
+    }
+    for index in 1...count {
+      store.send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    try await recorder.close()
+    emit("closed")
   }
 
   /// Records `count` actions with a store that names `debugger` in code, then closes.
