@@ -174,6 +174,10 @@ final class LiveServer: Sendable {
     var receiver: LiveSessionReceiver?
     var path: String?
     var isServed = false
+    // NB: The page's commands are written to the app as it streams: each message is written
+    // whole, holding the app's lock, refusals too.
+    let liveApp = LiveApp(socket: socket)
+    defer { liveApp.leave() }
     do {
       try await socket.write(Data(LiveMessage.welcome.frame))
       // NB: Counted from the bytes that came with the hello.
@@ -184,7 +188,13 @@ final class LiveServer: Sendable {
             "more than the \(self.maximumSessionBytes) bytes a live session may send")
         }
         var messages: [LiveMessage] = []
-        while let message = try reader.next() { messages.append(message) }
+        while let message = try reader.next() {
+          if case let .answer(id, refusal, detail) = message {
+            liveApp.answered(id: id, refusal: refusal, detail: detail)
+          } else {
+            messages.append(message)
+          }
+        }
         if !messages.isEmpty {
           let into: LiveSessionReceiver
           if let receiver {
@@ -195,7 +205,7 @@ final class LiveServer: Sendable {
           }
           try into.receive(messages)
           if !isServed, into.sessionID != nil, let path {
-            self.files.add(path, live: true)
+            self.files.add(path, app: liveApp)
             isServed = true
           }
           if into.hasReceivedEnd { break }
@@ -205,10 +215,15 @@ final class LiveServer: Sendable {
         reader.append(bytes)
       }
     } catch let error as LiveProtocolError {
-      await self.refuse(socket, error.reason, file: receiver?.sessionID == nil ? nil : path)
-    } catch let error as TraceFileError {
+      liveApp.leave()
       await self.refuse(
-        socket, "the server cannot write '\(path ?? self.directory)': \(error.message)", file: nil)
+        socket, error.reason, file: receiver?.sessionID == nil ? nil : path,
+        writes: liveApp.writes)
+    } catch let error as TraceFileError {
+      liveApp.leave()
+      await self.refuse(
+        socket, "the server cannot write '\(path ?? self.directory)': \(error.message)", file: nil,
+        writes: liveApp.writes)
     } catch {
       // NB: The app closed the connection, or it broke: the app has left.
     }
@@ -262,14 +277,20 @@ final class LiveServer: Sendable {
   /// to a second, and dropped: a socket closed with bytes unread is reset, and the reset may
   /// reach the app before the answer does.
   /// `busy`: the app may try again later (the server has no room for it now).
+  /// `writes`: the lock an admitted app's messages are written holding.
   private func refuse(
-    _ socket: AsyncSocket, _ reason: String, file: String?, busy: Bool = false
+    _ socket: AsyncSocket, _ reason: String, file: String?, busy: Bool = false,
+    writes: AsyncLock? = nil
   ) async {
     let line = reason.singleLine
     printError(
       "Refused an app\(file.map { " writing '\($0)'" } ?? ""): \(line)")
     let answer = busy ? LiveMessage.busy(line) : LiveMessage.refused(line)
-    try? await socket.write(Data(answer.frame))
+    if let writes {
+      await writes.withLock { try? await socket.write(Data(answer.frame)) }
+    } else {
+      try? await socket.write(Data(answer.frame))
+    }
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         var drained = 0
@@ -328,6 +349,8 @@ final class ServedFiles: Sendable {
   struct Live: Sendable {
     var isConnected: Bool
     var leftAt: Date?
+    /// The app, while it is connected: the page's commands go to it.
+    var app: LiveApp?
   }
 
   private let files: Locked<[File]>
@@ -338,17 +361,135 @@ final class ServedFiles: Sendable {
 
   var all: [File] { self.files.withLock { $0 } }
 
-  func add(_ path: String, live: Bool) {
+  /// Adds the file `app`'s session is written to.
+  func add(_ path: String, app: LiveApp) {
     self.files.withLock {
-      $0.append(File(path: path, live: live ? Live(isConnected: true, leftAt: nil) : nil))
+      $0.append(File(path: path, live: Live(isConnected: true, leftAt: nil, app: app)))
     }
   }
 
   func left(_ path: String) {
     self.files.withLock { files in
       for index in files.indices where files[index].path == path {
-        files[index].live = Live(isConnected: false, leftAt: Date())
+        files[index].live = Live(isConnected: false, leftAt: Date(), app: nil)
       }
     }
   }
+}
+
+/// An app connected to the server, to which the page's commands go: each is answered by the
+/// app, or, when the app does not answer within ``answerTimeout`` or leaves, by the server.
+final class LiveApp: Sendable {
+  /// How long the page waits for the app to answer: the app does a command on its main thread.
+  static let answerTimeout: Duration = .seconds(5)
+
+  private let socket: AsyncSocket
+  /// Held while a message to the app is written.
+  let writes = AsyncLock()
+  private let state = Locked(State())
+
+  private struct State {
+    var nextID = 1
+    /// The commands sent and not answered yet: the page waiting for each, once it waits, and the
+    /// answer of one answered before.
+    var commands: [Int: Command] = [:]
+    var hasLeft = false
+  }
+
+  private struct Command {
+    var waiting: CheckedContinuation<LiveCommandResult, Never>?
+    var result: LiveCommandResult?
+  }
+
+  init(socket: AsyncSocket) {
+    self.socket = socket
+  }
+
+  /// Sends `command` to the app, and returns its answer.
+  func perform(_ command: LiveCommand) async -> LiveCommandResult {
+    let id: Int? = self.state.withLock { state in
+      guard !state.hasLeft else { return nil }
+      defer { state.nextID += 1 }
+      state.commands[state.nextID] = Command()
+      return state.nextID
+    }
+    guard let id else { return .refused("the app has left") }
+    return await withTaskGroup(of: LiveCommandResult?.self) { group in
+      group.addTask {
+        await withCheckedContinuation { continuation in
+          let result = self.state.withLock { state -> LiveCommandResult? in
+            guard let result = state.commands[id]?.result else {
+              state.commands[id]?.waiting = continuation
+              return nil
+            }
+            state.commands[id] = nil
+            return result
+          }
+          if let result { continuation.resume(returning: result) }
+        }
+      }
+      group.addTask {
+        do {
+          try await self.writes.withLock {
+            try await self.socket.write(Data(LiveMessage.command(id: id, command).frame))
+          }
+        } catch {
+          self.answered(id: id, result: .refused("the app has left"))
+          return nil
+        }
+        try? await Task.sleep(for: Self.answerTimeout)
+        self.answered(
+          id: id,
+          result: .refused(
+            "the app did not answer within \(Self.answerTimeout.components.seconds) s: its main thread may be busy, or stopped in a debugger"
+          ))
+        return nil
+      }
+      var result: LiveCommandResult = .refused("the app has left")
+      while let next = await group.next() {
+        if let next {
+          result = next
+          group.cancelAll()
+        }
+      }
+      return result
+    }
+  }
+
+  /// The app answered command `id`.
+  func answered(id: Int, refusal: String?, detail: String) {
+    self.answered(id: id, result: refusal.map(LiveCommandResult.refused) ?? .done(detail))
+  }
+
+  /// Hands `result` to the page waiting for command `id`; the first result of a command is its
+  /// answer, and one for a command not sent, or answered already, is dropped.
+  private func answered(id: Int, result: LiveCommandResult) {
+    let waiting = self.state.withLock { state -> CheckedContinuation<LiveCommandResult, Never>? in
+      guard let command = state.commands[id], command.result == nil else { return nil }
+      guard let waiting = command.waiting else {
+        state.commands[id]?.result = result
+        return nil
+      }
+      state.commands[id] = nil
+      return waiting
+    }
+    waiting?.resume(returning: result)
+  }
+
+  /// The app has left, or is being refused: commands waiting for it are answered so.
+  func leave() {
+    let ids = self.state.withLock { state in
+      state.hasLeft = true
+      return Array(state.commands.keys)
+    }
+    for id in ids { self.answered(id: id, result: .refused("the app has left")) }
+  }
+}
+
+/// What came of a command to an app.
+enum LiveCommandResult: Sendable, Equatable {
+  /// Done: what the app did.
+  case done(String)
+  /// Not done: why.
+  case refused(String)
 }

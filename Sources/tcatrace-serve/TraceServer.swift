@@ -41,13 +41,30 @@ struct TraceServer: HTTPHandler {
       return Self.error(
         .unauthorized, "the token is missing or wrong: open the URL tcatrace serve printed")
     }
+    let components = request.path.split(separator: "/", omittingEmptySubsequences: true).map(
+      String.init)
+    // NB: The one thing that changes anything is a live app, driven from the page: `POST
+    // /api/files/{file}/live/{command}`. No file changes.
+    if components.count == 5, components[0] == "api", components[1] == "files",
+      components[3] == "live"
+    {
+      guard request.method == .POST else {
+        var refusal = Self.error(.methodNotAllowed, "a live app's commands are POST requests")
+        refusal.headers[HTTPHeader("Allow")] = "POST"
+        return refusal
+      }
+      do {
+        return try await self.drive(fileIndex: components[2], command: components[4], request)
+      } catch let error as APIError {
+        return Self.error(error.status, error.message)
+      }
+    }
     guard request.method == .GET || request.method == .HEAD else {
-      var refusal = Self.error(.methodNotAllowed, "only GET: this server changes nothing")
+      var refusal = Self.error(
+        .methodNotAllowed, "only GET: this server changes nothing but a live app, from its page")
       refusal.headers[HTTPHeader("Allow")] = "GET, HEAD"
       return refusal
     }
-    let components = request.path.split(separator: "/", omittingEmptySubsequences: true).map(
-      String.init)
     do {
       switch components.first {
       case nil, "index.html":
@@ -124,6 +141,96 @@ struct TraceServer: HTTPHandler {
       return try self.test(file: file, session: session)
     }
     throw APIError(.notFound, "no API '/api/\(path.joined(separator: "/"))'")
+  }
+
+  // MARK: - Driving a live app
+
+  /// The largest action a page sends an app, as JSON.
+  static let maximumSentActionBytes = 1 << 20
+
+  /// `POST /api/files/F/live/C`: has the app whose session file F holds, while it is connected,
+  /// do C: `jump?seq=N` (take the state after action N, 0 for the state before the first),
+  /// `back`, `send` (the action whose JSON is the request's body), `lock` or `unlock`. Answers
+  /// `{"done": what the app did}`, or 409 with the reason the app gave, or the server's.
+  private func drive(
+    fileIndex: String, command name: String, _ request: HTTPRequest
+  ) async throws -> HTTPResponse {
+    let files = self.files.all
+    guard let index = Int(fileIndex), files.indices.contains(index) else {
+      throw APIError(
+        .notFound, "no file '\(fileIndex)': files are numbered from 0 to \(files.count - 1)")
+    }
+    let file = files[index]
+    guard let live = file.live else {
+      throw APIError(
+        .conflict,
+        "'\((file.path as NSString).lastPathComponent)' is not an app's live session: only those can be driven"
+      )
+    }
+    guard live.isConnected, let app = live.app else {
+      throw APIError(.conflict, "the app of this session has left: start it again to drive it")
+    }
+    let query = Query(request.query)
+    let command: LiveCommand
+    switch name {
+    case "jump":
+      guard let text = query["seq"], let seq = Int(text), seq >= 0 else {
+        throw APIError(
+          .badRequest,
+          "jump needs seq, the action whose state the app takes: 0 (before the first) or more")
+      }
+      // NB: The app has the recent states in memory; for an older one, the trace's JSON,
+      // which the app decodes when its state is Decodable.
+      let session = try self.read(path: file.path) { try $0.sessions().last }
+      guard let session, seq <= session.actionCount else {
+        throw APIError(
+          .notFound,
+          "the session has \(session?.actionCount ?? 0) actions so far: jump to one of them, or to 0"
+        )
+      }
+      let json = try? self.read(path: file.path) {
+        try $0.stateJSON(session: session.id, after: seq)
+      }
+      command = .jump(seq: seq, json: json ?? nil)
+    case "back":
+      command = .back
+    case "send":
+      if let length = request.headers[.contentLength].flatMap(Int.init),
+        length > Self.maximumSentActionBytes
+      {
+        throw APIError(
+          .payloadTooLarge,
+          "an action of \(length) bytes: an action sent is \(Self.maximumSentActionBytes) bytes at most"
+        )
+      }
+      let body = try await request.bodyData
+      guard body.count <= Self.maximumSentActionBytes else {
+        throw APIError(
+          .payloadTooLarge,
+          "an action of \(body.count) bytes: an action sent is \(Self.maximumSentActionBytes) bytes at most"
+        )
+      }
+      guard let json = String(data: body, encoding: .utf8),
+        !json.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      else {
+        throw APIError(
+          .badRequest, "send needs the action's JSON, as the trace records it, as its body")
+      }
+      command = .send(json: json)
+    case "lock":
+      command = .lock
+    case "unlock":
+      command = .unlock
+    default:
+      throw APIError(
+        .notFound, "no command '\(name)': jump, back, send, lock or unlock")
+    }
+    switch await app.perform(command) {
+    case let .done(detail):
+      return Self.json(.object([("done", .string(detail))]))
+    case let .refused(reason):
+      return Self.error(.conflict, reason)
+    }
   }
 
   /// `/api/files`: each file's name, and its sessions or the one line saying what is wrong;

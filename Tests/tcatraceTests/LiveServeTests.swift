@@ -15,7 +15,7 @@ import Testing
 struct LiveServeTests {
   /// A server taking apps into `live`, in a folder of its own; `body` gets the folder, the
   /// `TCATRACE_DEBUGGER` line's value, the page's URL and the server's error output.
-  private func servingLive(
+  static func servingLive(
     arguments: [String] = [],
     _ body: (
       _ directory: TemporaryDirectory, _ debugger: String, _ url: URL, _ errors: Pipe
@@ -46,13 +46,13 @@ struct LiveServeTests {
   }
 
   /// The files the server wrote apps' sessions into.
-  private static func liveFiles(in directory: TemporaryDirectory) throws -> [String] {
+  static func liveFiles(in directory: TemporaryDirectory) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path("live"))
       .filter { $0.hasSuffix(".db") }.sorted()
   }
 
   @Test func anAppStreamsItsSessionIntoAFileOfItsOwn() async throws {
-    try await self.servingLive { directory, debugger, url, _ in
+    try await Self.servingLive { directory, debugger, url, _ in
       let app = try await Product("tcatrace-fixture").run(
         ["append", directory.path("app.db"), "5"], in: directory.url,
         environment: ["TCATRACE_DEBUGGER": debugger])
@@ -97,7 +97,7 @@ struct LiveServeTests {
   /// A `Store` the app built itself, recorded through `recording(to:)`, streams too: its
   /// session begins at its first action.
   @Test func aStoreRecordedThroughTheModifierStreams() async throws {
-    try await self.servingLive { directory, debugger, _, _ in
+    try await Self.servingLive { directory, debugger, _, _ in
       let app = try await Product("tcatrace-fixture").run(
         ["append-through-modifier", directory.path("app.db"), "4"], in: directory.url,
         environment: ["TCATRACE_DEBUGGER": debugger])
@@ -113,7 +113,7 @@ struct LiveServeTests {
 
   /// A store that names its debugger in code streams there, whatever the environment says.
   @Test func aStoreThatNamesItsDebuggerStreamsThere() async throws {
-    try await self.servingLive { directory, debugger, _, _ in
+    try await Self.servingLive { directory, debugger, _, _ in
       let app = try await Product("tcatrace-fixture").run(
         ["append-to", directory.path("app.db"), "4", debugger], in: directory.url,
         environment: ["TCATRACE_DEBUGGER": "127.0.0.1:1:elsewhere"])
@@ -198,7 +198,7 @@ struct LiveServeTests {
   /// An app with a wrong secret is refused: it says so once and goes on recording to its own
   /// file; the server prints the reason, and writes nothing.
   @Test func anAppWithAWrongSecretIsRefusedAndGoesOn() async throws {
-    try await self.servingLive { directory, debugger, _, errors in
+    try await Self.servingLive { directory, debugger, _, errors in
       let wrong = String(debugger.dropLast()) + (debugger.hasSuffix("0") ? "1" : "0")
       let app = try await Product("tcatrace-fixture").run(
         ["append", directory.path("app.db"), "3"], in: directory.url,
@@ -218,7 +218,7 @@ struct LiveServeTests {
   /// Connections that are not the protocol's, each answered `refused` with its reason, and
   /// leaving no file.
   @Test func connectionsThatAreNotTheProtocolsAreRefused() async throws {
-    try await self.servingLive(arguments: ["--live-session-bytes", "4096"]) {
+    try await Self.servingLive(arguments: ["--live-session-bytes", "4096"]) {
       directory, debugger, _, _ in
       let parts = debugger.split(separator: ":")
       let port = try #require(UInt16(parts[1]))
@@ -301,7 +301,7 @@ struct LiveServeTests {
   /// A connection that says nothing is closed once its time to say hello is up; at most 32
   /// apps that presented the secret are connected at once, and the next one is refused.
   @Test func aSilentConnectionIsRefusedWhenItsTimeIsUp() async throws {
-    try await self.servingLive(arguments: ["--live-hello-seconds", "1"]) {
+    try await Self.servingLive(arguments: ["--live-hello-seconds", "1"]) {
       directory, debugger, _, _ in
       let port = try #require(UInt16(debugger.split(separator: ":")[1]))
       let silent = try await Self.exchange(port: port, sending: [])
@@ -313,7 +313,7 @@ struct LiveServeTests {
   /// At most 64 connections are saying hello at once, and at most 32 apps that presented the
   /// secret are connected: one more of either is refused at once.
   @Test func oneConnectionTooManyIsRefused() async throws {
-    try await self.servingLive { directory, debugger, _, _ in
+    try await Self.servingLive { directory, debugger, _, _ in
       let parts = debugger.split(separator: ":")
       let port = try #require(UInt16(parts[1]))
       var silent: [AsyncSocket] = []
@@ -395,7 +395,7 @@ struct LiveServeTests {
   }
 
   /// Waits, up to 60 s, until the session in the trace at `path` has ended.
-  private static func waitUntilEnded(_ path: String) async throws {
+  static func waitUntilEnded(_ path: String) async throws {
     let deadline = ContinuousClock.now + .seconds(60)
     while (try? TraceReader(path: path).sessions().first?.endedAt) == nil,
       ContinuousClock.now < deadline

@@ -484,12 +484,13 @@ struct ServeCommandTests {
       // NB: Any text is a valid `query` to the document, and SQL that does not parse is
       // refused (400); a session whose initial state the trace does not hold cannot be made a
       // test (422): those two operations run without the check that valid input is accepted.
-      let refusesSomeValidInput = "/(sql|test)$"
+      // A live app's commands (POST) are refused by a server with no app (409).
+      let refusesSomeValidInput = "/(sql|test)$|/live/"
       for (operations, checks, tested) in [
         (["--exclude-path-regex", refusesSomeValidInput], "unsupported_method", 8),
         (
           ["--include-path-regex", refusesSomeValidInput],
-          "unsupported_method,positive_data_acceptance", 2
+          "unsupported_method,positive_data_acceptance", 3
         ),
       ] {
         let run = Process()

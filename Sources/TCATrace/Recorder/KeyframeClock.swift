@@ -87,8 +87,9 @@ package final class KeyframeClock: @unchecked Sendable {
     self.threshold.withLock { $0.isBuilding }
   }
 
-  /// The writer dropped an action (its buffer was full): the states after it cannot be
-  /// rebuilt from an earlier one, so the next action that the writer takes keeps one.
+  /// The writer dropped an action (its buffer was full), or a debugger replaced the store's
+  /// state: the states after it cannot be rebuilt from an earlier one, so the next action that
+  /// the writer takes keeps one.
   package func dropped() {
     guard self.isEnabled else { return }
     self.threshold.withLock { $0.isBuilding = false }

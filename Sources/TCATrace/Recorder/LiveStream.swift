@@ -76,6 +76,16 @@ final class LiveStream: Sendable {
   private let report: @Sendable (String) -> Void
   private let state = Locked(State())
   private let task = Locked<Task<Void, Never>?>(nil)
+  /// Does what the page asks of the app; `nil` for a store that cannot be driven.
+  private let driver = Locked<LiveDriver?>(nil)
+
+  /// Does what the page asks of the app: the store a ``RecordingStore`` drives.
+  typealias LiveDriver = @Sendable (LiveCommand) async -> (refusal: String?, detail: String)
+
+  /// Sets what does the page's commands: a ``RecordingStore`` sets its own.
+  func drive(with driver: @escaping LiveDriver) {
+    self.driver.withLock { $0 = driver }
+  }
 
   private struct State {
     /// Whether the file may be read: not while its recorder closes it, or lets go of it as the
@@ -171,20 +181,23 @@ final class LiveStream: Sendable {
       return Task.isCancelled ? .done : .lost("no server answered: \(error)")
     }
     defer { try? socket.close() }
-    let reader = LiveMessageReader()
+    // NB: What came after the answer to the hello stays in the reader, for the commands' side.
+    var reader = LiveMessageReader()
     do {
       try await socket.write(
         Data(
           LiveMessage.hello(
             version: LiveProtocol.version, secret: self.address.secret, app: self.app
           ).frame))
-      let answer = try await Self.within(.seconds(5)) { [reader] in
-        var reading = reader
+      let answered = try await Self.within(.seconds(5)) {
+        var reading = LiveMessageReader()
         while true {
-          if let message = try reading.next() { return message }
+          if let message = try reading.next() { return (message, reading) }
           reading.append(try await socket.read(atMost: 4096))
         }
       }
+      let answer = answered?.0
+      if let answered { reader = answered.1 }
       switch answer {
       case .welcome?: self.state.withLock { $0.hasConnected = true }
       case let .refused(reason)?: return .refused(reason)
@@ -195,15 +208,45 @@ final class LiveStream: Sendable {
     } catch {
       return Task.isCancelled ? .done : .lost("the connection broke: \(error)")
     }
+    // NB: From here the server may send commands, which a task of their own reads and answers
+    // while this one sends the rows; each message is written whole, holding `writes`.
+    let connection = Connection()
+    return await withTaskGroup(of: Void.self) { [reader] group in
+      group.addTask {
+        await self.takeCommands(from: socket, reader: reader, connection: connection)
+      }
+      let ending = await self.sendRows(to: socket, connection: connection)
+      group.cancelAll()
+      return ending
+    }
+  }
+
+  /// What the two sides of one connection share.
+  private final class Connection: Sendable {
+    let writes = AsyncLock()
+    /// The server's reason, once it refused what it was sent.
+    let refusal = Locked<String?>(nil)
+    /// Whether the server closed the connection, or it broke.
+    let hasEnded = Locked(false)
+  }
+
+  /// Sends the session, from its start, as the recorder writes it, until it has been sent whole.
+  private func sendRows(to socket: AsyncSocket, connection: Connection) async -> Ending {
     do {
       var feed: LiveSessionFeed?
       while !Task.isCancelled {
+        if connection.hasEnded.withLock({ $0 }) {
+          if let reason = connection.refusal.withLock({ $0 }) { return .refused(reason) }
+          return .lost("the server closed the connection")
+        }
         if feed == nil, let session = self.sessionID() {
           feed = LiveSessionFeed(path: self.tracePath, session: session)
         }
         if let feed, let messages = try self.read(feed) {
           if !messages.isEmpty {
-            try await socket.write(Data(messages.flatMap(\.frame)))
+            try await connection.writes.withLock {
+              try await socket.write(Data(messages.flatMap(\.frame)))
+            }
           }
           if feed.isComplete { return .done }
         }
@@ -216,16 +259,59 @@ final class LiveStream: Sendable {
     } catch {
       if Task.isCancelled { return .done }
       // NB: A server that refused what it was sent answered why before it closed.
-      let refusal = try? await Self.within(.milliseconds(500)) { [reader] in
-        var reading = reader
-        while true {
-          if case let .refused(reason)? = try reading.next() { return reason }
-          reading.append(try await socket.read(atMost: 65_536))
-        }
+      let deadline = ContinuousClock.now + .milliseconds(500)
+      while !connection.hasEnded.withLock({ $0 }), ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(5))
       }
-      if let reason = refusal ?? nil { return .refused(reason) }
+      if let reason = connection.refusal.withLock({ $0 }) { return .refused(reason) }
       return .lost("the connection broke: \(error)")
     }
+  }
+
+  /// Reads what the server sends once it took the app: the page's commands, each done by the
+  /// store's driver and answered; or the reason it refused what it was sent.
+  private func takeCommands(
+    from socket: AsyncSocket, reader: LiveMessageReader, connection: Connection
+  ) async {
+    defer { connection.hasEnded.withLock { $0 = true } }
+    var reader = reader
+    do {
+      while !Task.isCancelled {
+        while let message = try reader.next() {
+          switch message {
+          case let .command(id, command):
+            let (refusal, detail) = await self.perform(command)
+            try await connection.writes.withLock {
+              try await socket.write(
+                Data(LiveMessage.answer(id: id, refusal: refusal, detail: detail).frame))
+            }
+          case let .refused(reason):
+            connection.refusal.withLock { $0 = reason }
+            return
+          default:
+            // NB: Nothing else comes from a server; what does is not acted on.
+            break
+          }
+        }
+        reader.append(try await socket.read(atMost: 65_536))
+      }
+    } catch {
+      // NB: The connection broke, or the server sent what is not the protocol: the rows' side
+      // finds out as it writes, and tries again.
+    }
+  }
+
+  /// Does `command` with the store's driver: the reason it was not done, or what was done.
+  private func perform(_ command: LiveCommand) async -> (refusal: String?, detail: String) {
+    guard let driver = self.driver.withLock({ $0 }) else {
+      return (
+        """
+        this app's store cannot be driven: it was built by the app itself (recording(to:)); \
+        make it a RecordingStore to drive it from the page
+        """, ""
+      )
+    }
+    return await driver(command)
   }
 
   /// What `operation` returns, `nil` when it has not returned within `timeout`: it is then

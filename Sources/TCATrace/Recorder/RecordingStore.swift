@@ -61,6 +61,40 @@ public final class RecordingStore<State, Action> {
         fileID: fileID, filePath: filePath, line: line, column: column
       )
     }
+    // NB: A store the page may drive takes the debugger's actions too: the store the app sees
+    // is scoped from it to the app's own.
+    if isRecording, recorder.isStreamingLive {
+      let initial = initialState()
+      let driver = StoreDriver<State, Action>(recorder: recorder, initialState: initial)
+      #if ComposableArchitecture
+        let effects = RunningEffects()
+        self.effects = effects
+        let recording = _RecordingReducer(base: reducer(), recorder: recorder, effects: effects)
+      #else
+        let recording = _RecordingReducer(base: reducer(), recorder: recorder)
+      #endif
+      let driven = Store(
+        initialState: initial,
+        reducer: { DrivenReducer(base: recording, driver: driver) },
+        withDependencies: prepareDependencies
+      )
+      self.store = driven.scope(state: \.self, action: \.app)
+      // NB: Weak: the store holds its reducer, which holds the driver. The scoped store the
+      // app holds keeps the store.
+      driver.send = { [weak driven] in driven?.send(.debugger($0)) }
+      driver.currentState = { [weak driven] in
+        #if ComposableArchitecture
+          driven?.withState { $0 }
+        #else
+          driven?.state
+        #endif
+      }
+      recorder.drive { [weak driver] command in
+        guard let driver else { return ("the app's store has gone", "") }
+        return await MainActor.run { driver.perform(command) }
+      }
+      return
+    }
     #if ComposableArchitecture
       // NB: TCA's `Store` has no observer: the reducer records itself (`recording(to:)`).
       let effects = RunningEffects()

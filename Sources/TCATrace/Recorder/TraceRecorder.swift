@@ -718,6 +718,40 @@ public final class TraceRecorder: Sendable {
     self.state.withLock { $0.pendingCauses.append(cause) }
   }
 
+  /// The seq of the last action a reducer modifier recorded; 0 before the first.
+  var lastModifierSeq: Int {
+    self.state.withLock { $0.modifierSeq }
+  }
+
+  /// An action an effect sent was not reduced (a locked store ignored it): the cause its effect
+  /// left for it is not the next action's. On the store's thread, as the store receives it: an
+  /// effect's cause is taken by the action it sends as soon as the store receives it, so one
+  /// waiting then is this action's.
+  func discardPendingCause() {
+    self.state.withLock { state in
+      if !state.pendingCauses.isEmpty { state.pendingCauses.removeFirst() }
+    }
+  }
+
+  // MARK: - Driving
+
+  /// Whether the session streams to a `tcatrace serve --live` server.
+  var isStreamingLive: Bool {
+    self.liveStream.withLock { $0 } != nil
+  }
+
+  /// Sets what does the page's commands for the store this recorder records.
+  func drive(with driver: @escaping LiveStream.LiveDriver) {
+    self.liveStream.withLock { $0 }?.drive(with: driver)
+  }
+
+  /// The store's state was replaced between two actions (a debugger's jump): the next action
+  /// keeps the state after it whole, for its changes are from the state replaced, and rebuilding
+  /// a later state must not cross the jump. On the store's thread.
+  func stateWasReplaced() {
+    self.keyframes.dropped()
+  }
+
 }
 
 private struct RecorderState {

@@ -5,7 +5,8 @@
 /// The app says `hello` with the server's secret; the server answers `welcome`, or `refused`
 /// with a reason and closes. Then the app sends its session's rows as its recorder wrote them
 /// into its own file: the `session`, each `action` with its state changes and leaks, each kept
-/// `state`, and the session's `end`.
+/// `state`, and the session's `end`. While it is connected, the server may send it a `command`
+/// the page gave (jump to a state, send an action, lock), which the app answers by its id.
 package enum LiveProtocol {
   /// The version of the protocol this build speaks.
   package static let version = 1
@@ -47,6 +48,37 @@ package enum LiveMessage: Equatable, Sendable {
   /// The session ended, at `endedAt` (`nil`: not cleanly), with the actions its recorder
   /// dropped.
   case end(endedAt: String?, droppedActions: Int)
+  /// The server asks the app to do what the page asked; the app answers with the same `id`.
+  case command(id: Int, LiveCommand)
+  /// The app's answer to command `id`: `refusal`, why it did not do it (`nil` when it did), and
+  /// `detail`, what it did.
+  case answer(id: Int, refusal: String?, detail: String)
+}
+
+/// What the page asks a live app to do.
+package enum LiveCommand: Equatable, Sendable {
+  /// Take the state after action `seq` of its session: from its memory, or else from `json`,
+  /// the state's JSON in the trace (`nil` when the trace has none).
+  case jump(seq: Int, json: String?)
+  /// Take the state it had before the first jump since the last return.
+  case back
+  /// Send the action whose JSON (as the trace records it) is `json`.
+  case send(json: String)
+  /// Ignore, and count, the actions sent from anywhere else than the debugger.
+  case lock
+  /// Take them again.
+  case unlock
+
+  /// The command's name in the protocol and the API.
+  package var name: String {
+    switch self {
+    case .jump: "jump"
+    case .back: "back"
+    case .send: "send"
+    case .lock: "lock"
+    case .unlock: "unlock"
+    }
+  }
 }
 
 /// A session's row, as a live connection carries it.
@@ -213,6 +245,26 @@ extension LiveMessage {
       object.open("end")
       object.member("ended_at", endedAt)
       object.member("dropped_actions", droppedActions)
+      object.close()
+    case let .command(id, command):
+      object.open("command")
+      object.member("id", id)
+      object.member("do", command.name)
+      switch command {
+      case let .jump(seq, json):
+        object.member("seq", seq)
+        object.member("json", json)
+      case let .send(json):
+        object.member("json", json)
+      case .back, .lock, .unlock:
+        break
+      }
+      object.close()
+    case let .answer(id, refusal, detail):
+      object.open("answer")
+      object.member("id", id)
+      object.member("refusal", refusal)
+      object.member("detail", detail)
       object.close()
     }
     out = object.finish()
@@ -399,6 +451,22 @@ extension LiveMessage {
       self = .end(
         endedAt: try reader.optionalString("ended_at"),
         droppedActions: try reader.integer("dropped_actions"))
+    case "command":
+      let command: LiveCommand
+      switch try reader.string("do") {
+      case "jump":
+        command = .jump(seq: try reader.integer("seq"), json: try reader.optionalString("json"))
+      case "back": command = .back
+      case "send": command = .send(json: try reader.string("json"))
+      case "lock": command = .lock
+      case "unlock": command = .unlock
+      default: throw LiveProtocolError("a command the protocol does not have")
+      }
+      self = .command(id: try reader.integer("id"), command)
+    case "answer":
+      self = .answer(
+        id: try reader.integer("id"), refusal: try reader.optionalString("refusal"),
+        detail: try reader.string("detail"))
     default:
       throw LiveProtocolError("a message of no kind the protocol has")
     }

@@ -249,6 +249,8 @@ package final class LiveSessionReceiver {
     switch message {
     case .hello, .welcome, .refused, .busy:
       return LiveProtocolError("a greeting after the greetings")
+    case .command, .answer:
+      return LiveProtocolError("a command or an answer among the session's rows")
     case let .session(session):
       guard self.session == nil else { return LiveProtocolError("a second session") }
       self.session = try self.rows.beginSession(

@@ -17,6 +17,7 @@ const view = {
   loading: false,
   generation: 0,    // bumped when the log is reset: late answers for an older log are dropped
   compareNext: null, // the comparison's next entry to load; null at its end
+  locked: new Set(), // the files whose live app the page locked
 };
 
 // A query string with %20 for spaces: the server reads `+` as itself.
@@ -31,6 +32,17 @@ async function api(path) {
   const body = await response.json();
   if (!response.ok) throw new Error(body.error || response.statusText);
   return body;
+}
+
+// A live app's command: `POST /api/files/F/live/COMMAND`; the answer's text, or an error with
+// the reason the app or the server gave.
+async function post(path, body) {
+  const response = await fetch('/api/' + path, {
+    method: 'POST', headers: { 'X-TCATrace-Token': token }, body,
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  return answer.done;
 }
 
 // Appends each child to `node`: a node as it is, anything else as text.
@@ -108,6 +120,7 @@ function listSessions() {
   if (compared) compare.value = compared;
   if (shown !== null) select.value = shown;
   document.getElementById('file-errors').textContent = errors.join('\n');
+  showDriving();
 }
 
 async function loadFiles() {
@@ -144,6 +157,7 @@ async function openSession(file, session) {
   view.firstSeq = info ? info.first_seq : 1;
   view.lastSeq = info ? info.first_seq - 1 + info.actions : 0;
   document.getElementById('session').value = `${file}/${session}`;
+  showDriving();
   const download = kind => `/api/${sessionPath(kind)}?${queryString({ token })}`;
   document.getElementById('download-perfetto').href = download('perfetto');
   document.getElementById('download-test').href = download('test');
@@ -308,6 +322,7 @@ function showAction(action) {
   document.getElementById('payload').textContent = action.payload ?? '(none)';
   const links = document.getElementById('links');
   links.replaceChildren();
+  document.getElementById('send-json').value = action.payload_json ?? '';
   if (action.origin === 'effect') {
     links.append('Sent by the effect of ', actionLink(action.cause_seq, `#${action.cause_seq}`), '. ');
   } else {
@@ -639,6 +654,33 @@ function differenceRow(entry) {
   return element('tr', 'difference', cell);
 }
 
+// MARK: - Driving a live app
+
+// The controls show while the session shown is an app's that is connected.
+function showDriving() {
+  const file = view.file === null ? null : view.files[view.file];
+  const connected = Boolean(file && file.live && file.live.connected);
+  document.getElementById('drive').hidden = !connected;
+  if (!connected) view.locked.delete(view.file);
+  document.getElementById('lock').textContent =
+    view.locked.has(view.file) ? 'Unlock the app' : 'Lock the app';
+}
+
+async function drive(command, query, body) {
+  const line = document.getElementById('drive-status');
+  line.classList.remove('refused');
+  line.textContent = '…';
+  try {
+    const done = await post(`files/${view.file}/live/${command}${query ? '?' + queryString(query) : ''}`, body);
+    line.textContent = done;
+    return true;
+  } catch (error) {
+    line.classList.add('refused');
+    line.textContent = error.message;
+    return false;
+  }
+}
+
 // MARK: - Keys, slider, filters, live
 
 function step(delta) {
@@ -656,6 +698,20 @@ document.addEventListener('keydown', event => {
 });
 
 document.addEventListener('DOMContentLoaded', () => {
+  document.getElementById('jump').addEventListener('click', () => {
+    if (view.selected !== null) drive('jump', { seq: view.selected });
+  });
+  document.getElementById('back').addEventListener('click', () => drive('back'));
+  document.getElementById('send').addEventListener('click', () =>
+    drive('send', null, document.getElementById('send-json').value));
+  document.getElementById('lock').addEventListener('click', async () => {
+    const file = view.file;
+    const locked = view.locked.has(file);
+    if (await drive(locked ? 'unlock' : 'lock')) {
+      if (locked) view.locked.delete(file); else view.locked.add(file);
+    }
+    showDriving();
+  });
   document.getElementById('session').addEventListener('change', event => {
     const [file, session] = event.target.value.split('/').map(Number);
     openSession(file, session);

@@ -35,6 +35,14 @@
 //   tcatrace-fixture append-to FILE COUNT HOST:PORT:SECRET
 //                                           (COUNT actions, streamed to the debugger the
 //                                           store names in code)
+//   tcatrace-fixture drive FILE COUNT [modifier|redacted]
+//                                           (COUNT actions, then `ready`; then, a line on its
+//                                           input each: `state` prints `state JSON`, the
+//                                           store's state; `type N` sends an email change and
+//                                           prints `typed N`; `quit` closes the recorder.
+//                                           With `modifier`, a Store of the app's own,
+//                                           recorded through recording(to:); `redacted`, the
+//                                           login's email redacted)
 //   tcatrace-fixture append FILE COUNT [PAUSE_AFTER]
 //                                           (a session of COUNT actions, one every 50 ms;
 //                                           `refused: …` if the recorder throws; with
@@ -101,6 +109,12 @@ struct TraceFixture {
         fallthrough
       }
       try await appendTo(debugger, path: arguments[1], count: count)
+    case "drive" where arguments.count == 3 || arguments.count == 4:
+      guard let count = Int(arguments[2]) else { fallthrough }
+      try await drive(
+        path: arguments[1], count: count,
+        modifier: arguments.count == 4 && arguments[3] == "modifier",
+        redacted: arguments.count == 4 && arguments[3] == "redacted")
     case "append" where arguments.count == 3 || arguments.count == 4:
       guard let count = Int(arguments[2]),
         let pause = Int(arguments.count == 4 ? arguments[3] : "0")
@@ -311,6 +325,56 @@ struct TraceFixture {
     for index in 1...count {
       store.send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
       try await Task.sleep(for: .milliseconds(20))
+    }
+    try await recorder.close()
+    emit("closed")
+  }
+
+  /// Records `count` actions, and then does what its input says, a line at a time, its main
+  /// actor free meanwhile for the debugger's commands: reading the input blocks a thread of
+  /// its own.
+  @MainActor
+  static func drive(path: String, count: Int, modifier: Bool, redacted: Bool) async throws {
+    let recorder = try TraceRecorder(
+      path: path, session: "driven", policy: .recordOnly,
+      redacting: redacted ? [.state(\AppFeature.State.login.email)] : [], timing: .fixed)
+    let send: (AppFeature.Action) -> Void
+    let state: () -> AppFeature.State
+    if modifier {
+      let store = Store(initialState: AppFeature.State()) {
+        AppFeature().recording(to: recorder)
+      }
+      (send, state) = ({ store.send($0) }, { store.state })
+    } else {
+      let store = makeStore(recorder)
+      (send, state) = ({ store.send($0) }, { store.state })
+    }
+    for index in 1...count {
+      send(._internal(.login(.view(.emailChanged("live\(index)@example.com")))))
+    }
+    await recorder.flush()
+    emit("ready")
+    let (lines, input) = AsyncStream.makeStream(of: String.self)
+    let reading = Thread {
+      while let line = readLine() { input.yield(line) }
+      input.finish()
+    }
+    reading.start()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    loop: for await line in lines {
+      let words = line.split(separator: " ")
+      switch words.first {
+      case "state":
+        emit("state " + String(decoding: try encoder.encode(state()), as: UTF8.self))
+      case "type" where words.count == 2:
+        send(._internal(.login(.view(.emailChanged("typed\(words[1])@example.com")))))
+        emit("typed \(words[1])")
+      case "quit":
+        break loop
+      default:
+        emit("unknown: \(line)")
+      }
     }
     try await recorder.close()
     emit("closed")

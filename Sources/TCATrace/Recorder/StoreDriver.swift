@@ -1,0 +1,208 @@
+#if ComposableArchitecture
+  import ComposableArchitecture
+#else
+  import Composable
+#endif
+import Foundation
+
+/// The actions of a store that `tcatrace serve --live` drives: the app's own, and those of the
+/// debugger, which the store's reducer takes like any other. Both hosts' stores change their
+/// state only through their reducer: this is how a jump gets in (as Redux DevTools lifts a
+/// store's reducer).
+@CasePathable
+enum DrivenAction<State, Action> {
+  /// An action of the app, sent by its views or its effects.
+  case app(Action)
+  /// One of the debugger's.
+  case debugger(DebuggerAction<State, Action>)
+}
+
+enum DebuggerAction<State, Action> {
+  /// Take this state (a jump, or the return from one).
+  case take(State)
+  /// Reduce this action, sent from the page.
+  case send(Action)
+}
+
+/// The reducer of a driven store: the app's (recorded), and the debugger's actions around it.
+struct DrivenReducer<Base: Reducer>: Reducer {
+  typealias State = Base.State
+  typealias Action = DrivenAction<Base.State, Base.Action>
+
+  let base: Base
+  let driver: StoreDriver<Base.State, Base.Action>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case let .app(action):
+      guard !self.driver.isLocked else {
+        self.driver.ignore()
+        return .none
+      }
+      return self.reduce(into: &state, app: action)
+    case let .debugger(.send(action)):
+      return self.reduce(into: &state, app: action)
+    case let .debugger(.take(taken)):
+      state = taken
+      self.driver.recorder.stateWasReplaced()
+      return .none
+    }
+  }
+
+  private func reduce(into state: inout State, app action: Base.Action) -> Effect<Action> {
+    let effect = self.base.reduce(into: &state, action: action)
+    self.driver.keep(state)
+    return effect.map(Action.app)
+  }
+}
+
+/// What drives a ``RecordingStore`` from the page: it keeps the recent states, jumps, sends and
+/// locks. On the main actor, where the store runs; its reducer reads it there too.
+final class StoreDriver<State, Action>: @unchecked Sendable {
+  // NB: `@unchecked`: every stored property is touched on the main actor only, by the store's
+  // reducer and by `perform(_:)`.
+
+  /// How many of the latest states the app keeps in memory to jump to, with the state before
+  /// the first action: what it costs is what those states hold that the current one no longer
+  /// shares.
+  static var keptStates: Int { 256 }
+
+  let recorder: TraceRecorder
+  /// Sends the debugger's actions to the store.
+  var send: (@MainActor (DebuggerAction<State, Action>) -> Void)?
+  /// Reads the store's state.
+  var currentState: (@MainActor () -> State?)?
+  /// The latest states, by seq: a ring of ``keptStates``.
+  private var kept: [(seq: Int, state: State)] = []
+  private var nextSlot = 0
+  private(set) var isLocked = false
+  private var ignored = 0
+  /// The state before the first jump since the last return.
+  private var beforeJumps: State?
+
+  init(recorder: TraceRecorder, initialState: State) {
+    self.recorder = recorder
+    self.kept.reserveCapacity(Self.keptStates)
+    self.kept.append((0, initialState))
+  }
+
+  /// Keeps the state after the action just recorded.
+  func keep(_ state: State) {
+    let entry = (seq: self.recorder.lastModifierSeq, state: state)
+    if self.kept.count < Self.keptStates {
+      self.kept.append(entry)
+    } else {
+      self.kept[self.nextSlot] = entry
+      self.nextSlot = (self.nextSlot + 1) % Self.keptStates
+    }
+  }
+
+  /// An action that came while locked, ignored.
+  func ignore() {
+    self.ignored += 1
+    self.recorder.discardPendingCause()
+  }
+
+  /// Does `command` on the store: the reason it did not, or what it did.
+  @MainActor
+  func perform(_ command: LiveCommand) -> (refusal: String?, detail: String) {
+    guard let send = self.send, let current = self.currentState?() else {
+      return ("the app's store has gone", "")
+    }
+    switch command {
+    case let .jump(seq, json):
+      let taken: State
+      let source: String
+      if let kept = self.kept.last(where: { $0.seq == seq }) {
+        (taken, source) = (kept.state, "from the app's memory")
+      } else {
+        switch Self.decode(State.self, json) {
+        case let .success(state): (taken, source) = (state, "from the trace's JSON")
+        case let .failure(reason):
+          return (
+            """
+            the state after #\(seq) is no longer in the app's memory (it keeps the last \
+            \(Self.keptStates)), and \(reason)
+            """, ""
+          )
+        }
+      }
+      if self.beforeJumps == nil { self.beforeJumps = current }
+      send(.take(taken))
+      return (nil, "took the state after #\(seq), \(source)")
+    case .back:
+      guard let before = self.beforeJumps else {
+        return ("the app has not jumped since it last came back", "")
+      }
+      self.beforeJumps = nil
+      send(.take(before))
+      return (nil, "took the state it had before the first jump")
+    case let .send(json):
+      switch Self.decode(Action.self, json) {
+      case let .success(action):
+        send(.send(action))
+        return (nil, "sent the action")
+      case let .failure(reason):
+        return ("the action was not sent: \(reason)", "")
+      }
+    case .lock:
+      if !self.isLocked { self.ignored = 0 }
+      self.isLocked = true
+      return (nil, "locked: the app's own actions are ignored until it is unlocked")
+    case .unlock:
+      guard self.isLocked else { return (nil, "the app was not locked") }
+      self.isLocked = false
+      let ignored = self.ignored
+      return (
+        nil, "unlocked; \(ignored) action\(ignored == 1 ? " was" : "s were") ignored while locked"
+      )
+    }
+  }
+
+  /// `json` decoded as a `Value`, or why it cannot be.
+  private static func decode<Value>(_: Value.Type, _ json: String?) -> Result<Value, Reason> {
+    guard let decodable = Value.self as? any Decodable.Type else {
+      return .failure(Reason("\(Value.self) is not Decodable"))
+    }
+    guard let json else {
+      return .failure(Reason("the trace has no JSON of it"))
+    }
+    // NB: A value the recorder redacted reads "<redacted>" in the trace: decoded, the app would
+    // take the marker for the value.
+    guard !json.contains("\"<redacted>\"") else {
+      return .failure(Reason("its JSON in the trace has redacted values"))
+    }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+      try JSONDecoder().decode(type, from: Data(json.utf8))
+    }
+    do {
+      guard let value = try decode(decodable) as? Value else {
+        return .failure(Reason("its JSON does not decode as \(Value.self)"))
+      }
+      return .success(value)
+    } catch {
+      return .failure(Reason("its JSON does not decode as \(Value.self): \(Self.describe(error))"))
+    }
+  }
+
+  private struct Reason: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// A decoding error in a line: what was wrong, and where.
+  private static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    func path(_ context: DecodingError.Context) -> String {
+      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+      return path.isEmpty ? "" : " at \(path.joined(separator: "."))"
+    }
+    switch error {
+    case let .typeMismatch(_, context), let .valueNotFound(_, context),
+      let .keyNotFound(_, context), let .dataCorrupted(context):
+      return context.debugDescription + path(context)
+    @unknown default:
+      return "\(error)"
+    }
+  }
+}

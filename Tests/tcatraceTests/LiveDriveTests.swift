@@ -1,0 +1,262 @@
+import Foundation
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import TCATraceFile
+import TestSupport
+import Testing
+
+/// Issue #74's driving: the page has a live app (`tcatrace-fixture drive`, a process of its own
+/// recording with a `RecordingStore`) jump to a recorded state, send an action, lock, unlock and
+/// go back, through `POST /api/files/F/live/C`; the app's own state, which it prints when asked
+/// on its input, shows each.
+@Suite(.hangGuard)
+struct LiveDriveTests {
+  /// The fixture app, driven through its input.
+  private struct App {
+    let process: Process
+    let input: Pipe
+    let lines: LineReader
+
+    init(_ arguments: [String], in directory: TemporaryDirectory, debugger: String) throws {
+      self.process = Product("tcatrace-fixture").process(
+        arguments, in: directory.url, environment: ["TCATRACE_DEBUGGER": debugger])
+      self.input = Pipe()
+      self.process.standardInput = self.input
+      self.lines = try self.process.runReadingLines()
+    }
+
+    func tell(_ line: String) {
+      self.input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// The next line it prints that begins with `prefix`, without it.
+    func line(_ prefix: String) async throws -> String {
+      while let line = try await self.lines.next(within: 60) {
+        if line.hasPrefix(prefix) { return String(line.dropFirst(prefix.count)) }
+        Issue.record("the app printed: \(line)")
+      }
+      throw AppEnded(expected: prefix)
+    }
+
+    struct AppEnded: Error { var expected: String }
+
+    /// The store's state, as the app itself has it, as JSON.
+    func state() async throws -> NSDictionary {
+      self.tell("state")
+      return try LiveDriveTests.object(try await self.line("state "))
+    }
+
+    func type(_ number: Int) async throws {
+      self.tell("type \(number)")
+      #expect(try await self.line("typed ") == "\(number)")
+    }
+
+    func quit() async throws {
+      self.tell("quit")
+      #expect(try await self.line("closed") == "")
+      self.process.waitUntilExit()
+    }
+
+    func kill() {
+      if self.process.isRunning { Foundation.kill(self.process.processIdentifier, SIGKILL) }
+      self.process.waitUntilExit()
+    }
+  }
+
+  static func object(_ json: String) throws -> NSDictionary {
+    try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary, "\(json)")
+  }
+
+  /// `POST /api/files/0/live/COMMAND`: the status, and the answer's `done` or `error`.
+  private static func post(
+    _ url: URL, _ command: String, query: String = "", body: String? = nil
+  ) async throws -> (status: Int, text: String) {
+    let token = try #require(
+      URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value)
+    var components = try #require(
+      URLComponents(
+        url: url.deletingLastPathComponent().appendingPathComponent("api/files/0/live/\(command)"),
+        resolvingAgainstBaseURL: false))
+    if !query.isEmpty { components.query = query }
+    var request = URLRequest(url: try #require(components.url))
+    request.httpMethod = "POST"
+    request.setValue(token, forHTTPHeaderField: "X-TCATrace-Token")
+    if let body { request.httpBody = Data(body.utf8) }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let status = try #require(response as? HTTPURLResponse).statusCode
+    let answer = try #require(
+      try JSONSerialization.jsonObject(with: data) as? [String: String], "\(data)")
+    return (status, answer["done"] ?? answer["error"] ?? "")
+  }
+
+  /// Waits, up to 60 s, until the live file's session holds `count` actions.
+  private static func waitUntil(_ path: String, holds count: Int) async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while (try? TraceReader(path: path).sessions().first?.actionCount) ?? 0 < count,
+      ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(try TraceReader(path: path).sessions().first?.actionCount == count)
+  }
+
+  /// The state's JSON after action `seq` in the trace at `path`.
+  private static func traceState(_ path: String, after seq: Int) throws -> NSDictionary {
+    try Self.object(try #require(try TraceReader(path: path).stateJSON(session: 1, after: seq)))
+  }
+
+  @Test func thePageJumpsSendsLocksAndGoesBack() async throws {
+    try await LiveServeTests.servingLive { directory, debugger, url, _ in
+      // NB: More actions than the app keeps states of (256): an early one comes from the
+      // trace's JSON.
+      let app = try App(
+        ["drive", directory.path("app.db"), "300"], in: directory, debugger: debugger)
+      defer { app.kill() }
+      #expect(try await app.line("ready") == "")
+      let live = directory.path("live/tcatrace-fixture-1.db")
+      try await Self.waitUntil(live, holds: 300)
+      let now = try await app.state()
+
+      // Jump to a state in the app's memory, and to one only the trace has.
+      var answer = try await Self.post(url, "jump", query: "seq=299")
+      #expect(answer == (200, "took the state after #299, from the app's memory"))
+      #expect(try await app.state() == Self.traceState(live, after: 299))
+      answer = try await Self.post(url, "jump", query: "seq=2")
+      #expect(answer == (200, "took the state after #2, from the trace's JSON"))
+      #expect(try await app.state() == Self.traceState(live, after: 2))
+      #expect(try await app.state() != now)
+
+      // The app goes on from there: the next action's change is from the state jumped to, and
+      // the trace rebuilds the state after it as the app has it.
+      try await app.type(1)
+      let typed = try await app.state()
+      #expect((typed["login"] as? NSDictionary)?["email"] as? String == "typed1@example.com")
+      try await Self.waitUntil(live, holds: 301)
+      #expect(try Self.traceState(live, after: 301) == typed)
+      let changes = try TraceReader(path: live).query(
+        """
+        SELECT c.old_value FROM state_changes c JOIN actions a ON a.id = c.action_id
+        WHERE a.seq = 301
+        """)
+      #expect(changes.rows == [[.text(#""live2@example.com""#)]], "\(changes)")
+
+      // Send an action as the trace records it.
+      let payload = try TraceReader(path: live).query(
+        "SELECT payload_json FROM actions WHERE seq = 3")
+      guard case let .text(recorded)? = payload.rows.first?.first else {
+        Issue.record("no JSON for action 3: \(payload)")
+        return
+      }
+      answer = try await Self.post(url, "send", body: recorded)
+      #expect(answer == (200, "sent the action"))
+      #expect(
+        (try await app.state()["login"] as? NSDictionary)?["email"] as? String
+          == "live3@example.com")
+      try await Self.waitUntil(live, holds: 302)
+
+      // Locked, the app's own actions are ignored, and counted.
+      answer = try await Self.post(url, "lock")
+      #expect(answer.status == 200)
+      let locked = try await app.state()
+      try await app.type(2)
+      try await app.type(3)
+      #expect(try await app.state() == locked)
+      answer = try await Self.post(url, "unlock")
+      #expect(answer == (200, "unlocked; 2 actions were ignored while locked"))
+      try await app.type(4)
+      #expect(
+        (try await app.state()["login"] as? NSDictionary)?["email"] as? String
+          == "typed4@example.com")
+
+      // Back to the state before the first jump; once.
+      answer = try await Self.post(url, "back")
+      #expect(answer == (200, "took the state it had before the first jump"))
+      #expect(try await app.state() == now)
+      answer = try await Self.post(url, "back")
+      #expect(answer == (409, "the app has not jumped since it last came back"))
+
+      // What cannot be done is refused with the reason.
+      answer = try await Self.post(url, "jump", query: "seq=999")
+      #expect(answer.status == 404)
+      #expect(answer.text.hasPrefix("the session has 303 actions so far"), "\(answer)")
+      answer = try await Self.post(url, "send", body: #"{"noSuchCase":{}}"#)
+      #expect(answer.status == 409)
+      #expect(answer.text.hasPrefix("the action was not sent: its JSON does not decode"))
+      answer = try await Self.post(url, "send", body: "")
+      #expect(answer.status == 400)
+      answer = try await Self.post(url, "rewind")
+      #expect(answer.status == 404)
+
+      // Every action the app recorded is in the server's file, alike.
+      try await app.quit()
+      try await LiveServeTests.waitUntilEnded(live)
+      let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), live])
+      #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+      #expect(diff.stdout.contains("303 actions) are alike"), "\(diff.stdout)")
+      // The app has left: nothing more can be asked of it.
+      answer = try await Self.post(url, "lock")
+      #expect(answer.status == 409)
+      #expect(answer.text == "the app of this session has left: start it again to drive it")
+    }
+  }
+
+  /// A state neither in the app's memory nor in the trace as the app's value (redacted there)
+  /// is refused with the reason; so is driving a store the app built itself.
+  @Test func whatTheAppCannotDoIsRefusedWithTheReason() async throws {
+    try await LiveServeTests.servingLive { directory, debugger, url, _ in
+      let app = try App(
+        ["drive", directory.path("app.db"), "260", "redacted"], in: directory, debugger: debugger)
+      defer { app.kill() }
+      #expect(try await app.line("ready") == "")
+      try await Self.waitUntil(directory.path("live/tcatrace-fixture-1.db"), holds: 260)
+      let before = try await app.state()
+      let answer = try await Self.post(url, "jump", query: "seq=1")
+      #expect(answer.status == 409)
+      #expect(
+        answer.text
+          == "the state after #1 is no longer in the app's memory (it keeps the last 256), and its JSON in the trace has redacted values"
+      )
+      #expect(try await app.state() == before)
+      try await app.quit()
+    }
+    try await LiveServeTests.servingLive { directory, debugger, url, _ in
+      let app = try App(
+        ["drive", directory.path("app.db"), "3", "modifier"], in: directory, debugger: debugger)
+      defer { app.kill() }
+      #expect(try await app.line("ready") == "")
+      try await Self.waitUntil(directory.path("live/tcatrace-fixture-1.db"), holds: 3)
+      let answer = try await Self.post(url, "jump", query: "seq=1")
+      #expect(answer.status == 409)
+      #expect(answer.text.contains("recording(to:)"), "\(answer)")
+      try await app.quit()
+    }
+  }
+
+  @Test(
+    .enabled("needs Chromium (apt-get install chromium) and Playwright (pip install playwright)") {
+      await ServeCommandTests.hasBrowser()
+    })
+  func thePageDrivesTheAppInABrowser() async throws {
+    let directory = try TemporaryDirectory()
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    check.arguments = [
+      "python3",
+      ServeCommandTests.root.appendingPathComponent(
+        "Tests/tcatraceTests/Python/drive_browser_check.py"
+      )
+      .path,
+      Product.tcatrace.executableURL.path, Product("tcatrace-fixture").executableURL.path,
+      directory.url.path,
+    ]
+    let result = try await check.runToEnd(timeLimit: 300)
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+      "\(result.stdout) \(result.stderr)")
+    #expect(report["failures"] as? [String] == [], "\(report)")
+    #expect(report.count == 14, "\(report.keys.sorted())")
+  }
+}

@@ -1,0 +1,210 @@
+"""Driving a live app from `tcatrace serve --live`'s page, in a real browser (Chromium, driven
+by Playwright).
+
+    python3 drive_browser_check.py TCATRACE FIXTURE WORK_DIR
+
+Starts `TCATRACE serve --live WORK_DIR/live`, opens its page, and runs an app (`FIXTURE drive
+WORK_DIR/app.db 6`: six actions, then it does what its input says) with the TCATRACE_DEBUGGER
+line the server printed. In the page: selects action #2 and presses **Jump the app here**, then
+reads the app's own state (asked on its input, printed by the app) and compares it with the
+trace's state after #2; selects #3 and presses **Send to the app** with the action's JSON as
+the page prefilled it; **Lock the app**, has the app type, **Unlock the app**; **Back to now**.
+Saves a screenshot of the jump as WORK_DIR/jump.png. Prints one JSON object: each check's
+result, and `failures`.
+"""
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+from playwright.sync_api import sync_playwright
+
+TCATRACE, FIXTURE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+results = {}
+
+
+def check(name, condition, detail=""):
+    results[name] = bool(condition)
+    if not condition:
+        failures.append(f"{name}: {detail}")
+
+
+def read_line(stream, deadline):
+    """The next line of a process's `stream`, `None` at its end or past `deadline`."""
+    line = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([stream], [], [], left)
+        if not ready:
+            return None
+        byte = os.read(stream.fileno(), 1)
+        if not byte:
+            return line.decode() if line else None
+        if byte == b"\n":
+            return line.decode()
+        line += byte
+
+
+def wait_until(page, expression, timeout_ms):
+    """Polls `expression` in the page until it is true (the page's CSP forbids `eval`)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if page.evaluate(f"() => Boolean({expression})"):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def app_line(app, prefix):
+    """The app's next line that begins with `prefix`, without it; `None` within 60 s."""
+    deadline = time.monotonic() + 60
+    while True:
+        line = read_line(app.stdout, deadline)
+        if line is None:
+            return None
+        if line.startswith(prefix):
+            return line[len(prefix):]
+
+
+def app_state(app):
+    """The app's state, as the app itself has it."""
+    app.stdin.write(b"state\n")
+    app.stdin.flush()
+    line = app_line(app, "state ")
+    return json.loads(line) if line is not None else None
+
+
+def trace_state(url, seq):
+    """The trace's state after action `seq` of the live file's session, as its JSON."""
+    parts = urllib.parse.urlsplit(url)
+    token = urllib.parse.parse_qs(parts.query)["token"][0]
+    request = urllib.request.Request(
+        f"{parts.scheme}://{parts.netloc}/api/files/0/sessions/1/state?at={seq}",
+        headers={"X-TCATrace-Token": token})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        value = json.load(response)["json"]
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def status_text(page):
+    return page.eval_on_selector("#drive-status", "p => p.textContent")
+
+
+def wait_for_status(page, text):
+    return wait_until(page, f"document.getElementById('drive-status').textContent.startsWith({json.dumps(text)})", 15000)
+
+
+server = subprocess.Popen(
+    [TCATRACE, "serve", "--live", os.path.join(WORK, "live")],
+    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+app = None
+try:
+    url, debugger = None, None
+    deadline = time.monotonic() + 60
+    while url is None or debugger is None:
+        line = read_line(server.stdout, deadline)
+        if line is None:
+            break
+        if line.startswith("Serving "):
+            url = line.split(" at ", 1)[1].strip()
+        if line.startswith("TCATRACE_DEBUGGER="):
+            debugger = line.strip().split("=", 1)[1]
+    check("the server prints the page's URL and the line for apps", url and debugger, f"{url} {debugger}")
+
+    app = subprocess.Popen(
+        [FIXTURE, "drive", os.path.join(WORK, "app.db"), "6"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env={**os.environ, "TCATRACE_DEBUGGER": debugger})
+    check("the app records its six actions", app_line(app, "ready") == "")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        shown = wait_until(
+            page,
+            "document.querySelectorAll('#actions tr').length === 6"
+            " && !document.getElementById('drive').hidden", 20000)
+        check("the page shows the live app's session and the controls to drive it", shown)
+        now = app_state(app)
+
+        page.click("#actions tr[data-seq='2']")
+        wait_until(page, "document.getElementById('selected').textContent.startsWith('#2 ')", 10000)
+        page.get_by_role("button", name="Jump the app here").click()
+        jumped = wait_for_status(page, "took the state after #2")
+        check("Jump the app here: the app says it took the state after #2", jumped, status_text(page))
+        expected = trace_state(url, 2)
+        state = app_state(app)
+        check("the app's own state is the trace's state after #2",
+              state is not None and state == expected and state != now, f"{state} != {expected}")
+        page.screenshot(path=os.path.join(WORK, "jump.png"))
+
+        page.click("#actions tr[data-seq='3']")
+        prefilled = wait_until(
+            page, "document.getElementById('send-json').value.includes('live3@example.com')", 10000)
+        check("Send to the app is prefilled with the selected action's JSON", prefilled,
+              page.eval_on_selector("#send-json", "t => t.value"))
+        page.get_by_role("button", name="Send to the app").click()
+        sent = wait_for_status(page, "sent the action")
+        state = app_state(app)
+        check("Send to the app: the app's state shows the action sent",
+              sent and state is not None and state["login"]["email"] == "live3@example.com",
+              f"{status_text(page)} {state}")
+
+        page.get_by_role("button", name="Lock the app").click()
+        locked = wait_for_status(page, "locked") and wait_until(
+            page, "document.getElementById('lock').textContent === 'Unlock the app'", 5000)
+        before = app_state(app)
+        app.stdin.write(b"type 1\n")
+        app.stdin.flush()
+        typed = app_line(app, "typed ")
+        check("Lock the app: what the app sends is ignored",
+              locked and typed == "1" and app_state(app) == before, status_text(page))
+        page.get_by_role("button", name="Unlock the app").click()
+        unlocked = wait_for_status(page, "unlocked; 1 action was ignored while locked")
+        app.stdin.write(b"type 2\n")
+        app.stdin.flush()
+        app_line(app, "typed ")
+        state = app_state(app)
+        check("Unlock the app: the app counts what it ignored, and takes its actions again",
+              unlocked and state is not None and state["login"]["email"] == "typed2@example.com",
+              f"{status_text(page)} {state}")
+
+        page.get_by_role("button", name="Back to now").click()
+        back = wait_for_status(page, "took the state it had before the first jump")
+        check("Back to now: the app has the state it had before the jump",
+              back and app_state(app) == now, status_text(page))
+
+        page.get_by_role("button", name="Back to now").click()
+        refused = wait_until(
+            page,
+            "document.getElementById('drive-status').classList.contains('refused')"
+            " && document.getElementById('drive-status').textContent.startsWith('the app has not jumped')",
+            15000)
+        check("a command the app cannot do shows its reason", refused, status_text(page))
+
+        app.stdin.write(b"quit\n")
+        app.stdin.flush()
+        check("the app ends well", app_line(app, "closed") == "")
+        gone = wait_until(page, "document.getElementById('drive').hidden", 15000)
+        check("once the app has left, the controls are gone", gone)
+        browser.close()
+finally:
+    if app is not None and app.poll() is None:
+        app.kill()
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+print(json.dumps({**results, "failures": failures}))
