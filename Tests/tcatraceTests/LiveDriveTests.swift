@@ -258,5 +258,10 @@ struct LiveDriveTests {
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
     #expect(report.count == 14, "\(report.keys.sorted())")
+    // NB: The README's screenshot of a jump is this run's, copied when asked.
+    if let destination = ProcessInfo.processInfo.environment["TCATRACE_JUMP_SCREENSHOT"] {
+      _ = try? FileManager.default.removeItem(atPath: destination)
+      try FileManager.default.copyItem(atPath: directory.path("jump.png"), toPath: destination)
+    }
   }
 }
