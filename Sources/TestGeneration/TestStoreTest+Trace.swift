@@ -15,6 +15,9 @@ extension TestStoreTest {
     /// The session's actions copied from its flight journal, which the test ends before: their
     /// state changes are not known.
     package var fromJournal: [TracedAction] = []
+    /// The debugger's jump the test ends before, and the actions after it: a `TestStore` cannot
+    /// take another state.
+    package var jump: (event: TraceDebuggerEvent, actionsAfter: Int)?
   }
 
   /// Writes the test of `session` from the trace `reader` reads.
@@ -28,8 +31,25 @@ extension TestStoreTest {
     // NB: The actions a recorder copied from the session's flight journal end it; what they
     // changed is not known, so the test ends before them.
     let recorded = try reader.actions(matching: TraceFilter(session: session.id))
-    let actions = recorded.filter { $0.flight == nil }
+    var actions = recorded.filter { $0.flight == nil }
+    // NB: So do those after a debugger's first jump (`tcatrace serve --live`): the store then
+    // took a state its actions did not make.
+    let jump = try reader.debuggerEvents(session: session.id).first {
+      $0.kind == .jump || $0.kind == .back
+    }
+    var actionsAfterJump = 0
+    if let jump {
+      let kept = actions.filter { $0.seq <= jump.afterSeq }
+      actionsAfterJump = actions.count - kept.count
+      actions = kept
+    }
     guard !actions.isEmpty else {
+      if let jump {
+        throw CLIError(
+          message:
+            "session \(session.id)'s debugger jumped the app before its first action (\(jump.summary)): there is nothing to test"
+        )
+      }
       throw CLIError(message: "session \(session.id) has no actions: there is nothing to test")
     }
     // NB: A session whose first actions were trimmed starts from the state kept after them.
@@ -60,7 +80,8 @@ extension TestStoreTest {
     let written = try test(options)
     return Written(
       test: written, checked: try options.withPlaceholdersForCode.map { try test($0) } ?? written,
-      unplaced: unplaced, fromJournal: recorded.filter { $0.flight != nil }
+      unplaced: unplaced, fromJournal: recorded.filter { $0.flight != nil },
+      jump: jump.map { ($0, actionsAfterJump) }
     )
   }
 
@@ -77,6 +98,13 @@ extension TestStoreTest {
       } ?? ""
     return
       "the test ends before the session's last \(actions.count == 1 ? "action" : "\(actions.count) actions"): \(which) from the flight journal, whose state changes are not known\(ended)"
+  }
+
+  /// The note that says the test ends before the debugger's first jump, when it does.
+  package static func jumpNote(_ jump: (event: TraceDebuggerEvent, actionsAfter: Int)?) -> String? {
+    guard let (event, after) = jump else { return nil }
+    return
+      "the test ends at action #\(event.afterSeq), where the debugger of tcatrace serve --live jumped the app (\(event.summary)); the \(after == 1 ? "action" : "\(after) actions") after it are left out: a TestStore cannot take another state"
   }
 
   /// The note that says which recorded changes the states had no place for, when there are any.

@@ -91,7 +91,7 @@ package struct OTLPTrace: SessionExporter {
       Self.attribute("tcatrace.action.category", .string(action.category.rawValue)),
       Self.attribute("tcatrace.action.feature", .string(action.feature)),
       Self.attribute("tcatrace.action.case", .string(action.caseName)),
-      Self.attribute("tcatrace.action.origin", .string(cause == nil ? "send" : "effect")),
+      Self.attribute("tcatrace.action.origin", .string(action.origin.name)),
     ]
     if let cause {
       attributes.append(Self.attribute("tcatrace.action.cause_seq", .integer(Int64(cause))))

@@ -85,7 +85,7 @@ package struct PerfettoTrace: SessionExporter {
       ("feature", .string(action.feature)),
       ("category", .string(action.category.rawValue)),
       ("case", .string(action.caseName)),
-      ("origin", .string(cause == nil ? "send" : "effect")),
+      ("origin", .string(action.origin.name)),
       ("cause_seq", JSONValue(cause)),
       ("payload", JSONValue(action.payload)),
       ("state_paths_changed", .array(action.changes.map { .string($0.path) })),

@@ -14,7 +14,7 @@ extension TracedAction {
       ("duration_ns", .integer(self.durationNs)),
     ]
     switch self.origin {
-    case .send: members += [("origin", .string("send")), ("cause_seq", .null)]
+    case .send, .debugger: members += [("origin", .string(self.origin.name)), ("cause_seq", .null)]
     case let .effect(cause):
       members += [("origin", .string("effect")), ("cause_seq", .integer(Int64(cause)))]
     }

@@ -131,6 +131,9 @@ struct TraceServer: HTTPHandler {
     if rest == ["features"] {
       return try self.features(file: file, session: session)
     }
+    if rest == ["debugger"] {
+      return try self.debuggerEvents(file: file, session: session)
+    }
     if rest == ["compare"] {
       return try self.compare(fileIndex: path[1], session: session, query: query)
     }
@@ -379,6 +382,26 @@ struct TraceServer: HTTPHandler {
             ("rule", .string($0.rule.rawValue)), ("feature", .string($0.feature)),
             ("count", .integer(Int64($0.count))), ("first_seq", .integer(Int64($0.firstSeq))),
             ("first_detail", .string($0.firstDetail)),
+          ])
+        }))
+  }
+
+  /// `/api/files/F/sessions/S/debugger`: what a debugger did to the app (`serve --live`'s
+  /// page), in order: each event after an action, with its summary.
+  private func debuggerEvents(file: String, session: Int64) throws -> HTTPResponse {
+    let events = try self.read(path: file) { reader in
+      _ = try reader.sessionExtent(id: session)
+      return try reader.debuggerEvents(session: session)
+    }
+    return Self.json(
+      .array(
+        events.map {
+          .object([
+            ("id", .integer($0.id)), ("after_seq", .integer(Int64($0.afterSeq))),
+            ("time_ns", .integer($0.timeNs)), ("kind", .string($0.kind.rawValue)),
+            ("to_seq", $0.toSeq.map { .integer(Int64($0)) } ?? .null),
+            ("ignored_actions", $0.ignoredActions.map { .integer(Int64($0)) } ?? .null),
+            ("summary", .string($0.summary)),
           ])
         }))
   }

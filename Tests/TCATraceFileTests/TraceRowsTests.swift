@@ -15,7 +15,7 @@ struct TraceRowsTests {
     for (table, columns) in [
       ("sessions", TraceColumns.sessions), ("actions", TraceColumns.actions),
       ("state_changes", TraceColumns.stateChanges), ("states", TraceColumns.states),
-      ("leaks", TraceColumns.leaks),
+      ("leaks", TraceColumns.leaks), ("debugger_events", TraceColumns.debuggerEvents),
     ] {
       let statement = try connection.prepare("SELECT name FROM pragma_table_info(?1)")
       statement.bind([.text(table)])

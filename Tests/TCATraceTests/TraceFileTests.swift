@@ -86,7 +86,7 @@ struct TraceFileTests {
     #expect(try TraceReader(path: path).query("PRAGMA user_version").rows == [[.integer(1)]])
     try await recordShortSession(path)
     let reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
     #expect(try reader.holdsStates(session: 1) == false)
     #expect(try reader.holdsStates(session: 2))
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
@@ -113,7 +113,7 @@ struct TraceFileTests {
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     #expect(
       try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
@@ -134,7 +134,7 @@ struct TraceFileTests {
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     let json = try #require(try reader.stateJSON(session: 2, after: 1))
     #expect(
@@ -164,7 +164,7 @@ struct TraceFileTests {
     #expect(try reader.firstStep(session: 1) == 0)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
     #expect(
       try reader.query("SELECT id, trimmed_actions FROM sessions ORDER BY id").rows
         == [[.integer(1), .integer(0)], [.integer(2), .integer(0)]])
@@ -184,7 +184,7 @@ struct TraceFileTests {
     #expect(try reader.lastSeq(session: 1, written: true) == actions.count)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
     #expect(
       try reader.query(
         """
@@ -193,6 +193,48 @@ struct TraceFileTests {
         """
       ).rows == [[.integer(1), .integer(0)]]
     )
+  }
+
+  /// Issue #74: a version-7 file (no debugger events, and an origin constraint without
+  /// 'debugger') is read as it is, with none, and a recorder appending to it adds the table and
+  /// loosens the constraint, changing no row: the file is whole, and takes the debugger's origin.
+  @Test func recordingIntoAVersion7FileUpgradesIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await recordedFile(
+      in: directory,
+      changedBy: """
+        DROP TABLE debugger_events;
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema
+        SET sql = replace(sql, 'CHECK (origin IN (''send'', ''effect'', ''debugger''))', 'CHECK (origin IN (''send'', ''effect''))')
+        WHERE name = 'actions';
+        PRAGMA writable_schema = OFF;
+        PRAGMA user_version = 7;
+        """)
+    let insertDebuggerAction = """
+      INSERT INTO actions (session_id, seq, time_ns, duration_ns, origin, path, root_category,
+        feature, category, case_name, state_path)
+      SELECT session_id, 99, 0, 0, 'debugger', path, root_category, feature, category, case_name,
+        state_path
+      FROM actions WHERE seq = 1 AND session_id = 1;
+      """
+    // The version-7 constraint refuses the debugger's origin: the file is what version 7 wrote.
+    #expect(throws: SQLiteFileError.self) { try makeSQLiteFile(path, sql: insertDebuggerAction) }
+    var reader = try TraceReader(path: path)
+    #expect(try reader.debuggerEvents(session: 1) == [])
+    let before = try reader.query("SELECT * FROM actions ORDER BY id").rows
+    try await recordShortSession(path)
+    reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(
+      try reader.query("SELECT * FROM actions WHERE session_id = 1 ORDER BY id").rows == before)
+    #expect(try reader.query("PRAGMA integrity_check").rows == [[.text("ok")]])
+    #expect(try reader.debuggerEvents(session: 1) == [])
+    try makeSQLiteFile(path, sql: insertDebuggerAction)
+    reader = try TraceReader(path: path)
+    #expect(
+      try reader.actions(matching: TraceFilter(session: 1)).last.map { [$0.seq: $0.origin] }
+        == [99: .debugger])
   }
 
   /// Issue #58: a version-4 file (no marks of actions sent at once or of shared changes) is
@@ -208,7 +250,7 @@ struct TraceFileTests {
     #expect(actions.allSatisfy { !$0.atOnce && $0.changes.allSatisfy { $0.sharedPath == nil } })
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(7)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
     #expect(
       try reader.query(
         """
@@ -251,9 +293,9 @@ struct TraceFileTests {
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
-      in: directory, named: "future.db", changedBy: "PRAGMA user_version = 8;")
+      in: directory, named: "future.db", changedBy: "PRAGMA user_version = 9;")
     let before = try bytes(path)
-    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(8) }
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(9) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
     #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
     #expect(try bytes(path) == before)

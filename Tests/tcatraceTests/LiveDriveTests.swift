@@ -195,6 +195,38 @@ struct LiveDriveTests {
       let diff = try await Product.tcatrace.run(["diff", directory.path("app.db"), live])
       #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
       #expect(diff.stdout.contains("303 actions) are alike"), "\(diff.stdout)")
+      // The trace records what the debugger did, and the action it sent; so does the server's
+      // file.
+      for path in [directory.path("app.db"), live] {
+        let reader = try TraceReader(path: path)
+        let events = try reader.debuggerEvents(session: 1)
+        #expect(
+          events.map {
+            "\($0.kind) after #\($0.afterSeq) to \($0.toSeq ?? -1) \($0.ignoredActions ?? -1)"
+          }
+            == [
+              "jump after #300 to 299 -1", "jump after #300 to 2 -1", "lock after #302 to -1 -1",
+              "unlock after #302 to -1 2", "back after #303 to -1 -1",
+            ], "\(path)")
+        let origins = try reader.actions(matching: TraceFilter(session: 1)).map(\.origin)
+        #expect(origins[301] == .debugger)
+        #expect(origins.filter { $0 == .debugger }.count == 1)
+      }
+      let replay = try await Product.tcatrace.run(["replay", live, "--no-diff"])
+      #expect(replay.status == 0)
+      let lines = replay.stdout.split(separator: "\n").map(String.init)
+      let jump = try #require(lines.firstIndex { $0.hasSuffix("the app took the state after #2") })
+      #expect(lines[jump - 2].hasPrefix("#300 "), "\(lines[jump - 2])")
+      #expect(lines[jump + 1].hasPrefix("#301 "), "\(lines[jump + 1])")
+      #expect(lines[jump + 2].contains("(sent from the debugger's page)"), "\(lines[jump + 2])")
+      #expect(lines.last?.contains("the app took back the state it had before the jumps") == true)
+      let test = try await Product.tcatrace.run(["test", live])
+      #expect(test.status == 0, "\(test.stderr)")
+      #expect(
+        test.stderr.contains(
+          "note: the test ends at action #300, where the debugger of tcatrace serve --live jumped the app (the app took the state after #299); the 3 actions after it are left out"
+        ), "\(test.stderr)")
+
       // The app has left: nothing more can be asked of it.
       answer = try await Self.post(url, "lock")
       #expect(answer.status == 409)
@@ -257,7 +289,7 @@ struct LiveDriveTests {
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
-    #expect(report.count == 14, "\(report.keys.sorted())")
+    #expect(report.count == 16, "\(report.keys.sorted())")
     // NB: The README's screenshot of a jump is this run's, copied when asked.
     if let destination = ProcessInfo.processInfo.environment["TCATRACE_JUMP_SCREENSHOT"] {
       _ = try? FileManager.default.removeItem(atPath: destination)

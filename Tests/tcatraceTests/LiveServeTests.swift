@@ -223,7 +223,7 @@ struct LiveServeTests {
       let parts = debugger.split(separator: ":")
       let port = try #require(UInt16(parts[1]))
       let secret = String(parts[2])
-      let hello = LiveMessage.hello(version: 1, secret: secret, app: "raw").frame
+      let hello = LiveMessage.hello(version: LiveProtocol.version, secret: secret, app: "raw").frame
       let session = LiveMessage.session(
         LiveSession(
           name: "s", rootFeature: "AppFeature", startedAt: "2026-12-04T00:00:00.000Z",
@@ -231,7 +231,8 @@ struct LiveServeTests {
       ).frame
       let cases: [(String, [UInt8], String)] = [
         (
-          "no secret", LiveMessage.hello(version: 1, secret: "", app: "raw").frame,
+          "no secret",
+          LiveMessage.hello(version: LiveProtocol.version, secret: "", app: "raw").frame,
           "the secret is missing"
         ),
         (
@@ -332,7 +333,9 @@ struct LiveServeTests {
         greeting == [.busy("64 connections are saying hello already: try again later")])
       for socket in silent { try? socket.close() }
 
-      let hello = LiveMessage.hello(version: 1, secret: String(parts[2]), app: "many").frame
+      let hello = LiveMessage.hello(
+        version: LiveProtocol.version, secret: String(parts[2]), app: "many"
+      ).frame
       var apps: [AsyncSocket] = []
       defer { for app in apps { try? app.close() } }
       // NB: The server learns that the silent connections closed as it reads them: until it

@@ -487,7 +487,7 @@ struct ServeCommandTests {
       // A live app's commands (POST) are refused by a server with no app (409).
       let refusesSomeValidInput = "/(sql|test)$|/live/"
       for (operations, checks, tested) in [
-        (["--exclude-path-regex", refusesSomeValidInput], "unsupported_method", 8),
+        (["--exclude-path-regex", refusesSomeValidInput], "unsupported_method", 9),
         (
           ["--include-path-regex", refusesSomeValidInput],
           "unsupported_method,positive_data_acceptance", 3

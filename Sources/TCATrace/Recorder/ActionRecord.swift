@@ -29,6 +29,9 @@ package struct ActionRecord: Sendable {
   /// Whether an effect sent the action while the store was still processing its cause (see
   /// ``SynchronousSends``).
   package var atOnce: Bool
+  /// Whether the page of `tcatrace serve --live` sent the action (its origin is then
+  /// `debugger`, not `send`).
+  package var fromDebugger = false
   /// Whole states to keep with the action: the state before the session's first action, and
   /// keyframes (see ``StateSnapshot``).
   package var states: [StateSnapshot] = []
@@ -102,4 +105,29 @@ package struct SessionRecord: Sendable {
   package var rootFeature: String
   package var startedAt: String
   package var recorderVersion: String
+}
+
+/// What a debugger did to the app between two actions (see `debugger_events`).
+package struct DebuggerEventRecord: Sendable {
+  package enum Kind: Sendable {
+    case jump, back, lock, unlock
+
+    var name: String {
+      switch self {
+      case .jump: "jump"
+      case .back: "back"
+      case .lock: "lock"
+      case .unlock: "unlock"
+      }
+    }
+  }
+
+  /// The last action the store had processed; 0 before the first.
+  package var afterSeq: Int
+  package var timeNs: Int64
+  package var kind: Kind
+  /// For a jump: the action whose state the store took.
+  package var toSeq: Int?
+  /// For an unlock: the app's actions ignored while it was locked.
+  package var ignoredActions: Int?
 }

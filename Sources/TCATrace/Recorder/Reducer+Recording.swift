@@ -55,13 +55,14 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       return self.base.reduce(into: &state, action: action)
     }
     _ = recorder.beginSession(rootFeature: self.rootFeature)
-    let (id, origin) = recorder.nextModifierEvent()
+    let (id, origin, fromDebugger) = recorder.nextModifierEvent()
     let stateBefore = state
     let sharedValues = SharedValuesBeforeAction(
       in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
-    let prepared = recorder.prepare(
+    var prepared = recorder.prepare(
       action, seq: id, origin: origin, start: start, ActionEvent<Base.State, Base.Action>.self)
+    if fromDebugger { prepared?.fromDebugger = true }
     let (effect, route, ownEffectCounts) = collectingRoute(
       of: action, from: stateBefore, classifier: self.actionClassifier
     ) {

@@ -41,6 +41,7 @@ struct DrivenReducer<Base: Reducer>: Reducer {
       }
       return self.reduce(into: &state, app: action)
     case let .debugger(.send(action)):
+      self.driver.recorder.debuggerWillSend()
       return self.reduce(into: &state, app: action)
     case let .debugger(.take(taken)):
       state = taken
@@ -129,6 +130,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
       }
       if self.beforeJumps == nil { self.beforeJumps = current }
       send(.take(taken))
+      self.recorder.record(debuggerEvent: .jump, toSeq: seq)
       return (nil, "took the state after #\(seq), \(source)")
     case .back:
       guard let before = self.beforeJumps else {
@@ -136,6 +138,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
       }
       self.beforeJumps = nil
       send(.take(before))
+      self.recorder.record(debuggerEvent: .back)
       return (nil, "took the state it had before the first jump")
     case let .send(json):
       switch Self.decode(Action.self, json) {
@@ -146,13 +149,17 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
         return ("the action was not sent: \(reason)", "")
       }
     case .lock:
-      if !self.isLocked { self.ignored = 0 }
+      if !self.isLocked {
+        self.ignored = 0
+        self.recorder.record(debuggerEvent: .lock)
+      }
       self.isLocked = true
       return (nil, "locked: the app's own actions are ignored until it is unlocked")
     case .unlock:
       guard self.isLocked else { return (nil, "the app was not locked") }
       self.isLocked = false
       let ignored = self.ignored
+      self.recorder.record(debuggerEvent: .unlock, ignored: ignored)
       return (
         nil, "unlocked; \(ignored) action\(ignored == 1 ? " was" : "s were") ignored while locked"
       )

@@ -578,7 +578,7 @@ public final class TraceRecorder: Sendable {
       before: before, after: after, stateKind: types.state, origin: origin, route: route,
       ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
     )
-    return ActionRecord(
+    var record = ActionRecord(
       seq: id,
       timeNs: self.timing.time(
         id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
@@ -592,6 +592,8 @@ public final class TraceRecorder: Sendable {
       leaks: leaks,
       atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin)
     )
+    record.fromDebugger = prepared?.fromDebugger ?? false
+    return record
   }
 
   /// Finds out, once, what the recorder needs to know of its store's types.
@@ -705,13 +707,23 @@ public final class TraceRecorder: Sendable {
 
   /// Numbers the actions of a store that a reducer modifier records, and remembers which
   /// action's effect sent the next actions.
-  func nextModifierEvent() -> (id: Int, origin: ActionOrigin) {
+  ///
+  /// - Returns: The action's seq and origin, and whether the debugger sent it (see
+  ///   ``debuggerWillSend()``).
+  func nextModifierEvent() -> (id: Int, origin: ActionOrigin, fromDebugger: Bool) {
     self.state.withLock { state in
       state.modifierSeq += 1
       let origin: ActionOrigin =
         state.pendingCauses.isEmpty ? .send : .effect(cause: state.pendingCauses.removeFirst())
-      return (state.modifierSeq, origin)
+      let fromDebugger = state.debuggerIsSending && origin == .send
+      state.debuggerIsSending = false
+      return (state.modifierSeq, origin, fromDebugger)
     }
+  }
+
+  /// The next action the store reduces is one the page of `tcatrace serve --live` sent.
+  func debuggerWillSend() {
+    self.state.withLock { $0.debuggerIsSending = true }
   }
 
   func modifierEffectWillSend(cause: Int) {
@@ -745,6 +757,25 @@ public final class TraceRecorder: Sendable {
     self.liveStream.withLock { $0 }?.drive(with: driver)
   }
 
+  /// Writes what a debugger did to the store, after the last action it recorded. On the
+  /// store's thread.
+  func record(debuggerEvent kind: DebuggerEventRecord.Kind, toSeq: Int? = nil, ignored: Int? = nil)
+  {
+    guard let writer = self.writer, let session = self.state.withLock({ $0.session }) else {
+      return
+    }
+    let afterSeq = self.lastModifierSeq
+    writer.submit(
+      event: DebuggerEventRecord(
+        afterSeq: afterSeq,
+        timeNs: max(
+          0,
+          self.timing.time(
+            id: afterSeq, timestamp: DispatchTime.now().uptimeNanoseconds,
+            sessionStart: session.startNanoseconds)),
+        kind: kind, toSeq: toSeq, ignoredActions: ignored))
+  }
+
   /// The store's state was replaced between two actions (a debugger's jump): the next action
   /// keeps the state after it whole, for its changes are from the state replaced, and rebuilding
   /// a later state must not cross the jump. On the store's thread.
@@ -762,12 +793,16 @@ private struct RecorderState {
   var modifierSeq = 0
   var hasCheckedRedactions = false
   var pendingCauses: [Int] = []
+  /// Whether the next action is the debugger's.
+  var debuggerIsSending = false
 }
 
 /// An action as the store's thread found it before its reducer ran (see
 /// ``TraceRecorder/prepare(_:seq:origin:start:_:)``).
 struct PreparedAction {
   var seq: Int
+  /// Whether the page of `tcatrace serve --live` sent it.
+  var fromDebugger = false
   var classification: ActionClassification
   /// The action's JSON, its `TraceRedacted` values scrubbed.
   var payloadJSON: String?

@@ -32,6 +32,9 @@ package final class TraceWriter: @unchecked Sendable {
   private let condition = NSCondition()
   /// The session to write before the pending actions.
   private var pendingSession: SessionRecord?
+  /// What a debugger did, to write after the pending actions: at most `maxPendingEvents`.
+  private var pendingEvents: [DebuggerEventRecord] = []
+  static let maxPendingEvents = 1_024
   /// The records waiting, in chunks of up to `batchSize`.
   ///
   /// NB: Chunks, not one buffer: a buffer that grew while the writer lagged behind a burst of
@@ -175,6 +178,17 @@ package final class TraceWriter: @unchecked Sendable {
     defer { self.condition.unlock() }
     guard !self.hasFailure, !self.isClosing else { return }
     self.pendingSession = session
+    self.condition.signal()
+  }
+
+  /// Hands what a debugger did to the writer, to be written after the actions handed over
+  /// before it.
+  package func submit(event: DebuggerEventRecord) {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    guard !self.hasFailure, !self.isClosing, self.pendingEvents.count < Self.maxPendingEvents
+    else { return }
+    self.pendingEvents.append(event)
     self.condition.signal()
   }
 
@@ -386,7 +400,8 @@ package final class TraceWriter: @unchecked Sendable {
       // NB: While suspended, nothing is written until the app returns or the recorder closes.
       while self.isSuspended
         ? self.suspensionRequested && !self.isClosing
-        : self.pending.isEmpty && self.pendingSession == nil && !self.isClosing
+        : self.pending.isEmpty && self.pendingSession == nil && self.pendingEvents.isEmpty
+          && !self.isClosing
           && self.flushRequests == self.flushedGeneration && !self.suspensionRequested
       {
         self.condition.wait()
@@ -409,6 +424,8 @@ package final class TraceWriter: @unchecked Sendable {
       let suspending = self.suspensionRequested && !self.isClosing
       let session = self.pendingSession
       self.pendingSession = nil
+      var events: [DebuggerEventRecord] = []
+      swap(&events, &self.pendingEvents)
       var batch: [[ActionRecord]] = []
       swap(&batch, &self.pending)
       self.pendingCount = 0
@@ -418,8 +435,12 @@ package final class TraceWriter: @unchecked Sendable {
       self.condition.unlock()
 
       var writeError: TraceFileError?
-      if !alreadyFailed, session != nil || !batch.isEmpty {
-        do throws(TraceFileError) { try self.write(session, batch) } catch { writeError = error }
+      if !alreadyFailed, session != nil || !batch.isEmpty || !events.isEmpty {
+        do throws(TraceFileError) {
+          try self.write(session, batch, events)
+        } catch {
+          writeError = error
+        }
       }
 
       let lostActions = writeError == nil ? 0 : batch.reduce(0) { $0 + $1.count }
@@ -441,7 +462,8 @@ package final class TraceWriter: @unchecked Sendable {
       let flushed = self.flushWaiters.filter { $0.generation <= flushGeneration }.map(
         \.continuation)
       self.flushWaiters.removeAll { $0.generation <= flushGeneration }
-      let done = closing && self.pending.isEmpty && self.pendingSession == nil
+      let done =
+        closing && self.pending.isEmpty && self.pendingSession == nil && self.pendingEvents.isEmpty
       if done {
         let (dropped, endedAt) = (self.dropped, self.endedAt)
         self.condition.unlock()
@@ -504,7 +526,9 @@ package final class TraceWriter: @unchecked Sendable {
     return self.committedSeq
   }
 
-  private func write(_ session: SessionRecord?, _ batch: [[ActionRecord]]) throws(TraceFileError) {
+  private func write(
+    _ session: SessionRecord?, _ batch: [[ActionRecord]], _ events: [DebuggerEventRecord] = []
+  ) throws(TraceFileError) {
     guard let connection = self.connection else { return }
     let rows = try self.rowWriter(connection)
     try connection.transaction(.takingTheWriteLock) { () throws(TraceFileError) in
@@ -526,6 +550,11 @@ package final class TraceWriter: @unchecked Sendable {
               )
             }
           }
+        }
+        for event in events {
+          try rows.insertDebuggerEvent(
+            sessionID: sessionID, afterSeq: event.afterSeq, timeNs: event.timeNs,
+            kind: event.kind.name, toSeq: event.toSeq, ignoredActions: event.ignoredActions)
         }
         // NB: In the batch's transaction: what is committed is within the limit.
         if let sizeLimit = self.sizeLimit, !self.sizeLimitIsGivenUp {
@@ -584,7 +613,7 @@ package final class TraceWriter: @unchecked Sendable {
       caseName: record.pointee.classification.caseName, statePath: record.pointee.statePath,
       payload: record.pointee.classification.payload, payloadJSON: record.pointee.payloadJSON,
       jsonChanges: Self.jsonChanges(record, lastState: &lastState, types: jsonTypes),
-      atOnce: record.pointee.atOnce)
+      atOnce: record.pointee.atOnce, fromDebugger: record.pointee.fromDebugger)
     for position in record.pointee.changes.indices {
       try rows.insertChange(
         actionID: actionID, position: position, path: record.pointee.changes[position].path,

@@ -75,7 +75,7 @@ package struct SessionComparison {
   private static func alike(_ a: TracedAction, _ b: TracedAction) -> Bool {
     guard a.payload == b.payload else { return false }
     switch (a.origin, b.origin) {
-    case (.send, .send), (.effect, .effect): break
+    case (.send, .send), (.effect, .effect), (.debugger, .debugger): break
     default: return false
     }
     if a.flight != nil || b.flight != nil { return true }

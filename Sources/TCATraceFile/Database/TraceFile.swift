@@ -77,8 +77,8 @@ package enum TraceFile {
   /// the `json` column of `states`; to a version-3 file, the `json_changes` column of
   /// `actions`; to a version-4 file, the `at_once` column of `actions` and the `shared` column
   /// of `state_changes`; to a version-5 file, the `trimmed_actions` column of `sessions`; to a
-  /// version-6 file, the `flight` column of `actions`. Its older sessions leave them empty (none
-  /// trimmed).
+  /// version-6 file, the `flight` column of `actions`; to a version-7 file, the `debugger_events`
+  /// table, and the origin `debugger`. Its older sessions leave them empty (none trimmed).
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
@@ -115,8 +115,49 @@ package enum TraceFile {
           "ALTER TABLE actions ADD COLUMN flight TEXT CHECK (flight IN ('returned', 'ended_process'))"
         )
       }
+      if version < 8 {
+        try self.allowDebuggerOrigin(connection)
+        if try !connection.hasTable("debugger_events") {
+          try connection.execute(TraceSchema.debuggerEventsSQL)
+        }
+      }
       try connection.execute("PRAGMA user_version = \(TraceSchema.version)")
     }
+  }
+
+  /// Lets `actions.origin` be 'debugger' in a file older than version 8, whose `CHECK` allows
+  /// only 'send' and 'effect'. SQLite cannot alter a constraint; its documented way of loosening
+  /// one (<https://sqlite.org/lang_altertable.html>, "Making Other Kinds Of Table Schema
+  /// Changes") edits the table's `CREATE` statement in `sqlite_schema`, and changes no row: what
+  /// the old constraint allowed, the new one does. In the upgrade's transaction.
+  private static func allowDebuggerOrigin(_ connection: SQLiteConnection) throws(TraceFileError) {
+    let old = "CHECK (origin IN ('send', 'effect'))"
+    let new = "CHECK (origin IN ('send', 'effect', 'debugger'))"
+    let schemaVersion = try connection.integer("PRAGMA schema_version") ?? 0
+    try connection.execute(
+      """
+      PRAGMA writable_schema = ON;
+      UPDATE sqlite_schema
+      SET sql = replace(sql, '\(Self.quoted(old))', '\(Self.quoted(new))')
+      WHERE type = 'table' AND name = 'actions';
+      PRAGMA schema_version = \(schemaVersion + 1);
+      PRAGMA writable_schema = OFF;
+      """
+    )
+    let sql = try connection.prepareSingle(
+      "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'actions'")
+    guard try sql.step(), try sql.optionalString(0)?.contains(new) == true else {
+      throw TraceFileError(
+        kind: .corrupt, path: connection.path,
+        message:
+          "has an actions table that TCATrace did not write (its origin constraint is not one it knows)"
+      )
+    }
+  }
+
+  /// `text` as the inside of an SQL string literal: each `'` doubled.
+  private static func quoted(_ text: String) -> String {
+    text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")
   }
 
   /// Checks, before anything is appended to the trace `connection` opened, that the file is

@@ -109,6 +109,7 @@ package final class TraceMerge {
     let version = try TraceFile.header(connection).version
     let tables =
       ["sessions", "actions", "state_changes", "leaks"] + (version >= 2 ? ["states"] : [])
+      + (version >= 8 ? ["debugger_events"] : [])
     for table in tables where !(try connection.hasTable(table)) {
       throw TraceFileError(
         kind: .corrupt, path: path, message: "has a trace's header but not all of a trace's tables")
@@ -265,6 +266,20 @@ package final class TraceMerge {
         ORDER BY am.new, l.rowid
         """)
     )
+    if version >= 8 {
+      try self.copyAll(
+        try self.connection.integer(
+          "SELECT count(*) FROM input.debugger_events WHERE session_id \(notSkipped)") ?? 0,
+        "debugger events", of: "sessions", from: path,
+        TraceColumns.copy(
+          into: "main.debugger_events", TraceColumns.debuggerEvents, from: "d",
+          values: ["session_id": "sm.new"],
+          """
+          FROM input.debugger_events d JOIN temp.merged_sessions sm ON sm.old = d.session_id
+          ORDER BY sm.new, d.rowid
+          """)
+      )
+    }
     // NB: A session merged before keeps the file it was recorded in.
     let sources = try self.connection.prepare(
       hasSources

@@ -38,6 +38,12 @@ extension TraceRowWriter {
       values)
     let removed = self.connection.changes
     try self.connection.prepare("DELETE FROM states WHERE session_id = ?1 AND seq < ?2").run(values)
+    // NB: What a debugger did before the state the session now starts from.
+    if try self.connection.hasTable("debugger_events") {
+      try self.connection.prepare(
+        "DELETE FROM debugger_events WHERE session_id = ?1 AND after_seq < ?2"
+      ).run(values)
+    }
     if let state {
       try self.insertState(sessionID: session, seq: cut, tree: state.tree, json: state.json)
     }
@@ -59,6 +65,9 @@ extension TraceRowWriter {
       values)
     try self.connection.prepare("DELETE FROM actions WHERE session_id = ?1").run(values)
     try self.connection.prepare("DELETE FROM states WHERE session_id = ?1").run(values)
+    if try self.connection.hasTable("debugger_events") {
+      try self.connection.prepare("DELETE FROM debugger_events WHERE session_id = ?1").run(values)
+    }
     if try self.connection.hasTable("session_sources") {
       try self.connection.prepare("DELETE FROM session_sources WHERE session_id = ?1").run(values)
     }

@@ -18,6 +18,9 @@ package enum TraceColumns {
   ]
   package static let states = ["session_id", "seq", "tree", "json"]
   package static let leaks = ["action_id", "rule", "feature", "detail"]
+  package static let debuggerEvents = [
+    "session_id", "after_seq", "time_ns", "kind", "to_seq", "ignored_actions",
+  ]
 
   /// `INSERT INTO table (columns) SELECT …` that copies `columns` from the rows of `alias`
   /// (`a.seq`), but those `values` gives in SQL of their own (`session_id: "sm.new"`); `id`
@@ -54,6 +57,7 @@ package final class TraceRowWriter {
   private let insertState: SQLiteStatement
   private let insertLeak: SQLiteStatement
   private var endSession: SQLiteStatement?
+  private var insertDebuggerEvent: SQLiteStatement?
 
   /// Prepares the writer's statements on `connection`, a trace opened for writing.
   package init(connection: SQLiteConnection) throws(TraceFileError) {
@@ -98,8 +102,9 @@ package final class TraceRowWriter {
   }
 
   /// Adds an action; returns its id. `causeSeq` is the seq of the action whose effect sent it
-  /// (its origin is then `effect`), `nil` for one sent (`send`); `flight`, for one copied from a
-  /// flight journal, says how (see `actions.flight`).
+  /// (its origin is then `effect`), `nil` for one sent (`send`, or `debugger` when
+  /// `fromDebugger`: sent from the page of `tcatrace serve --live`); `flight`, for one copied
+  /// from a flight journal, says how (see `actions.flight`).
   ///
   /// NB: Its strings are borrowed, never copied: the recorder's records are read where they
   /// lie, as copying one retains each of its strings, whose counts the store's thread touches.
@@ -107,7 +112,7 @@ package final class TraceRowWriter {
     sessionID: Int64, seq: Int, timeNs: Int64, durationNs: Int64, causeSeq: Int?,
     path: String, rootCategory: String, feature: String, category: String, caseName: String,
     statePath: String, payload: String?, payloadJSON: String?, jsonChanges: String?,
-    atOnce: Bool, flight: String? = nil
+    atOnce: Bool, flight: String? = nil, fromDebugger: Bool = false
   ) throws(TraceFileError) -> Int64 {
     let insert = self.insertAction
     insert.reset()
@@ -119,7 +124,7 @@ package final class TraceRowWriter {
       insert.bind(5, "effect")
       insert.bind(6, Int64(causeSeq))
     } else {
-      insert.bind(5, "send")
+      insert.bind(5, fromDebugger ? "debugger" : "send")
       insert.bind(6, nil)
     }
     insert.bind(7, path)
@@ -167,6 +172,27 @@ package final class TraceRowWriter {
     insert.bind(3, tree)
     insert.bind(4, json)
     try insert.run()
+  }
+
+  /// Adds what a debugger did to session `sessionID` after its action `afterSeq` (see
+  /// `debugger_events`).
+  package func insertDebuggerEvent(
+    sessionID: Int64, afterSeq: Int, timeNs: Int64, kind: String, toSeq: Int?,
+    ignoredActions: Int?
+  ) throws(TraceFileError) {
+    let statement: SQLiteStatement
+    if let insert = self.insertDebuggerEvent {
+      statement = insert
+    } else {
+      statement = try self.connection.prepare(
+        TraceColumns.insert(into: "debugger_events", TraceColumns.debuggerEvents))
+      self.insertDebuggerEvent = statement
+    }
+    try statement.run([
+      .integer(sessionID), .integer(Int64(afterSeq)), .integer(timeNs), .text(kind),
+      toSeq.map { .integer(Int64($0)) } ?? .null,
+      ignoredActions.map { .integer(Int64($0)) } ?? .null,
+    ])
   }
 
   /// Adds a leak of action `actionID`.

@@ -5,7 +5,7 @@
 /// the two differ.
 package enum TraceSchema {
   /// `PRAGMA user_version` of files this version writes, and the newest it reads.
-  package static let version = 7
+  package static let version = 8
 
   /// `PRAGMA application_id` of trace files: 'TCAT'.
   package static let applicationID: Int32 = 0x5443_4154
@@ -17,21 +17,30 @@ package enum TraceSchema {
     return String(Self.sql[start..<end])
   }
 
+  /// The `CREATE TABLE` and `CREATE INDEX` of `debugger_events`, as the schema has them: what
+  /// upgrading a version-7 file adds.
+  package static var debuggerEventsSQL: String {
+    let start = Self.sql.firstRange(of: "CREATE TABLE debugger_events (")!.lowerBound
+    let end = Self.sql[start...].firstRange(of: "(session_id, after_seq);")!.upperBound
+    return String(Self.sql[start..<end])
+  }
+
   /// The SQL of `Schema/tcatrace.sql`.
   package static let sql = #"""
-    -- TCATrace trace file, schema version 7.
+    -- TCATrace trace file, schema version 8.
     --
     -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
     -- a TCA-style app: every action the store processed, the state changes it caused, and the
     -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
-    -- ('TCAT') and PRAGMA user_version = 7 (this schema's version). Readers refuse files with a
+    -- ('TCAT') and PRAGMA user_version = 8 (this schema's version). Readers refuse files with a
     -- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, version
     -- 2 no `states.json`, version 3 no `actions.json_changes`, version 4 no `actions.at_once` and
-    -- `state_changes.shared`, version 5 no `sessions.trimmed_actions`, and version 6 no
-    -- `actions.flight`: a recorder that appends to an older file adds them; its older sessions
-    -- have no states (version 1), no states' JSON (version 2), their JSON only where a whole
-    -- state was kept (version 3), neither mark (version 4), none trimmed (version 5), or no
-    -- action from a flight journal (version 6).
+    -- `state_changes.shared`, version 5 no `sessions.trimmed_actions`, version 6 no
+    -- `actions.flight`, and version 7 no `debugger_events` and no origin 'debugger': a recorder
+    -- that appends to an older file adds them; its older sessions have no states (version 1), no
+    -- states' JSON (version 2), their JSON only where a whole state was kept (version 3), neither
+    -- mark (version 4), none trimmed (version 5), no action from a flight journal (version 6), or
+    -- nothing a debugger did (version 7).
 
     -- One recording: one store, from its first action until the recorder closed.
     CREATE TABLE sessions (
@@ -68,9 +77,10 @@ package enum TraceSchema {
       time_ns INTEGER NOT NULL,
       -- Time spent in the reducer, in nanoseconds.
       duration_ns INTEGER NOT NULL,
-      -- 'send': sent from outside the store (a view, a test); 'effect': sent by an effect.
-      origin TEXT NOT NULL CHECK (origin IN ('send', 'effect')),
-      -- For an effect's action: the seq of the action whose effect sent it; NULL for 'send'.
+      -- 'send': sent from outside the store (a view, a test); 'effect': sent by an effect;
+      -- 'debugger': sent to the app from the page of `tcatrace serve --live` (Send to the app).
+      origin TEXT NOT NULL CHECK (origin IN ('send', 'effect', 'debugger')),
+      -- For an effect's action: the seq of the action whose effect sent it; NULL otherwise.
       cause_seq INTEGER,
       -- The action's case path, dotted: '_internal.login._internal.twoFactor.view.codeChanged';
       -- an element's id is part of it: '_internal.todos._internal.rows[id: 3].view.toggleCompleted'.
@@ -175,6 +185,28 @@ package enum TraceSchema {
       json TEXT,
       PRIMARY KEY (session_id, seq)
     );
+
+    -- What a debugger (the page of `tcatrace serve --live`) did to the app between two of its
+    -- actions, in the order it did it: took a recorded state, took back the state it had before,
+    -- locked it or unlocked it. The first action after a 'jump' or a 'back' keeps the state after
+    -- it whole (see `states`): its state changes are from the state taken.
+    CREATE TABLE debugger_events (
+      session_id INTEGER NOT NULL REFERENCES sessions (id),
+      -- The seq of the last action the store had processed; 0 before the first.
+      after_seq INTEGER NOT NULL,
+      -- When, in nanoseconds since the session started (monotonic clock).
+      time_ns INTEGER NOT NULL,
+      -- 'jump': the store took the state after action to_seq; 'back': the state it had before the
+      -- first jump since the last 'back'; 'lock': the app's own actions are ignored from here;
+      -- 'unlock': no longer.
+      kind TEXT NOT NULL CHECK (kind IN ('jump', 'back', 'lock', 'unlock')),
+      -- For 'jump': the action whose state the store took (0: the state before the first).
+      to_seq INTEGER,
+      -- For 'unlock': how many of the app's actions were ignored while it was locked.
+      ignored_actions INTEGER
+    );
+
+    CREATE INDEX debugger_events_by_session ON debugger_events (session_id, after_seq);
 
     -- One row per boundary rule an action broke.
     CREATE TABLE leaks (

@@ -9,7 +9,7 @@
 /// the page gave (jump to a state, send an action, lock), which the app answers by its id.
 package enum LiveProtocol {
   /// The version of the protocol this build speaks.
-  package static let version = 1
+  package static let version = 2
 
   /// The largest message either side sends or takes: a kept state of 16 MiB fits, as its tree
   /// and its JSON.
@@ -48,6 +48,8 @@ package enum LiveMessage: Equatable, Sendable {
   /// The session ended, at `endedAt` (`nil`: not cleanly), with the actions its recorder
   /// dropped.
   case end(endedAt: String?, droppedActions: Int)
+  /// What a debugger did to the app: a row of `debugger_events`.
+  case debuggerEvent(afterSeq: Int, timeNs: Int64, kind: String, toSeq: Int?, ignoredActions: Int?)
   /// The server asks the app to do what the page asked; the app answers with the same `id`.
   case command(id: Int, LiveCommand)
   /// The app's answer to command `id`: `refusal`, why it did not do it (`nil` when it did), and
@@ -147,13 +149,16 @@ package struct LiveAction: Equatable, Sendable {
   package var atOnce: Bool
   package var changes: [Change]
   package var leaks: [Leak]
+  /// Whether the page sent it (origin `debugger`).
+  package var fromDebugger = false
 
   package init(
     seq: Int, timeNs: Int64, durationNs: Int64, causeSeq: Int?, path: String,
     rootCategory: String, feature: String, category: String, caseName: String,
     statePath: String, payload: String?, payloadJSON: String?, jsonChanges: String?,
-    atOnce: Bool, changes: [Change], leaks: [Leak]
+    atOnce: Bool, changes: [Change], leaks: [Leak], fromDebugger: Bool = false
   ) {
+    self.fromDebugger = fromDebugger
     self.seq = seq
     self.timeNs = timeNs
     self.durationNs = durationNs
@@ -230,6 +235,7 @@ extension LiveMessage {
       object.member("payload_json", action.payloadJSON)
       object.member("json_changes", action.jsonChanges)
       object.member("at_once", action.atOnce)
+      object.member("debugger", action.fromDebugger)
       object.rows(
         "changes",
         action.changes.map { [$0.path, $0.kind, $0.old, $0.new, $0.rebuild, $0.shared] })
@@ -245,6 +251,14 @@ extension LiveMessage {
       object.open("end")
       object.member("ended_at", endedAt)
       object.member("dropped_actions", droppedActions)
+      object.close()
+    case let .debuggerEvent(afterSeq, timeNs, kind, toSeq, ignoredActions):
+      object.open("debugger_event")
+      object.member("after_seq", afterSeq)
+      object.member("time_ns", Int(timeNs))
+      object.member("kind", kind)
+      object.member("to_seq", toSeq)
+      object.member("ignored_actions", ignoredActions)
       object.close()
     case let .command(id, command):
       object.open("command")
@@ -441,7 +455,8 @@ extension LiveMessage {
               throw LiveProtocolError("an action whose leak lacks its rule, feature or detail")
             }
             return LiveAction.Leak(rule: rule, feature: feature, detail: detail)
-          }
+          },
+          fromDebugger: try reader.boolean("debugger")
         ))
     case "state":
       self = .state(
@@ -451,6 +466,11 @@ extension LiveMessage {
       self = .end(
         endedAt: try reader.optionalString("ended_at"),
         droppedActions: try reader.integer("dropped_actions"))
+    case "debugger_event":
+      self = .debuggerEvent(
+        afterSeq: try reader.integer("after_seq"), timeNs: Int64(try reader.integer("time_ns")),
+        kind: try reader.string("kind"), toSeq: try reader.optionalInteger("to_seq"),
+        ignoredActions: try reader.optionalInteger("ignored_actions"))
     case "command":
       let command: LiveCommand
       switch try reader.string("do") {

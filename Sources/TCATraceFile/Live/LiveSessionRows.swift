@@ -13,6 +13,7 @@ package final class LiveSessionFeed {
   private var lastActionID: Int64 = 0
   private var lastSeq = 0
   private var lastStateSeq = -1
+  private var lastEventID: Int64 = 0
   private var hasEnded = false
   private var actions: SQLiteStatement?
   private var changes: SQLiteStatement?
@@ -52,6 +53,7 @@ package final class LiveSessionFeed {
       let actions = try self.actionRows(limit: limit)
       messages += actions.map(LiveMessage.action)
       messages += try self.stateRows()
+      messages += try self.eventRows()
       if actions.count < limit, let end = try self.end() {
         messages.append(end)
         self.hasEnded = true
@@ -87,7 +89,8 @@ package final class LiveSessionFeed {
       &self.actions,
       """
       SELECT id, seq, time_ns, duration_ns, cause_seq, path, root_category, feature, category,
-        case_name, state_path, payload, payload_json, json_changes, at_once
+        case_name, state_path, payload, payload_json, json_changes, at_once,
+        origin = 'debugger'
       FROM actions WHERE session_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3
       """)
     statement.bind(1, self.session)
@@ -108,7 +111,7 @@ package final class LiveSessionFeed {
             payload: try statement.optionalString(11),
             payloadJSON: try statement.optionalString(12),
             jsonChanges: try statement.optionalString(13), atOnce: !statement.isNull(14),
-            changes: [], leaks: []
+            changes: [], leaks: [], fromDebugger: try statement.integer(15) == 1
           )
         ))
     }
@@ -176,6 +179,19 @@ package final class LiveSessionFeed {
       self.lastStateSeq = seq
     }
     return states
+  }
+
+  /// What a debugger did after actions already read, and not read before.
+  private func eventRows() throws(TraceFileError) -> [LiveMessage] {
+    let events = try TraceReader.debuggerEvents(
+      connection: self.connection, path: self.path, session: self.session,
+      after: self.lastEventID, upTo: self.lastSeq)
+    if let last = events.last { self.lastEventID = last.id }
+    return events.map {
+      .debuggerEvent(
+        afterSeq: $0.afterSeq, timeNs: $0.timeNs, kind: $0.kind.rawValue, toSeq: $0.toSeq,
+        ignoredActions: $0.ignoredActions)
+    }
   }
 
   /// The session's end, once its recorder has ended it.
@@ -271,7 +287,8 @@ package final class LiveSessionReceiver {
         durationNs: action.durationNs, causeSeq: action.causeSeq, path: action.path,
         rootCategory: action.rootCategory, feature: action.feature, category: action.category,
         caseName: action.caseName, statePath: action.statePath, payload: action.payload,
-        payloadJSON: action.payloadJSON, jsonChanges: action.jsonChanges, atOnce: action.atOnce)
+        payloadJSON: action.payloadJSON, jsonChanges: action.jsonChanges, atOnce: action.atOnce,
+        fromDebugger: action.fromDebugger && action.causeSeq == nil)
       for (position, change) in action.changes.enumerated() {
         try self.rows.insertChange(
           actionID: id, position: position, path: change.path, kind: change.kind,
@@ -297,6 +314,21 @@ package final class LiveSessionReceiver {
       guard droppedActions >= 0 else { return LiveProtocolError("a negative count of drops") }
       try self.rows.endSession(id: session, endedAt: endedAt, droppedActions: droppedActions)
       self.hasEnded = true
+    case let .debuggerEvent(afterSeq, timeNs, kind, toSeq, ignoredActions):
+      guard let session = self.session else {
+        return LiveProtocolError("a debugger event before its session")
+      }
+      guard (0...self.lastSeq).contains(afterSeq) else {
+        return LiveProtocolError("a debugger event after action #\(afterSeq), which has not come")
+      }
+      guard TraceDebuggerEvent.Kind(rawValue: kind) != nil, (toSeq ?? 0) >= 0,
+        (ignoredActions ?? 0) >= 0
+      else {
+        return LiveProtocolError("a debugger event that is not one a recorder writes")
+      }
+      try self.rows.insertDebuggerEvent(
+        sessionID: session, afterSeq: afterSeq, timeNs: timeNs, kind: kind, toSeq: toSeq,
+        ignoredActions: ignoredActions)
     }
     return nil
   }

@@ -540,6 +540,7 @@ public final class TraceReader {
     switch (name, cause) {
     case ("send", _): return .send
     case let ("effect", cause?): return .effect(cause: cause)
+    case ("debugger", nil): return .debugger
     default: throw self.unexpected("origin", name ?? "NULL")
     }
   }

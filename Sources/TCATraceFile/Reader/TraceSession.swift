@@ -67,6 +67,18 @@ public struct TracedAction: Equatable, Sendable {
     case send
     /// Sent by an effect of the action with this ``TracedAction/seq`` in the same session.
     case effect(cause: Int)
+    /// Sent to the app from the page of `tcatrace serve --live` (**Send to the app**), as a
+    /// view sends one.
+    case debugger
+
+    /// Its name in the trace (`actions.origin`): `send`, `effect` or `debugger`.
+    public var name: String {
+      switch self {
+      case .send: "send"
+      case .effect: "effect"
+      case .debugger: "debugger"
+      }
+    }
   }
 
   /// The action's row id: increases with every action written to the file.

@@ -17,6 +17,8 @@ const view = {
   loading: false,
   generation: 0,    // bumped when the log is reset: late answers for an older log are dropped
   compareNext: null, // the comparison's next entry to load; null at its end
+  events: [],       // what a debugger did to the app, as last read
+  shownEvents: new Set(), // the ids of those in the log
   locked: new Set(), // the files whose live app the page locked
 };
 
@@ -210,6 +212,7 @@ async function resetLog() {
   view.generation += 1;
   view.rows = [];
   view.next = 1;
+  view.shownEvents = new Set();
   document.getElementById('actions').replaceChildren();
   updateSlider();
   await loadPage();
@@ -228,11 +231,15 @@ async function loadPage() {
     }
     params.from = view.next;
     params.limit = pageSize;
-    const page = await api(sessionPath('actions?' + queryString(params)));
+    const [page, events] = await Promise.all([
+      api(sessionPath('actions?' + queryString(params))), api(sessionPath('debugger')),
+    ]);
     if (generation !== view.generation) return;
     status('');
+    view.events = events;
     appendRows(page.actions);
     view.next = page.next;
+    if (view.next === null) appendEvents(Infinity);
     document.getElementById('more').textContent = view.next !== null ? 'Loading more as you scroll…'
       : params.changed ? `${view.rows.length} actions changed ${params.changed}`
       : `${view.rows.length} actions`;
@@ -246,16 +253,34 @@ async function loadPage() {
   }
 }
 
+// Appends to the log, as rows of their own, what a debugger did before action `seq` and after
+// the last action in the log.
+function appendEvents(seq) {
+  const body = document.getElementById('actions');
+  const last = view.rows.length > 0 ? view.rows[view.rows.length - 1] : seq - 1;
+  for (const event of view.events) {
+    if (view.shownEvents.has(event.id) || event.after_seq >= seq || event.after_seq < last) continue;
+    view.shownEvents.add(event.id);
+    const cell = element('td', null, `⎇ ${event.summary}`);
+    cell.colSpan = 6;
+    const row = element('tr', 'debugger-event', element('td', null), cell);
+    row.dataset.event = event.kind;
+    body.append(row);
+  }
+}
+
 function appendRows(actions) {
   const body = document.getElementById('actions');
   for (const action of actions) {
+    appendEvents(action.seq);
     const row = element('tr', null,
       element('td', null, action.seq),
       element('td', null, formatTime(action.time_ns)),
       element('td', `category ${action.category}`, action.category),
       element('td', null, action.feature || '(root)'),
       element('td', null, action.case + (action.payload ? ` ${action.payload}` : '')),
-      element('td', null, action.origin === 'send' ? 'sent' : `by #${action.cause_seq}`),
+      element('td', null, action.origin === 'effect' ? `by #${action.cause_seq}`
+        : action.origin === 'debugger' ? 'debugger' : 'sent'),
       element('td', null));
     row.dataset.seq = action.seq;
     // A filtered log keeps the selected action marked, when it is among the filter's.
@@ -325,6 +350,8 @@ function showAction(action) {
   document.getElementById('send-json').value = action.payload_json ?? '';
   if (action.origin === 'effect') {
     links.append('Sent by the effect of ', actionLink(action.cause_seq, `#${action.cause_seq}`), '. ');
+  } else if (action.origin === 'debugger') {
+    links.append('Sent to the app from the page of tcatrace serve --live (Send to the app). ');
   } else {
     links.append('Sent from outside the store. ');
   }
@@ -640,8 +667,9 @@ function differenceRow(entry) {
   const { first, second } = entry;
   const lines = [];
   if (first.origin !== second.origin) {
-    lines.push(`sent ${first.origin === 'effect' ? 'by an effect' : 'from outside the store'} here, ` +
-      `${second.origin === 'effect' ? 'by an effect' : 'from outside the store'} in the other`);
+    const sentBy = origin => origin === 'effect' ? 'by an effect'
+      : origin === 'debugger' ? 'from the debugger' : 'from outside the store';
+    lines.push(`sent ${sentBy(first.origin)} here, ${sentBy(second.origin)} in the other`);
   }
   if (first.payload !== second.payload) {
     lines.push(`payload: ${first.payload ?? '(none)'} → ${second.payload ?? '(none)'}`);

@@ -233,6 +233,9 @@ struct ReplayPrinter {
   private var currentSession: Int64?
   private var jsonValues: [JSONValue] = []
   private var printedCount = 0
+  /// The session whose actions are being printed: what a debugger did in it, not printed yet,
+  /// and the seq of the last action printed (`nil` before the first).
+  private var events: (session: Int64, pending: [TraceDebuggerEvent], lastSeq: Int?)?
 
   init(reader: TraceReader, format: OutputFormat, terminal: Terminal, showsChanges: Bool) {
     self.reader = reader
@@ -255,6 +258,7 @@ struct ReplayPrinter {
 
   /// Ends the output: the JSON array, or a line when nothing matched.
   mutating func finish() {
+    if self.format == .text { self.printEvents(before: nil) }
     switch self.format {
     case .json:
       Swift.print(JSONValue.array(self.jsonValues).rendered)
@@ -360,17 +364,46 @@ struct ReplayPrinter {
     return line
   }
 
+  /// Prints, in text, what a debugger did in the session being printed after the last action
+  /// printed and before action `seq` (`nil`: to the session's end).
+  private mutating func printEvents(before seq: Int?) {
+    guard var events = self.events else { return }
+    let paint = self.terminal.paint
+    while let event = events.pending.first, seq.map({ event.afterSeq < $0 }) ?? true {
+      events.pending.removeFirst()
+      // NB: Not those before the first action printed (`--from`, `--last`), but those right
+      // before it.
+      guard let lastSeq = events.lastSeq ?? seq.map({ $0 - 1 }), event.afterSeq >= lastSeq
+      else { continue }
+      Swift.print(
+        [
+          "⎇".rightPadded(to: 6),
+          String(cFormat: "+%.3fms", Double(event.timeNs) / 1_000_000).leftPadded(to: 11),
+          paint("debugger".rightPadded(to: 12), .bold),
+          paint(event.summary, .dim),
+        ].joined(separator: " "))
+    }
+    self.events = events
+  }
+
   private mutating func printText(_ action: TracedAction) throws {
     let session = try self.session(action.sessionID)
     let paint = self.terminal.paint
+    if self.events?.session != session.id {
+      self.printEvents(before: nil)
+      self.events = (session.id, try self.reader.debuggerEvents(session: session.id), nil)
+    }
     self.enterSession(session)
+    self.printEvents(before: action.seq)
+    self.events?.lastSeq = action.seq
     var cause: Int?
     if case let .effect(causeSeq) = action.origin { cause = causeSeq }
     Swift.print(
       self.line(
         seq: action.seq, timeNs: action.timeNs, category: action.category,
         feature: action.feature, caseName: action.caseName, payload: action.payload,
-        cause: cause, in: session))
+        cause: cause, in: session)
+        + (action.origin == .debugger ? paint("  (sent from the debugger's page)", .dim) : ""))
     let indent = String(repeating: " ", count: 7)
     if self.showsChanges {
       for change in action.changes {

@@ -106,6 +106,9 @@ extension TCATraceCommand {
       if let note = TestStoreTest.journalNote(written.fromJournal) {
         printError("note: \(note).")
       }
+      if let note = TestStoreTest.jumpNote(written.jump) {
+        printError("note: \(note).")
+      }
     }
 
     /// Refuses to print `source` unless it is in the grammar `tcatrace test` writes: checked by

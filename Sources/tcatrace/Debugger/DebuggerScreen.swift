@@ -186,6 +186,8 @@ struct DebuggerScreen {
     switch action.origin {
     case .send:
       lines.append(ScreenLine("sent from outside the store (a view, a test)"))
+    case .debugger:
+      lines.append(ScreenLine("sent from the page of tcatrace serve --live (Send to the app)"))
     case let .effect(cause):
       var line = ScreenLine("sent by an effect of ")
       line.add("← #\(cause)", .bold)

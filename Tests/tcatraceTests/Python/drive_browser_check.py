@@ -9,7 +9,8 @@ line the server printed. In the page: selects action #2 and presses **Jump the a
 reads the app's own state (asked on its input, printed by the app) and compares it with the
 trace's state after #2; selects #3 and presses **Send to the app** with the action's JSON as
 the page prefilled it; **Lock the app**, has the app type, **Unlock the app**; **Back to now**.
-Saves a screenshot of the jump as WORK_DIR/jump.png. Prints one JSON object: each check's
+Checks that the log shows the jump and the action the page sent. Saves a screenshot of the jump
+as WORK_DIR/jump.png. Prints one JSON object: each check's
 result, and `failures`.
 """
 
@@ -146,6 +147,12 @@ try:
         state = app_state(app)
         check("the app's own state is the trace's state after #2",
               state is not None and state == expected and state != now, f"{state} != {expected}")
+        marked = wait_until(
+            page,
+            "[...document.querySelectorAll('#actions tr.debugger-event')].some(r =>"
+            " r.dataset.event === 'jump' && r.textContent.includes('the app took the state after #2'))",
+            15000)
+        check("the log shows the jump, as the trace records it", marked)
         page.screenshot(path=os.path.join(WORK, "jump.png"))
 
         page.click("#actions tr[data-seq='3']")
@@ -159,6 +166,11 @@ try:
         check("Send to the app: the app's state shows the action sent",
               sent and state is not None and state["login"]["email"] == "live3@example.com",
               f"{status_text(page)} {state}")
+        logged = wait_until(
+            page,
+            "[...document.querySelectorAll('#actions tr[data-seq=\"7\"] td')].some(c => c.textContent === 'debugger')",
+            15000)
+        check("the log shows the action sent, sent from the debugger", logged)
 
         page.get_by_role("button", name="Lock the app").click()
         locked = wait_for_status(page, "locked") and wait_until(
