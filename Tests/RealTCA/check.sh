@@ -261,6 +261,26 @@ if ! diff -u --label kept --label written "$kept" "$work/unredacted/game-test.sw
   echo "The game's test tcatrace test writes differs from the one kept in Tests/RealTCATests."
   status=1
 fi
+# Driving the app on TCA (issue #74): the page of `tcatrace serve --live` jumps the app, sends it
+# an action, locks and unlocks it and brings it back, in Chromium, and the app's own state shows
+# each: the check the main suite runs on Composable (LiveDriveTests), with RealTCADemo as the app.
+if python3 -c "import playwright.sync_api" 2> /dev/null && [ -x /usr/bin/chromium ]; then
+  (cd "$root" && swift build --product tcatrace-serve 2>&1 | tail -n 1) || exit 2
+  mkdir -p "$work/drive"
+  if ! deadline 300 python3 "$root/Tests/tcatraceTests/Python/drive_browser_check.py" \
+    "$root/.build/debug/tcatrace" "$here/.build/debug/RealTCADemo --drive" "$work/drive" \
+    > "$work/drive/report.json"; then
+    echo "drive_browser_check.py did not end well on TCA."
+    status=1
+  elif ! grep -q '"failures": \[\]' "$work/drive/report.json"; then
+    echo "Driving the app on TCA failed: $(cat "$work/drive/report.json")"
+    status=1
+  else
+    echo "Driving the app on TCA: $(grep -o '": true' "$work/drive/report.json" | wc -l) checks hold."
+  fi
+else
+  echo "Tests/RealTCA/check.sh: Playwright or Chromium is not here: driving the app on TCA was not checked."
+fi
 cd "$here"
 # NB: The library's test changes a shared value (`.inMemory`) in a `TestStore`, where
 # swift-sharing 2.8's `Shared.withLock` reads the value it is modifying (to snapshot it): on

@@ -280,8 +280,8 @@ struct LiveDriveTests {
         "Tests/tcatraceTests/Python/drive_browser_check.py"
       )
       .path,
-      Product.tcatrace.executableURL.path, Product("tcatrace-fixture").executableURL.path,
-      directory.url.path,
+      Product.tcatrace.executableURL.path,
+      "\(Product("tcatrace-fixture").executableURL.path) drive", directory.url.path,
     ]
     let result = try await check.runToEnd(timeLimit: 300)
     #expect(result.status == 0, "\(result.stderr)")

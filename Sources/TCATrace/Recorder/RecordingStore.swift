@@ -25,6 +25,12 @@ public final class RecordingStore<State, Action> {
     /// The effects running in ``store``, which TCA's `Store` does not count.
     private let effects: RunningEffects
   #endif
+  /// The store ``store`` is scoped from when the page of `tcatrace serve --live` may drive it,
+  /// which takes the debugger's actions too; `nil` otherwise.
+  ///
+  /// NB: Kept here: TCA's scoped stores keep their parent's core, not the parent, whose `send`
+  /// the debugger's actions need.
+  private let drivenStore: AnyObject?
 
   /// Creates a store that runs `reducer` from `initialState` and records it with `recorder`.
   ///
@@ -79,6 +85,7 @@ public final class RecordingStore<State, Action> {
         withDependencies: prepareDependencies
       )
       self.store = driven.scope(state: \.self, action: \.app)
+      self.drivenStore = driven
       // NB: Weak: the store holds its reducer, which holds the driver. The scoped store the
       // app holds keeps the store.
       driver.send = { [weak driven] in driven?.send(.debugger($0)) }
@@ -95,6 +102,7 @@ public final class RecordingStore<State, Action> {
       }
       return
     }
+    self.drivenStore = nil
     #if ComposableArchitecture
       // NB: TCA's `Store` has no observer: the reducer records itself (`recording(to:)`).
       let effects = RunningEffects()

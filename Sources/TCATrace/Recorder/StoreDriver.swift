@@ -108,7 +108,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
   @MainActor
   func perform(_ command: LiveCommand) -> (refusal: String?, detail: String) {
     guard let send = self.send, let current = self.currentState?() else {
-      return ("the app's store has gone", "")
+      return ("the app's store has gone (its RecordingStore was released)", "")
     }
     switch command {
     case let .jump(seq, json):

@@ -1,11 +1,12 @@
 """Driving a live app from `tcatrace serve --live`'s page, in a real browser (Chromium, driven
 by Playwright).
 
-    python3 drive_browser_check.py TCATRACE FIXTURE WORK_DIR
+    python3 drive_browser_check.py TCATRACE APP WORK_DIR
 
-Starts `TCATRACE serve --live WORK_DIR/live`, opens its page, and runs an app (`FIXTURE drive
-WORK_DIR/app.db 6`: six actions, then it does what its input says) with the TCATRACE_DEBUGGER
-line the server printed. In the page: selects action #2 and presses **Jump the app here**, then
+Starts `TCATRACE serve --live WORK_DIR/live`, opens its page, and runs an app (`APP
+WORK_DIR/app.db 6`: six actions, then it does what its input says; APP is a command, such as
+`tcatrace-fixture drive` on Composable or `RealTCADemo --drive` on TCA) with the
+TCATRACE_DEBUGGER line the server printed. In the page: selects action #2 and presses **Jump the app here**, then
 reads the app's own state (asked on its input, printed by the app) and compares it with the
 trace's state after #2; selects #3 and presses **Send to the app** with the action's JSON as
 the page prefilled it; **Lock the app**, has the app type, **Unlock the app**; **Back to now**.
@@ -17,6 +18,7 @@ result, and `failures`.
 import json
 import os
 import select
+import shlex
 import subprocess
 import sys
 import time
@@ -25,7 +27,7 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-TCATRACE, FIXTURE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+TCATRACE, APP, WORK = sys.argv[1], shlex.split(sys.argv[2]), sys.argv[3]
 failures = []
 results = {}
 
@@ -96,6 +98,15 @@ def trace_state(url, seq):
     return json.loads(value) if isinstance(value, str) else value
 
 
+def email(state):
+    """The login's email in the app's state: TCA's `@ObservableState` encodes its properties
+    under their storage's names (`_login`, `_email`), `Composable`'s under their own."""
+    if state is None:
+        return None
+    login = state.get("login", state.get("_login")) or {}
+    return login.get("email", login.get("_email"))
+
+
 def status_text(page):
     return page.eval_on_selector("#drive-status", "p => p.textContent")
 
@@ -122,7 +133,7 @@ try:
     check("the server prints the page's URL and the line for apps", url and debugger, f"{url} {debugger}")
 
     app = subprocess.Popen(
-        [FIXTURE, "drive", os.path.join(WORK, "app.db"), "6"],
+        APP + [os.path.join(WORK, "app.db"), "6"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         env={**os.environ, "TCATRACE_DEBUGGER": debugger})
     check("the app records its six actions", app_line(app, "ready") == "")
@@ -164,7 +175,7 @@ try:
         sent = wait_for_status(page, "sent the action")
         state = app_state(app)
         check("Send to the app: the app's state shows the action sent",
-              sent and state is not None and state["login"]["email"] == "live3@example.com",
+              sent and state is not None and email(state) == "live3@example.com",
               f"{status_text(page)} {state}")
         logged = wait_until(
             page,
@@ -181,14 +192,14 @@ try:
         typed = app_line(app, "typed ")
         check("Lock the app: what the app sends is ignored",
               locked and typed == "1" and app_state(app) == before, status_text(page))
-        page.get_by_role("button", name="Unlock the app").click()
+        page.click("#lock")
         unlocked = wait_for_status(page, "unlocked; 1 action was ignored while locked")
         app.stdin.write(b"type 2\n")
         app.stdin.flush()
         app_line(app, "typed ")
         state = app_state(app)
         check("Unlock the app: the app counts what it ignored, and takes its actions again",
-              unlocked and state is not None and state["login"]["email"] == "typed2@example.com",
+              unlocked and state is not None and email(state) == "typed2@example.com",
               f"{status_text(page)} {state}")
 
         page.get_by_role("button", name="Back to now").click()
