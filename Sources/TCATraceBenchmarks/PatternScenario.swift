@@ -58,10 +58,11 @@ extension Scenarios {
   /// path) a recording one, and waits for the last frame's actions; the main thread's CPU time
   /// meanwhile (`nil` when the main actor does not run on the main thread), and the actions
   /// sent. A recorder is closed before it returns.
+  /// With `debugger`, the recording store streams its session there (`tcatrace serve --live`).
   @MainActor
-  private static func sendAtRate(
+  static func sendAtRate(
     _ pattern: InstructionCount.Pattern, every milliseconds: UInt64, frames: Int,
-    recordingTo path: String?
+    recordingTo path: String?, debugger: TraceDebugger? = nil
   ) async throws -> (nanoseconds: UInt64?, actions: Int) {
     let progress = FrameProgress()
     let (ticks, tick) = AsyncStream.makeStream(of: Void.self)
@@ -70,7 +71,9 @@ extension Scenarios {
     let recorder = try path.map { try TraceRecorder(path: $0, policy: .recordOnly) }
     let send: (PatternFeature.Action) -> Void
     if let recorder {
-      let store = RecordingStore(initialState: state, recorder: recorder) { feature }
+      let store = RecordingStore(initialState: state, recorder: recorder, debugger: debugger) {
+        feature
+      }
       send = { store.send($0) }
     } else {
       let store = Store(initialState: state) { feature }

@@ -8,7 +8,7 @@ import TCATraceBenchmarks
 @main
 struct Bench {
   static let usage =
-    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|serve|memory|shared|limit|kill|journal|patterns|instructions] [--instructions]\n"
+    "usage: tcatrace-bench [--json FILE] [--tiny] [--only send|scaling|writer|reader|states|replay|diff|serve|memory|shared|limit|kill|journal|patterns|live|instructions] [--instructions]\n"
 
   /// NB: A synchronous `main` that serves the main actor from the main thread's run loop: under
   /// an `async` one, `dispatch_main` parks the main thread, which valgrind 3.19 does not survive
@@ -45,7 +45,7 @@ struct Bench {
     var only: String?
     let scenarios = [
       "send", "scaling", "writer", "reader", "states", "replay", "diff", "serve", "memory",
-      "shared", "limit", "kill", "journal", "patterns", "instructions",
+      "shared", "limit", "kill", "journal", "patterns", "live", "instructions",
     ]
     while let argument = arguments.first {
       arguments.removeFirst()
@@ -89,6 +89,7 @@ struct Bench {
     if runs("kill") { results.append(try await Scenarios.killWindow(size)) }
     if runs("journal") { results.append(try await Scenarios.flightJournal(size)) }
     if runs("patterns") { results.append(try await Scenarios.appPatterns(size)) }
+    if runs("live") { results.append(try await Scenarios.live(size, tools: tools)) }
     if runs("instructions") {
       // NB: The path of this executable, however it was started (by `PATH`, by a link).
       let executable =

@@ -177,7 +177,6 @@ final class LiveServer: Sendable {
     // NB: The page's commands are written to the app as it streams: each message is written
     // whole, holding the app's lock, refusals too.
     let liveApp = LiveApp(socket: socket)
-    defer { liveApp.leave() }
     do {
       try await socket.write(Data(LiveMessage.welcome.frame))
       // NB: Counted from the bytes that came with the hello.
@@ -237,6 +236,9 @@ final class LiveServer: Sendable {
         self.files.left(path)
       }
     }
+    // NB: No command is written to the socket once it is closed (its descriptor may by then be
+    // another connection's, or a file's).
+    await liveApp.end()
   }
 
   /// A receiver writing into a new file for `app`, whose path it sets in `path`.
@@ -316,16 +318,16 @@ final class LiveServer: Sendable {
     let name = String(allowed).trimmingCharacters(in: CharacterSet(charactersIn: "."))
     let stem = name.isEmpty ? "app" : name
     // NB: Numbered by the name in lower case: on a disk that ignores case, `App-1.db` and
-    // `app-1.db` are one file.
-    return self.state.withLock { state in
-      var number = state.fileNumbers[stem.lowercased(), default: 0]
-      var path: String
-      repeat {
-        number += 1
-        path = (self.directory as NSString).appendingPathComponent("\(stem)-\(number).db")
-      } while FileManager.default.fileExists(atPath: path)
-      state.fileNumbers[stem.lowercased()] = number
-      return path
+    // `app-1.db` are one file. A number is taken under the lock, the disk asked outside it.
+    let key = stem.lowercased()
+    while true {
+      let number = self.state.withLock { state -> Int in
+        let number = state.fileNumbers[key, default: 0] + 1
+        state.fileNumbers[key] = number
+        return number
+      }
+      let path = self.directory + "/" + "\(stem)-\(number).db"
+      if !FileManager.default.fileExists(atPath: path) { return path }
     }
   }
 
@@ -414,6 +416,20 @@ final class LiveApp: Sendable {
       return state.nextID
     }
     guard let id else { return .refused("the app has left") }
+    // NB: Written in a task of its own, which the page does not wait for: a write that waits
+    // for an app that reads nothing (stopped at a breakpoint, its socket's buffer full) holds
+    // the app's lock, and the page is answered when the time is up all the same. Nothing is
+    // written once the app has left: its socket is closed then.
+    Task {
+      do {
+        try await self.writes.withLock {
+          guard !self.state.withLock({ $0.hasLeft }) else { throw CancellationError() }
+          try await self.socket.write(Data(LiveMessage.command(id: id, command).frame))
+        }
+      } catch {
+        self.answered(id: id, result: .refused("the app has left"))
+      }
+    }
     return await withTaskGroup(of: LiveCommandResult?.self) { group in
       group.addTask {
         await withCheckedContinuation { continuation in
@@ -429,14 +445,7 @@ final class LiveApp: Sendable {
         }
       }
       group.addTask {
-        do {
-          try await self.writes.withLock {
-            try await self.socket.write(Data(LiveMessage.command(id: id, command).frame))
-          }
-        } catch {
-          self.answered(id: id, result: .refused("the app has left"))
-          return nil
-        }
+        // NB: Counted from the request: the app does a command it gets later than this no more.
         try? await Task.sleep(for: Self.answerTimeout)
         self.answered(
           id: id,
@@ -474,6 +483,12 @@ final class LiveApp: Sendable {
       return waiting
     }
     waiting?.resume(returning: result)
+  }
+
+  /// The app has left: once a command being written is, nothing more is written to it, and
+  /// the commands waiting for it are answered so.
+  func end() async {
+    await self.writes.withLock { self.leave() }
   }
 
   /// The app has left, or is being refused: commands waiting for it are answered so.

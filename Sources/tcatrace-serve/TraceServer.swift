@@ -53,6 +53,13 @@ struct TraceServer: HTTPHandler {
         refusal.headers[HTTPHeader("Allow")] = "POST"
         return refusal
       }
+      // NB: The token in a header, not the query: a page elsewhere cannot send the header
+      // without asking first (CORS' preflight), which this server does not answer.
+      guard request.headers[HTTPHeader("X-TCATrace-Token")] != nil else {
+        return Self.error(
+          .unauthorized,
+          "a live app's commands carry the token as X-TCATrace-Token, as the page sends it")
+      }
       do {
         return try await self.drive(fileIndex: components[2], command: components[4], request)
       } catch let error as APIError {
@@ -184,15 +191,19 @@ struct TraceServer: HTTPHandler {
       }
       // NB: The app has the recent states in memory; for an older one, the trace's JSON,
       // which the app decodes when its state is Decodable.
-      let session = try self.read(path: file.path) { try $0.sessions().last }
-      guard let session, seq <= session.actionCount else {
+      // NB: Its last seq, not its count: a session the recorder dropped actions of, or trimmed,
+      // has fewer actions than its last seq.
+      let extent = try self.read(path: file.path) { reader in
+        try reader.sessions().last.map { try reader.sessionExtent(id: $0.id) }
+      }
+      guard let extent, seq <= extent.lastSeq else {
         throw APIError(
           .notFound,
-          "the session has \(session?.actionCount ?? 0) actions so far: jump to one of them, or to 0"
+          "the session's last action so far is #\(extent?.lastSeq ?? 0): jump to one up to it, or to 0"
         )
       }
       let json = try? self.read(path: file.path) {
-        try $0.stateJSON(session: session.id, after: seq)
+        try $0.stateJSON(session: extent.id, after: seq)
       }
       command = .jump(seq: seq, json: json ?? nil)
     case "back":
@@ -206,12 +217,16 @@ struct TraceServer: HTTPHandler {
           "an action of \(length) bytes: an action sent is \(Self.maximumSentActionBytes) bytes at most"
         )
       }
-      let body = try await request.bodyData
-      guard body.count <= Self.maximumSentActionBytes else {
-        throw APIError(
-          .payloadTooLarge,
-          "an action of \(body.count) bytes: an action sent is \(Self.maximumSentActionBytes) bytes at most"
-        )
+      // NB: Read a chunk at a time, and no further than the bound: a chunked body says no length.
+      var body = Data()
+      for try await chunk in request.bodySequence {
+        body += chunk
+        guard body.count <= Self.maximumSentActionBytes else {
+          throw APIError(
+            .payloadTooLarge,
+            "an action of more than \(Self.maximumSentActionBytes) bytes: an action sent is \(Self.maximumSentActionBytes) bytes at most"
+          )
+        }
       }
       guard let json = String(data: body, encoding: .utf8),
         !json.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty

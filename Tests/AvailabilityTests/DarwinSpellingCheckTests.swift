@@ -243,6 +243,7 @@ struct DarwinSpellingCheckTests {
     "Sources/TCATrace/Recorder/LiveStream.swift: #if canImport(Darwin)",
     "Sources/TCATrace/Recorder/TracePath.swift: #if os(tvOS) #elseif os(iOS) || os(watchOS) || os(visionOS) #elseif os(macOS) #else",
     "Sources/TCATrace/Recorder/TraceWriter.swift: #if os(Linux)",
+    "Sources/TCATraceBenchmarks/LiveScenario.swift: #if canImport(FoundationNetworking)",
     "Sources/TCATraceBenchmarks/Measurement.swift: #if canImport(Glibc) #elseif canImport(Darwin)",
     "Sources/TCATraceBenchmarks/Measurement.swift: #if os(Linux) #else",
     "Sources/TCATraceBenchmarks/ServeScenario.swift: #if canImport(FoundationNetworking)",

@@ -210,6 +210,33 @@ struct BenchmarkTests {
     #expect(result.ratios.allSatisfy { $0.value > 0 && $0.value.isFinite })
   }
 
+  /// Issue #74: a tap pattern recorded with and without a live connection to `tcatrace serve
+  /// --live`, and jumps from the page to the app connected. The main thread's CPU time is only
+  /// measured where the main actor runs on it (not under the tests' `async` main on Linux).
+  @Test func liveComparesStreamingWithNotAndTimesJumps() async throws {
+    let tools = BenchTools(tcatrace: Product.tcatrace.executableURL.path, sqlite3: nil)
+    let result = try await Scenarios.live(.tiny, tools: tools)
+    let timesTheMainThread = result.figures.count == 4
+    #expect(
+      result.figures.map(\.name).suffix(2) == [
+        "a jump, from the request to the answer",
+        "GET /api/files, from the request to the answer",
+      ])
+    #expect(result.figures.allSatisfy { $0.median > 0 && $0.median.isFinite })
+    #expect(
+      result.ratios.map(\.name)
+        == (timesTheMainThread
+          ? [
+            "a tap every 16 ms, the main thread's CPU time: streaming live / not, median of 3 runs"
+          ]
+          : [])
+        + [
+          "a jump answered, median / 100 ms", "a jump answered, slowest / 100 ms",
+          "a jump / GET /api/files, median",
+        ])
+    #expect(result.ratios.allSatisfy { $0.value > 0 && $0.value.isFinite })
+  }
+
   @Test func keyframesCompareRecordingWithAndWithoutAndReadEarlyAndLate() async throws {
     let tools = BenchTools(
       tcatrace: Product.tcatrace.executableURL.path, sqlite3: BenchTools.locate(besides: "").sqlite3
@@ -392,7 +419,8 @@ struct BenchmarkTests {
         "send overhead", "state-size scaling", "writer throughput", "reader throughput",
         "keyframes", "replay",
         "diff alignment", "tcatrace serve", "size limit", "kill window", "flight journal",
-        "app patterns, in time", "memory", "state-size scaling with @Shared",
+        "app patterns, in time", "tcatrace serve --live", "memory",
+        "state-size scaling with @Shared",
       ])
   }
 }

@@ -180,7 +180,7 @@ struct LiveDriveTests {
       // What cannot be done is refused with the reason.
       answer = try await Self.post(url, "jump", query: "seq=999")
       #expect(answer.status == 404)
-      #expect(answer.text.hasPrefix("the session has 303 actions so far"), "\(answer)")
+      #expect(answer.text.hasPrefix("the session's last action so far is #303"), "\(answer)")
       answer = try await Self.post(url, "send", body: #"{"noSuchCase":{}}"#)
       #expect(answer.status == 409)
       #expect(answer.text.hasPrefix("the action was not sent: its JSON does not decode"))
@@ -188,6 +188,15 @@ struct LiveDriveTests {
       #expect(answer.status == 400)
       answer = try await Self.post(url, "rewind")
       #expect(answer.status == 404)
+      // The token only in the query, as a form elsewhere could send it, is not enough.
+      var forged = URLRequest(
+        url: try #require(
+          URL(
+            string: url.deletingLastPathComponent().appendingPathComponent("api/files/0/live/lock")
+              .absoluteString + "?" + (url.query ?? ""))))
+      forged.httpMethod = "POST"
+      let (_, refusal) = try await URLSession.shared.data(for: forged)
+      #expect((refusal as? HTTPURLResponse)?.statusCode == 401)
 
       // Every action the app recorded is in the server's file, alike.
       try await app.quit()

@@ -79,8 +79,14 @@ final class LiveStream: Sendable {
   /// Does what the page asks of the app; `nil` for a store that cannot be driven.
   private let driver = Locked<LiveDriver?>(nil)
 
-  /// Does what the page asks of the app: the store a ``RecordingStore`` drives.
-  typealias LiveDriver = @Sendable (LiveCommand) async -> (refusal: String?, detail: String)
+  /// Does what the page asks of the app, read at the instant given: the store a
+  /// ``RecordingStore`` drives.
+  typealias LiveDriver =
+    @Sendable (LiveCommand, ContinuousClock.Instant) async -> (refusal: String?, detail: String)
+
+  /// How long after it was read a command may still be done: the server answers the page for
+  /// the app after this long, and one done later would surprise whoever asked.
+  static let commandTimeout: Duration = .seconds(5)
 
   /// Sets what does the page's commands: a ``RecordingStore`` sets its own.
   func drive(with driver: @escaping LiveDriver) {
@@ -211,7 +217,7 @@ final class LiveStream: Sendable {
     // NB: From here the server may send commands, which a task of their own reads and answers
     // while this one sends the rows; each message is written whole, holding `writes`.
     let connection = Connection()
-    return await withTaskGroup(of: Void.self) { [reader] group in
+    let ending = await withTaskGroup(of: Void.self) { [reader] group in
       group.addTask {
         await self.takeCommands(from: socket, reader: reader, connection: connection)
       }
@@ -219,6 +225,10 @@ final class LiveStream: Sendable {
       group.cancelAll()
       return ending
     }
+    // NB: A lock lasts no longer than the connection of the page that set it: an app whose
+    // server went away would otherwise ignore its user until it is started again.
+    if let driver = self.driver.withLock({ $0 }) { _ = await driver(.unlock, .now) }
+    return ending
   }
 
   /// What the two sides of one connection share.
@@ -280,7 +290,7 @@ final class LiveStream: Sendable {
         while let message = try reader.next() {
           switch message {
           case let .command(id, command):
-            let (refusal, detail) = await self.perform(command)
+            let (refusal, detail) = await self.perform(command, read: .now)
             try await connection.writes.withLock {
               try await socket.write(
                 Data(LiveMessage.answer(id: id, refusal: refusal, detail: detail).frame))
@@ -302,7 +312,9 @@ final class LiveStream: Sendable {
   }
 
   /// Does `command` with the store's driver: the reason it was not done, or what was done.
-  private func perform(_ command: LiveCommand) async -> (refusal: String?, detail: String) {
+  private func perform(
+    _ command: LiveCommand, read: ContinuousClock.Instant
+  ) async -> (refusal: String?, detail: String) {
     guard let driver = self.driver.withLock({ $0 }) else {
       return (
         """
@@ -311,7 +323,7 @@ final class LiveStream: Sendable {
         """, ""
       )
     }
-    return await driver(command)
+    return await driver(command, read)
   }
 
   /// What `operation` returns, `nil` when it has not returned within `timeout`: it is then

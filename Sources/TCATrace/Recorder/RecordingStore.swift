@@ -96,9 +96,18 @@ public final class RecordingStore<State, Action> {
           driven?.state
         #endif
       }
-      recorder.drive { [weak driver] command in
+      recorder.drive { [weak driver] command, read in
         guard let driver else { return ("the app's store has gone", "") }
-        return await MainActor.run { driver.perform(command) }
+        return await MainActor.run {
+          // NB: The page has been told the app did not answer: it is not done behind its back.
+          guard read.duration(to: .now) < LiveStream.commandTimeout else {
+            return (
+              "the app's main thread was busy for more than \(LiveStream.commandTimeout.components.seconds) s: the command came too late and was not done",
+              ""
+            )
+          }
+          return driver.perform(command)
+        }
       }
       return
     }

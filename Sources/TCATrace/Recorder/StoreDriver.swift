@@ -73,6 +73,8 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
   var send: (@MainActor (DebuggerAction<State, Action>) -> Void)?
   /// Reads the store's state.
   var currentState: (@MainActor () -> State?)?
+  /// The state before the first action.
+  private let initialState: State
   /// The latest states, by seq: a ring of ``keptStates``.
   private var kept: [(seq: Int, state: State)] = []
   private var nextSlot = 0
@@ -83,8 +85,8 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
 
   init(recorder: TraceRecorder, initialState: State) {
     self.recorder = recorder
+    self.initialState = initialState
     self.kept.reserveCapacity(Self.keptStates)
-    self.kept.append((0, initialState))
   }
 
   /// Keeps the state after the action just recorded.
@@ -114,7 +116,9 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
     case let .jump(seq, json):
       let taken: State
       let source: String
-      if let kept = self.kept.last(where: { $0.seq == seq }) {
+      if seq == 0 {
+        (taken, source) = (self.initialState, "from the app's memory")
+      } else if let kept = self.kept.last(where: { $0.seq == seq }) {
         (taken, source) = (kept.state, "from the app's memory")
       } else {
         switch Self.decode(State.self, json) {

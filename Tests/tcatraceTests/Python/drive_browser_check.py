@@ -17,7 +17,6 @@ result, and `failures`.
 
 import json
 import os
-import select
 import shlex
 import subprocess
 import sys
@@ -27,44 +26,11 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
+from live_support import Report, read_line, wait_until
+
 TCATRACE, APP, WORK = sys.argv[1], shlex.split(sys.argv[2]), sys.argv[3]
-failures = []
-results = {}
-
-
-def check(name, condition, detail=""):
-    results[name] = bool(condition)
-    if not condition:
-        failures.append(f"{name}: {detail}")
-
-
-def read_line(stream, deadline):
-    """The next line of a process's `stream`, `None` at its end or past `deadline`."""
-    line = b""
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        ready, _, _ = select.select([stream], [], [], left)
-        if not ready:
-            return None
-        byte = os.read(stream.fileno(), 1)
-        if not byte:
-            return line.decode() if line else None
-        if byte == b"\n":
-            return line.decode()
-        line += byte
-
-
-def wait_until(page, expression, timeout_ms):
-    """Polls `expression` in the page until it is true (the page's CSP forbids `eval`)."""
-    deadline = time.monotonic() + timeout_ms / 1000
-    while True:
-        if page.evaluate(f"() => Boolean({expression})"):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
+report = Report()
+check = report.check
 
 
 def app_line(app, prefix):
@@ -230,4 +196,4 @@ finally:
     except subprocess.TimeoutExpired:
         server.kill()
 
-print(json.dumps({**results, "failures": failures}))
+print(json.dumps(report.json()))

@@ -1,0 +1,52 @@
+"""What the checks of `tcatrace serve --live` in a browser share: their report, reading a
+process's lines with a deadline, and polling the page."""
+
+import os
+import select
+import time
+
+
+class Report:
+    """Each check's result, and what went wrong in those that failed."""
+
+    def __init__(self):
+        self.results = {}
+        self.failures = []
+
+    def check(self, name, condition, detail=""):
+        self.results[name] = bool(condition)
+        if not condition:
+            self.failures.append(f"{name}: {detail}")
+
+    def json(self):
+        return {**self.results, "failures": self.failures}
+
+
+def read_line(stream, deadline):
+    """The next line of a process's `stream`, `None` at its end or past `deadline` (a
+    `time.monotonic()` value): a process that prints nothing does not hold the check."""
+    line = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([stream], [], [], left)
+        if not ready:
+            return None
+        byte = os.read(stream.fileno(), 1)
+        if not byte:
+            return line.decode() if line else None
+        if byte == b"\n":
+            return line.decode()
+        line += byte
+
+
+def wait_until(page, expression, timeout_ms):
+    """Polls `expression` in the page until it is true (the page's CSP forbids `eval`)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if page.evaluate(f"() => Boolean({expression})"):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
