@@ -197,7 +197,8 @@ struct TraceFileTests {
 
   /// Issue #74: a version-7 file (no debugger events, and an origin constraint without
   /// 'debugger') is read as it is, with none, and a recorder appending to it adds the table and
-  /// loosens the constraint, changing no row: the file is whole, and takes the debugger's origin.
+  /// makes the actions table again with the new constraint, its rows as they were: the file is
+  /// whole, its views read it, and the connection that upgraded it writes the debugger's origin.
   @Test func recordingIntoAVersion7FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
@@ -223,18 +224,31 @@ struct TraceFileTests {
     var reader = try TraceReader(path: path)
     #expect(try reader.debuggerEvents(session: 1) == [])
     let before = try reader.query("SELECT * FROM actions ORDER BY id").rows
-    try await recordShortSession(path)
+    let timeline = try reader.query("SELECT * FROM timeline").rows
+    // What a recorder does first with a file it appends to, then an action from the page.
+    let connection = try TraceFile.openForWriting(path: path)
+    try TraceFile.prepareForAppending(connection)
+    let rows = try TraceRowWriter(connection: connection)
+    try connection.transaction(.takingTheWriteLock) { () throws(TraceFileError) in
+      _ = try rows.insertAction(
+        sessionID: 1, seq: 99, timeNs: 0, durationNs: 0, causeSeq: nil, path: "view.sent",
+        rootCategory: "view", feature: "", category: "view", caseName: "sent", statePath: "",
+        payload: nil, payloadJSON: nil, jsonChanges: nil, atOnce: false, fromDebugger: true)
+    }
     reader = try TraceReader(path: path)
     #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
     #expect(
-      try reader.query("SELECT * FROM actions WHERE session_id = 1 ORDER BY id").rows == before)
+      try reader.query("SELECT * FROM actions WHERE seq < 99 ORDER BY id").rows == before)
+    #expect(try reader.query("SELECT * FROM timeline WHERE seq < 99").rows == timeline)
     #expect(try reader.query("PRAGMA integrity_check").rows == [[.text("ok")]])
     #expect(try reader.debuggerEvents(session: 1) == [])
-    try makeSQLiteFile(path, sql: insertDebuggerAction)
-    reader = try TraceReader(path: path)
     #expect(
       try reader.actions(matching: TraceFilter(session: 1)).last.map { [$0.seq: $0.origin] }
         == [99: .debugger])
+    #expect(
+      try reader.query(
+        "SELECT name FROM sqlite_schema WHERE tbl_name = 'actions' AND type = 'index' AND sql IS NOT NULL ORDER BY name"
+      ).rows == [[.text("actions_by_category")], [.text("actions_by_feature")]])
   }
 
   /// Issue #58: a version-4 file (no marks of actions sent at once or of shared changes) is

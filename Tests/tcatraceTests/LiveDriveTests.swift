@@ -229,6 +229,10 @@ struct LiveDriveTests {
       #expect(lines[jump + 1].hasPrefix("#301 "), "\(lines[jump + 1])")
       #expect(lines[jump + 2].contains("(sent from the debugger's page)"), "\(lines[jump + 2])")
       #expect(lines.last?.contains("the app took back the state it had before the jumps") == true)
+      // Through #300, the jumps after it are not printed.
+      let through = try await Product.tcatrace.run(["replay", live, "--no-diff", "--to", "300"])
+      #expect(through.status == 0)
+      #expect(!through.stdout.contains("debugger"), "\(through.stdout.suffix(400))")
       let test = try await Product.tcatrace.run(["test", live])
       #expect(test.status == 0, "\(test.stderr)")
       #expect(

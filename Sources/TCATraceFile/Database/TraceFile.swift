@@ -126,38 +126,26 @@ package enum TraceFile {
   }
 
   /// Lets `actions.origin` be 'debugger' in a file older than version 8, whose `CHECK` allows
-  /// only 'send' and 'effect'. SQLite cannot alter a constraint; its documented way of loosening
-  /// one (<https://sqlite.org/lang_altertable.html>, "Making Other Kinds Of Table Schema
-  /// Changes") edits the table's `CREATE` statement in `sqlite_schema`, and changes no row: what
-  /// the old constraint allowed, the new one does. In the upgrade's transaction.
+  /// only 'send' and 'effect'. SQLite cannot alter a constraint: the table is made again as this
+  /// version's schema has it, its rows copied, ids and all, and the old one dropped, with its
+  /// indexes and the views that read it made again after (SQLite's "generalized ALTER TABLE
+  /// procedure", <https://sqlite.org/lang_altertable.html>). Plain statements only: no edit of
+  /// `sqlite_schema`, which SQLite's defensive mode (on by default for apps on Apple's
+  /// platforms) forbids. In the upgrade's transaction; it rewrites the table once.
   private static func allowDebuggerOrigin(_ connection: SQLiteConnection) throws(TraceFileError) {
-    let old = "CHECK (origin IN ('send', 'effect'))"
-    let new = "CHECK (origin IN ('send', 'effect', 'debugger'))"
-    let schemaVersion = try connection.integer("PRAGMA schema_version") ?? 0
+    let columns = (["id"] + TraceColumns.actions).joined(separator: ", ")
     try connection.execute(
       """
-      PRAGMA writable_schema = ON;
-      UPDATE sqlite_schema
-      SET sql = replace(sql, '\(Self.quoted(old))', '\(Self.quoted(new))')
-      WHERE type = 'table' AND name = 'actions';
-      PRAGMA schema_version = \(schemaVersion + 1);
-      PRAGMA writable_schema = OFF;
+      DROP VIEW IF EXISTS timeline;
+      DROP VIEW IF EXISTS leak_report;
+      CREATE TABLE new_actions (\(TraceSchema.actionsTableSQL.dropFirst("CREATE TABLE actions (".count));
+      INSERT INTO new_actions (\(columns)) SELECT \(columns) FROM actions ORDER BY id;
+      DROP TABLE actions;
+      ALTER TABLE new_actions RENAME TO actions;
+      \(TraceSchema.actionsIndexesSQL)
+      \(TraceSchema.viewsSQL)
       """
     )
-    let sql = try connection.prepareSingle(
-      "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'actions'")
-    guard try sql.step(), try sql.optionalString(0)?.contains(new) == true else {
-      throw TraceFileError(
-        kind: .corrupt, path: connection.path,
-        message:
-          "has an actions table that TCATrace did not write (its origin constraint is not one it knows)"
-      )
-    }
-  }
-
-  /// `text` as the inside of an SQL string literal: each `'` doubled.
-  private static func quoted(_ text: String) -> String {
-    text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")
   }
 
   /// Checks, before anything is appended to the trace `connection` opened, that the file is

@@ -25,6 +25,27 @@ package enum TraceSchema {
     return String(Self.sql[start..<end])
   }
 
+  /// The `CREATE TABLE` of `actions`, as the schema has it: what upgrading a version-7 file
+  /// makes it again as.
+  package static var actionsTableSQL: String {
+    let start = Self.sql.firstRange(of: "CREATE TABLE actions (")!.lowerBound
+    let end = Self.sql[start...].firstRange(of: "\n);")!.upperBound
+    return String(Self.sql[start..<end])
+  }
+
+  /// The indexes of `actions`.
+  package static var actionsIndexesSQL: String {
+    let start = Self.sql.firstRange(of: "CREATE INDEX actions_by_category")!.lowerBound
+    let end = Self.sql[start...].firstRange(of: "(session_id, feature, seq);")!.upperBound
+    return String(Self.sql[start..<end])
+  }
+
+  /// The views, which read `actions`: the schema's last statements.
+  package static var viewsSQL: String {
+    let start = Self.sql.firstRange(of: "CREATE VIEW timeline AS")!.lowerBound
+    return String(Self.sql[start...])
+  }
+
   /// The SQL of `Schema/tcatrace.sql`.
   package static let sql = #"""
     -- TCATrace trace file, schema version 8.

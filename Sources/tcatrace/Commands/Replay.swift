@@ -135,6 +135,7 @@ extension TCATraceCommand {
       var printer = ReplayPrinter(
         reader: reader, format: self.format, terminal: .standard, showsChanges: !self.noDiff
       )
+      printer.eventsThrough = self.to
       // NB: Following, the journal is left out: it is read once its process has ended.
       var lastID = try self.print(filter, with: &printer, flight: !self.follow)
       printer.finish()
@@ -153,6 +154,7 @@ extension TCATraceCommand {
         var next = filter
         next.afterID = lastID
         lastID = try self.print(next, with: &printer) ?? lastID
+        try printer.printNewEvents()
         try reader.checkUnchanged()
       }
     }
@@ -234,8 +236,12 @@ struct ReplayPrinter {
   private var jsonValues: [JSONValue] = []
   private var printedCount = 0
   /// The session whose actions are being printed: what a debugger did in it, not printed yet,
-  /// and the seq of the last action printed (`nil` before the first).
-  private var events: (session: Int64, pending: [TraceDebuggerEvent], lastSeq: Int?)?
+  /// the id of the last event read, and the seq of the last action printed (`nil` before the
+  /// first).
+  private var events:
+    (session: Int64, pending: [TraceDebuggerEvent], lastEventID: Int64, lastSeq: Int?)?
+  /// The last action whose events are printed (`--to`): those after it are not.
+  var eventsThrough: Int?
 
   init(reader: TraceReader, format: OutputFormat, terminal: Terminal, showsChanges: Bool) {
     self.reader = reader
@@ -371,6 +377,8 @@ struct ReplayPrinter {
     let paint = self.terminal.paint
     while let event = events.pending.first, seq.map({ event.afterSeq < $0 }) ?? true {
       events.pending.removeFirst()
+      events.lastEventID = event.id
+      if let through = self.eventsThrough, event.afterSeq >= through { continue }
       // NB: Not those before the first action printed (`--from`, `--last`), but those right
       // before it.
       guard let lastSeq = events.lastSeq ?? seq.map({ $0 - 1 }), event.afterSeq >= lastSeq
@@ -386,12 +394,23 @@ struct ReplayPrinter {
     self.events = events
   }
 
+  /// Prints, in text, what a debugger did since the last action printed, read again: following
+  /// a file, whose app may be driven as it is followed. Whatever comes next comes after it.
+  mutating func printNewEvents() throws {
+    guard self.format == .text, var events = self.events else { return }
+    events.pending += try self.reader.debuggerEvents(
+      session: events.session, after: events.pending.last?.id ?? events.lastEventID)
+    self.events = events
+    self.printEvents(before: nil)
+  }
+
   private mutating func printText(_ action: TracedAction) throws {
     let session = try self.session(action.sessionID)
     let paint = self.terminal.paint
     if self.events?.session != session.id {
       self.printEvents(before: nil)
-      self.events = (session.id, try self.reader.debuggerEvents(session: session.id), nil)
+      let pending = try self.reader.debuggerEvents(session: session.id)
+      self.events = (session.id, pending, 0, nil)
     }
     self.enterSession(session)
     self.printEvents(before: action.seq)
