@@ -193,19 +193,22 @@ struct TraceServer: HTTPHandler {
       // which the app decodes when its state is Decodable.
       // NB: Its last seq, not its count: a session the recorder dropped actions of, or trimmed,
       // has fewer actions than its last seq.
-      let extent = try self.read(path: file.path) { reader in
-        try reader.sessions().last.map { try reader.sessionExtent(id: $0.id) }
+      let found = try self.read(path: file.path) {
+        reader -> (id: Int64, lastSeq: Int, json: String?)? in
+        guard let extent = try reader.sessions().last.map({ try reader.sessionExtent(id: $0.id) })
+        else { return nil }
+        let json =
+          seq <= extent.lastSeq ? try? reader.stateJSON(session: extent.id, after: seq) : nil
+        return (extent.id, extent.lastSeq, json ?? nil)
       }
-      guard let extent, seq <= extent.lastSeq else {
+      guard let found, seq <= found.lastSeq else {
         throw APIError(
           .notFound,
-          "the session's last action so far is #\(extent?.lastSeq ?? 0): jump to one up to it, or to 0"
+          "the session's last action so far is #\(found?.lastSeq ?? 0): jump to one up to it, or to 0"
         )
       }
-      let json = try? self.read(path: file.path) {
-        try $0.stateJSON(session: extent.id, after: seq)
-      }
-      command = .jump(seq: seq, json: json ?? nil)
+      let json = found.json
+      command = .jump(seq: seq, json: json)
     case "back":
       command = .back
     case "send":

@@ -17,28 +17,16 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-from live_support import Report, read_line, wait_until
+from live_support import Report, read_line, start_live_server, wait_until
 
 TCATRACE, FIXTURE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 report = Report()
 check = report.check
 
 
-server = subprocess.Popen(
-    [TCATRACE, "serve", "--live", os.path.join(WORK, "live")],
-    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+server, url, debugger = start_live_server(TCATRACE, os.path.join(WORK, "live"))
 app = None
 try:
-    url, debugger = None, None
-    deadline = time.monotonic() + 60
-    while url is None or debugger is None:
-        line = read_line(server.stdout, deadline)
-        if line is None:
-            break
-        if line.startswith("Serving "):
-            url = line.split(" at ", 1)[1].strip()
-        if line.startswith("TCATRACE_DEBUGGER="):
-            debugger = line.strip().split("=", 1)[1]
     check("the server prints the page's URL and the line for apps", url and debugger, f"{url} {debugger}")
 
     with sync_playwright() as playwright:

@@ -3,6 +3,7 @@ process's lines with a deadline, and polling the page."""
 
 import os
 import select
+import subprocess
 import time
 
 
@@ -50,3 +51,22 @@ def wait_until(page, expression, timeout_ms):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.05)
+
+
+def start_live_server(tcatrace, directory):
+    """Starts `tcatrace serve --live DIRECTORY`: the process, the page's URL and the
+    `TCATRACE_DEBUGGER` value it printed (`None` for what it did not print within 60 s)."""
+    server = subprocess.Popen(
+        [tcatrace, "serve", "--live", directory],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    url, debugger = None, None
+    deadline = time.monotonic() + 60
+    while url is None or debugger is None:
+        line = read_line(server.stdout, deadline)
+        if line is None:
+            break
+        if line.startswith("Serving "):
+            url = line.split(" at ", 1)[1].strip()
+        if line.startswith("TCATRACE_DEBUGGER="):
+            debugger = line.strip().split("=", 1)[1]
+    return server, url, debugger
