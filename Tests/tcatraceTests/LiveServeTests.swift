@@ -320,7 +320,7 @@ struct LiveServeTests {
       var silent: [AsyncSocket] = []
       for _ in 0..<64 {
         silent.append(
-          try await AsyncSocket.connected(to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port)))
+          try await Self.connect(port: port))
       }
       // NB: The server counts a connection once it has taken it: the 65th is refused once the
       // 64 are all being served.
@@ -342,8 +342,7 @@ struct LiveServeTests {
       // has, an app may still be told it is busy, and tries again.
       let deadline2 = ContinuousClock.now + .seconds(30)
       while apps.count < 32, ContinuousClock.now < deadline2 {
-        let app = try await AsyncSocket.connected(
-          to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+        let app = try await Self.connect(port: port)
         try await app.write(Data(hello))
         var reader = LiveMessageReader()
         var answer: LiveMessage?
@@ -366,13 +365,21 @@ struct LiveServeTests {
     }
   }
 
+  /// A connection to the server's port for apps on loopback.
+  ///
+  /// NB: FlyingSocks gives a connection 5 s by default, which a busy machine running the whole
+  /// suite has been seen to take: a test waits up to a minute instead.
+  private static func connect(port: UInt16) async throws -> AsyncSocket {
+    try await AsyncSocket.connected(
+      to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), timeout: 60)
+  }
+
   /// Sends `bytes` to the server's port for apps, and reads what it answers until it closes
   /// the connection, or for `timeout` at most.
   private static func exchange(
     port: UInt16, sending bytes: [UInt8], within timeout: Duration = .seconds(30)
   ) async throws -> [LiveMessage] {
-    let socket = try await AsyncSocket.connected(
-      to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+    let socket = try await Self.connect(port: port)
     defer { try? socket.close() }
     try await socket.write(Data(bytes))
     // NB: Each read within the time left: a server that neither answers nor closes fails the
