@@ -172,56 +172,95 @@ public enum InstructionCount {
   public static func measure(
     executable: String, patterns: [Pattern] = Pattern.allCases
   ) throws -> [Counted]? {
-    guard let valgrind = Self.onPath("valgrind") else {
-      FileHandle.standardError.write(
-        Data("note: valgrind is not installed; instruction counts skipped\n".utf8))
-      return nil
-    }
-    let scratch = try Scratch()
-    // NB: valgrind 3.19 gives up on the debug information Swift 6.3 writes ("Possibly corrupted
-    // debuginfo file"): it runs a copy without it, when binutils' objcopy is there to make one.
-    var program = executable
-    if let objcopy = Self.onPath("objcopy") {
-      let stripped = scratch.path("bench")
-      try ChildProcess.run(objcopy, ["--strip-debug", executable, stripped])
-      program = stripped
-    } else {
-      FileHandle.standardError.write(
-        Data(
-          "note: objcopy is not installed; valgrind runs the bench with its debug information\n"
-            .utf8))
-    }
-    func threads(_ pattern: Pattern, recorded: Bool, frames: Int) throws -> [Int: Double] {
-      let folder = scratch.path("\(pattern)-\(recorded)-\(frames)")
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      try ChildProcess.run(
-        valgrind,
-        [
-          "--tool=callgrind", "--separate-threads=yes",
-          "--callgrind-out-file=\(folder)/callgrind.out.%p", program, "--instruction-run",
-          pattern.rawValue, recorded ? "recorded" : "plain", "\(frames)",
-        ], errors: folder + ".stderr", temporaryDirectory: folder)
-      return try Self.instructionsByThread(in: folder)
-    }
+    guard let runs = try Runs(executable: executable) else { return nil }
     return try patterns.map { pattern in
+      let plain = try runs.perAction(pattern, recorded: false)
+      let recorded = try runs.perAction(pattern, recorded: true)
+      return Counted(
+        pattern: pattern, plain: plain.store, recorded: recorded.store, writer: recorded.others)
+    }
+  }
+
+  /// Issue #74: the instructions an action of the tap costs the store's thread recorded by a
+  /// `RecordingStore`, alone and streaming to the `tcatrace serve --live` server `debugger`
+  /// names (`HOST:PORT:SECRET`, as `TCATRACE_DEBUGGER` takes it), which the page may drive;
+  /// `nil` when valgrind is not installed.
+  public static func measureStreaming(
+    executable: String, debugger: String
+  ) throws -> (alone: Double, streaming: Double)? {
+    guard let runs = try Runs(executable: executable) else { return nil }
+    let alone = try runs.perAction(.tap, recorded: true, debugger: nil)
+    let streaming = try runs.perAction(.tap, recorded: true, debugger: debugger)
+    return (alone.store, streaming.store)
+  }
+
+  /// Runs of a copy of the bench under callgrind.
+  private struct Runs {
+    let valgrind: String
+    let program: String
+    let scratch: Scratch
+
+    /// `nil` (with a note on standard error) when valgrind is not installed.
+    init?(executable: String) throws {
+      guard let valgrind = InstructionCount.onPath("valgrind") else {
+        FileHandle.standardError.write(
+          Data("note: valgrind is not installed; instruction counts skipped\n".utf8))
+        return nil
+      }
+      self.valgrind = valgrind
+      self.scratch = try Scratch()
+      // NB: valgrind 3.19 gives up on the debug information Swift 6.3 writes ("Possibly
+      // corrupted debuginfo file"): it runs a copy without it, when binutils' objcopy is there
+      // to make one.
+      if let objcopy = InstructionCount.onPath("objcopy") {
+        let stripped = self.scratch.path("bench")
+        try ChildProcess.run(objcopy, ["--strip-debug", executable, stripped])
+        self.program = stripped
+      } else {
+        FileHandle.standardError.write(
+          Data(
+            "note: objcopy is not installed; valgrind runs the bench with its debug information\n"
+              .utf8))
+        self.program = executable
+      }
+    }
+
+    /// What an action of `pattern` costs the store's thread and the busiest other thread: the
+    /// difference between a run of fewer frames and one of more. A recording store streams to
+    /// `debugger` when it is given, and to none otherwise, whatever this process's
+    /// `TCATRACE_DEBUGGER`.
+    func perAction(
+      _ pattern: Pattern, recorded: Bool, debugger: String? = nil
+    ) throws -> (store: Double, others: Double) {
       let (fewer, more) = pattern.frames
       let actions = Double((more - fewer) * pattern.actionsPerFrame)
-      var perAction: [Bool: (store: Double, others: Double)] = [:]
-      for recorded in [false, true] {
-        let short = try threads(pattern, recorded: recorded, frames: fewer)
-        let long = try threads(pattern, recorded: recorded, frames: more)
-        let store = ((long[1] ?? 0) - (short[1] ?? 0)) / actions
-        // NB: The writer is the thread, other than the main one, that executes the most in
-        // each run: threads are numbered as they start, which need not be in the same order
-        // twice.
-        func busiest(_ run: [Int: Double]) -> Double {
-          run.filter { $0.key != 1 }.values.max() ?? 0
-        }
-        perAction[recorded] = (store, (busiest(long) - busiest(short)) / actions)
+      let short = try self.threads(pattern, recorded: recorded, frames: fewer, debugger: debugger)
+      let long = try self.threads(pattern, recorded: recorded, frames: more, debugger: debugger)
+      // NB: The writer is the thread, other than the main one, that executes the most in each
+      // run: threads are numbered as they start, which need not be in the same order twice.
+      func busiest(_ run: [Int: Double]) -> Double {
+        run.filter { $0.key != 1 }.values.max() ?? 0
       }
-      return Counted(
-        pattern: pattern, plain: perAction[false]!.store, recorded: perAction[true]!.store,
-        writer: perAction[true]!.others)
+      return (
+        ((long[1] ?? 0) - (short[1] ?? 0)) / actions, (busiest(long) - busiest(short)) / actions
+      )
+    }
+
+    private func threads(
+      _ pattern: Pattern, recorded: Bool, frames: Int, debugger: String?
+    ) throws -> [Int: Double] {
+      let folder = self.scratch.path(
+        "\(pattern)-\(recorded)-\(frames)\(debugger == nil ? "" : "-streaming")")
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try ChildProcess.run(
+        self.valgrind,
+        [
+          "--tool=callgrind", "--separate-threads=yes",
+          "--callgrind-out-file=\(folder)/callgrind.out.%p", self.program, "--instruction-run",
+          pattern.rawValue, recorded ? "recorded" : "plain", "\(frames)",
+        ], errors: folder + ".stderr", temporaryDirectory: folder,
+        environment: ["TCATRACE_DEBUGGER": debugger])
+      return try InstructionCount.instructionsByThread(in: folder)
     }
   }
 
@@ -311,7 +350,8 @@ enum ChildProcess {
   /// `TMPDIR`: what it leaves there when it is stopped goes with the folder.
   static func run(
     _ executable: String, _ arguments: [String], expecting status: Int32 = 0,
-    errors: String? = nil, deadline: Double = 600, temporaryDirectory: String? = nil
+    errors: String? = nil, deadline: Double = 600, temporaryDirectory: String? = nil,
+    environment changes: [String: String?] = [:]
   ) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -327,6 +367,7 @@ enum ChildProcess {
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
     if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory }
+    for (name, value) in changes { environment[name] = value }
     process.environment = environment
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }

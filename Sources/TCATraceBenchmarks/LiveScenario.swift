@@ -12,9 +12,14 @@ extension Scenarios {
   /// action (the store's thread; the stream runs in a task of its own), as a ratio. Then, with
   /// the app connected, `POST …/live/jump` as the page sends it, answered once the app's store
   /// has taken the state, on this machine's loopback; beside a `GET /api/files`, the server's
-  /// cheapest answer, taking turns.
+  /// cheapest answer, taking turns. With `executable` (this bench) and valgrind installed, the
+  /// tap's instructions on the store's thread too, streaming and not (see
+  /// ``InstructionCount/measureStreaming(executable:debugger:)``): the figure a busy machine
+  /// does not move, where the CPU time moves by a fifth between runs.
   @MainActor
-  public static func live(_ size: BenchmarkSize, tools: BenchTools) async throws -> ScenarioResult {
+  public static func live(
+    _ size: BenchmarkSize, tools: BenchTools, instructionsOf executable: String? = nil
+  ) async throws -> ScenarioResult {
     guard let tcatrace = tools.tcatrace else {
       return ScenarioResult(name: "tcatrace serve --live", figures: [], ratios: [])
     }
@@ -34,6 +39,23 @@ extension Scenarios {
     }
     var figures: [Figure] = []
     var ratios: [Ratio] = []
+    let counted = try executable.flatMap {
+      try InstructionCount.measureStreaming(executable: $0, debugger: server.debuggerValue)
+    }
+    if let counted {
+      figures += [
+        Figure(
+          name: "a tap, recording: the store's thread's instructions",
+          unit: "instructions/action", samples: [counted.alone]),
+        Figure(
+          name: "a tap, recording and streaming live: the store's thread's instructions",
+          unit: "instructions/action", samples: [counted.streaming]),
+      ]
+      ratios.append(
+        Ratio(
+          name: "a tap, the store's thread's instructions: streaming live / not",
+          value: counted.streaming / counted.alone, target: .atMost(1.1)))
+    }
     if let plain = cpu[false], let live = cpu[true], !plain.isEmpty, !live.isEmpty {
       figures += [
         Figure(
@@ -47,7 +69,10 @@ extension Scenarios {
         Ratio(
           name:
             "a tap every 16 ms, the main thread's CPU time: streaming live / not, median of 3 runs",
-          value: median(live) / median(plain), target: .atMost(1.1)))
+          value: median(live) / median(plain),
+          // NB: The instructions carry the target when they are counted: the time moves by a
+          // fifth between runs on a busy machine.
+          target: counted == nil ? .atMost(1.1) : nil))
     }
 
     // A jump, as the page asks for it, with the app connected.
@@ -113,6 +138,8 @@ private final class LiveServerProcess {
   let base: String
   let token: String
   let debugger: TraceDebugger
+  /// `debugger` as `TCATRACE_DEBUGGER` takes it: `HOST:PORT:SECRET`.
+  let debuggerValue: String
   let session = URLSession(configuration: .ephemeral)
 
   init(tcatrace: String, directory: String) throws {
@@ -144,6 +171,7 @@ private final class LiveServerProcess {
     self.base = "http://127.0.0.1:\(port)/api/"
     self.token = token
     self.debugger = debugger
+    self.debuggerValue = String(line.dropFirst("TCATRACE_DEBUGGER=".count))
   }
 
   func stop() {

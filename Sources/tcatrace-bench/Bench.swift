@@ -89,11 +89,13 @@ struct Bench {
     if runs("kill") { results.append(try await Scenarios.killWindow(size)) }
     if runs("journal") { results.append(try await Scenarios.flightJournal(size)) }
     if runs("patterns") { results.append(try await Scenarios.appPatterns(size)) }
-    if runs("live") { results.append(try await Scenarios.live(size, tools: tools)) }
+    // NB: The path of this executable, however it was started (by `PATH`, by a link).
+    let executable =
+      Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
+    if runs("live") {
+      results.append(try await Scenarios.live(size, tools: tools, instructionsOf: executable))
+    }
     if runs("instructions") {
-      // NB: The path of this executable, however it was started (by `PATH`, by a link).
-      let executable =
-        Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
       do {
         if let counted = try InstructionCount.scenario(executable: executable) {
           results.append(counted)

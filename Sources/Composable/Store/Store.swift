@@ -16,6 +16,8 @@ public final class Store<State, Action> {
   private let readState: @MainActor () -> State
   private let sendAction: @MainActor (Action) -> StoreTask
   private let finishAll: @MainActor () async -> Void
+  /// Replaces the state of a root store; `nil` for a scoped one.
+  private let replaceRootState: (@MainActor (State) -> Void)?
 
   /// Creates a store that runs `reducer` from `initialState`.
   ///
@@ -58,18 +60,34 @@ public final class Store<State, Action> {
 
   /// A store with an observer that is also told of each action before its reducer runs, with
   /// its id, origin and the time the reducer starts: a recorder's flight journal.
+  ///
+  /// - Parameter admits: Asked of each action, with its origin, before it is numbered: one it
+  ///   refuses is dropped, neither reduced, observed nor its effect run. For a debugger's lock
+  ///   (see ``replaceState(_:)``). Default: every action is.
   package convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     observer: @escaping @MainActor (ActionEvent<State, Action>) -> Void,
     willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?,
+    admits: (@MainActor (ActionOrigin) -> Bool)? = nil,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
     let (initialState, reducer) = Self.prepare(initialState, reducer, prepareDependencies)
     self.init(
       runtime: StoreRuntime(
-        initialState: initialState, reducer: reducer, observer: observer, willReduce: willReduce)
+        initialState: initialState, reducer: reducer, observer: observer, willReduce: willReduce,
+        admits: admits)
     )
+  }
+
+  /// Replaces the state of a root store between two actions, as a debugger's jump does
+  /// (`tcatrace serve --live`): nothing is reduced or observed, and the effects running go on.
+  /// A scoped store's state is its parent's: it is left as it is.
+  ///
+  /// NB: TCA's `Store` has no such door: there, a debugger's state comes in through a reducer
+  /// that lifts the app's.
+  package func replaceState(_ state: State) {
+    self.replaceRootState?(state)
   }
 
   /// Builds the initial state and the reducer with the store's dependencies, and pins those
@@ -91,18 +109,21 @@ public final class Store<State, Action> {
     self.init(
       readState: { runtime.state },
       sendAction: { runtime.send($0) },
-      finishAll: { await runtime.finish() }
+      finishAll: { await runtime.finish() },
+      replaceRootState: { runtime.replaceState($0) }
     )
   }
 
   private init(
     readState: @escaping @MainActor () -> State,
     sendAction: @escaping @MainActor (Action) -> StoreTask,
-    finishAll: @escaping @MainActor () async -> Void
+    finishAll: @escaping @MainActor () async -> Void,
+    replaceRootState: (@MainActor (State) -> Void)? = nil
   ) {
     self.readState = readState
     self.sendAction = sendAction
     self.finishAll = finishAll
+    self.replaceRootState = replaceRootState
   }
 
   /// The current state.

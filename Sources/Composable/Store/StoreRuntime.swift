@@ -9,6 +9,9 @@ final class StoreRuntime<State, Action> {
   private let observer: (@MainActor (ActionEvent<State, Action>) -> Void)?
   /// Told of each action before its reducer runs, when there is an observer.
   private let willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?
+  /// Asked of each action, with its origin, before it is numbered: one it refuses is dropped,
+  /// neither reduced, observed nor its effect run (a debugger's lock).
+  private let admits: (@MainActor (ActionOrigin) -> Bool)?
 
   /// Actions waiting to be processed, with where they came from and the send they belong to.
   private var queue: [(action: Action, origin: ActionOrigin, tasks: TaskList)] = []
@@ -44,12 +47,14 @@ final class StoreRuntime<State, Action> {
     initialState: State,
     reducer: R,
     observer: (@MainActor (ActionEvent<State, Action>) -> Void)?,
-    willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)? = nil
+    willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)? = nil,
+    admits: (@MainActor (ActionOrigin) -> Bool)? = nil
   ) {
     self.state = initialState
     self.reducer = { reducer.reduce(into: &$0, action: $1) }
     self.observer = observer
     self.willReduce = willReduce
+    self.admits = admits
     self.handle.isRunning = { [weak self] in self?.tasksByCancelID[$0] != nil }
   }
 
@@ -128,7 +133,14 @@ final class StoreRuntime<State, Action> {
     }
   }
 
+  /// Replaces the state between two actions, as a debugger's jump does; nothing is reduced or
+  /// observed.
+  func replaceState(_ state: State) {
+    self.state = state
+  }
+
   private func reduce(_ action: Action, origin: ActionOrigin, tasks: TaskList) {
+    if let admits = self.admits, !admits(origin) { return }
     let id = self.nextActionID
     self.nextActionID += 1
     let effect: Effect<Action>

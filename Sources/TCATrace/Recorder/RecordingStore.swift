@@ -25,12 +25,14 @@ public final class RecordingStore<State, Action> {
     /// The effects running in ``store``, which TCA's `Store` does not count.
     private let effects: RunningEffects
   #endif
-  /// The store ``store`` is scoped from when the page of `tcatrace serve --live` may drive it,
-  /// which takes the debugger's actions too; `nil` otherwise.
-  ///
-  /// NB: Kept here: TCA's scoped stores keep their parent's core, not the parent, whose `send`
-  /// the debugger's actions need.
-  private let drivenStore: AnyObject?
+  #if ComposableArchitecture
+    /// The store ``store`` is scoped from when the page of `tcatrace serve --live` may drive
+    /// it, which takes the debugger's actions too; `nil` otherwise.
+    ///
+    /// NB: Kept here: TCA's scoped stores keep their parent's core, not the parent, whose
+    /// `send` the debugger's actions need.
+    private let drivenStore: AnyObject?
+  #endif
 
   /// Creates a store that runs `reducer` from `initialState` and records it with `recorder`.
   ///
@@ -67,35 +69,54 @@ public final class RecordingStore<State, Action> {
         fileID: fileID, filePath: filePath, line: line, column: column
       )
     }
-    // NB: A store the page may drive takes the debugger's actions too: the store the app sees
-    // is scoped from it to the app's own.
+    // NB: A store the page may drive takes the debugger's state, actions and lock too.
     if isRecording, recorder.isStreamingLive {
       let initial = initialState()
       let driver = StoreDriver<State, Action>(recorder: recorder, initialState: initial)
       #if ComposableArchitecture
+        // NB: On TCA the store the app sees is scoped to the app's actions from a store whose
+        // reducer lifts the app's: the debugger's actions are its own.
         let effects = RunningEffects()
         self.effects = effects
         let recording = _RecordingReducer(base: reducer(), recorder: recorder, effects: effects)
+        let driven = Store(
+          initialState: initial,
+          reducer: { DrivenReducer(base: recording, driver: driver) },
+          withDependencies: prepareDependencies
+        )
+        self.store = driven.scope(state: \.self, action: \.app)
+        self.drivenStore = driven
+        // NB: Weak: the store holds its reducer, which holds the driver. The scoped store the
+        // app holds keeps the store.
+        driver.send = { [weak driven] in driven?.send(.debugger($0)) }
+        driver.currentState = { [weak driven] in driven?.withState { $0 } }
       #else
-        let recording = _RecordingReducer(base: reducer(), recorder: recorder)
+        // NB: `Composable`'s store keeps its observer, which records for less than a reducer
+        // modifier does, and takes the debugger's state and lock through doors of its own.
+        let (observer, willReduce, admits) = Self.observer(recording: recorder, driver: driver)
+        let store = Store(
+          initialState: initial,
+          observer: observer,
+          willReduce: willReduce,
+          admits: admits,
+          reducer: reducer,
+          withDependencies: prepareDependencies
+        )
+        self.store = store
+        // NB: Weak: the store holds its observer, which holds the driver.
+        driver.send = { [weak store, weak driver] command in
+          switch command {
+          case let .take(state):
+            store?.replaceState(state)
+            recorder.stateWasReplaced()
+          case let .send(action):
+            driver?.debuggerIsSending = true
+            store?.send(action)
+            driver?.debuggerIsSending = false
+          }
+        }
+        driver.currentState = { [weak store] in store?.state }
       #endif
-      let driven = Store(
-        initialState: initial,
-        reducer: { DrivenReducer(base: recording, driver: driver) },
-        withDependencies: prepareDependencies
-      )
-      self.store = driven.scope(state: \.self, action: \.app)
-      self.drivenStore = driven
-      // NB: Weak: the store holds its reducer, which holds the driver. The scoped store the
-      // app holds keeps the store.
-      driver.send = { [weak driven] in driven?.send(.debugger($0)) }
-      driver.currentState = { [weak driven] in
-        #if ComposableArchitecture
-          driven?.withState { $0 }
-        #else
-          driven?.state
-        #endif
-      }
       recorder.drive { [weak driver] command, read in
         guard let driver else { return ("the app's store has gone", "") }
         return await MainActor.run {
@@ -111,8 +132,8 @@ public final class RecordingStore<State, Action> {
       }
       return
     }
-    self.drivenStore = nil
     #if ComposableArchitecture
+      self.drivenStore = nil
       // NB: TCA's `Store` has no observer: the reducer records itself (`recording(to:)`).
       let effects = RunningEffects()
       self.effects = effects
@@ -149,6 +170,27 @@ public final class RecordingStore<State, Action> {
       willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
     ) {
       recorder.storeObserver(State.self, Action.self)
+    }
+
+    /// The observer of a store the page may drive, which also keeps each state for a jump, and
+    /// the store's gate for the page's lock.
+    private nonisolated static func observer(
+      recording recorder: TraceRecorder, driver: StoreDriver<State, Action>
+    ) -> (
+      observer: @Sendable (ActionEvent<State, Action>) -> Void,
+      willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?,
+      admits: @Sendable (ActionOrigin) -> Bool
+    ) {
+      let (observer, willReduce) = recorder.storeObserver(
+        State.self, Action.self, fromDebugger: { driver.isReducingDebuggers })
+      return (
+        { event in
+          observer(event)
+          driver.keep(event.stateAfter, seq: event.id)
+        },
+        willReduce,
+        { driver.admits($0) }
+      )
     }
   #endif
 

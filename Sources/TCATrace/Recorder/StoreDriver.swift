@@ -5,56 +5,61 @@
 #endif
 import Foundation
 
-/// The actions of a store that `tcatrace serve --live` drives: the app's own, and those of the
-/// debugger, which the store's reducer takes like any other. Both hosts' stores change their
-/// state only through their reducer: this is how a jump gets in (as Redux DevTools lifts a
-/// store's reducer).
-@CasePathable
-enum DrivenAction<State, Action> {
-  /// An action of the app, sent by its views or its effects.
-  case app(Action)
-  /// One of the debugger's.
-  case debugger(DebuggerAction<State, Action>)
-}
+#if ComposableArchitecture
+  /// The actions of a store that `tcatrace serve --live` drives on TCA: the app's own, and
+  /// those of the debugger, which the store's reducer takes like any other. TCA's store changes
+  /// its state only through its reducer: this is how a jump gets in (as Redux DevTools lifts a
+  /// store's reducer). `Composable`'s store takes a debugger's state and lock through doors of
+  /// its own (`Store.replaceState(_:)`, `admits`), and keeps its observer.
+  @CasePathable
+  enum DrivenAction<State, Action> {
+    /// An action of the app, sent by its views or its effects.
+    case app(Action)
+    /// One of the debugger's.
+    case debugger(DebuggerAction<State, Action>)
+  }
 
+  /// The reducer of a driven store on TCA: the app's (recorded), and the debugger's actions
+  /// around it.
+  struct DrivenReducer<Base: Reducer>: Reducer {
+    typealias State = Base.State
+    typealias Action = DrivenAction<Base.State, Base.Action>
+
+    let base: Base
+    let driver: StoreDriver<Base.State, Base.Action>
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case let .app(action):
+        guard !self.driver.isLocked else {
+          self.driver.ignore()
+          return .none
+        }
+        return self.reduce(into: &state, app: action)
+      case let .debugger(.send(action)):
+        self.driver.recorder.debuggerWillSend()
+        return self.reduce(into: &state, app: action)
+      case let .debugger(.take(taken)):
+        state = taken
+        self.driver.recorder.stateWasReplaced()
+        return .none
+      }
+    }
+
+    private func reduce(into state: inout State, app action: Base.Action) -> Effect<Action> {
+      let effect = self.base.reduce(into: &state, action: action)
+      self.driver.keep(state, seq: self.driver.recorder.lastModifierSeq)
+      return effect.map(Action.app)
+    }
+  }
+#endif
+
+/// What the debugger does to the store.
 enum DebuggerAction<State, Action> {
   /// Take this state (a jump, or the return from one).
   case take(State)
   /// Reduce this action, sent from the page.
   case send(Action)
-}
-
-/// The reducer of a driven store: the app's (recorded), and the debugger's actions around it.
-struct DrivenReducer<Base: Reducer>: Reducer {
-  typealias State = Base.State
-  typealias Action = DrivenAction<Base.State, Base.Action>
-
-  let base: Base
-  let driver: StoreDriver<Base.State, Base.Action>
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case let .app(action):
-      guard !self.driver.isLocked else {
-        self.driver.ignore()
-        return .none
-      }
-      return self.reduce(into: &state, app: action)
-    case let .debugger(.send(action)):
-      self.driver.recorder.debuggerWillSend()
-      return self.reduce(into: &state, app: action)
-    case let .debugger(.take(taken)):
-      state = taken
-      self.driver.recorder.stateWasReplaced()
-      return .none
-    }
-  }
-
-  private func reduce(into state: inout State, app action: Base.Action) -> Effect<Action> {
-    let effect = self.base.reduce(into: &state, action: action)
-    self.driver.keep(state)
-    return effect.map(Action.app)
-  }
 }
 
 /// What drives a ``RecordingStore`` from the page: it keeps the recent states, jumps, sends and
@@ -89,9 +94,19 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
     self.kept.reserveCapacity(Self.keptStates)
   }
 
-  /// Keeps the state after the action just recorded.
-  func keep(_ state: State) {
-    let entry = (seq: self.recorder.lastModifierSeq, state: state)
+  /// The seq of the last action the store recorded; 0 before the first.
+  private var lastSeq = 0
+  #if !ComposableArchitecture
+    /// Whether the next action the store reduces is the debugger's.
+    var debuggerIsSending = false
+    /// Whether the action being reduced is the debugger's.
+    private(set) var isReducingDebuggers = false
+  #endif
+
+  /// Keeps the state after the action just recorded, `seq`.
+  func keep(_ state: State, seq: Int) {
+    self.lastSeq = seq
+    let entry = (seq: seq, state: state)
     if self.kept.count < Self.keptStates {
       self.kept.append(entry)
     } else {
@@ -105,6 +120,20 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
     self.ignored += 1
     self.recorder.discardPendingCause()
   }
+
+  #if !ComposableArchitecture
+    /// Whether `Composable`'s store reduces an action from `origin`: not the app's own while
+    /// the store is locked, which are ignored and counted. Asked of every action, before it is
+    /// numbered.
+    func admits(_ origin: ActionOrigin) -> Bool {
+      let isDebuggers = self.debuggerIsSending && origin == .send
+      self.debuggerIsSending = false
+      self.isReducingDebuggers = isDebuggers
+      guard self.isLocked, !isDebuggers else { return true }
+      self.ignore()
+      return false
+    }
+  #endif
 
   /// Does `command` on the store: the reason it did not, or what it did.
   @MainActor
@@ -134,7 +163,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
       }
       if self.beforeJumps == nil { self.beforeJumps = current }
       send(.take(taken))
-      self.recorder.record(debuggerEvent: .jump, toSeq: seq)
+      self.recorder.record(debuggerEvent: .jump, afterSeq: self.lastSeq, toSeq: seq)
       return (nil, "took the state after #\(seq), \(source)")
     case .back:
       guard let before = self.beforeJumps else {
@@ -142,7 +171,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
       }
       self.beforeJumps = nil
       send(.take(before))
-      self.recorder.record(debuggerEvent: .back)
+      self.recorder.record(debuggerEvent: .back, afterSeq: self.lastSeq)
       return (nil, "took the state it had before the first jump")
     case let .send(json):
       switch Self.decode(Action.self, json) {
@@ -155,7 +184,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
     case .lock:
       if !self.isLocked {
         self.ignored = 0
-        self.recorder.record(debuggerEvent: .lock)
+        self.recorder.record(debuggerEvent: .lock, afterSeq: self.lastSeq)
       }
       self.isLocked = true
       return (nil, "locked: the app's own actions are ignored until it is unlocked")
@@ -163,7 +192,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
       guard self.isLocked else { return (nil, "the app was not locked") }
       self.isLocked = false
       let ignored = self.ignored
-      self.recorder.record(debuggerEvent: .unlock, ignored: ignored)
+      self.recorder.record(debuggerEvent: .unlock, afterSeq: self.lastSeq, ignored: ignored)
       return (
         nil, "unlocked; \(ignored) action\(ignored == 1 ? " was" : "s were") ignored while locked"
       )

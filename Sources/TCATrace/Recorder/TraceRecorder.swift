@@ -454,7 +454,7 @@ public final class TraceRecorder: Sendable {
   /// NB: A store hands its observer one action at a time, on its thread: `hasStopped` is only
   /// read and set there.
   func storeObserver<State, Action>(
-    _: State.Type, _: Action.Type
+    _: State.Type, _: Action.Type, fromDebugger: (@Sendable () -> Bool)? = nil
   ) -> (
     observer: @Sendable (ActionEvent<State, Action>) -> Void,
     willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
@@ -483,6 +483,7 @@ public final class TraceRecorder: Sendable {
         guard !store.hasStopped else { return }
         store.prepared = self.prepare(
           action, seq: id, origin: origin, start: start, types: types, session: session)
+        if let fromDebugger, fromDebugger() { store.prepared?.fromDebugger = true }
       }
     )
   }
@@ -592,7 +593,12 @@ public final class TraceRecorder: Sendable {
       leaks: leaks,
       atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin)
     )
-    record.fromDebugger = prepared?.fromDebugger ?? false
+    // NB: The page of `tcatrace serve --live` sends what the person at it chose, from outside
+    // the app's features: no boundary of the app's code is crossed.
+    if prepared?.fromDebugger == true {
+      record.fromDebugger = true
+      record.leaks = []
+    }
     return record
   }
 
@@ -757,14 +763,15 @@ public final class TraceRecorder: Sendable {
     self.liveStream.withLock { $0 }?.drive(with: driver)
   }
 
-  /// Writes what a debugger did to the store, after the last action it recorded. On the
-  /// store's thread.
-  func record(debuggerEvent kind: DebuggerEventRecord.Kind, toSeq: Int? = nil, ignored: Int? = nil)
-  {
+  /// Writes what a debugger did to the store, after the action `afterSeq`, the last it
+  /// recorded. On the store's thread.
+  func record(
+    debuggerEvent kind: DebuggerEventRecord.Kind, afterSeq: Int, toSeq: Int? = nil,
+    ignored: Int? = nil
+  ) {
     guard let writer = self.writer, let session = self.state.withLock({ $0.session }) else {
       return
     }
-    let afterSeq = self.lastModifierSeq
     writer.submit(
       event: DebuggerEventRecord(
         afterSeq: afterSeq,
