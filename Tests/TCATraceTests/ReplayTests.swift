@@ -2,7 +2,7 @@ import Composable
 import CustomDump
 import Foundation
 import IdentifiedCollections
-import TCATrace
+@testable import TCATrace
 import TCATraceExamples
 import TestSupport
 import Testing
@@ -203,6 +203,54 @@ struct ReplayTests {
       report.description,
       "Replayed 6 of 6 actions of session 1 of '\(path)' against Counter: every state is the recorded one."
     )
+  }
+
+  /// Issue #74: where the debugger of `tcatrace serve --live` jumped the app and took it back,
+  /// the replay takes the same states, and what the app did from them replays as recorded;
+  /// without the JSON of a state it must take, it says so.
+  @Test func aSessionTheDebuggerJumpedReplaysFromTheStatesItTook() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("jumped.db")
+    let recorder = try TraceRecorder(path: path)
+    let store = RecordingStore(initialState: Counter.State(), recorder: recorder) { Counter() }
+    store.send(.incrementTapped)
+    let afterFirst = store.state
+    store.send(.incrementTapped)
+    store.send(.addTapped("Milk"))
+    let beforeJump = store.state
+    // NB: What the page's jump and return do to a store on `Composable`, and write.
+    func take(_ state: Counter.State, _ kind: DebuggerEventRecord.Kind, after seq: Int) {
+      store.store.replaceState(state)
+      recorder.stateWasReplaced()
+      recorder.record(debuggerEvent: kind, afterSeq: seq, toSeq: kind == .jump ? 1 : nil)
+    }
+    take(afterFirst, .jump, after: 3)
+    store.send(.incrementTapped)
+    #expect(store.count == 2 && store.items.isEmpty)
+    take(beforeJump, .back, after: 4)
+    store.send(.incrementTapped)
+    #expect(store.count == 3 && store.items.count == 1)
+    await store.finish()
+    try await recorder.close()
+
+    let report = try await TraceReplayer(path: path, session: 1).run(Counter())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.replayed == 5)
+    let buggy = try await TraceReplayer(path: path, session: 1).run(
+      Counter(bug: .incrementsTwice))
+    #expect(buggy.divergence?.seq == 1)
+
+    // A state the replay cannot have is a clear error.
+    let copy = directory.path("without-json.db")
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    try makeSQLiteFile(copy, sql: "UPDATE actions SET json_changes = NULL WHERE seq = 1")
+    await #expect {
+      try await TraceReplayer(path: copy, session: 1).run(Counter())
+    } throws: { error in
+      "\(error)".hasPrefix(
+        "after action #3 of session 1 of '\(copy)', the debugger of tcatrace serve --live had the app take the state after #1, and the trace keeps no JSON of it"
+      )
+    }
   }
 
   /// Issue #73: a session whose first actions were trimmed (by a size limit, or an export of

@@ -25,6 +25,9 @@ import TerminalSafeText
 /// recording shows actions its effects sent, diverges too. The replay stops at the first
 /// divergence.
 ///
+/// Where the debugger of `tcatrace serve --live` jumped the app (or took it back), the replay
+/// takes the same state, decoded from the trace's JSON of it, before the next action.
+///
 /// What a session needs to be replayed: its feature's `State` and `Action` `Codable` when it
 /// was recorded, so that the trace keeps the initial state's JSON and each action's (see
 /// ``TraceReader/stateJSON(session:after:)`` and ``TracedAction/payloadJSON``).
@@ -150,6 +153,47 @@ public struct TraceReplayer: Sendable {
     if let divergence = try difference(after: base, path: "", state) {
       return diverged(divergence)
     }
+    // NB: The debugger's jumps and returns (`tcatrace serve --live`), in the order it did them:
+    // the store took another state between two actions, and so does the replay.
+    let jumps = try reader.debuggerEvents(session: self.session)
+      .filter { $0.kind == .jump || $0.kind == .back }
+    var nextJump = jumps.startIndex
+    /// The action after which the first jump since the last return was made.
+    var firstJumpAfter: Int?
+    /// Takes the states the debugger had the store take after the action `seq`.
+    func takeJumps(through seq: Int) throws {
+      while nextJump < jumps.endIndex, jumps[nextJump].afterSeq <= seq {
+        let event = jumps[nextJump]
+        nextJump += 1
+        let takenAfter: Int
+        if event.kind == .jump {
+          if firstJumpAfter == nil { firstJumpAfter = event.afterSeq }
+          takenAfter = event.toSeq ?? 0
+        } else {
+          guard let before = firstJumpAfter else { continue }
+          firstJumpAfter = nil
+          takenAfter = before
+        }
+        // NB: Before the kept part of a trimmed session, only what the debugger did counts.
+        guard event.afterSeq >= base else { continue }
+        let what =
+          "after action #\(event.afterSeq) of session \(self.session) of '\(self.path)', the debugger of tcatrace serve --live had the app take the state after #\(takenAfter)"
+        guard let json = try reader.stateJSON(session: self.session, after: takenAfter) else {
+          throw TraceReplayError(
+            message:
+              "\(what), and the trace keeps no JSON of it: \(typeName(R.State.self)) was not Encodable when it was recorded; the replay cannot take it"
+          )
+        }
+        do {
+          state = try JSONDecoder().decode(R.State.self, from: Data(json.utf8))
+        } catch {
+          throw TraceReplayError(
+            message:
+              "\(what), which no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
+          )
+        }
+      }
+    }
     // NB: The state is diffed as the recorder diffs it, through its kind, learned once.
     let kind = NodeKind.of(R.State.self)
     // NB: A session repeats its actions (taps, ticks): each JSON is decoded once.
@@ -193,6 +237,7 @@ public struct TraceReplayer: Sendable {
           }
           decodedActions[json] = decoded
         }
+        try takeJumps(through: action.seq - 1)
         let before = state
         let effect = reducer.reduce(into: &state, action: decoded)
         returnedNoEffect.append(effect.cannotSendActions)
