@@ -93,7 +93,9 @@ struct Bench {
     let executable =
       Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
     if runs("live") {
-      results.append(try await Scenarios.live(size, tools: tools, instructionsOf: executable))
+      // NB: Under callgrind when instructions are asked for, or the scenario alone.
+      let counted = instructions || only == "live" ? executable : nil
+      results.append(try await Scenarios.live(size, tools: tools, instructionsOf: counted))
     }
     if runs("instructions") {
       do {

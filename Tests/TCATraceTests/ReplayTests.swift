@@ -216,18 +216,23 @@ struct ReplayTests {
     store.send(.incrementTapped)
     let afterFirst = store.state
     store.send(.incrementTapped)
+    let afterSecond = store.state
     store.send(.addTapped("Milk"))
     let beforeJump = store.state
     // NB: What the page's jump and return do to a store on `Composable`, and write.
-    func take(_ state: Counter.State, _ kind: DebuggerEventRecord.Kind, after seq: Int) {
+    func take(_ state: Counter.State, _ kind: DebuggerEventRecord.Kind, after seq: Int, to: Int?) {
       store.store.replaceState(state)
       recorder.stateWasReplaced()
-      recorder.record(debuggerEvent: kind, afterSeq: seq, toSeq: kind == .jump ? 1 : nil)
+      recorder.record(debuggerEvent: kind, afterSeq: seq, toSeq: to)
     }
-    take(afterFirst, .jump, after: 3)
+    take(afterFirst, .jump, after: 3, to: 1)
     store.send(.incrementTapped)
     #expect(store.count == 2 && store.items.isEmpty)
-    take(beforeJump, .back, after: 4)
+    take(beforeJump, .back, after: 4, to: nil)
+    // A return takes back the state from before the first jump since the last return, not the
+    // state after the action the jump followed.
+    take(afterSecond, .jump, after: 4, to: 2)
+    take(beforeJump, .back, after: 4, to: nil)
     store.send(.incrementTapped)
     #expect(store.count == 3 && store.items.count == 1)
     await store.finish()

@@ -158,40 +158,49 @@ public struct TraceReplayer: Sendable {
     let jumps = try reader.debuggerEvents(session: self.session)
       .filter { $0.kind == .jump || $0.kind == .back }
     var nextJump = jumps.startIndex
-    /// The action after which the first jump since the last return was made.
-    var firstJumpAfter: Int?
+    /// The state before the first jump since the last return, which a return takes back, as
+    /// the app's store does.
+    var beforeJumps: R.State?
     /// Takes the states the debugger had the store take after the action `seq`.
     func takeJumps(through seq: Int) throws {
       while nextJump < jumps.endIndex, jumps[nextJump].afterSeq <= seq {
         let event = jumps[nextJump]
         nextJump += 1
-        let takenAfter: Int
-        if event.kind == .jump {
-          if firstJumpAfter == nil { firstJumpAfter = event.afterSeq }
-          takenAfter = event.toSeq ?? 0
-        } else {
-          guard let before = firstJumpAfter else { continue }
-          firstJumpAfter = nil
-          takenAfter = before
-        }
-        // NB: Before the kept part of a trimmed session, only what the debugger did counts.
-        guard event.afterSeq >= base else { continue }
         let what =
-          "after action #\(event.afterSeq) of session \(self.session) of '\(self.path)', the debugger of tcatrace serve --live had the app take the state after #\(takenAfter)"
-        guard let json = try reader.stateJSON(session: self.session, after: takenAfter) else {
+          "after action #\(event.afterSeq) of session \(self.session) of '\(self.path)', the debugger of tcatrace serve --live"
+        guard event.kind == .jump else {
+          // NB: Trimming drops the events of the actions it drops: a return whose jump went
+          // with them has no state to take back.
+          guard let before = beforeJumps else {
+            throw TraceReplayError(
+              message:
+                "\(what) took the app back to the state it had before its first jump, which is not in the trace (the jump was trimmed away with the actions before it); the replay cannot take it"
+            )
+          }
+          state = before
+          beforeJumps = nil
+          continue
+        }
+        let to = event.toSeq ?? 0
+        guard let json = try reader.stateJSON(session: self.session, after: to) else {
           throw TraceReplayError(
             message:
-              "\(what), and the trace keeps no JSON of it: \(typeName(R.State.self)) was not Encodable when it was recorded; the replay cannot take it"
+              "\(what) had the app take the state after #\(to), and the trace keeps no JSON of it (\(typeName(R.State.self)) was not Encodable when it was recorded, or the actions up to it were trimmed away); the replay cannot take it"
           )
         }
+        let taken: R.State
         do {
-          state = try JSONDecoder().decode(R.State.self, from: Data(json.utf8))
+          taken = try withDependencies(prepareDependencies) {
+            try JSONDecoder().decode(R.State.self, from: Data(json.utf8))
+          }
         } catch {
           throw TraceReplayError(
             message:
-              "\(what), which no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
+              "\(what) had the app take the state after #\(to), which no longer decodes as \(typeName(R.State.self)): \(Self.describe(error, in: json))"
           )
         }
+        if beforeJumps == nil { beforeJumps = state }
+        state = taken
       }
     }
     // NB: The state is diffed as the recorder diffs it, through its kind, learned once.
