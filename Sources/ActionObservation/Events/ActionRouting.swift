@@ -26,6 +26,20 @@ package enum ActionRouting {
     }
   }
 
+  /// Binds `collector` on this thread until ``unbind(restoring:)``, which is given what this
+  /// returns: for a caller that must not hand the reducer's call to a closure (an isolated
+  /// closure checks its executor each time it runs). The caller keeps `collector` alive.
+  package static func bind(_ collector: RouteCollector) -> UnsafeMutableRawPointer? {
+    let previous = pthread_getspecific(self.key)
+    pthread_setspecific(self.key, Unmanaged.passUnretained(collector).toOpaque())
+    return previous
+  }
+
+  /// Binds again what was bound before ``bind(_:)``.
+  package static func unbind(restoring previous: UnsafeMutableRawPointer?) {
+    pthread_setspecific(self.key, previous)
+  }
+
   /// Runs `body` with `collector` bound on this thread.
   package static func withCollector<T>(_ collector: RouteCollector, _ body: () -> T) -> T {
     let previous = pthread_getspecific(self.key)

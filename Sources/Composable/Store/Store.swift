@@ -54,19 +54,20 @@ public final class Store<State, Action> {
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
     self.init(
-      initialState: initialState(), observer: observer, willReduce: nil, reducer: reducer,
-      withDependencies: prepareDependencies)
+      initialState: initialState(), observer: { observer($0.pointee) }, willReduce: nil,
+      reducer: reducer, withDependencies: prepareDependencies)
   }
 
   /// A store with an observer that is also told of each action before its reducer runs, with
-  /// its id, origin and the time the reducer starts: a recorder's flight journal.
+  /// its id, origin and the time the reducer starts: a recorder's flight journal. The observer
+  /// is handed the event where it lies, valid during the call only.
   ///
   /// - Parameter admits: Asked of each action, with its origin, before it is numbered: one it
   ///   refuses is dropped, neither reduced, observed nor its effect run. For a debugger's lock
   ///   (see ``replaceState(_:)``). Default: every action is.
   package convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
-    observer: @escaping @MainActor (ActionEvent<State, Action>) -> Void,
+    observer: @escaping @MainActor (UnsafePointer<ActionEvent<State, Action>>) -> Void,
     willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?,
     admits: (@MainActor (ActionOrigin) -> Bool)? = nil,
     @ReducerBuilder<State, Action> reducer: () -> R,

@@ -6,7 +6,10 @@ import RuntimeSupport
 final class StoreRuntime<State, Action> {
   private(set) var state: State
   private let reducer: (inout State, Action) -> Effect<Action>
-  private let observer: (@MainActor (ActionEvent<State, Action>) -> Void)?
+  /// Handed each processed action's event, where it lies: a pointer is the one thing a
+  /// recorder can read it through without the event type's generic metadata, which costs a
+  /// lookup each time unspecialized code asks for it.
+  private let observer: (@MainActor (UnsafePointer<ActionEvent<State, Action>>) -> Void)?
   /// Told of each action before its reducer runs, when there is an observer.
   private let willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?
   /// Asked of each action, with its origin, before it is numbered: one it refuses is dropped,
@@ -20,6 +23,11 @@ final class StoreRuntime<State, Action> {
   private var nextActionID = 1
 
   private let collector = RouteCollector()
+  /// Where the event of the action being observed lies while the observer reads it; allocated
+  /// once, for a store with an observer.
+  ///
+  /// NB: `nonisolated(unsafe)`: read on the main actor, and by `deinit`, when nothing else can.
+  nonisolated(unsafe) private let event: UnsafeMutablePointer<ActionEvent<State, Action>>?
   /// What the reducer reaches of this store while it runs: see ``StoreContext``.
   private let handle = StoreHandle()
   /// The values shared values had before the action being processed changed them; a
@@ -46,7 +54,7 @@ final class StoreRuntime<State, Action> {
   init<R: Reducer<State, Action>>(
     initialState: State,
     reducer: R,
-    observer: (@MainActor (ActionEvent<State, Action>) -> Void)?,
+    observer: (@MainActor (UnsafePointer<ActionEvent<State, Action>>) -> Void)?,
     willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)? = nil,
     admits: (@MainActor (ActionOrigin) -> Bool)? = nil
   ) {
@@ -55,6 +63,7 @@ final class StoreRuntime<State, Action> {
     self.observer = observer
     self.willReduce = willReduce
     self.admits = admits
+    self.event = observer == nil ? nil : .allocate(capacity: 1)
     self.handle.isRunning = { [weak self] in self?.tasksByCancelID[$0] != nil }
   }
 
@@ -68,6 +77,8 @@ final class StoreRuntime<State, Action> {
   /// are read from a runtime nothing else can reach any more.
   deinit {
     for task in self.runningTasks.values { task.cancel() }
+    // NB: Initialized only while the observer runs.
+    self.event?.deallocate()
   }
 
   func send(_ action: Action) -> StoreTask {
@@ -143,20 +154,40 @@ final class StoreRuntime<State, Action> {
     if let admits = self.admits, !admits(origin) { return }
     let id = self.nextActionID
     self.nextActionID += 1
-    let effect: Effect<Action>
-    if let observer = self.observer {
-      let stateBefore = self.state
-      // NB: One collector for every action: `process` is never re-entered (`enqueue` queues
-      // what is sent meanwhile), and a collector per action was an allocation per action.
-      let collector = self.collector
-      collector.reset()
-      let start = DispatchTime.now().uptimeNanoseconds
-      self.willReduce?(id, action, origin, start)
-      effect = ActionRouting.withCollector(collector) {
-        self.reducer(&self.state, action)
-      }
-      let end = DispatchTime.now().uptimeNanoseconds
-      let event = ActionEvent(
+    // NB: A store nobody observes builds no event, nor asks for its type.
+    let effect =
+      self.observer == nil
+      ? self.reducer(&self.state, action)
+      : self.reduceObserved(action, id: id, origin: origin)
+    if self.tracksEffects {
+      self.startingAction = action
+      defer { self.startingAction = nil }
+      _ = self.start(effect.operation, cause: id, tasks: tasks)
+    } else {
+      _ = self.start(effect.operation, cause: id, tasks: tasks)
+    }
+  }
+
+  /// Reduces `action` and hands its event to the observer.
+  @inline(never)
+  private func reduceObserved(_ action: Action, id: Int, origin: ActionOrigin) -> Effect<Action> {
+    let stateBefore = self.state
+    // NB: One collector for every action: `process` is never re-entered (`enqueue` queues
+    // what is sent meanwhile), and a collector per action was an allocation per action.
+    let collector = self.collector
+    collector.reset()
+    let start = DispatchTime.now().uptimeNanoseconds
+    self.willReduce?(id, action, origin, start)
+    // NB: Bound and unbound around the call, not around a closure that makes it: an isolated
+    // closure checks its executor at each call, a few hundred instructions.
+    let unbound = ActionRouting.bind(collector)
+    let effect = self.reducer(&self.state, action)
+    ActionRouting.unbind(restoring: unbound)
+    let end = DispatchTime.now().uptimeNanoseconds
+    guard let observer = self.observer, let place = self.event else { return effect }
+    // NB: `process` is never re-entered: the one place is enough.
+    place.initialize(
+      to: ActionEvent(
         id: id,
         action: action,
         origin: origin,
@@ -167,17 +198,10 @@ final class StoreRuntime<State, Action> {
         timestamp: start,
         duration: end &- start
       )
-      self.handle.sharedChanges.comparing { observer(event) }
-    } else {
-      effect = self.reducer(&self.state, action)
-    }
-    if self.tracksEffects {
-      self.startingAction = action
-      defer { self.startingAction = nil }
-      _ = self.start(effect.operation, cause: id, tasks: tasks)
-    } else {
-      _ = self.start(effect.operation, cause: id, tasks: tasks)
-    }
+    )
+    self.handle.sharedChanges.comparing { observer(place) }
+    place.deinitialize(count: 1)
+    return effect
   }
 
   // MARK: - Effects in flight, for TestStore

@@ -38,17 +38,25 @@ final class RecordedTypes: Sendable {
   }
 }
 
-/// Where an `ActionEvent`'s action and states lie in it, so that code that is not generic (the
-/// analysis, the diff, the keyframes) reads them in place, without copying them out.
+/// Where an `ActionEvent`'s values lie in it, so that code that is not generic (the analysis,
+/// the diff, the keyframes) reads them in place, without copying them out, and without the
+/// event type's generic metadata, which unspecialized code looks up at each use.
 ///
 /// The recorder reads an event's memory by offset here and nowhere else. What makes it safe:
 /// - the offsets are those of `ActionEvent<State, Action>` for the `State` and `Action` of the
-///   event read (``withValues(of:_:)`` asserts it in debug builds);
+///   event read (``withValues(of:_:)`` asserts it in debug builds, and so do the callers of
+///   ``withValues(at:_:)`` through ``isLayout(of:)``);
 /// - the pointers it lends point into that event, and are used only inside the closure, while
 ///   the event is alive and not changed.
 struct EventLayout: Sendable {
-  /// The values of one event, in place: valid inside ``EventLayout/withValues(of:_:)`` only.
+  /// The values of one event, in place: valid inside ``EventLayout/withValues(at:_:)`` only.
   struct Values {
+    let id: Int
+    let origin: ActionOrigin
+    let route: [ActionRoute]
+    let ownEffectCounts: [Int]
+    let timestamp: UInt64
+    let duration: UInt64
     let action: UnsafeRawPointer
     let stateBefore: UnsafeRawPointer
     let stateAfter: UnsafeRawPointer
@@ -58,6 +66,12 @@ struct EventLayout: Sendable {
     func actionValue() -> Any { self.loadAction(self.action) }
   }
 
+  private let id: Int
+  private let origin: Int
+  private let route: Int
+  private let ownEffectCounts: Int
+  private let timestamp: Int
+  private let duration: Int
   private let action: Int
   private let stateBefore: Int
   private let stateAfter: Int
@@ -66,6 +80,12 @@ struct EventLayout: Sendable {
 
   init<State, Action>(_: ActionEvent<State, Action>.Type) {
     typealias Event = ActionEvent<State, Action>
+    self.id = MemoryLayout<Event>.offset(of: \.id)!
+    self.origin = MemoryLayout<Event>.offset(of: \.origin)!
+    self.route = MemoryLayout<Event>.offset(of: \.route)!
+    self.ownEffectCounts = MemoryLayout<Event>.offset(of: \.ownEffectCounts)!
+    self.timestamp = MemoryLayout<Event>.offset(of: \.timestamp)!
+    self.duration = MemoryLayout<Event>.offset(of: \.duration)!
     self.action = MemoryLayout<Event>.offset(of: \.action)!
     self.stateBefore = MemoryLayout<Event>.offset(of: \.stateBefore)!
     self.stateAfter = MemoryLayout<Event>.offset(of: \.stateAfter)!
@@ -73,22 +93,41 @@ struct EventLayout: Sendable {
     self.eventType = ObjectIdentifier(Event.self)
   }
 
+  /// Whether this is the layout of `ActionEvent<State, Action>`.
+  func isLayout<State, Action>(of _: ActionEvent<State, Action>.Type) -> Bool {
+    self.eventType == ObjectIdentifier(ActionEvent<State, Action>.self)
+  }
+
   /// Calls `body` with `event`'s values where they lie.
   func withValues<State, Action, Result>(
     of event: ActionEvent<State, Action>, _ body: (Values) -> Result
   ) -> Result {
     assert(
-      self.eventType == ObjectIdentifier(ActionEvent<State, Action>.self),
+      self.isLayout(of: ActionEvent<State, Action>.self),
       "EventLayout of another event type used for \(ActionEvent<State, Action>.self)"
     )
-    return withUnsafePointer(to: event) { place in
-      let place = UnsafeRawPointer(place)
-      return body(
-        Values(
-          action: place + self.action, stateBefore: place + self.stateBefore,
-          stateAfter: place + self.stateAfter, loadAction: self.loadAction
-        )
+    return withUnsafePointer(to: event) { self.withValues(at: UnsafeRawPointer($0), body) }
+  }
+
+  /// The id of the event at `place`, an event of the type this is the layout of.
+  func id(at place: UnsafeRawPointer) -> Int {
+    place.load(fromByteOffset: self.id, as: Int.self)
+  }
+
+  /// Calls `body` with the values of the event at `place`, an event of the type this is the
+  /// layout of.
+  func withValues<Result>(at place: UnsafeRawPointer, _ body: (Values) -> Result) -> Result {
+    body(
+      Values(
+        id: place.load(fromByteOffset: self.id, as: Int.self),
+        origin: place.load(fromByteOffset: self.origin, as: ActionOrigin.self),
+        route: place.load(fromByteOffset: self.route, as: [ActionRoute].self),
+        ownEffectCounts: place.load(fromByteOffset: self.ownEffectCounts, as: [Int].self),
+        timestamp: place.load(fromByteOffset: self.timestamp, as: UInt64.self),
+        duration: place.load(fromByteOffset: self.duration, as: UInt64.self),
+        action: place + self.action, stateBefore: place + self.stateBefore,
+        stateAfter: place + self.stateAfter, loadAction: self.loadAction
       )
-    }
+    )
   }
 }

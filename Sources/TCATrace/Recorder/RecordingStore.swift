@@ -146,9 +146,13 @@ public final class RecordingStore<State, Action> {
         withDependencies: prepareDependencies
       )
     #else
-      var observer: @Sendable (ActionEvent<State, Action>) -> Void = { _ in }
-      var willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
-      if isRecording { (observer, willReduce) = Self.observer(recording: recorder) }
+      // NB: A store that is not recorded is not observed: it builds no event.
+      guard isRecording else {
+        self.store = Store(
+          initialState: initialState(), reducer: reducer, withDependencies: prepareDependencies)
+        return
+      }
+      let (observer, willReduce) = Self.observer(recording: recorder)
       self.store = Store(
         initialState: initialState(),
         observer: observer,
@@ -166,7 +170,7 @@ public final class RecordingStore<State, Action> {
     private nonisolated static func observer(
       recording recorder: TraceRecorder
     ) -> (
-      observer: @Sendable (ActionEvent<State, Action>) -> Void,
+      observer: @Sendable (UnsafePointer<ActionEvent<State, Action>>) -> Void,
       willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
     ) {
       recorder.storeObserver(State.self, Action.self)
@@ -177,7 +181,7 @@ public final class RecordingStore<State, Action> {
     private nonisolated static func observer(
       recording recorder: TraceRecorder, driver: StoreDriver<State, Action>
     ) -> (
-      observer: @Sendable (ActionEvent<State, Action>) -> Void,
+      observer: @Sendable (UnsafePointer<ActionEvent<State, Action>>) -> Void,
       willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?,
       admits: @Sendable (ActionOrigin) -> Bool
     ) {
@@ -186,7 +190,7 @@ public final class RecordingStore<State, Action> {
       return (
         { event in
           observer(event)
-          driver.keep(event.stateAfter, seq: event.id)
+          driver.keep(event.pointee.stateAfter, seq: event.pointee.id)
         },
         willReduce,
         { driver.admits($0) }

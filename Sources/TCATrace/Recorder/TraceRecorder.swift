@@ -456,7 +456,7 @@ public final class TraceRecorder: Sendable {
   func storeObserver<State, Action>(
     _: State.Type, _: Action.Type, fromDebugger: (@Sendable () -> Bool)? = nil
   ) -> (
-    observer: @Sendable (ActionEvent<State, Action>) -> Void,
+    observer: @Sendable (UnsafePointer<ActionEvent<State, Action>>) -> Void,
     willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
   ) {
     guard self.writer != nil, let session = self.state.withLock({ $0.session }) else {
@@ -467,17 +467,23 @@ public final class TraceRecorder: Sendable {
     return (
       { event in
         guard !store.hasStopped else { return }
+        assert(types.event.isLayout(of: ActionEvent<State, Action>.self))
+        // NB: Read through its layout, not as an `ActionEvent<State, Action>`: each use of that
+        // type in code that is not specialized looks its metadata up.
+        let place = UnsafeRawPointer(event)
+        let id = types.event.id(at: place)
         // NB: Moved out of the box, not copied: a copy retains each of its strings.
         var prepared: PreparedAction?
         swap(&prepared, &store.prepared)
-        if prepared?.seq != event.id {
+        if prepared?.seq != id {
           prepared = nil
         } else {
-          self.flight?.returned(seq: event.id)
+          self.flight?.returned(seq: id)
         }
-        if !self.submit(event, types: types, session: session, prepared: prepared) {
-          store.hasStopped = true
+        let submitted = self.submit(at: place, types: types, session: session, prepared: prepared) {
+          self.redact(&$0, event: event.pointee)
         }
+        if !submitted { store.hasStopped = true }
       },
       { id, action, origin, start in
         guard !store.hasStopped else { return }
@@ -504,15 +510,39 @@ public final class TraceRecorder: Sendable {
     _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState,
     prepared: PreparedAction?
   ) -> Bool {
+    assert(types.event.isLayout(of: ActionEvent<State, Action>.self))
+    return withUnsafePointer(to: event) {
+      self.submit(at: UnsafeRawPointer($0), types: types, session: session, prepared: prepared) {
+        self.redact(&$0, event: event)
+      }
+    }
+  }
+
+  /// Redacts `record`, the record of `event`, by the recorder's redactions.
+  private func redact<State, Action>(
+    _ record: inout ActionRecord, event: ActionEvent<State, Action>
+  ) {
+    self.checkRedactionRootsOnce(stateType: State.self)
+    self.redactor.apply(to: &record, event: event)
+  }
+
+  /// Analyses the event at `place`, of the types `types` describes, and hands it to the writer.
+  ///
+  /// - Returns: `false` when the writer has failed: the recording has stopped.
+  private func submit(
+    at place: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
+    prepared: PreparedAction?, redact: (inout ActionRecord) -> Void
+  ) -> Bool {
     guard let writer = self.writer else { return false }
     // NB: The event's values are read where they lie, and analysed by code that is not
     // generic: each generic function reading an event looked up the event type's metadata.
-    let (id, origin, route, ownEffectCounts, timestamp, duration) = (
-      event.id, event.origin, event.route, event.ownEffectCounts, event.timestamp, event.duration
-    )
-    // NB: The record is built, redacted and handed over inside the closure: returned from it,
-    // it would be copied out and destroyed, a retain and a release of each of its strings.
-    return types.event.withValues(of: event) { values in
+    // The record is built, redacted and handed over inside the closure: returned from it, it
+    // would be copied out and destroyed, a retain and a release of each of its strings.
+    return types.event.withValues(at: place) { values in
+      let (id, origin, route, ownEffectCounts, timestamp, duration) = (
+        values.id, values.origin, values.route, values.ownEffectCounts, values.timestamp,
+        values.duration
+      )
       var record = self.analysedRecord(
         id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
         timestamp: timestamp, duration: duration, action: values.action,
@@ -532,12 +562,11 @@ public final class TraceRecorder: Sendable {
       record.keep(states, stateAfter: stateAfter)
       // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
       // Whole states are redacted by the writer, as it builds their trees, before it writes them.
-      if !self.redactor.isEmpty {
-        self.checkRedactionRootsOnce(stateType: State.self)
-        self.redactor.apply(to: &record, event: event)
-      }
+      // NB: What redacts reads the event as its type: only when there is something to redact.
+      if !self.redactor.isEmpty { redact(&record) }
       if record.payloadJSON != nil {
-        Redactor.scrub(&record, of: prepared?.secrets ?? Redactor.redactedValues(in: event.action))
+        Redactor.scrub(
+          &record, of: prepared?.secrets ?? Redactor.redactedValues(in: values.actionValue()))
       }
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
