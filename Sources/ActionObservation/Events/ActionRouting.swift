@@ -42,9 +42,8 @@ package enum ActionRouting {
 
   /// Runs `body` with `collector` bound on this thread.
   package static func withCollector<T>(_ collector: RouteCollector, _ body: () -> T) -> T {
-    let previous = pthread_getspecific(self.key)
-    pthread_setspecific(self.key, Unmanaged.passUnretained(collector).toOpaque())
-    defer { pthread_setspecific(self.key, previous) }
+    let previous = self.bind(collector)
+    defer { self.unbind(restoring: previous) }
     return withExtendedLifetime(collector) { body() }
   }
 

@@ -44,8 +44,8 @@ final class RecordedTypes: Sendable {
 ///
 /// The recorder reads an event's memory by offset here and nowhere else. What makes it safe:
 /// - the offsets are those of `ActionEvent<State, Action>` for the `State` and `Action` of the
-///   event read (``withValues(of:_:)`` asserts it in debug builds, and so do the callers of
-///   ``withValues(at:_:)`` through ``isLayout(of:)``);
+///   event read (the callers of ``withValues(at:_:)`` assert it in debug builds, through
+///   ``isLayout(of:)``);
 /// - the pointers it lends point into that event, and are used only inside the closure, while
 ///   the event is alive and not changed.
 struct EventLayout: Sendable {
@@ -98,17 +98,6 @@ struct EventLayout: Sendable {
     self.eventType == ObjectIdentifier(ActionEvent<State, Action>.self)
   }
 
-  /// Calls `body` with `event`'s values where they lie.
-  func withValues<State, Action, Result>(
-    of event: ActionEvent<State, Action>, _ body: (Values) -> Result
-  ) -> Result {
-    assert(
-      self.isLayout(of: ActionEvent<State, Action>.self),
-      "EventLayout of another event type used for \(ActionEvent<State, Action>.self)"
-    )
-    return withUnsafePointer(to: event) { self.withValues(at: UnsafeRawPointer($0), body) }
-  }
-
   /// The id of the event at `place`, an event of the type this is the layout of.
   func id(at place: UnsafeRawPointer) -> Int {
     place.load(fromByteOffset: self.id, as: Int.self)
@@ -119,7 +108,7 @@ struct EventLayout: Sendable {
   func withValues<Result>(at place: UnsafeRawPointer, _ body: (Values) -> Result) -> Result {
     body(
       Values(
-        id: place.load(fromByteOffset: self.id, as: Int.self),
+        id: self.id(at: place),
         origin: place.load(fromByteOffset: self.origin, as: ActionOrigin.self),
         route: place.load(fromByteOffset: self.route, as: [ActionRoute].self),
         ownEffectCounts: place.load(fromByteOffset: self.ownEffectCounts, as: [Int].self),

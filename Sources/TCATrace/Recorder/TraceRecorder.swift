@@ -510,7 +510,10 @@ public final class TraceRecorder: Sendable {
     _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState,
     prepared: PreparedAction?
   ) -> Bool {
-    assert(types.event.isLayout(of: ActionEvent<State, Action>.self))
+    assert(
+      types.event.isLayout(of: ActionEvent<State, Action>.self),
+      "EventLayout of another event type used for \(ActionEvent<State, Action>.self)"
+    )
     return withUnsafePointer(to: event) {
       self.submit(at: UnsafeRawPointer($0), types: types, session: session, prepared: prepared) {
         self.redact(&$0, event: event)
@@ -539,13 +542,11 @@ public final class TraceRecorder: Sendable {
     // The record is built, redacted and handed over inside the closure: returned from it, it
     // would be copied out and destroyed, a retain and a release of each of its strings.
     return types.event.withValues(at: place) { values in
-      let (id, origin, route, ownEffectCounts, timestamp, duration) = (
-        values.id, values.origin, values.route, values.ownEffectCounts, values.timestamp,
-        values.duration
-      )
+      let id = values.id
       var record = self.analysedRecord(
-        id: id, origin: origin, route: route, ownEffectCounts: ownEffectCounts,
-        timestamp: timestamp, duration: duration, action: values.action,
+        id: id, origin: values.origin, route: values.route,
+        ownEffectCounts: values.ownEffectCounts, timestamp: values.timestamp,
+        duration: values.duration, action: values.action,
         actionValue: { values.actionValue() }, before: values.stateBefore, after: values.stateAfter,
         types: types, session: session, prepared: prepared
       )
