@@ -156,7 +156,8 @@ final class NodeKind: @unchecked Sendable {
     if self.isShared {
       self.mayHoldShared = true
     } else if let fields = self.fields {
-      self.mayHoldShared = fields.contains { $0.kind.mayHoldShared }
+      // NB: An observation registrar holds no shared value: the diff does not compare it.
+      self.mayHoldShared = fields.contains { $0.kind.mayHoldShared && !$0.isObservationMachinery }
     } else if let optional = T.self as? any OptionalProtocol.Type {
       self.mayHoldShared = NodeKind.mayHoldShared(optional.wrappedType)
     } else if let collection = T.self as? any ElementTyped.Type {

@@ -38,6 +38,9 @@ package struct ActionRecord: Sendable {
   /// The state after the action, when it is `Encodable`: the writer finds how its JSON
   /// changed from the state after the action before.
   package var stateAfter: StateAfterAction?
+  /// What the writer's thread needs to analyse the action, when the store's thread handed it
+  /// over unanalysed (see ``AnalysisBacklog``); `nil` once it is analysed.
+  var deferred: DeferredAnalysis?
 
   /// Keeps `states`, and the state after the action, with the action.
   package mutating func keep(_ states: [StateSnapshot], stateAfter: StateAfterAction? = nil) {

@@ -8,8 +8,9 @@ import TCATraceFile
 /// more than an early one); keeping one costs about four nodes' worth of work per change
 /// recorded, on the writer's thread.
 package final class KeyframeClock: @unchecked Sendable {
-  // NB: `@unchecked`: `hasInitial` and `changesSince` are only touched on the store's thread,
-  // as actions are recorded; `threshold` is locked.
+  // NB: `@unchecked`: `forcesNext` is only touched on the store's thread; the rest is locked or
+  // atomic. The clock is asked on the thread that analyses each action: the store's, or the
+  // writer's (see `TraceRecorder`), so its count is locked.
 
   /// The fewest changes between two kept states, so that a small state is not kept at every
   /// few actions.
@@ -18,17 +19,20 @@ package final class KeyframeClock: @unchecked Sendable {
   /// How many of a kept state's nodes make one change of the interval to the next.
   package static let nodesPerChange = 4
 
-  private var hasInitial = false
-  private var changesSince = 0
-  /// The changes between two keyframes, which the writer sets from the size of the last one
-  /// it built, and whether it is building one.
-  private let threshold = Locked(Threshold(value: KeyframeClock.minimumInterval, isBuilding: false))
-  private struct Threshold {
-    var value: Int
-    var isBuilding: Bool
+  private let count = Locked(Count())
+  private struct Count {
+    var hasInitial = false
+    var changesSince = 0
+    /// The changes between two keyframes, which the writer sets from the size of the last one
+    /// it built.
+    var threshold = KeyframeClock.minimumInterval
+    /// Whether the writer is building one.
+    var isBuilding = false
   }
-  /// The threshold as last read, on the store's thread.
-  private var lastThreshold = KeyframeClock.minimumInterval
+  /// Whether the next action the store's thread hands over keeps the state after it.
+  private var forcesNext = false
+  /// The nodes of the last state kept, once one is built.
+  private let lastSize = AtomicWord()
   /// Whether states are kept at all: the benchmark measures the recorder without them.
   package let isEnabled: Bool
 
@@ -36,63 +40,74 @@ package final class KeyframeClock: @unchecked Sendable {
     self.isEnabled = isEnabled
   }
 
-  /// The states to keep with the action `seq`, which made `changes` changes.
+  /// Whether the next action keeps the state after it, because of ``dropped()``; asked once
+  /// per action, on the store's thread, as the action is handed over.
+  package func takeForced() -> Bool {
+    guard self.forcesNext else { return false }
+    self.forcesNext = false
+    return true
+  }
+
+  /// The nodes of the last state kept; 0 before one is built.
+  package var stateSize: Int { Int(self.lastSize.loadRelaxed()) }
+
+  /// The states to keep with the action `seq`, which made `changes` changes; `forced` when it
+  /// must keep the state after it (see ``takeForced()``).
   package func snapshots(
-    seq: Int, changes: Int, before: () -> Any, after: () -> Any,
+    seq: Int, changes: Int, forced: Bool = false, before: () -> Any, after: () -> Any,
     redact: @escaping @Sendable (inout StateNode, Any) -> Void,
     redactJSON: @escaping @Sendable (String, Any) -> String = { json, _ in json }
   ) -> [StateSnapshot] {
     guard self.isEnabled else { return [] }
-    // NB: Most actions keep nothing: they cost a sum and a comparison, no allocation. The
-    // threshold the writer sets is read only when the count might have reached it.
-    self.changesSince += changes
-    guard !self.hasInitial || self.changesSince >= self.lastThreshold else { return [] }
-    if self.changesSince >= self.lastThreshold {
+    // NB: Most actions keep nothing: they cost a sum and a comparison under the lock, no
+    // allocation.
+    let (keepsInitial, keepsAfter) = self.count.withLock { count -> (Bool, Bool) in
+      count.changesSince += changes
       // NB: No new keyframe while the last one is still being built: a writer slower than the
       // store (a large state, a busy host) would otherwise be asked for one at every
-      // interval, each as slow to build as the last, and fall ever further behind.
-      let (threshold, isBuilding) = self.threshold.withLock { ($0.value, $0.isBuilding) }
-      self.lastThreshold = threshold
-      if isBuilding { return [] }
+      // interval, each as slow to build as the last, and fall ever further behind. A forced
+      // one is built all the same: the states after it cannot be rebuilt without it.
+      let keepsAfter = forced || (count.changesSince >= count.threshold && !count.isBuilding)
+      let keepsInitial = !count.hasInitial
+      guard keepsInitial || keepsAfter else { return (false, false) }
+      count.hasInitial = true
+      if keepsAfter { count.changesSince = 0 }
+      // NB: Only a state handed over is being built.
+      count.isBuilding = true
+      return (keepsInitial, keepsAfter)
     }
+    guard keepsInitial || keepsAfter else { return [] }
     var snapshots: [StateSnapshot] = []
-    let built: @Sendable (Int) -> Void = { [threshold] size in
-      threshold.withLock {
-        $0 = Threshold(
-          value: max(KeyframeClock.minimumInterval, size / KeyframeClock.nodesPerChange),
-          isBuilding: false)
+    let built: @Sendable (Int) -> Void = { [count, lastSize] size in
+      lastSize.storeRelaxed(UInt(max(0, size)))
+      count.withLock {
+        $0.threshold = max(KeyframeClock.minimumInterval, size / KeyframeClock.nodesPerChange)
+        $0.isBuilding = false
       }
     }
-    if !self.hasInitial {
-      self.hasInitial = true
+    if keepsInitial {
       snapshots.append(
         StateSnapshot(seq: 0, value: before(), redact: redact, redactJSON: redactJSON, built: built)
       )
     }
-    if self.changesSince >= self.lastThreshold {
-      self.changesSince = 0
+    if keepsAfter {
       snapshots.append(
         StateSnapshot(
           seq: seq, value: after(), redact: redact, redactJSON: redactJSON, built: built))
     }
-    // NB: Only a state handed over is being built. Marked when the count had reached the old
-    // threshold but not the new one, none would ever be built again.
-    guard !snapshots.isEmpty else { return [] }
-    self.threshold.withLock { $0.isBuilding = true }
     return snapshots
   }
 
   /// Whether a kept state is being built: until it is, no other is asked for.
   package var isBuilding: Bool {
-    self.threshold.withLock { $0.isBuilding }
+    self.count.withLock { $0.isBuilding }
   }
 
   /// The writer dropped an action (its buffer was full), or a debugger replaced the store's
-  /// state: the states after it cannot be rebuilt from an earlier one, so the next action that
-  /// the writer takes keeps one.
+  /// state: the states after it cannot be rebuilt from an earlier one, so the next action the
+  /// store's thread hands over keeps one. On the store's thread.
   package func dropped() {
     guard self.isEnabled else { return }
-    self.threshold.withLock { $0.isBuilding = false }
-    self.changesSince = Int.max / 2
+    self.forcesNext = true
   }
 }

@@ -77,6 +77,12 @@ struct EventLayout: Sendable {
   private let stateAfter: Int
   private let loadAction: @Sendable (UnsafeRawPointer) -> Any
   private let eventType: ObjectIdentifier
+  /// The event type's size and alignment, and how a copy of one is made and destroyed: for
+  /// an event whose analysis waits for the writer's thread (see ``copy(of:)``).
+  private let size: Int
+  private let alignment: Int
+  private let copyEvent: @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+  private let destroyEvent: @Sendable (UnsafeMutableRawPointer) -> Void
 
   init<State, Action>(_: ActionEvent<State, Action>.Type) {
     typealias Event = ActionEvent<State, Action>
@@ -91,7 +97,44 @@ struct EventLayout: Sendable {
     self.stateAfter = MemoryLayout<Event>.offset(of: \.stateAfter)!
     self.loadAction = { $0.load(as: Action.self) }
     self.eventType = ObjectIdentifier(Event.self)
+    self.size = MemoryLayout<Event>.size
+    self.alignment = MemoryLayout<Event>.alignment
+    // NB: The event type is captured as a value and handed to generic code as its metadata: a
+    // closure naming `ActionEvent<State, Action>` would look its metadata up at each call.
+    let eventType = Event.self
+    self.copyEvent = { Self.copy(eventType, from: $0, to: $1) }
+    self.destroyEvent = { Self.destroy(eventType, at: $0) }
   }
+
+  private static func copy<Event>(
+    _: Event.Type, from source: UnsafeRawPointer, to place: UnsafeMutableRawPointer
+  ) {
+    place.initializeMemory(
+      as: Event.self, from: source.assumingMemoryBound(to: Event.self), count: 1)
+  }
+
+  private static func destroy<Event>(_: Event.Type, at place: UnsafeMutableRawPointer) {
+    place.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
+  }
+
+  /// A copy of the event at `place`, in memory of its own, which ``destroy(_:)`` destroys and
+  /// frees. Its states are copied as values: the buffers they share with the store's are
+  /// retained, not copied.
+  func copy(of place: UnsafeRawPointer) -> UnsafeMutableRawPointer {
+    let copy = UnsafeMutableRawPointer.allocate(
+      byteCount: max(self.size, 1), alignment: self.alignment)
+    self.copyEvent(place, copy)
+    return copy
+  }
+
+  /// Destroys and frees a copy ``copy(of:)`` made.
+  func destroy(_ copy: UnsafeMutableRawPointer) {
+    self.destroyEvent(copy)
+    copy.deallocate()
+  }
+
+  /// The bytes an event of this type takes.
+  var byteCount: Int { self.size }
 
   /// Whether this is the layout of `ActionEvent<State, Action>`.
   func isLayout<State, Action>(of _: ActionEvent<State, Action>.Type) -> Bool {

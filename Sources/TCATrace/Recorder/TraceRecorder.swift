@@ -65,6 +65,12 @@ public final class TraceRecorder: Sendable {
   private let timing: TraceTiming
   private let redactor: Redactor
   private let keyframes: KeyframeClock
+  /// Whether an action's analysis may wait for the writer's thread (see ``AnalysisBacklog``):
+  /// not where a leak must be reported on the store's thread, in tests and with
+  /// ``LeakPolicy/stopInDebug``.
+  private let analysesOnWritersThread: Bool
+  /// The actions whose analysis waits for the writer's thread.
+  package let backlog: AnalysisBacklog
   private let synchronousSends = SynchronousSends()
   /// The app's lifecycle notifications the recorder observes, until it closes.
   private let lifecycleObservation = Locked<AppLifecycle.Observation?>(nil)
@@ -158,6 +164,8 @@ public final class TraceRecorder: Sendable {
     flightJournal: Bool = true,
     directory: String? = TracePath.platformDirectory,
     lifecycle: AppLifecycle = .platform,
+    analysesOnWritersThread: Bool? = nil,
+    backlog: AnalysisBacklog = AnalysisBacklog(),
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -172,6 +180,12 @@ public final class TraceRecorder: Sendable {
     self.timing = timing
     self.redactor = Redactor(redactions: redactions)
     self.keyframes = KeyframeClock(isEnabled: keepsStates)
+    self.backlog = backlog
+    // NB: A leak is reported where its action was sent when that matters: in a test, whose
+    // issue belongs to the test that sent it, and when it stops the process.
+    self.analysesOnWritersThread =
+      analysesOnWritersThread
+      ?? (policy == .recordOnly || (policy == .reportIssue && !isTesting))
     let redactor = self.redactor
     self.redactState = { tree, state in
       if !redactor.isEmpty { redactor.redact(&tree, state: state) }
@@ -529,7 +543,8 @@ public final class TraceRecorder: Sendable {
     self.redactor.apply(to: &record, event: event)
   }
 
-  /// Analyses the event at `place`, of the types `types` describes, and hands it to the writer.
+  /// Analyses the event at `place`, of the types `types` describes, and hands it to the writer;
+  /// or hands the writer a copy of it to analyse, while its backlog is within its bounds.
   ///
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit(
@@ -537,6 +552,13 @@ public final class TraceRecorder: Sendable {
     prepared: PreparedAction?, redact: (inout ActionRecord) -> Void
   ) -> Bool {
     guard let writer = self.writer else { return false }
+    let forced = self.keyframes.takeForced()
+    if self.analysesOnWritersThread,
+      let record = self.deferredRecord(
+        at: place, types: types, session: session, prepared: prepared, forced: forced)
+    {
+      return self.hand(record, to: writer)
+    }
     // NB: The event's values are read where they lie, and analysed by code that is not
     // generic: each generic function reading an event looked up the event type's metadata.
     // The record is built, redacted and handed over inside the closure: returned from it, it
@@ -548,34 +570,21 @@ public final class TraceRecorder: Sendable {
         ownEffectCounts: values.ownEffectCounts, timestamp: values.timestamp,
         duration: values.duration, action: values.action,
         actionValue: { values.actionValue() }, before: values.stateBefore, after: values.stateAfter,
-        types: types, session: session, prepared: prepared
+        types: types, session: session, prepared: prepared,
+        atOnce: self.synchronousSends.isAtOnce(id: id, origin: values.origin)
       )
-      let states = self.states(
-        seq: id, changes: record.changes.count, kind: types.state,
-        before: values.stateBefore, after: values.stateAfter
-      )
-      // NB: The state's JSON is followed on the writer's thread, from each state to the next.
-      let stateAfter =
-        types.stateIsEncodable && self.keyframes.isEnabled
-        ? StateAfterAction(
-          value: types.state.load(values.stateAfter), redact: self.redactJSONChanges)
-        : nil
-      record.keep(states, stateAfter: stateAfter)
-      // NB: Redaction happens here, on the store's thread: a secret never reaches the writer.
-      // Whole states are redacted by the writer, as it builds their trees, before it writes them.
-      // NB: What redacts reads the event as its type: only when there is something to redact.
-      if !self.redactor.isEmpty { redact(&record) }
-      if record.payloadJSON != nil {
-        Redactor.scrub(
-          &record, of: prepared?.secrets ?? Redactor.redactedValues(in: values.actionValue()))
-      }
+      // NB: Redaction happens before the record is handed over: a secret never reaches the
+      // writer's queue. Whole states are redacted by the writer, as it builds their trees,
+      // before it writes them. What redacts reads the event as its type: only when there is
+      // something to redact.
+      self.finish(
+        &record, values: values, types: types, secrets: prepared?.secrets, forced: forced,
+        redact: redact)
+      // NB: The first action analysed kept the state before it: later ones may wait.
+      if self.analysesOnWritersThread { self.backlog.open() }
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
-      if !writer.submit(consume record) {
-        self.keyframes.dropped()
-        self.reportWriterProblemOnce(writer, seq: id)
-        if writer.hasFailed { return false }
-      }
+      guard self.hand(record, to: writer) else { return false }
       if let classification {
         for leak in leaks {
           self.handle(
@@ -586,12 +595,138 @@ public final class TraceRecorder: Sendable {
     }
   }
 
+  /// Hands `record` to the writer; reports, once, that it could not take it.
+  ///
+  /// - Returns: `false` when the writer has failed: the recording has stopped.
+  private func hand(_ record: consuming ActionRecord, to writer: TraceWriter) -> Bool {
+    let seq = record.seq
+    guard writer.submit(consume record) else {
+      self.keyframes.dropped()
+      self.reportWriterProblemOnce(writer, seq: seq)
+      return !writer.hasFailed
+    }
+    return true
+  }
+
+  /// Keeps the states the action's record keeps, redacts it, and scrubs its JSON of `secrets`
+  /// (the action's `TraceRedacted` values; found now when `nil`): what is left of its analysis
+  /// once it is classified and diffed.
+  private func finish(
+    _ record: inout ActionRecord, values: EventLayout.Values, types: RecordedTypes,
+    secrets: [Any]?, forced: Bool, redact: (inout ActionRecord) -> Void
+  ) {
+    let states = self.states(
+      seq: record.seq, changes: record.changes.count, forced: forced, kind: types.state,
+      before: values.stateBefore, after: values.stateAfter
+    )
+    // NB: The state's JSON is followed on the writer's thread, from each state to the next.
+    let stateAfter =
+      types.stateIsEncodable && self.keyframes.isEnabled
+      ? StateAfterAction(
+        value: types.state.load(values.stateAfter), redact: self.redactJSONChanges)
+      : nil
+    record.keep(states, stateAfter: stateAfter)
+    if !self.redactor.isEmpty { redact(&record) }
+    if record.payloadJSON != nil {
+      Redactor.scrub(&record, of: secrets ?? Redactor.redactedValues(in: values.actionValue()))
+    }
+  }
+
+  /// The record of the event at `place`, unanalysed, with a copy of the event for the writer's
+  /// thread to analyse (``analyse(_:)``); `nil` when the backlog is at its bounds, before the
+  /// session's first action has been analysed, or when the state may hold a `Shared` value.
+  ///
+  /// What the store's thread does for such an action does not grow with its state: it copies
+  /// the event (the states' storage is retained, not copied), reads the time and whether the
+  /// action was sent at once, and hands the record over.
+  private func deferredRecord(
+    at place: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
+    prepared: PreparedAction?, forced: Bool
+  ) -> ActionRecord? {
+    // NB: A `Shared` value's reference holds its value before the action only until the next
+    // action: a state that may hold one, in a process that has one, is analysed at once.
+    guard !types.state.mayChangeUnseen else { return nil }
+    let bytes =
+      types.event.byteCount + (prepared?.payloadJSON?.utf8.count ?? 0)
+      + AnalysisBacklog.bytesPerRecord + self.keyframes.stateSize * AnalysisBacklog.bytesPerNode
+    guard self.backlog.admit(bytes: bytes) else { return nil }
+    let (id, origin, timestamp, duration) = types.event.withValues(at: place) {
+      ($0.id, $0.origin, $0.timestamp, $0.duration)
+    }
+    var record = ActionRecord(
+      seq: id,
+      timeNs: self.timing.time(
+        id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
+      durationNs: self.timing.duration(id: id, measured: duration),
+      origin: origin,
+      classification: prepared?.classification ?? AnalysisBacklog.unclassified,
+      statePath: "",
+      payloadJSON: prepared?.payloadJSON,
+      changes: [],
+      leaks: [],
+      atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin)
+    )
+    record.fromDebugger = prepared?.fromDebugger == true
+    record.deferred = DeferredAnalysis(
+      event: types.event.copy(of: place), types: types, session: session,
+      secrets: prepared?.secrets, isPrepared: prepared != nil, forced: forced, bytes: bytes,
+      recorder: self)
+    return record
+  }
+
+  /// Analyses the action of `record`, which the store's thread handed over unanalysed with a
+  /// copy of its event: on the writer's thread, before the record is written. The record is
+  /// then what the store's thread would have made, and its leaks are reported from here.
+  static func analyse(_ record: inout ActionRecord) {
+    guard let deferred = record.deferred else { return }
+    record.deferred = nil
+    deferred.recorder.analyse(&record, deferred)
+  }
+
+  private func analyse(_ record: inout ActionRecord, _ deferred: DeferredAnalysis) {
+    let types = deferred.types
+    let session = deferred.session
+    types.event.withValues(at: deferred.event) { values in
+      let (classification, changes, leaks, statePath) = ActionAnalysis.analyse(
+        action: values.action, actionValue: { values.actionValue() },
+        classification: deferred.isPrepared ? record.classification : nil,
+        classifier: types.actionClassifier, before: values.stateBefore,
+        after: values.stateAfter, stateKind: types.state, origin: values.origin,
+        route: values.route, ownEffectCounts: values.ownEffectCounts,
+        rootName: session.rootFeature
+      )
+      record.classification = classification
+      record.statePath = statePath
+      record.changes = changes
+      record.leaks = record.fromDebugger ? [] : leaks
+      if !deferred.isPrepared, types.actionIsEncodable != false {
+        record.payloadJSON = TraceJSON.encode(values.actionValue())
+      }
+      self.finish(
+        &record, values: values, types: types, secrets: deferred.secrets,
+        forced: deferred.forced
+      ) { record in
+        self.checkRedactionRootsOnce(stateType: types.state.type)
+        self.redactor.apply(
+          to: &record, stateBefore: types.state.load(values.stateBefore),
+          stateAfter: types.state.load(values.stateAfter), action: values.actionValue())
+      }
+      for leak in record.leaks {
+        self.handle(
+          leak, classification: record.classification, seq: record.seq,
+          rootFeature: session.rootFeature)
+      }
+    }
+  }
+
   /// The whole states to keep with the action `seq`; see ``KeyframeClock``.
   private func states(
-    seq: Int, changes: Int, kind: NodeKind, before: UnsafeRawPointer, after: UnsafeRawPointer
+    seq: Int, changes: Int, forced: Bool, kind: NodeKind, before: UnsafeRawPointer,
+    after: UnsafeRawPointer
   ) -> [StateSnapshot] {
     self.keyframes.snapshots(
-      seq: seq, changes: changes, before: { kind.load(before) }, after: { kind.load(after) },
+      seq: seq, changes: changes, forced: forced, before: { kind.load(before) },
+      after: { kind.load(after) },
       redact: self.redactState, redactJSON: self.redactStateJSON
     )
   }
@@ -601,7 +736,7 @@ public final class TraceRecorder: Sendable {
     id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
     before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: PreparedAction?
+    prepared: PreparedAction?, atOnce: Bool
   ) -> ActionRecord {
     let (classification, changes, leaks, statePath) = ActionAnalysis.analyse(
       action: action, actionValue: actionValue, classification: prepared?.classification,
@@ -621,7 +756,7 @@ public final class TraceRecorder: Sendable {
         ?? (types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue())),
       changes: changes,
       leaks: leaks,
-      atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin)
+      atOnce: atOnce
     )
     // NB: The page of `tcatrace serve --live` sends what the person at it chose, from outside
     // the app's features: no boundary of the app's code is crossed.
@@ -651,6 +786,7 @@ public final class TraceRecorder: Sendable {
   /// Reports, once, the state redactions rooted at another type than the store's state: they
   /// would redact nothing.
   private func checkRedactionRootsOnce(stateType: Any.Type) {
+    guard !self.redactor.redactions.isEmpty else { return }
     let isFirst = self.state.withLock { state in
       defer { state.hasCheckedRedactions = true }
       return !state.hasCheckedRedactions

@@ -434,6 +434,17 @@ package final class TraceWriter: @unchecked Sendable {
       let alreadyFailed = self.hasFailure
       self.condition.unlock()
 
+      // NB: What the store's thread handed over unanalysed is analysed here, before the
+      // transaction: its leaks are reported as the store's thread would have, from here.
+      if !alreadyFailed {
+        for index in batch.indices {
+          batch[index].withUnsafeMutableBufferPointer { records in
+            for record in records.indices where records[record].deferred != nil {
+              TraceRecorder.analyse(&records[record])
+            }
+          }
+        }
+      }
       var writeError: TraceFileError?
       if !alreadyFailed, session != nil || !batch.isEmpty || !events.isEmpty {
         do throws(TraceFileError) {

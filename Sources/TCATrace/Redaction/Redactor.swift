@@ -26,19 +26,27 @@ struct Redactor: Sendable {
   var isEmpty: Bool { self.redactions.isEmpty }
 
   func apply<State, Action>(to record: inout ActionRecord, event: ActionEvent<State, Action>) {
+    self.apply(
+      to: &record, stateBefore: event.stateBefore, stateAfter: event.stateAfter,
+      action: event.action)
+  }
+
+  /// Applies the redactions to the row of `action`, which took the store from `stateBefore` to
+  /// `stateAfter`: the values of an event, boxed.
+  func apply(to record: inout ActionRecord, stateBefore: Any, stateAfter: Any, action: Any) {
     var secrets: [Any] = []
-    let statePaths = self.statePaths.paths(narrowedBy: [event.stateBefore, event.stateAfter])
+    let statePaths = self.statePaths.paths(narrowedBy: [stateBefore, stateAfter])
 
     for redaction in self.redactions {
       switch redaction.kind {
       case let .state(_, keyPath, _):
-        for state in [event.stateBefore as Any, event.stateAfter as Any] {
+        for state in [stateBefore, stateAfter] {
           if let value = state[keyPath: keyPath], let unwrapped = Self.unwrap(value) {
             secrets.append(unwrapped)
           }
         }
       case let .action(_, extract):
-        var level: Any? = event.action
+        var level: Any? = action
         var cases: [String] = []
         while let current = level {
           let parts = EnumReflection.decompose(current)
@@ -83,7 +91,7 @@ struct Redactor: Sendable {
         }
       }
       if record.changes[index].old != nil {
-        if trees.before == nil { trees.before = StateTree.node(of: event.stateBefore) }
+        if trees.before == nil { trees.before = StateTree.node(of: stateBefore) }
         if let old = trees.before?.node(at: path) {
           record.changes[index].old = redacted(old).rendered()
         }
@@ -93,7 +101,7 @@ struct Redactor: Sendable {
         record.changes[index].rebuild?.node = node
         record.changes[index].new = node.rendered()
       } else if record.changes[index].new != nil {
-        if trees.after == nil { trees.after = StateTree.node(of: event.stateAfter) }
+        if trees.after == nil { trees.after = StateTree.node(of: stateAfter) }
         if let new = trees.after?.node(at: path) {
           record.changes[index].new = redacted(new).rendered()
         }

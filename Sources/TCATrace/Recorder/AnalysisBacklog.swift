@@ -1,0 +1,129 @@
+import RuntimeSupport
+
+/// The actions whose analysis waits for the writer's thread.
+///
+/// Where the writer keeps up, which it does with the actions an app sends (a tap's few, a
+/// timer's one a frame, typing's one a keystroke), the store's thread hands each action over
+/// unanalysed, with a copy of its event: classifying what was not classified before the reducer
+/// ran, the diff of the states, the leak rules, redaction and the kept states are the writer's
+/// work (see `TraceRecorder.analyse(_:)`). The backlog is bounded, so that a store that outruns
+/// the writer (a burst of actions back to back) does not hold ever more states alive: past
+/// ``maxActions`` actions (1,024 by default), or ``maxBytes`` bytes by its estimate (16 MiB),
+/// the store's thread analyses an action itself, as it does when the backlog is off, and the
+/// backlog counts it (``fallbacks``).
+package final class AnalysisBacklog: Sendable {
+  /// The most actions waiting for their analysis, by default.
+  package static let defaultMaxActions = 1_024
+  /// The most bytes the actions waiting hold, by estimate, by default: 16 MiB.
+  package static let defaultMaxBytes = 16 << 20
+  /// What an action waiting holds besides its event and its JSON, estimated: its record and
+  /// what it points to.
+  static let bytesPerRecord = 512
+  /// What a node of the state costs an action waiting, estimated: the store copies the
+  /// storage it changes while the state before is held, and a node of a kept state tree is
+  /// about this size.
+  static let bytesPerNode = 16
+
+  /// The classification of a record not yet analysed.
+  static let unclassified = ActionClassification(
+    path: "", rootCategory: .unclassified, feature: [], category: .unclassified, caseName: "")
+
+  /// The most actions waiting for their analysis.
+  let maxActions: Int
+  /// The most bytes the actions waiting hold, by estimate.
+  let maxBytes: Int
+
+  private let actions = AtomicWord()
+  private let bytes = AtomicWord()
+  private let isOpen = AtomicWord()
+  private let admittedCount = AtomicWord()
+  private let fallbackCount = AtomicWord()
+
+  package init(
+    maxActions: Int = AnalysisBacklog.defaultMaxActions,
+    maxBytes: Int = AnalysisBacklog.defaultMaxBytes
+  ) {
+    self.maxActions = maxActions
+    self.maxBytes = maxBytes
+  }
+
+  /// Lets actions wait: once the session's first action is analysed, with the state before it.
+  func open() {
+    if self.isOpen.loadRelaxed() == 0 { self.isOpen.storeRelaxed(1) }
+  }
+
+  /// Whether an action of `bytes` may wait for its analysis; if so, it is counted until
+  /// ``release(bytes:)``. Past a bound, the store's thread analyses it, and it is counted as a
+  /// fallback.
+  func admit(bytes: Int) -> Bool {
+    guard self.isOpen.loadRelaxed() != 0 else { return false }
+    guard Int(self.actions.loadRelaxed()) < self.maxActions,
+      Int(self.bytes.loadRelaxed()) + bytes <= self.maxBytes
+    else {
+      self.fallbackCount.addRelaxed(1)
+      return false
+    }
+    self.actions.addRelaxed(1)
+    self.bytes.addRelaxed(bytes)
+    self.admittedCount.addRelaxed(1)
+    return true
+  }
+
+  /// An action that waited has been analysed, or dropped.
+  func release(bytes: Int) {
+    self.actions.addRelaxed(-1)
+    self.bytes.addRelaxed(-bytes)
+  }
+
+  /// The actions waiting for their analysis.
+  package var count: Int { Int(self.actions.loadRelaxed()) }
+
+  /// The actions the store's thread handed over unanalysed, in all.
+  package var admitted: Int { Int(self.admittedCount.loadRelaxed()) }
+
+  /// The actions the store's thread analysed because the backlog was at a bound.
+  package var fallbacks: Int { Int(self.fallbackCount.loadRelaxed()) }
+}
+
+/// What the writer's thread needs to analyse an action the store's thread handed over: a copy
+/// of its event, and what the recorder knew of it.
+final class DeferredAnalysis: @unchecked Sendable {
+  // NB: `@unchecked`: the event is a copy of the store's, made on the store's thread and read
+  // on the writer's only after the writer's lock handed its record over; its states are
+  // values, which the writer only reads (as it reads the `StateAfterAction`s it follows).
+
+  /// The copy of the event, in memory of its own (`EventLayout.copy(of:)`).
+  let event: UnsafeMutableRawPointer
+  let types: RecordedTypes
+  let session: SessionState
+  /// The action's `TraceRedacted` values, when it was prepared with JSON.
+  let secrets: [Any]?
+  /// Whether the record's classification and JSON are the action's, prepared before its
+  /// reducer ran.
+  let isPrepared: Bool
+  /// Whether the action keeps the state after it (`KeyframeClock.takeForced()`).
+  let forced: Bool
+  /// What the backlog counts of it.
+  let bytes: Int
+  let recorder: TraceRecorder
+
+  init(
+    event: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
+    secrets: [Any]?, isPrepared: Bool, forced: Bool, bytes: Int, recorder: TraceRecorder
+  ) {
+    self.event = event
+    self.types = types
+    self.session = session
+    self.secrets = secrets
+    self.isPrepared = isPrepared
+    self.forced = forced
+    self.bytes = bytes
+    self.recorder = recorder
+  }
+
+  deinit {
+    // NB: On the writer's thread, most often: the states the event held are released there.
+    self.types.event.destroy(self.event)
+    self.recorder.backlog.release(bytes: self.bytes)
+  }
+}
