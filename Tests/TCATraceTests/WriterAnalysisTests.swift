@@ -1,7 +1,7 @@
 import CSQLite
 import CustomDump
 import Foundation
-import TCATrace
+@testable import TCATrace
 import TCATraceExamples
 import TestSupport
 import Testing
@@ -33,9 +33,9 @@ struct WriterAnalysisTests {
       let actions = try TraceReader(path: path).actions().count
       #expect(actions > 20)
       // NB: How many waited for the writer is not asserted here: the demo's state may hold a
-      // `Shared` value (its collections are `Equatable`), and so is analysed on the store's
-      // thread once another test of this process has made one. `tcatrace demo`'s own test
-      // (`DemoCommandTests`) records it in a process of its own, on the writer's thread.
+      // `Shared` value, as far as its type tells, and so is analysed on the store's
+      // thread once another test of this process has made one. The next test records it in a
+      // process of its own.
       if !onWriter { #expect(recorder.backlog.admitted == 0) }
       #expect(recorder.backlog.count == 0)
       dumps[onWriter] = try dump(path)
@@ -44,7 +44,28 @@ struct WriterAnalysisTests {
     expectNoDifference(dumps[true], dumps[false])
   }
 
-  /// Leaks found on the writer's thread are the leaks found on the store's.
+  /// The demo's session recorded in a process that has no `Shared` value: every action but the
+  /// first waits for the writer's thread, and the session is the one the store's thread makes.
+  @Test func theDemoSessionWaitsForTheWriterInAProcessOfItsOwn() async throws {
+    let directory = try TemporaryDirectory()
+    var dumps: [String: [String]] = [:]
+    for thread in ["stores", "writers"] {
+      let path = directory.path("demo-\(thread).db")
+      let result = try await Product("tcatrace-fixture").run(
+        ["record-demo-analysed-on", thread, path])
+      #expect(result.status == 0, "\(result.stderr)")
+      let actions = try TraceReader(path: path).actions().count
+      #expect(actions > 20)
+      let expected =
+        thread == "writers" ? "admitted \(actions - 1) fallbacks 0" : "admitted 0 fallbacks 0"
+      #expect(result.stdout.split(separator: "\n").last.map(String.init) == expected)
+      dumps[thread] = try dump(path)
+    }
+    expectNoDifference(dumps["writers"], dumps["stores"])
+  }
+
+  /// Leaks found on the writer's thread are the leaks found on the store's; so are the states
+  /// kept whole after a debugger's jump.
   @Test func leaksAreFoundAlikeOnEitherThread() async throws {
     let directory = try TemporaryDirectory()
     var dumps: [Bool: [String]] = [:]
@@ -57,6 +78,8 @@ struct WriterAnalysisTests {
       #expect(session.leakCount == 3)
       #expect(recorder.backlog.admitted == (onWriter ? session.actionCount - 1 : 0))
       dumps[onWriter] = try dump(path)
+      // NB: The state before the first action, and the state after the jump's next action.
+      #expect(dumps[onWriter]?.filter { $0.hasPrefix("states|") }.count == 2)
     }
     expectNoDifference(dumps[true], dumps[false])
   }
@@ -124,7 +147,11 @@ private func sendLeakyActions(to recorder: TraceRecorder) throws
   let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
     LeakyParentFeature()
   }
-  for action in leakyActions { store.send(action) }
+  for (index, action) in leakyActions.enumerated() {
+    store.send(action)
+    // NB: As a debugger's jump does: the next action keeps the state after it whole.
+    if index == 3 { recorder.stateWasReplaced() }
+  }
   return store
 }
 

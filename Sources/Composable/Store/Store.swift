@@ -54,20 +54,25 @@ public final class Store<State, Action> {
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
     self.init(
-      initialState: initialState(), observer: { observer($0.pointee) }, willReduce: nil,
+      initialState: initialState(),
+      observer: {
+        observer($0.pointee)
+        return false
+      }, willReduce: nil,
       reducer: reducer, withDependencies: prepareDependencies)
   }
 
   /// A store with an observer that is also told of each action before its reducer runs, with
   /// its id, origin and the time the reducer starts: a recorder's flight journal. The observer
-  /// is handed the event where it lies, valid during the call only.
+  /// is handed the event where it lies, valid during the call only, and returns whether it took
+  /// it: moved it out (`moveInitialize`), so that the store does not destroy it.
   ///
   /// - Parameter admits: Asked of each action, with its origin, before it is numbered: one it
   ///   refuses is dropped, neither reduced, observed nor its effect run. For a debugger's lock
   ///   (see ``replaceState(_:)``). Default: every action is.
   package convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
-    observer: @escaping @MainActor (UnsafePointer<ActionEvent<State, Action>>) -> Void,
+    observer: @escaping @MainActor (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool,
     willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?,
     admits: (@MainActor (ActionOrigin) -> Bool)? = nil,
     @ReducerBuilder<State, Action> reducer: () -> R,

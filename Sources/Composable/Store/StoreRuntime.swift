@@ -9,7 +9,10 @@ final class StoreRuntime<State, Action> {
   /// Handed each processed action's event, where it lies: a pointer is the one thing a
   /// recorder can read it through without the event type's generic metadata, which costs a
   /// lookup each time unspecialized code asks for it.
-  private let observer: (@MainActor (UnsafePointer<ActionEvent<State, Action>>) -> Void)?
+  ///
+  /// The observer returns whether it took the event: moved it out of the place, which the store
+  /// then does not destroy.
+  private let observer: (@MainActor (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool)?
   /// Told of each action before its reducer runs, when there is an observer.
   private let willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?
   /// Asked of each action, with its origin, before it is numbered: one it refuses is dropped,
@@ -54,7 +57,7 @@ final class StoreRuntime<State, Action> {
   init<R: Reducer<State, Action>>(
     initialState: State,
     reducer: R,
-    observer: (@MainActor (UnsafePointer<ActionEvent<State, Action>>) -> Void)?,
+    observer: (@MainActor (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool)?,
     willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)? = nil,
     admits: (@MainActor (ActionOrigin) -> Bool)? = nil
   ) {
@@ -199,8 +202,10 @@ final class StoreRuntime<State, Action> {
         duration: end &- start
       )
     )
-    self.handle.sharedChanges.comparing { observer(place) }
-    place.deinitialize(count: 1)
+    // NB: An observer that takes the event moves it out: nothing is left to destroy, and the
+    // copy the recorder would otherwise make, and this destruction, are not paid.
+    let taken = self.handle.sharedChanges.comparing { observer(place) }
+    if !taken { place.deinitialize(count: 1) }
     return effect
   }
 

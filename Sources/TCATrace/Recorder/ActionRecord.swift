@@ -17,6 +17,20 @@ package struct ActionRecord: Sendable {
     self.atOnce = atOnce
   }
 
+  /// The record of action `seq` before its analysis, which the writer's thread makes from
+  /// `deferred` (see ``AnalysisBacklog``).
+  init(seq: Int, deferred: DeferredAnalysis) {
+    self.init(
+      seq: seq, timeNs: 0, durationNs: 0, origin: .send,
+      // NB: Made here, not copied from a constant: empty strings and arrays retain nothing.
+      classification: ActionClassification(
+        path: "", rootCategory: .unclassified, feature: [], category: .unclassified,
+        caseName: ""),
+      statePath: "", payloadJSON: nil,
+      changes: [], leaks: [])
+    self.deferred = deferred
+  }
+
   package var seq: Int
   package var timeNs: Int64
   package var durationNs: Int64

@@ -24,10 +24,6 @@ package final class AnalysisBacklog: Sendable {
   /// about this size.
   static let bytesPerNode = 16
 
-  /// The classification of a record not yet analysed.
-  static let unclassified = ActionClassification(
-    path: "", rootCategory: .unclassified, feature: [], category: .unclassified, caseName: "")
-
   /// The most actions waiting for their analysis.
   let maxActions: Int
   /// The most bytes the actions waiting hold, by estimate.
@@ -96,34 +92,34 @@ final class DeferredAnalysis: @unchecked Sendable {
   let event: UnsafeMutableRawPointer
   let types: RecordedTypes
   let session: SessionState
-  /// The action's `TraceRedacted` values, when it was prepared with JSON.
-  let secrets: [Any]?
-  /// Whether the record's classification and JSON are the action's, prepared before its
-  /// reducer ran.
-  let isPrepared: Bool
+  /// The action as the store's thread prepared it before its reducer ran, moved here.
+  var prepared: PreparedAction?
   /// Whether the action keeps the state after it (`KeyframeClock.takeForced()`).
   let forced: Bool
+  /// Whether an effect sent the action at once (`SynchronousSends`), found on the store's
+  /// thread.
+  let atOnce: Bool
   /// What the backlog counts of it.
   let bytes: Int
-  let recorder: TraceRecorder
+  /// What analyses it: not the recorder, which must not be kept alive by what its writer holds.
+  let analysis: RecordAnalysis
 
   init(
-    event: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
-    secrets: [Any]?, isPrepared: Bool, forced: Bool, bytes: Int, recorder: TraceRecorder
+    event: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState, forced: Bool,
+    atOnce: Bool, bytes: Int, analysis: RecordAnalysis
   ) {
     self.event = event
     self.types = types
     self.session = session
-    self.secrets = secrets
-    self.isPrepared = isPrepared
     self.forced = forced
+    self.atOnce = atOnce
     self.bytes = bytes
-    self.recorder = recorder
+    self.analysis = analysis
   }
 
   deinit {
     // NB: On the writer's thread, most often: the states the event held are released there.
     self.types.event.destroy(self.event)
-    self.recorder.backlog.release(bytes: self.bytes)
+    self.analysis.backlog.release(bytes: self.bytes)
   }
 }

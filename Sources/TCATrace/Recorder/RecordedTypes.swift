@@ -81,8 +81,7 @@ struct EventLayout: Sendable {
   /// an event whose analysis waits for the writer's thread (see ``copy(of:)``).
   private let size: Int
   private let alignment: Int
-  private let copyEvent: @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
-  private let destroyEvent: @Sendable (UnsafeMutableRawPointer) -> Void
+  private let eventMetatype: Any.Type
 
   init<State, Action>(_: ActionEvent<State, Action>.Type) {
     typealias Event = ActionEvent<State, Action>
@@ -99,22 +98,10 @@ struct EventLayout: Sendable {
     self.eventType = ObjectIdentifier(Event.self)
     self.size = MemoryLayout<Event>.size
     self.alignment = MemoryLayout<Event>.alignment
-    // NB: The event type is captured as a value and handed to generic code as its metadata: a
-    // closure naming `ActionEvent<State, Action>` would look its metadata up at each call.
-    let eventType = Event.self
-    self.copyEvent = { Self.copy(eventType, from: $0, to: $1) }
-    self.destroyEvent = { Self.destroy(eventType, at: $0) }
-  }
-
-  private static func copy<Event>(
-    _: Event.Type, from source: UnsafeRawPointer, to place: UnsafeMutableRawPointer
-  ) {
-    place.initializeMemory(
-      as: Event.self, from: source.assumingMemoryBound(to: Event.self), count: 1)
-  }
-
-  private static func destroy<Event>(_: Event.Type, at place: UnsafeMutableRawPointer) {
-    place.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
+    // NB: Kept as a value and opened where it is used: generic code handed it has the event
+    // type's metadata, where a closure naming `ActionEvent<State, Action>` looked it up at each
+    // call (about 340 instructions).
+    self.eventMetatype = Event.self
   }
 
   /// A copy of the event at `place`, in memory of its own, which ``destroy(_:)`` destroys and
@@ -123,13 +110,33 @@ struct EventLayout: Sendable {
   func copy(of place: UnsafeRawPointer) -> UnsafeMutableRawPointer {
     let copy = UnsafeMutableRawPointer.allocate(
       byteCount: max(self.size, 1), alignment: self.alignment)
-    self.copyEvent(place, copy)
+    func initialize<Event>(_: Event.Type) {
+      copy.initializeMemory(
+        as: Event.self, from: place.assumingMemoryBound(to: Event.self), count: 1)
+    }
+    _openExistential(self.eventMetatype, do: initialize)
     return copy
   }
 
-  /// Destroys and frees a copy ``copy(of:)`` made.
+  /// The event at `place`, moved into memory of its own, which ``destroy(_:)`` destroys and
+  /// frees: `place` is left uninitialized.
+  func move(from place: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+    let moved = UnsafeMutableRawPointer.allocate(
+      byteCount: max(self.size, 1), alignment: self.alignment)
+    func initialize<Event>(_: Event.Type) {
+      moved.moveInitializeMemory(
+        as: Event.self, from: place.assumingMemoryBound(to: Event.self), count: 1)
+    }
+    _openExistential(self.eventMetatype, do: initialize)
+    return moved
+  }
+
+  /// Destroys and frees a copy ``copy(of:)`` or ``move(from:)`` made.
   func destroy(_ copy: UnsafeMutableRawPointer) {
-    self.destroyEvent(copy)
+    func deinitialize<Event>(_: Event.Type) {
+      copy.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
+    }
+    _openExistential(self.eventMetatype, do: deinitialize)
     copy.deallocate()
   }
 

@@ -170,7 +170,7 @@ public final class RecordingStore<State, Action> {
     private nonisolated static func observer(
       recording recorder: TraceRecorder
     ) -> (
-      observer: @Sendable (UnsafePointer<ActionEvent<State, Action>>) -> Void,
+      observer: @Sendable (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool,
       willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
     ) {
       recorder.storeObserver(State.self, Action.self)
@@ -181,7 +181,7 @@ public final class RecordingStore<State, Action> {
     private nonisolated static func observer(
       recording recorder: TraceRecorder, driver: StoreDriver<State, Action>
     ) -> (
-      observer: @Sendable (UnsafePointer<ActionEvent<State, Action>>) -> Void,
+      observer: @Sendable (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool,
       willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?,
       admits: @Sendable (ActionOrigin) -> Bool
     ) {
@@ -189,8 +189,9 @@ public final class RecordingStore<State, Action> {
         State.self, Action.self, fromDebugger: { driver.isReducingDebuggers })
       return (
         { event in
-          observer(event)
+          // NB: Kept before the recorder may take the event.
           driver.keep(event.pointee.stateAfter, seq: event.pointee.id)
+          return observer(event)
         },
         willReduce,
         { driver.admits($0) }

@@ -85,10 +85,8 @@ public final class TraceRecorder: Sendable {
   /// write what is pending and close the file: 2 seconds, well within the time iOS gives an
   /// app that enters the background.
   public static let suspensionTimeout: Duration = .seconds(2)
-  /// Redacts a kept state's tree, on the writer's thread.
-  private let redactState: @Sendable (inout StateNode, Any) -> Void
-  private let redactStateJSON: @Sendable (String, Any) -> String
-  private let redactJSONChanges: StateAfterAction.Redact
+  /// What the recorder analyses each action with, on the store's thread or the writer's.
+  private let analysis: RecordAnalysis
 
   /// The TCATrace version written into each session.
   public static let version = "0.1.0"
@@ -183,19 +181,12 @@ public final class TraceRecorder: Sendable {
     self.backlog = backlog
     // NB: A leak is reported where its action was sent when that matters: in a test, whose
     // issue belongs to the test that sent it, and when it stops the process.
+    // NB: Never with `stopInDebug`, whose stop writes what is pending first: on the writer's
+    // thread, that would wait for itself.
     self.analysesOnWritersThread =
-      analysesOnWritersThread
-      ?? (policy == .recordOnly || (policy == .reportIssue && !isTesting))
-    let redactor = self.redactor
-    self.redactState = { tree, state in
-      if !redactor.isEmpty { redactor.redact(&tree, state: state) }
-    }
-    // NB: `TraceRedacted` values are redacted with no redaction given: a tree renders them
-    // as the marker, but their JSON does not.
-    self.redactStateJSON = { json, state in redactor.redact(json: json, state: state) }
-    self.redactJSONChanges = { changes, values, before, after in
-      redactor.redact(jsonChanges: changes, values: values, before: before, after: after)
-    }
+      policy != .stopInDebug
+      && (analysesOnWritersThread
+        ?? (policy == .recordOnly || (policy == .reportIssue && !isTesting)))
     func openJournal() -> FlightRecorder? {
       flightJournal ? FlightRecorder.open(tracePath: path) : nil
     }
@@ -230,6 +221,9 @@ public final class TraceRecorder: Sendable {
         throw error
       }
     }
+    self.analysis = RecordAnalysis(
+      policy: policy, timing: timing, redactor: self.redactor, keyframes: self.keyframes,
+      backlog: backlog, writer: self.writer)
     // NB: Weak: the writer outlives a recorder that is never closed, to finish its session.
     self.writer?.onFailure { [weak self] failure in
       self?.reportWriterFailureOnce(failure)
@@ -398,7 +392,8 @@ public final class TraceRecorder: Sendable {
     guard self.writer != nil else { return }
     if prepared != nil { self.flight?.returned(seq: event.id) }
     guard let (session, types) = self.recording(ActionEvent<State, Action>.self) else { return }
-    _ = self.submit(event, types: types, session: session, prepared: prepared)
+    var prepared = prepared
+    _ = self.submit(event, types: types, session: session, prepared: &prepared)
   }
 
   /// The session, and what is known of the types of events of `State` and `Action`; `nil`
@@ -470,17 +465,17 @@ public final class TraceRecorder: Sendable {
   func storeObserver<State, Action>(
     _: State.Type, _: Action.Type, fromDebugger: (@Sendable () -> Bool)? = nil
   ) -> (
-    observer: @Sendable (UnsafePointer<ActionEvent<State, Action>>) -> Void,
+    observer: @Sendable (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool,
     willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
   ) {
     guard self.writer != nil, let session = self.state.withLock({ $0.session }) else {
-      return ({ _ in }, nil)
+      return ({ _ in false }, nil)
     }
     let types = self.learnTypes(ActionEvent<State, Action>.self)
     let store = StoreRecording()
     return (
       { event in
-        guard !store.hasStopped else { return }
+        guard !store.hasStopped else { return false }
         assert(types.event.isLayout(of: ActionEvent<State, Action>.self))
         // NB: Read through its layout, not as an `ActionEvent<State, Action>`: each use of that
         // type in code that is not specialized looks its metadata up.
@@ -494,10 +489,17 @@ public final class TraceRecorder: Sendable {
         } else {
           self.flight?.returned(seq: id)
         }
-        let submitted = self.submit(at: place, types: types, session: session, prepared: prepared) {
-          self.redact(&$0, event: event.pointee)
+        // NB: The event is the recorder's to take: handed to the writer's thread unanalysed,
+        // it is moved there, not copied.
+        var took = false
+        let submitted = self.submit(
+          at: place, types: types, session: session, prepared: &prepared,
+          takingFrom: UnsafeMutableRawPointer(event), took: &took
+        ) {
+          self.analysis.redact(&$0, event: event.pointee)
         }
         if !submitted { store.hasStopped = true }
+        return took
       },
       { id, action, origin, start in
         guard !store.hasStopped else { return }
@@ -522,42 +524,42 @@ public final class TraceRecorder: Sendable {
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit<State, Action>(
     _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState,
-    prepared: PreparedAction?
+    prepared: inout PreparedAction?
   ) -> Bool {
     assert(
       types.event.isLayout(of: ActionEvent<State, Action>.self),
       "EventLayout of another event type used for \(ActionEvent<State, Action>.self)"
     )
     return withUnsafePointer(to: event) {
-      self.submit(at: UnsafeRawPointer($0), types: types, session: session, prepared: prepared) {
-        self.redact(&$0, event: event)
+      var took = false
+      return self.submit(
+        at: UnsafeRawPointer($0), types: types, session: session, prepared: &prepared,
+        takingFrom: nil, took: &took
+      ) {
+        self.analysis.redact(&$0, event: event)
       }
     }
   }
 
-  /// Redacts `record`, the record of `event`, by the recorder's redactions.
-  private func redact<State, Action>(
-    _ record: inout ActionRecord, event: ActionEvent<State, Action>
-  ) {
-    self.checkRedactionRootsOnce(stateType: State.self)
-    self.redactor.apply(to: &record, event: event)
-  }
-
   /// Analyses the event at `place`, of the types `types` describes, and hands it to the writer;
-  /// or hands the writer a copy of it to analyse, while its backlog is within its bounds.
+  /// or hands the writer the event to analyse, while its backlog is within its bounds: moved
+  /// from `movable` (the same place) when given, and then `took` is set, or else copied.
   ///
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit(
     at place: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: PreparedAction?, redact: (inout ActionRecord) -> Void
+    prepared: inout PreparedAction?, takingFrom movable: UnsafeMutableRawPointer?,
+    took: inout Bool, redact: (inout ActionRecord) -> Void
   ) -> Bool {
     guard let writer = self.writer else { return false }
     let forced = self.keyframes.takeForced()
     if self.analysesOnWritersThread,
-      let record = self.deferredRecord(
-        at: place, types: types, session: session, prepared: prepared, forced: forced)
+      let submitted = self.submitUnanalysed(
+        at: place, types: types, session: session, prepared: &prepared, forced: forced,
+        takingFrom: movable, to: writer)
     {
-      return self.hand(record, to: writer)
+      took = movable != nil
+      return submitted
     }
     // NB: The event's values are read where they lie, and analysed by code that is not
     // generic: each generic function reading an event looked up the event type's metadata.
@@ -565,7 +567,7 @@ public final class TraceRecorder: Sendable {
     // would be copied out and destroyed, a retain and a release of each of its strings.
     return types.event.withValues(at: place) { values in
       let id = values.id
-      var record = self.analysedRecord(
+      var record = self.analysis.analysedRecord(
         id: id, origin: values.origin, route: values.route,
         ownEffectCounts: values.ownEffectCounts, timestamp: values.timestamp,
         duration: values.duration, action: values.action,
@@ -577,7 +579,7 @@ public final class TraceRecorder: Sendable {
       // writer's queue. Whole states are redacted by the writer, as it builds their trees,
       // before it writes them. What redacts reads the event as its type: only when there is
       // something to redact.
-      self.finish(
+      self.analysis.finish(
         &record, values: values, types: types, secrets: prepared?.secrets, forced: forced,
         redact: redact)
       // NB: The first action analysed kept the state before it: later ones may wait.
@@ -587,7 +589,7 @@ public final class TraceRecorder: Sendable {
       guard self.hand(record, to: writer) else { return false }
       if let classification {
         for leak in leaks {
-          self.handle(
+          self.analysis.handle(
             leak, classification: classification, seq: id, rootFeature: session.rootFeature)
         }
       }
@@ -608,163 +610,42 @@ public final class TraceRecorder: Sendable {
     return true
   }
 
-  /// Keeps the states the action's record keeps, redacts it, and scrubs its JSON of `secrets`
-  /// (the action's `TraceRedacted` values; found now when `nil`): what is left of its analysis
-  /// once it is classified and diffed.
-  private func finish(
-    _ record: inout ActionRecord, values: EventLayout.Values, types: RecordedTypes,
-    secrets: [Any]?, forced: Bool, redact: (inout ActionRecord) -> Void
-  ) {
-    let states = self.states(
-      seq: record.seq, changes: record.changes.count, forced: forced, kind: types.state,
-      before: values.stateBefore, after: values.stateAfter
-    )
-    // NB: The state's JSON is followed on the writer's thread, from each state to the next.
-    let stateAfter =
-      types.stateIsEncodable && self.keyframes.isEnabled
-      ? StateAfterAction(
-        value: types.state.load(values.stateAfter), redact: self.redactJSONChanges)
-      : nil
-    record.keep(states, stateAfter: stateAfter)
-    if !self.redactor.isEmpty { redact(&record) }
-    if record.payloadJSON != nil {
-      Redactor.scrub(&record, of: secrets ?? Redactor.redactedValues(in: values.actionValue()))
-    }
-  }
-
-  /// The record of the event at `place`, unanalysed, with a copy of the event for the writer's
-  /// thread to analyse (``analyse(_:)``); `nil` when the backlog is at its bounds, before the
-  /// session's first action has been analysed, or when the state may hold a `Shared` value.
+  /// Hands the writer the action of the event at `place` unanalysed, with a copy of the event
+  /// for its thread to analyse (``analyse(_:)``), and `prepared`, moved; `nil`, with nothing
+  /// handed over, when the backlog is at its bounds, before the session's first action has been
+  /// analysed, or when the state may hold a `Shared` value.
   ///
-  /// What the store's thread does for such an action does not grow with its state: it copies
-  /// the event (the states' storage is retained, not copied), reads the time and whether the
-  /// action was sent at once, and hands the record over.
-  private func deferredRecord(
+  /// What the store's thread does for such an action does not grow with its state: it moves
+  /// the event, or copies it (the states' storage is retained, not copied), finds whether an
+  /// effect sent the action at once, and hands it over.
+  ///
+  /// - Returns: `false` when the writer has failed: the recording has stopped.
+  private func submitUnanalysed(
     at place: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: PreparedAction?, forced: Bool
-  ) -> ActionRecord? {
+    prepared: inout PreparedAction?, forced: Bool, takingFrom movable: UnsafeMutableRawPointer?,
+    to writer: TraceWriter
+  ) -> Bool? {
     // NB: A `Shared` value's reference holds its value before the action only until the next
-    // action: a state that may hold one, in a process that has one, is analysed at once.
-    guard !types.state.mayChangeUnseen else { return nil }
+    // action: a state that may hold one, in a process that has one, is analysed at once. On
+    // TCA, the process is known to have one only once the recorder has found one in a state
+    // before an action: the first action whose state after holds one would be missed.
+    #if ComposableArchitecture
+      guard !types.state.mayHoldShared else { return nil }
+    #else
+      guard !types.state.mayChangeUnseen else { return nil }
+    #endif
     let bytes =
       types.event.byteCount + (prepared?.payloadJSON?.utf8.count ?? 0)
       + AnalysisBacklog.bytesPerRecord + self.keyframes.stateSize * AnalysisBacklog.bytesPerNode
     guard self.backlog.admit(bytes: bytes) else { return nil }
-    let (id, origin, timestamp, duration) = types.event.withValues(at: place) {
-      ($0.id, $0.origin, $0.timestamp, $0.duration)
-    }
-    var record = ActionRecord(
-      seq: id,
-      timeNs: self.timing.time(
-        id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
-      durationNs: self.timing.duration(id: id, measured: duration),
-      origin: origin,
-      classification: prepared?.classification ?? AnalysisBacklog.unclassified,
-      statePath: "",
-      payloadJSON: prepared?.payloadJSON,
-      changes: [],
-      leaks: [],
-      atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin)
-    )
-    record.fromDebugger = prepared?.fromDebugger == true
-    record.deferred = DeferredAnalysis(
-      event: types.event.copy(of: place), types: types, session: session,
-      secrets: prepared?.secrets, isPrepared: prepared != nil, forced: forced, bytes: bytes,
-      recorder: self)
-    return record
-  }
-
-  /// Analyses the action of `record`, which the store's thread handed over unanalysed with a
-  /// copy of its event: on the writer's thread, before the record is written. The record is
-  /// then what the store's thread would have made, and its leaks are reported from here.
-  static func analyse(_ record: inout ActionRecord) {
-    guard let deferred = record.deferred else { return }
-    record.deferred = nil
-    deferred.recorder.analyse(&record, deferred)
-  }
-
-  private func analyse(_ record: inout ActionRecord, _ deferred: DeferredAnalysis) {
-    let types = deferred.types
-    let session = deferred.session
-    types.event.withValues(at: deferred.event) { values in
-      let (classification, changes, leaks, statePath) = ActionAnalysis.analyse(
-        action: values.action, actionValue: { values.actionValue() },
-        classification: deferred.isPrepared ? record.classification : nil,
-        classifier: types.actionClassifier, before: values.stateBefore,
-        after: values.stateAfter, stateKind: types.state, origin: values.origin,
-        route: values.route, ownEffectCounts: values.ownEffectCounts,
-        rootName: session.rootFeature
-      )
-      record.classification = classification
-      record.statePath = statePath
-      record.changes = changes
-      record.leaks = record.fromDebugger ? [] : leaks
-      if !deferred.isPrepared, types.actionIsEncodable != false {
-        record.payloadJSON = TraceJSON.encode(values.actionValue())
-      }
-      self.finish(
-        &record, values: values, types: types, secrets: deferred.secrets,
-        forced: deferred.forced
-      ) { record in
-        self.checkRedactionRootsOnce(stateType: types.state.type)
-        self.redactor.apply(
-          to: &record, stateBefore: types.state.load(values.stateBefore),
-          stateAfter: types.state.load(values.stateAfter), action: values.actionValue())
-      }
-      for leak in record.leaks {
-        self.handle(
-          leak, classification: record.classification, seq: record.seq,
-          rootFeature: session.rootFeature)
-      }
-    }
-  }
-
-  /// The whole states to keep with the action `seq`; see ``KeyframeClock``.
-  private func states(
-    seq: Int, changes: Int, forced: Bool, kind: NodeKind, before: UnsafeRawPointer,
-    after: UnsafeRawPointer
-  ) -> [StateSnapshot] {
-    self.keyframes.snapshots(
-      seq: seq, changes: changes, forced: forced, before: { kind.load(before) },
-      after: { kind.load(after) },
-      redact: self.redactState, redactJSON: self.redactStateJSON
-    )
-  }
-
-  /// The record of one action, from its values in place: classified, diffed and checked.
-  private func analysedRecord(
-    id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
-    timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
-    before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: PreparedAction?, atOnce: Bool
-  ) -> ActionRecord {
-    let (classification, changes, leaks, statePath) = ActionAnalysis.analyse(
-      action: action, actionValue: actionValue, classification: prepared?.classification,
-      classifier: types.actionClassifier,
-      before: before, after: after, stateKind: types.state, origin: origin, route: route,
-      ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
-    )
-    var record = ActionRecord(
-      seq: id,
-      timeNs: self.timing.time(
-        id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
-      durationNs: self.timing.duration(id: id, measured: duration),
-      origin: origin,
-      classification: classification,
-      statePath: statePath,
-      payloadJSON: prepared.map(\.payloadJSON)
-        ?? (types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue())),
-      changes: changes,
-      leaks: leaks,
-      atOnce: atOnce
-    )
-    // NB: The page of `tcatrace serve --live` sends what the person at it chose, from outside
-    // the app's features: no boundary of the app's code is crossed.
-    if prepared?.fromDebugger == true {
-      record.fromDebugger = true
-      record.leaks = []
-    }
-    return record
+    let (id, origin) = types.event.withValues(at: place) { ($0.id, $0.origin) }
+    let deferred = DeferredAnalysis(
+      event: movable.map { types.event.move(from: $0) } ?? types.event.copy(of: place),
+      types: types, session: session, forced: forced,
+      atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin), bytes: bytes,
+      analysis: self.analysis)
+    swap(&deferred.prepared, &prepared)
+    return self.hand(ActionRecord(seq: id, deferred: deferred), to: writer)
   }
 
   /// Finds out, once, what the recorder needs to know of its store's types.
@@ -781,51 +662,6 @@ public final class TraceRecorder: Sendable {
     )
     self.state.withLock { $0.types = types }
     return types
-  }
-
-  /// Reports, once, the state redactions rooted at another type than the store's state: they
-  /// would redact nothing.
-  private func checkRedactionRootsOnce(stateType: Any.Type) {
-    guard !self.redactor.redactions.isEmpty else { return }
-    let isFirst = self.state.withLock { state in
-      defer { state.hasCheckedRedactions = true }
-      return !state.hasCheckedRedactions
-    }
-    guard isFirst else { return }
-    for redaction in self.redactor.redactions {
-      if case let .state(root, _, path) = redaction.kind, root != stateType {
-        let (rootName, stateName) = (String(reflecting: root), String(reflecting: stateType))
-        reportIssue(
-          """
-          TraceRedaction.state(\\\(rootName).\(path)) starts at '\(rootName)', but the recorded \
-          store's state is '\(stateName)', so it redacts nothing. Start the key path at \(stateName).
-          """
-        )
-      }
-    }
-  }
-
-  private func handle(
-    _ leak: Leak, classification: ActionClassification, seq: Int, rootFeature: String
-  ) {
-    let feature = leak.feature.isEmpty ? rootFeature : leak.feature
-    let message = """
-      Boundary leak (\(leak.rule.rawValue)) in \(feature): \(leak.detail). Action #\(seq): \
-      \(classification.path)
-      """
-    switch self.policy {
-    case .recordOnly:
-      break
-    case .reportIssue:
-      reportIssue(message)
-    case .stopInDebug:
-      #if DEBUG
-        self.writer?.flush()
-        fatalError(message)
-      #else
-        reportIssue(message)
-      #endif
-    }
   }
 
   /// Reports, once, the error that stopped the writer: called by the writer's thread as it
@@ -964,7 +800,6 @@ private struct RecorderState {
   var hasReportedFailure = false
   var hasReportedDrop = false
   var modifierSeq = 0
-  var hasCheckedRedactions = false
   var pendingCauses: [Int] = []
   /// Whether the next action is the debugger's.
   var debuggerIsSending = false

@@ -18,6 +18,10 @@
 //                                           (ACTIONS sent at once, then closed: the last writes fail)
 //   tcatrace-fixture leak-stop FILE         (records the leaky example with .stopInDebug)
 //   tcatrace-fixture record-demo FILE       (the demo's two sessions, with fixed times)
+//   tcatrace-fixture record-demo-analysed-on stores|writers FILE
+//                                           (the demo's app session, redacted, fixed times,
+//                                           analysed on the thread named; prints how many
+//                                           actions waited for the writer's thread)
 //   tcatrace-fixture record-library FILE    (the library example's session, fixed times: what
 //                                           Tests/RealTCA records on TCA too)
 //   tcatrace-fixture record-game FILE       (a session of the app written as TCA's examples
@@ -93,6 +97,10 @@ struct TraceFixture {
       try await crash(path: arguments[1], how, throughModifier: arguments.count == 4)
     case "record-demo" where arguments.count == 2:
       try await recordDemo(path: arguments[1])
+    case "record-demo-analysed-on"
+    where arguments.count == 3
+      && ["stores", "writers"].contains(arguments[1]):
+      try await recordDemo(path: arguments[2], onWritersThread: arguments[1] == "writers")
     case "record-library" where arguments.count == 2:
       try await recordLibrary(path: arguments[1])
     case "record-game" where arguments.count == 2:
@@ -241,6 +249,24 @@ struct TraceFixture {
     await leakyStore.finish()
     try await leaky.close()
     emit("recorded")
+  }
+
+  /// Records the demo's app session, analysed on the store's thread or the writer's, and
+  /// prints what the backlog counted: `admitted N fallbacks M`.
+  @MainActor
+  static func recordDemo(path: String, onWritersThread: Bool) async throws {
+    let recorder = try TraceRecorder(
+      path: path, session: "app", redacting: AppFeature.redactions, timing: .fixed,
+      analysesOnWritersThread: onWritersThread)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature()
+    } withDependencies: {
+      DemoScript.immediateDependencies(&$0)
+    }
+    await DemoScript.runApp(finish: store.finish) { store.send($0) }
+    await store.finish()
+    try await recorder.close()
+    emit("admitted \(recorder.backlog.admitted) fallbacks \(recorder.backlog.fallbacks)")
   }
 
   /// Records the library example's session.
