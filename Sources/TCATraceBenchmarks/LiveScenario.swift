@@ -30,7 +30,7 @@ extension Scenarios {
     var cpu: [Bool: [Double]] = [false: [], true: []]
     for run in 0..<3 {
       for live in [false, true] {
-        let (nanoseconds, sent) = try await Self.sendAtRate(
+        let (nanoseconds, sent, _) = try await Self.sendAtRate(
           .tap, every: 16, frames: size.patternFrames,
           recordingTo: scratch.path("tap-\(run)-\(live).db"),
           debugger: live ? server.debugger : nil)

@@ -22,7 +22,7 @@ extension Scenarios {
       var cpu: [Bool: Double?] = [:]
       for recorded in [false, true] {
         let path = scratch.path("\(pattern)-\(recorded).db")
-        let (nanoseconds, sent) = try await Self.sendAtRate(
+        let (nanoseconds, sent, backlog) = try await Self.sendAtRate(
           pattern, every: milliseconds, frames: frames, recordingTo: recorded ? path : nil)
         cpu[recorded] = nanoseconds.map { Double($0) / Double(sent) }
         guard recorded else { continue }
@@ -35,6 +35,20 @@ extension Scenarios {
           Ratio(
             name: "\(pattern.title) every \(milliseconds) ms: actions written / sent",
             value: Double(session.actionCount) / Double(sent), target: .atLeast(1)))
+        // NB: All but the session's first, which keeps the state before it, where the writer
+        // keeps up: none past the backlog's bound.
+        if let backlog {
+          figures.append(
+            Figure(
+              name:
+                "\(pattern.title) every \(milliseconds) ms: actions analysed on the store's thread past the backlog's bound",
+              unit: "actions", samples: [Double(backlog.fallbacks)]))
+          ratios.append(
+            Ratio(
+              name:
+                "\(pattern.title) every \(milliseconds) ms: actions analysed on the writer's thread / sent but the first",
+              value: Double(backlog.admitted) / Double(sent - 1), target: .atLeast(1)))
+        }
       }
       guard let plain = cpu[false] ?? nil, let recording = cpu[true] ?? nil else { continue }
       figures += [
@@ -63,7 +77,9 @@ extension Scenarios {
   static func sendAtRate(
     _ pattern: InstructionCount.Pattern, every milliseconds: UInt64, frames: Int,
     recordingTo path: String?, debugger: TraceDebugger? = nil
-  ) async throws -> (nanoseconds: UInt64?, actions: Int) {
+  ) async throws -> (
+    nanoseconds: UInt64?, actions: Int, backlog: (admitted: Int, fallbacks: Int)?
+  ) {
     let progress = FrameProgress()
     let (ticks, tick) = AsyncStream.makeStream(of: Void.self)
     let feature = PatternFeature.Feature(ticks: ticks, progress: progress)
@@ -104,6 +120,6 @@ extension Scenarios {
     tick.finish()
     try await recorder?.close()
     let actions = frames * pattern.actionsPerFrame + (pattern == .timer ? 1 : 0)
-    return (nanoseconds, actions)
+    return (nanoseconds, actions, recorder.map { ($0.backlog.admitted, $0.backlog.fallbacks) })
   }
 }

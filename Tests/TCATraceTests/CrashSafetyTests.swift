@@ -161,7 +161,9 @@ struct CrashSafetyTests {
             == true,
           "\(name): \(issues)"
         )
-        #expect(lines.suffix(2).first == "sent 3", "\(name): the store went on")
+        // NB: Whether the writer found the damage before the last send or after it depends on
+        // how soon its thread, below the app's, ran: on a busy machine, after.
+        #expect(lines.contains("sent 3"), "\(name): the store went on")
         #expect(
           lines.last?.hasPrefix("close threw: '\(path)' is damaged (") == true, "\(name): \(lines)")
       }

@@ -108,27 +108,28 @@ struct EventLayout: Sendable {
   /// frees. Its states are copied as values: the buffers they share with the store's are
   /// retained, not copied.
   func copy(of place: UnsafeRawPointer) -> UnsafeMutableRawPointer {
-    let copy = UnsafeMutableRawPointer.allocate(
-      byteCount: max(self.size, 1), alignment: self.alignment)
-    func initialize<Event>(_: Event.Type) {
-      copy.initializeMemory(
-        as: Event.self, from: place.assumingMemoryBound(to: Event.self), count: 1)
-    }
-    _openExistential(self.eventMetatype, do: initialize)
-    return copy
+    self.relocate(UnsafeMutableRawPointer(mutating: place), moving: false)
   }
 
   /// The event at `place`, moved into memory of its own, which ``destroy(_:)`` destroys and
   /// frees: `place` is left uninitialized.
   func move(from place: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-    let moved = UnsafeMutableRawPointer.allocate(
+    self.relocate(place, moving: true)
+  }
+
+  private func relocate(_ place: UnsafeMutableRawPointer, moving: Bool) -> UnsafeMutableRawPointer {
+    let memory = UnsafeMutableRawPointer.allocate(
       byteCount: max(self.size, 1), alignment: self.alignment)
     func initialize<Event>(_: Event.Type) {
-      moved.moveInitializeMemory(
-        as: Event.self, from: place.assumingMemoryBound(to: Event.self), count: 1)
+      let source = place.assumingMemoryBound(to: Event.self)
+      if moving {
+        memory.moveInitializeMemory(as: Event.self, from: source, count: 1)
+      } else {
+        memory.initializeMemory(as: Event.self, from: source, count: 1)
+      }
     }
     _openExistential(self.eventMetatype, do: initialize)
-    return moved
+    return memory
   }
 
   /// Destroys and frees a copy ``copy(of:)`` or ``move(from:)`` made.

@@ -3,6 +3,7 @@
 #else
   import Composable
 #endif
+import ActionObservation
 import Dispatch
 import Foundation
 import IssueReporting
@@ -180,9 +181,8 @@ public final class TraceRecorder: Sendable {
     self.keyframes = KeyframeClock(isEnabled: keepsStates)
     self.backlog = backlog
     // NB: A leak is reported where its action was sent when that matters: in a test, whose
-    // issue belongs to the test that sent it, and when it stops the process.
-    // NB: Never with `stopInDebug`, whose stop writes what is pending first: on the writer's
-    // thread, that would wait for itself.
+    // issue belongs to the test that sent it, and when it stops the process (which writes what
+    // is pending first: on the writer's thread, that would wait for itself).
     self.analysesOnWritersThread =
       policy != .stopInDebug
       && (analysesOnWritersThread
@@ -610,10 +610,11 @@ public final class TraceRecorder: Sendable {
     return true
   }
 
-  /// Hands the writer the action of the event at `place` unanalysed, with a copy of the event
-  /// for its thread to analyse (``analyse(_:)``), and `prepared`, moved; `nil`, with nothing
-  /// handed over, when the backlog is at its bounds, before the session's first action has been
-  /// analysed, or when the state may hold a `Shared` value.
+  /// Hands the writer the action of the event at `place` unanalysed, with the event (moved from
+  /// `movable` when given, or copied) for its thread to analyse (``RecordAnalysis/analyse(_:)``),
+  /// and `prepared`, moved; `nil`, with nothing handed over, when the backlog is at its bounds,
+  /// before the session's first action has been analysed, or when the state may hold a
+  /// `Shared` value.
   ///
   /// What the store's thread does for such an action does not grow with its state: it moves
   /// the event, or copies it (the states' storage is retained, not copied), finds whether an
@@ -627,13 +628,17 @@ public final class TraceRecorder: Sendable {
   ) -> Bool? {
     // NB: A `Shared` value's reference holds its value before the action only until the next
     // action: a state that may hold one, in a process that has one, is analysed at once. On
-    // TCA, the process is known to have one only once the recorder has found one in a state
-    // before an action: the first action whose state after holds one would be missed.
+    // TCA, that the process has one is learnt from the states the recorder reads: while none
+    // has been seen, the state after the action is read for one too (its parts that may hold
+    // one), or the first action that made one would be deferred.
     #if ComposableArchitecture
-      guard !types.state.mayHoldShared else { return nil }
-    #else
-      guard !types.state.mayChangeUnseen else { return nil }
+      if types.state.mayHoldShared, sharedValuesExist.loadRelaxed() == 0 {
+        _ = types.event.withValues(at: place) {
+          SharedValuesBefore.values(in: types.state.load($0.stateAfter))
+        }
+      }
     #endif
+    guard !types.state.mayChangeUnseen else { return nil }
     let bytes =
       types.event.byteCount + (prepared?.payloadJSON?.utf8.count ?? 0)
       + AnalysisBacklog.bytesPerRecord + self.keyframes.stateSize * AnalysisBacklog.bytesPerNode
