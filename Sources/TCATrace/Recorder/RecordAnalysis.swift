@@ -18,7 +18,8 @@ final class RecordAnalysis: Sendable {
   private let redactState: @Sendable (inout StateNode, Any) -> Void
   private let redactStateJSON: @Sendable (String, Any) -> String
   private let redactJSONChanges: StateAfterAction.Redact
-  /// Writes what is pending before a leak stops the process (``TraceRecorder/LeakPolicy/stopInDebug``).
+  /// Writes what is pending before a leak stops the process
+  /// (``TraceRecorder/LeakPolicy/stopInDebug``).
   private let flushWriter: @Sendable () -> Void
   private let hasCheckedRedactions = Locked(false)
 
