@@ -4,9 +4,9 @@ import RuntimeSupport
 ///
 /// Where the writer keeps up, which it does with the actions an app sends (a tap's few, a
 /// timer's one a frame, typing's one a keystroke), the store's thread hands each action over
-/// unanalysed, with a copy of its event: classifying what was not classified before the reducer
-/// ran, the diff of the states, the leak rules, redaction and the kept states are the writer's
-/// work (see `TraceRecorder.analyse(_:)`). The backlog is bounded, so that a store that outruns
+/// unanalysed, with its event (moved out of `Composable`'s store, or copied): classifying what
+/// was not classified before the reducer ran, the diff of the states, the leak rules, redaction
+/// and the kept states are the writer's work (see `RecordAnalysis.analyse(_:)`). The backlog is bounded, so that a store that outruns
 /// the writer (a burst of actions back to back) does not hold ever more states alive: past
 /// ``maxActions`` actions (1,024 by default), or ``maxBytes`` bytes by its estimate (16 MiB),
 /// the store's thread analyses an action itself, as it does when the backlog is off, and the
@@ -81,14 +81,14 @@ package final class AnalysisBacklog: Sendable {
   package var fallbacks: Int { Int(self.fallbackCount.loadRelaxed()) }
 }
 
-/// What the writer's thread needs to analyse an action the store's thread handed over: a copy
-/// of its event, and what the recorder knew of it.
+/// What the writer's thread needs to analyse an action the store's thread handed over: its
+/// event, and what the recorder knew of it.
 final class DeferredAnalysis: @unchecked Sendable {
-  // NB: `@unchecked`: the event is a copy of the store's, made on the store's thread and read
-  // on the writer's only after the writer's lock handed its record over; its states are
-  // values, which the writer only reads (as it reads the `StateAfterAction`s it follows).
+  // NB: `@unchecked`: the event is moved or copied out of the store's on the store's thread,
+  // and read on the writer's only after the writer's lock handed its record over; its states
+  // are values, which the writer only reads (as it reads the `StateAfterAction`s it follows).
 
-  /// The copy of the event, in memory of its own (`EventLayout.copy(of:)`).
+  /// The event, in memory of its own (`EventLayout.move(from:)` or `copy(of:)`).
   let event: UnsafeMutableRawPointer
   let types: RecordedTypes
   let session: SessionState

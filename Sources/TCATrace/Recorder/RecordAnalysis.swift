@@ -76,8 +76,8 @@ final class RecordAnalysis: Sendable {
     }
   }
 
-  /// Analyses the action of `record`, which the store's thread handed over unanalysed with a
-  /// copy of its event: on the writer's thread, before the record is written. The record is
+  /// Analyses the action of `record`, which the store's thread handed over unanalysed with its
+  /// event: on the writer's thread, before the record is written. The record is
   /// then what the store's thread would have made, and its leaks are reported from here.
   static func analyse(_ record: inout ActionRecord) {
     guard let deferred = record.deferred else { return }
