@@ -439,14 +439,11 @@ package final class TraceWriter: @unchecked Sendable {
       self.condition.unlock()
 
       // NB: What the store's thread handed over unanalysed is analysed here, before the
-      // transaction: its leaks are reported as the store's thread would have, from here.
-      // NB: Analysed even when nothing more can be written: its leaks are reported all the same.
-      do {
-        for index in batch.indices {
-          batch[index].withUnsafeMutableBufferPointer { records in
-            for record in records.indices where records[record].deferred != nil {
-              RecordAnalysis.analyse(&records[record])
-            }
+      // transaction, and its leaks reported from here; also when nothing more can be written.
+      for index in batch.indices {
+        batch[index].withUnsafeMutableBufferPointer { records in
+          for record in records.indices where records[record].deferred != nil {
+            RecordAnalysis.analyse(&records[record])
           }
         }
       }

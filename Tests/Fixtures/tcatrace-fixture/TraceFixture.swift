@@ -229,17 +229,7 @@ struct TraceFixture {
   static func recordDemo(
     path: String, redacting redactions: [TraceRedaction] = AppFeature.redactions
   ) async throws {
-    let app = try TraceRecorder(
-      path: path, session: "app", policy: .recordOnly, redacting: redactions, timing: .fixed
-    )
-    let appStore = RecordingStore(initialState: AppFeature.State(), recorder: app) {
-      AppFeature()
-    } withDependencies: {
-      DemoScript.immediateDependencies(&$0)
-    }
-    await DemoScript.runApp(finish: appStore.finish) { appStore.send($0) }
-    await appStore.finish()
-    try await app.close()
+    _ = try await recordDemoApp(path: path, redacting: redactions)
 
     let leaky = try TraceRecorder(path: path, session: "leaky", policy: .recordOnly, timing: .fixed)
     let leakyStore = RecordingStore(initialState: LeakyParentFeature.State(), recorder: leaky) {
@@ -255,9 +245,20 @@ struct TraceFixture {
   /// prints what the backlog counted: `admitted N fallbacks M`.
   @MainActor
   static func recordDemo(path: String, onWritersThread: Bool) async throws {
+    let recorder = try await recordDemoApp(
+      path: path, redacting: AppFeature.redactions, analysesOnWritersThread: onWritersThread)
+    emit("admitted \(recorder.backlog.admitted) fallbacks \(recorder.backlog.fallbacks)")
+  }
+
+  /// Records the demo's app session, session "app", with made-up times and an instant back
+  /// end; returns its recorder, closed.
+  @MainActor
+  private static func recordDemoApp(
+    path: String, redacting redactions: [TraceRedaction], analysesOnWritersThread: Bool? = nil
+  ) async throws -> TraceRecorder {
     let recorder = try TraceRecorder(
-      path: path, session: "app", redacting: AppFeature.redactions, timing: .fixed,
-      analysesOnWritersThread: onWritersThread)
+      path: path, session: "app", policy: .recordOnly, redacting: redactions, timing: .fixed,
+      analysesOnWritersThread: analysesOnWritersThread)
     let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
       AppFeature()
     } withDependencies: {
@@ -266,7 +267,7 @@ struct TraceFixture {
     await DemoScript.runApp(finish: store.finish) { store.send($0) }
     await store.finish()
     try await recorder.close()
-    emit("admitted \(recorder.backlog.admitted) fallbacks \(recorder.backlog.fallbacks)")
+    return recorder
   }
 
   /// Records the library example's session.
