@@ -229,14 +229,17 @@ done
 manifest
 swift build --build-tests > Logs/tests.log 2>&1
 
-# Runs each test file's suites on their own, so that each file gets its own count.
+# Runs each test file's suites on their own, so that each file gets its own count; one test at a
+# time: TCA's `TestStore` sets the process's main serial executor on at its start and puts back at
+# its end what it found, so that a test ending beside another turns it off under the other, whose
+# effects then race its end (seen: 03-Effects-RefreshableTests' cancellation, 1 run in 4).
 for folder in Tests/*; do
   [ -d "$folder" ] || continue
   target=${folder##*/}
   for file in "$folder"/*.swift; do
     suites=$(grep -oE '^(@MainActor )?(final )?(struct|class) [A-Za-z0-9_]+' "$file" | awk '{print $NF}' | paste -sd'|')
     [ -n "$suites" ] || continue
-    swift test --skip-build --filter "^$target\.($suites)/" > "$work/Results/${file##*/}.log" 2>&1 || true
+    swift test --skip-build --no-parallel --filter "^$target\.($suites)/" > "$work/Results/${file##*/}.log" 2>&1 || true
   done
 done
 
@@ -352,9 +355,10 @@ record_examples() {
       suites=$(grep -oE '^(@MainActor )?(final )?(struct|class) [A-Za-z0-9_]+' "$file" | awk '{print $NF}' | paste -sd'|')
       [ -n "$suites" ] || continue
       mkdir -p "Traces/$name"
-      # NB: With a deadline: a test that waits for good is a result, not a stalled measure.
+      # NB: With a deadline: a test that waits for good is a result, not a stalled measure. One
+      # test at a time, as unrecorded (above).
       TCATRACE_EXAMPLE_TRACES="$work/Traces/$name" timeout 600 swift test --skip-build \
-        --filter "^$target\.($suites)/" > "Recorded/$name.log" 2>&1 || true
+        --no-parallel --filter "^$target\.($suites)/" > "Recorded/$name.log" 2>&1 || true
       files=$((files + 1))
       local plain recorded
       plain=$(grep -oE "Test run with [0-9]+ tests?.* (passed|failed)" "Results/$name.log" | sed -E 's/ after.*//' | tail -1)
