@@ -343,10 +343,18 @@ struct LintCommandTests {
     let copy = try Product.tcatrace.copy(into: directory.url)
     let linter = directory.url.appendingPathComponent("tcatrace-lint")
     // NB: `exec`, so that the mask read is the one the linter started with, not the shell's
-    // while it forks.
-    try "#!/bin/sh\nexec grep '^SigBlk' /proc/self/status\n".write(
-      to: linter, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: linter.path)
+    // while it forks. Written by a process of its own: a file this process held open to write
+    // it is inherited by a child another test starts at that moment, and running it then
+    // fails ("Text file busy").
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+    writer.arguments = [
+      "-c",
+      "printf '#!/bin/sh\\nexec grep \"^SigBlk\" /proc/self/status\\n' > \"$1\" && chmod 755 \"$1\"",
+      "sh", linter.path,
+    ]
+    let written = try await writer.runToEnd()
+    try #require(written.status == 0, "\(written.stderr)")
     let result = try await Product.tcatrace.run(["lint", "A.swift"], executableURL: copy)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "SigBlk:\t0000000000000000\n")
