@@ -88,6 +88,15 @@ extension Effect {
         offset: offset, metadata: metadata, getEnumTag: getEnumTag, noneTag: noneTag)
     }
 
+    /// Whether the effect at `effect`, of the action type this test was built for, is `.none`;
+    /// `nil` where the effect's layout is not the one expected (ask ``isNone(_:)``). Code that
+    /// is not specialized looks no metadata up for it.
+    package func isNone(at effect: UnsafeRawPointer) -> Bool? {
+      guard let operation = self.operation else { return nil }
+      return operation.getEnumTag(effect + operation.offset, operation.metadata)
+        == operation.noneTag
+    }
+
     /// Whether `effect` is `.none`.
     package func isNone<Action>(_ effect: Effect<Action>) -> Bool {
       guard let operation = self.operation else { return effect.isNoneByReflection }

@@ -104,7 +104,7 @@ struct SharedValuesBeforeAction {
 
   /// Runs `body`, which records the action, with shared values comparing their values before
   /// the action with now.
-  func comparing(_ body: () -> Void) {
+  func comparing<Result>(_ body: () -> Result) -> Result {
     #if ComposableArchitecture
       if self.values.isEmpty {
         body()

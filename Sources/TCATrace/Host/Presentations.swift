@@ -22,6 +22,14 @@
       return zip(statesBefore, statesAfter).contains { self.presented(before: $0, after: $1) }
     }
 
+    /// Whether an action that went through no child (its route from the state before it is
+    /// empty, so no child's state is read) presented a feature or pushed an element: only the
+    /// root's state is read, and only when ``mayPresent(_:)`` says it may, given as
+    /// `rootMayPresent` (found once a reducer).
+    static func presentedAtRoot<State>(before: State, after: State, rootMayPresent: Bool) -> Bool {
+      rootMayPresent && self.presented(before: before, after: after)
+    }
+
     private static func presented(before: Any, after: Any) -> Bool {
       guard self.mayPresent(Swift.type(of: after)) else { return false }
       let mountedBefore = Dictionary(
@@ -67,7 +75,7 @@
     /// own fields: `false` only for a struct whose fields the standard library describes and
     /// none of which is one, or an existential that could hold one, and that does not give a
     /// mirror of its own (a state kept in a class, mirrored as the fields it holds there).
-    private static func mayPresent(_ type: Any.Type) -> Bool {
+    static func mayPresent(_ type: Any.Type) -> Bool {
       self.presentingTypes.value(for: ObjectIdentifier(type)) {
         guard MetadataKind.of(type) == MetadataKind.struct, !(type is any CustomReflectable.Type)
         else { return true }

@@ -4,10 +4,11 @@ import RuntimeSupport
 ///
 /// Where the writer keeps up, which it does with the actions an app sends (a tap's few, a
 /// timer's one a frame, typing's one a keystroke), the store's thread hands each action over
-/// unanalysed, with its event (moved out of `Composable`'s store, or copied): classifying what
-/// was not classified before the reducer ran, the diff of the states, the leak rules, redaction
-/// and the kept states are the writer's work (see `RecordAnalysis.analyse(_:)`). The backlog is bounded, so that a store that outruns
-/// the writer (a burst of actions back to back) does not hold ever more states alive: past
+/// unanalysed, with its event (moved out of `Composable`'s store, or out of the memory TCA's
+/// reducer modifier made it in): classifying what was not classified before the reducer ran, the
+/// diff of the states, the leak rules, redaction and the kept states are the writer's work (see
+/// `RecordAnalysis.analyse(_:)`). The backlog is bounded, so that a store that outruns the
+/// writer (a burst of actions back to back) does not hold ever more states alive: past
 /// ``maxActions`` actions (1,024 by default), or ``maxBytes`` bytes by its estimate (16 MiB),
 /// the store's thread analyses an action itself, as it does when the backlog is off, and the
 /// backlog counts it (``fallbacks``).
@@ -84,11 +85,11 @@ package final class AnalysisBacklog: Sendable {
 /// What the writer's thread needs to analyse an action the store's thread handed over: its
 /// event, and what the recorder knew of it.
 final class DeferredAnalysis: @unchecked Sendable {
-  // NB: `@unchecked`: the event is moved or copied out of the store's on the store's thread,
+  // NB: `@unchecked`: the event is moved out of the store's memory on the store's thread,
   // and read on the writer's only after the writer's lock handed its record over; its states
   // are values, which the writer only reads (as it reads the `StateAfterAction`s it follows).
 
-  /// The event, in memory of its own (`EventLayout.move(from:)` or `copy(of:)`).
+  /// The event, in memory of its own (`EventLayout.move(from:)`).
   let event: UnsafeMutableRawPointer
   let types: RecordedTypes
   let session: SessionState

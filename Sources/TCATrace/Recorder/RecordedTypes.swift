@@ -77,8 +77,8 @@ struct EventLayout: Sendable {
   private let stateAfter: Int
   private let loadAction: @Sendable (UnsafeRawPointer) -> Any
   private let eventType: ObjectIdentifier
-  /// The event type's size and alignment, and how a copy of one is made and destroyed: for
-  /// an event whose analysis waits for the writer's thread (see ``copy(of:)``).
+  /// The event type's size and alignment, and how one is moved and destroyed: for an event
+  /// whose analysis waits for the writer's thread (see ``move(from:)``).
   private let size: Int
   private let alignment: Int
   private let eventMetatype: Any.Type
@@ -104,35 +104,21 @@ struct EventLayout: Sendable {
     self.eventMetatype = Event.self
   }
 
-  /// A copy of the event at `place`, in memory of its own, which ``destroy(_:)`` destroys and
-  /// frees. Its states are copied as values: the buffers they share with the store's are
-  /// retained, not copied.
-  func copy(of place: UnsafeRawPointer) -> UnsafeMutableRawPointer {
-    self.relocate(UnsafeMutableRawPointer(mutating: place), moving: false)
-  }
-
   /// The event at `place`, moved into memory of its own, which ``destroy(_:)`` destroys and
-  /// frees: `place` is left uninitialized.
+  /// frees: `place` is left uninitialized. Its values are moved, not copied: nothing is
+  /// retained.
   func move(from place: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-    self.relocate(place, moving: true)
-  }
-
-  private func relocate(_ place: UnsafeMutableRawPointer, moving: Bool) -> UnsafeMutableRawPointer {
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: max(self.size, 1), alignment: self.alignment)
     func initialize<Event>(_: Event.Type) {
-      let source = place.assumingMemoryBound(to: Event.self)
-      if moving {
-        memory.moveInitializeMemory(as: Event.self, from: source, count: 1)
-      } else {
-        memory.initializeMemory(as: Event.self, from: source, count: 1)
-      }
+      memory.moveInitializeMemory(
+        as: Event.self, from: place.assumingMemoryBound(to: Event.self), count: 1)
     }
     _openExistential(self.eventMetatype, do: initialize)
     return memory
   }
 
-  /// Destroys and frees a copy ``copy(of:)`` or ``move(from:)`` made.
+  /// Destroys and frees an event ``move(from:)`` moved.
   func destroy(_ copy: UnsafeMutableRawPointer) {
     func deinitialize<Event>(_: Event.Type) {
       copy.assumingMemoryBound(to: Event.self).deinitialize(count: 1)

@@ -23,7 +23,7 @@ public final class RecordingStore<State, Action> {
   public let recorder: TraceRecorder
   #if ComposableArchitecture
     /// The effects running in ``store``, which TCA's `Store` does not count.
-    private let effects: RunningEffects
+    private let effects: RunningEffects<Action>
   #endif
   #if ComposableArchitecture
     /// The store ``store`` is scoped from when the page of `tcatrace serve --live` may drive
@@ -76,7 +76,7 @@ public final class RecordingStore<State, Action> {
       #if ComposableArchitecture
         // NB: On TCA the store the app sees is scoped to the app's actions from a store whose
         // reducer lifts the app's: the debugger's actions are its own.
-        let effects = RunningEffects()
+        let effects = RunningEffects<Action>()
         self.effects = effects
         let recording = _RecordingReducer(base: reducer(), recorder: recorder, effects: effects)
         let driven = Store(
@@ -135,7 +135,7 @@ public final class RecordingStore<State, Action> {
     #if ComposableArchitecture
       self.drivenStore = nil
       // NB: TCA's `Store` has no observer: the reducer records itself (`recording(to:)`).
-      let effects = RunningEffects()
+      let effects = RunningEffects<Action>()
       self.effects = effects
       let recording = _RecordingReducer(
         base: reducer(), recorder: isRecording ? recorder : nil, effects: effects

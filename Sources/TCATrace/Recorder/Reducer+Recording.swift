@@ -38,9 +38,12 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   let actionClassifier = ActionClassifier.of(Base.Action.self)
   #if ComposableArchitecture
     /// Counts the effects, for a ``RecordingStore``.
-    var effects: RunningEffects? = nil
+    var effects: RunningEffects<Base.Action>? = nil
     /// Tells `.none` from other effects of the base's actions: found once, not at every action.
     let effectNone = EffectNoneTest.of(Effect<Base.Action>.self)
+    /// Whether the root's state may present a feature or push one (see ``Presentations``):
+    /// found once, not at every action with an effect.
+    let rootMayPresent = Presentations.mayPresent(Base.State.self)
   #endif
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
@@ -49,31 +52,41 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
         if self.effects != nil {
           let stateBefore = state
           let effect = self.base.reduce(into: &state, action: action)
-          return self.counted(effect, of: action, from: stateBefore, to: state)
+          guard !self.cannotSendActions(effect) else { return effect }
+          return self.counted(effect, of: action, route: nil, from: stateBefore, to: state)
         }
       #endif
       return self.base.reduce(into: &state, action: action)
     }
-    _ = recorder.beginSession(rootFeature: self.rootFeature)
-    let (id, origin, fromDebugger) = recorder.nextModifierEvent()
+    let (id, origin, fromDebugger, sessionHasBegun) = recorder.nextModifierEvent()
+    if !sessionHasBegun { _ = recorder.beginSession(rootFeature: self.rootFeature) }
     let stateBefore = state
     let sharedValues = SharedValuesBeforeAction(
       in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
     var prepared = recorder.prepare(
-      action, seq: id, origin: origin, start: start, ActionEvent<Base.State, Base.Action>.self)
-    if fromDebugger { prepared?.fromDebugger = true }
+      action, seq: id, origin: origin, start: start, fromDebugger: fromDebugger,
+      ActionEvent<Base.State, Base.Action>.self)
     let (effect, route, ownEffectCounts) = collectingRoute(
       of: action, from: stateBefore, classifier: self.actionClassifier
     ) {
       self.base.reduce(into: &state, action: action)
     }
     let end = DispatchTime.now().uptimeNanoseconds
-    let event = ActionEvent(
-      id: id, action: action, origin: origin, stateBefore: stateBefore, stateAfter: state,
-      route: route, ownEffectCounts: ownEffectCounts, timestamp: start, duration: end &- start
-    )
-    sharedValues.comparing { recorder.record(event, prepared: prepared) }
+    // NB: Made in memory the recorder may take it from, as a store's observer's event is: an
+    // event handed to the writer's thread is moved there, not copied (a copy retains each of
+    // its values), and is then not destroyed here.
+    withUnsafeTemporaryAllocation(of: ActionEvent<Base.State, Base.Action>.self, capacity: 1) {
+      let event = $0.baseAddress!
+      event.initialize(
+        to: ActionEvent(
+          id: id, action: action, origin: origin, stateBefore: stateBefore, stateAfter: state,
+          route: route, ownEffectCounts: ownEffectCounts, timestamp: start,
+          duration: end &- start
+        ))
+      let took = sharedValues.comparing { recorder.record(takingFrom: event, as: &prepared) }
+      if !took { event.deinitialize(count: 1) }
+    }
     // NB: An effect that can send no action (most actions return `.none`) has nothing to
     // watch: it is returned as it is, without `map`'s wrapping or, on TCA, being counted.
     guard !self.cannotSendActions(effect) else { return effect }
@@ -84,32 +97,41 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       return action
     }
     #if ComposableArchitecture
-      return self.counted(recorded, of: action, from: stateBefore, to: state)
+      return self.counted(recorded, of: action, route: route, from: stateBefore, to: state)
     #else
       return recorded
     #endif
   }
 
   /// Whether `effect` sends no action.
+  @inline(__always)
   private func cannotSendActions(_ effect: Effect<Base.Action>) -> Bool {
     #if ComposableArchitecture
-      self.effectNone.isNone(effect)
+      withUnsafePointer(to: effect) { self.effectNone.isNone(at: $0) }
+        ?? self.effectNone.isNone(effect)
     #else
       effect.cannotSendActions
     #endif
   }
 
   #if ComposableArchitecture
-    /// `effect`, counted by ``effects`` while it runs; not when the action presented a feature
-    /// or pushed one, whose effect TCA keeps running until it is dismissed.
+    /// `effect`, an effect that may send actions, counted by ``effects`` while it runs; not when
+    /// the action presented a feature or pushed one, whose effect TCA keeps running until it is
+    /// dismissed.
+    ///
+    /// - Parameter route: The action's route from the state before it, when known: an empty one
+    ///   went through no child, whose state then need not be read.
     private func counted(
-      _ effect: Effect<Base.Action>, of action: Base.Action,
+      _ effect: Effect<Base.Action>, of action: Base.Action, route: [ActionRoute]?,
       from stateBefore: Base.State, to stateAfter: Base.State
     ) -> Effect<Base.Action> {
-      guard let effects = self.effects, !self.cannotSendActions(effect),
-        !Presentations.presented(by: action, before: stateBefore, after: stateAfter)
-      else { return effect }
-      return effects.track(effect)
+      guard let effects = self.effects else { return effect }
+      let presented =
+        route?.isEmpty == true
+        ? Presentations.presentedAtRoot(
+          before: stateBefore, after: stateAfter, rootMayPresent: self.rootMayPresent)
+        : Presentations.presented(by: action, before: stateBefore, after: stateAfter)
+      return presented ? effect : effects.track(effect)
     }
   #endif
 }
@@ -117,20 +139,29 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
 #if ComposableArchitecture
   /// Counts the effects of a store that are running, so that ``RecordingStore/finish()`` can
   /// wait until there are none: TCA's `Store` does not say.
-  final class RunningEffects: Sendable {
+  final class RunningEffects<Action>: Sendable {
     private let state = Locked((count: 0, waiters: [CheckedContinuation<Void, Never>]()))
+    /// What ends a counted effect: made once, not for each effect.
+    private let end: Effect<Action>
+
+    init() {
+      let state = self.state
+      self.end = .run { _ in Self.ended(state) }
+    }
 
     /// `effect`, counted from now until it has completed or been cancelled.
-    func track<Action>(_ effect: Effect<Action>) -> Effect<Action> {
+    func track(_ effect: Effect<Action>) -> Effect<Action> {
       self.state.withLock { $0.count += 1 }
       // NB: A concatenated effect runs the next once the first completes or is cancelled. An
       // action an effect sends is reduced before its `send` returns, so the effects it
       // returns are counted before the sending one ends: the count is 0 only when all are done.
-      return effect.concatenate(with: .run { [self] _ in self.ended() })
+      return effect.concatenate(with: self.end)
     }
 
-    private func ended() {
-      let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
+    private static func ended(
+      _ state: Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>
+    ) {
+      let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
         state.count -= 1
         guard state.count == 0 else { return [] }
         defer { state.waiters = [] }

@@ -384,16 +384,37 @@ public final class TraceRecorder: Sendable {
     self.state.withLock { $0.session?.rootFeature }
   }
 
-  /// Analyses `event` and hands it to the writer; reports leaks per ``policy``. Called on the
-  /// store's thread, as the store processes each action.
+  /// An action a reducer modifier records, as ``prepare(_:seq:origin:start:fromDebugger:_:)``
+  /// left it for ``record(takingFrom:as:)``: what the recorder knows of the session and the
+  /// types is read once an action.
+  struct ModifierAction {
+    fileprivate let session: SessionState
+    fileprivate let types: RecordedTypes
+    fileprivate var prepared: PreparedAction?
+  }
+
+  /// Analyses the event at `event`, the action `action` prepared, and hands it to the writer;
+  /// or hands the writer the event to analyse, moved from `event`; reports leaks per
+  /// ``policy``. Called on the store's thread, as the store processes each action.
+  ///
+  /// - Returns: Whether the event was taken: `event` is then uninitialized.
   func record<State, Action>(
-    _ event: ActionEvent<State, Action>, prepared: PreparedAction? = nil
-  ) {
-    guard self.writer != nil else { return }
-    if prepared != nil { self.flight?.returned(seq: event.id) }
-    guard let (session, types) = self.recording(ActionEvent<State, Action>.self) else { return }
-    var prepared = prepared
-    _ = self.submit(event, types: types, session: session, prepared: &prepared)
+    takingFrom event: UnsafeMutablePointer<ActionEvent<State, Action>>,
+    as action: inout ModifierAction?
+  ) -> Bool {
+    // NB: Taken out of the optional, not copied: a copy retains each of its values.
+    guard var action = action.take() else { return false }
+    assert(action.types.event.isLayout(of: ActionEvent<State, Action>.self))
+    let place = UnsafeMutableRawPointer(event)
+    self.flight?.returned(seq: action.types.event.id(at: place))
+    var took = false
+    _ = self.submit(
+      at: place, types: action.types, session: action.session, prepared: &action.prepared,
+      took: &took
+    ) {
+      self.analysis.redact(&$0, event: event.pointee)
+    }
+    return took
   }
 
   /// The session, and what is known of the types of events of `State` and `Action`; `nil`
@@ -419,16 +440,20 @@ public final class TraceRecorder: Sendable {
   /// Classifies and encodes action `seq` as its reducer is about to run, on the store's
   /// thread, and writes it into the flight journal: what the record of the action is made of
   /// once the reducer has returned, and what the journal keeps if the process ends in it.
-  /// `nil` before the session has begun.
+  /// `nil` before the session has begun, or once recording has stopped.
+  ///
+  /// - Parameter fromDebugger: Whether the page of `tcatrace serve --live` sent the action.
   func prepare<State, Action>(
-    _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64,
+    _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64, fromDebugger: Bool,
     _: ActionEvent<State, Action>.Type
-  ) -> PreparedAction? {
+  ) -> ModifierAction? {
     guard self.writer != nil,
       let (session, types) = self.recording(ActionEvent<State, Action>.self)
     else { return nil }
-    return self.prepare(
+    var prepared = self.prepare(
       action, seq: seq, origin: origin, start: start, types: types, session: session)
+    if fromDebugger { prepared.fromDebugger = true }
+    return ModifierAction(session: session, types: types, prepared: prepared)
   }
 
   private func prepare<Action>(
@@ -493,8 +518,8 @@ public final class TraceRecorder: Sendable {
         // it is moved there, not copied.
         var took = false
         let submitted = self.submit(
-          at: place, types: types, session: session, prepared: &prepared,
-          takingFrom: UnsafeMutableRawPointer(event), took: &took
+          at: UnsafeMutableRawPointer(event), types: types, session: session,
+          prepared: &prepared, took: &took
         ) {
           self.analysis.redact(&$0, event: event.pointee)
         }
@@ -519,46 +544,23 @@ public final class TraceRecorder: Sendable {
     var prepared: PreparedAction?
   }
 
-  /// Analyses `event`, of the types `types` describes, and hands it to the writer.
-  ///
-  /// - Returns: `false` when the writer has failed: the recording has stopped.
-  private func submit<State, Action>(
-    _ event: ActionEvent<State, Action>, types: RecordedTypes, session: SessionState,
-    prepared: inout PreparedAction?
-  ) -> Bool {
-    assert(
-      types.event.isLayout(of: ActionEvent<State, Action>.self),
-      "EventLayout of another event type used for \(ActionEvent<State, Action>.self)"
-    )
-    return withUnsafePointer(to: event) {
-      var took = false
-      return self.submit(
-        at: UnsafeRawPointer($0), types: types, session: session, prepared: &prepared,
-        takingFrom: nil, took: &took
-      ) {
-        self.analysis.redact(&$0, event: event)
-      }
-    }
-  }
-
   /// Analyses the event at `place`, of the types `types` describes, and hands it to the writer;
   /// or hands the writer the event to analyse, while its backlog is within its bounds: moved
-  /// from `movable` (the same place) when given, and then `took` is set, or else copied.
+  /// from `place`, and then `took` is set.
   ///
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit(
-    at place: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: inout PreparedAction?, takingFrom movable: UnsafeMutableRawPointer?,
-    took: inout Bool, redact: (inout ActionRecord) -> Void
+    at place: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
+    prepared: inout PreparedAction?, took: inout Bool, redact: (inout ActionRecord) -> Void
   ) -> Bool {
     guard let writer = self.writer else { return false }
     let forced = self.keyframes.takeForced()
     if self.analysesOnWritersThread,
       let submitted = self.submitUnanalysed(
         at: place, types: types, session: session, prepared: &prepared, forced: forced,
-        takingFrom: movable, to: writer)
+        to: writer)
     {
-      took = movable != nil
+      took = true
       return submitted
     }
     // NB: The event's values are read where they lie, and analysed by code that is not
@@ -611,20 +613,18 @@ public final class TraceRecorder: Sendable {
   }
 
   /// Hands the writer the action of the event at `place` unanalysed, with the event (moved from
-  /// `movable` when given, or copied) for its thread to analyse (``RecordAnalysis/analyse(_:)``),
-  /// and `prepared`, moved; `nil`, with nothing handed over, when the backlog is at its bounds,
+  /// `place`) for its thread to analyse (``RecordAnalysis/analyse(_:)``), and `prepared`, moved; `nil`, with nothing handed over, when the backlog is at its bounds,
   /// before the session's first action has been analysed, or when the state may hold a
   /// `Shared` value.
   ///
   /// What the store's thread does for such an action does not grow with its state: it moves
-  /// the event, or copies it (the states' storage is retained, not copied), finds whether an
-  /// effect sent the action at once, and hands it over.
+  /// the event (its states' storage is neither copied nor retained), finds whether an effect
+  /// sent the action at once, and hands it over.
   ///
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submitUnanalysed(
-    at place: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: inout PreparedAction?, forced: Bool, takingFrom movable: UnsafeMutableRawPointer?,
-    to writer: TraceWriter
+    at place: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
+    prepared: inout PreparedAction?, forced: Bool, to writer: TraceWriter
   ) -> Bool? {
     // NB: A `Shared` value's reference holds its value before the action only until the next
     // action: a state that may hold one, in a process that has one, is analysed at once. On
@@ -645,7 +645,7 @@ public final class TraceRecorder: Sendable {
     guard self.backlog.admit(bytes: bytes) else { return nil }
     let (id, origin) = types.event.withValues(at: place) { ($0.id, $0.origin) }
     let deferred = DeferredAnalysis(
-      event: movable.map { types.event.move(from: $0) } ?? types.event.copy(of: place),
+      event: types.event.move(from: place),
       types: types, session: session, forced: forced,
       atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin), bytes: bytes,
       analysis: self.analysis)
@@ -721,16 +721,19 @@ public final class TraceRecorder: Sendable {
   /// Numbers the actions of a store that a reducer modifier records, and remembers which
   /// action's effect sent the next actions.
   ///
-  /// - Returns: The action's seq and origin, and whether the debugger sent it (see
-  ///   ``debuggerWillSend()``).
-  func nextModifierEvent() -> (id: Int, origin: ActionOrigin, fromDebugger: Bool) {
+  /// - Returns: The action's seq and origin, whether the debugger sent it (see
+  ///   ``debuggerWillSend()``), and whether the session has begun (see
+  ///   ``beginSession(rootFeature:debugger:)``): read under the one lock.
+  func nextModifierEvent() -> (
+    id: Int, origin: ActionOrigin, fromDebugger: Bool, sessionHasBegun: Bool
+  ) {
     self.state.withLock { state in
       state.modifierSeq += 1
       let origin: ActionOrigin =
         state.pendingCauses.isEmpty ? .send : .effect(cause: state.pendingCauses.removeFirst())
       let fromDebugger = state.debuggerIsSending && origin == .send
       state.debuggerIsSending = false
-      return (state.modifierSeq, origin, fromDebugger)
+      return (state.modifierSeq, origin, fromDebugger, state.session != nil)
     }
   }
 
