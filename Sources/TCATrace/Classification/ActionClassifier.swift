@@ -46,7 +46,9 @@ final class ActionClassifier: @unchecked Sendable {
       guard let payloadPlace, let payload = leaf.payload else { return leaf.classification }
       // NB: Rendered out of the lock: rendering may run the payload's own descriptions.
       var classification = leaf.classification
-      classification.payload = ActionClassification.render(payload.load(payloadPlace))
+      classification.payload =
+        leaf.renderPayload?(payloadPlace)
+        ?? ActionClassification.render(payload.load(payloadPlace))
       return classification
     }
     if let kept { return kept }
@@ -180,6 +182,9 @@ final class ActionClassifier: @unchecked Sendable {
     /// The level whose payload is rendered, and how it is read.
     let payloadLevel: Int?
     let payload: EnumReflection.Layout.Payload?
+    /// How the payload is rendered where it lies, when it is a binding action (see
+    /// `bindingActionRenderer(for:)`); `nil` when it is boxed and rendered as any value.
+    let renderPayload: ((UnsafeRawPointer) -> String?)?
     /// How many levels the chain has: the cases read to find this leaf.
     let levels: Int
     #if ComposableArchitecture
@@ -198,6 +203,7 @@ final class ActionClassifier: @unchecked Sendable {
       self.levels = levels
       self.payloadLevel = payload?.level
       self.payload = payload?.payload
+      self.renderPayload = payload.flatMap { bindingActionRenderer(for: $0.payload.type) }
     }
   }
 

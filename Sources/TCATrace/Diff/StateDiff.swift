@@ -1,5 +1,6 @@
 import ActionObservation
 import CustomDump
+import RuntimeSupport
 
 /// Finds what changed between two values of a state, leaf by leaf.
 ///
@@ -488,20 +489,35 @@ enum StateDiff {
     case ObjectIdentifier(Double.self): return String(value as! Double)
     default: break
     }
+    // NB: A struct other than `AnyHashable`, or an enum (`Optional` has a kind of its own), is
+    // none of the four types below, whatever it holds: their casts (about 360 instructions
+    // each) are not tried.
+    let type = type(of: value)
+    let kind = MetadataKind.of(type)
+    if kind == MetadataKind.enum
+      || kind == MetadataKind.struct && ObjectIdentifier(type) != ObjectIdentifier(AnyHashable.self)
+    {
+      return self.renderOther(value)
+    }
     switch value {
     case let value as Int: return String(value)
     case let value as Bool: return value ? "true" : "false"
     case let value as Double: return String(value)
     case let value as String: return self.render(value)
-    default:
-      #if ComposableArchitecture
-        // NB: CustomDump prints TCA's `@ObservableState` structs with their storage's names
-        // (`_title:`); the state's tree reads them as `Composable` prints them (`title:`).
-        return renderedBindingAction(value) ?? StateTree.node(of: value).rendered()
-      #else
-        return (value as? any RenderedBindingAction)?.rendered ?? String(customDumping: value)
-      #endif
+    default: return self.renderOther(value)
     }
+  }
+
+  /// `value`, of none of the types ``render(_:)`` renders itself, rendered as CustomDump
+  /// renders it.
+  private static func renderOther(_ value: Any) -> String {
+    #if ComposableArchitecture
+      // NB: CustomDump prints TCA's `@ObservableState` structs with their storage's names
+      // (`_title:`); the state's tree reads them as `Composable` prints them (`title:`).
+      return renderedBindingAction(value) ?? StateTree.node(of: value).rendered()
+    #else
+      return (value as? any RenderedBindingAction)?.rendered ?? String(customDumping: value)
+    #endif
   }
 
   /// `string` rendered as CustomDump renders it.

@@ -186,3 +186,17 @@ struct SharedValuesBeforeAction {
     }
   }
 #endif
+
+/// How a value of `type` is rendered where it lies, when it is a `BindingAction` (a text field's
+/// keystroke): read as its own type, where ``StateDiff/render(_:)`` is handed it boxed and casts
+/// it to ``RenderedBindingAction`` (about 2,500 instructions, at each keystroke); `nil` for
+/// any other type, or where the binding cannot render itself.
+func bindingActionRenderer(for type: Any.Type) -> ((UnsafeRawPointer) -> String?)? {
+  guard let binding = type as? any RenderedBindingAction.Type else { return nil }
+  func renderer<Binding: RenderedBindingAction>(
+    _: Binding.Type
+  ) -> (UnsafeRawPointer) -> String? {
+    { $0.assumingMemoryBound(to: Binding.self).pointee.rendered }
+  }
+  return renderer(binding)
+}

@@ -73,6 +73,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       self.base.reduce(into: &state, action: action)
     }
     let end = DispatchTime.now().uptimeNanoseconds
+    let sendsNoAction = self.cannotSendActions(effect)
     // NB: Made in memory the recorder may take it from, as a store's observer's event is: an
     // event handed to the writer's thread is moved there, not copied (a copy retains each of
     // its values), and is then not destroyed here.
@@ -84,12 +85,14 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
           route: route, ownEffectCounts: ownEffectCounts, timestamp: start,
           duration: end &- start
         ))
-      let took = sharedValues.comparing { recorder.record(takingFrom: event, as: &prepared) }
+      let took = sharedValues.comparing {
+        recorder.record(takingFrom: event, as: &prepared, mayCauseActions: !sendsNoAction)
+      }
       if !took { event.deinitialize(count: 1) }
     }
     // NB: An effect that can send no action (most actions return `.none`) has nothing to
     // watch: it is returned as it is, without `map`'s wrapping or, on TCA, being counted.
-    guard !self.cannotSendActions(effect) else { return effect }
+    guard !sendsNoAction else { return effect }
     // NB: `map`'s transform runs when the effect sends, right before the store receives the
     // action: that is how the next action is known to come from this one's effect.
     let recorded = effect.map { action in
@@ -107,8 +110,9 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   @inline(__always)
   private func cannotSendActions(_ effect: Effect<Base.Action>) -> Bool {
     #if ComposableArchitecture
-      withUnsafePointer(to: effect) { self.effectNone.isNone(at: $0) }
-        ?? self.effectNone.isNone(effect)
+      // NB: The test alone is captured: a closure capturing `self` looks its type's metadata up.
+      let test = self.effectNone
+      return withUnsafePointer(to: effect) { test.isNone(at: $0) } ?? test.isNone(effect)
     #else
       effect.cannotSendActions
     #endif

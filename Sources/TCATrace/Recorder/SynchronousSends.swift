@@ -11,18 +11,23 @@ import RuntimeSupport
 /// A store processes what is sent at once without returning to its thread's run loop, and an
 /// effect that runs later (`.run`, a publisher on a scheduler) reaches the store from a later
 /// turn of it: the actions of one turn of the main queue are one processing. The first action
-/// of a turn asks the main queue to end the turn after what it is running now; an effect's
-/// action is sent at once when its cause was processed in the same turn. Stores run on the
-/// main actor, whose jobs that queue runs in order, so the turn ends before any job an action
-/// of it started.
+/// of a turn whose effects may send actions asks the main queue to end the turn after what it
+/// is running now; an effect's action is sent at once when its cause was processed in the same
+/// turn. A cause's effects send actions, so it comes no earlier than that first action when it
+/// was processed in the turn, and before it otherwise: an action whose effects send none (a
+/// timer's tick, a keystroke) need not open a turn, nor ask the queue for anything. Stores run
+/// on the main actor, whose jobs that queue runs in order, so the turn ends before any job an
+/// action of it started.
 final class SynchronousSends: Sendable {
-  /// The seq of the first action of the turn in progress; `nil` between turns.
+  /// The seq of the first action of the turn in progress whose effects may send actions; `nil`
+  /// between turns.
   private let firstOfTurn = Locked<Int?>(nil)
 
-  /// Whether the action `id`, from `origin`, was sent at once; notes it in the turn.
-  func isAtOnce(id: Int, origin: ActionOrigin) -> Bool {
+  /// Whether the action `id`, from `origin`, was sent at once; notes it in the turn when its
+  /// effects may send actions (`mayCauseActions`).
+  func isAtOnce(id: Int, origin: ActionOrigin, mayCauseActions: Bool = true) -> Bool {
     let (atOnce, opensTurn) = self.firstOfTurn.withLock { first -> (Bool, Bool) in
-      let opensTurn = first == nil
+      let opensTurn = first == nil && mayCauseActions
       if opensTurn { first = id }
       guard case let .effect(cause) = origin, let first else { return (false, opensTurn) }
       return (cause >= first, opensTurn)

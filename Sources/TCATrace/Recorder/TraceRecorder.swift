@@ -397,10 +397,12 @@ public final class TraceRecorder: Sendable {
   /// or hands the writer the event to analyse, moved from `event`; reports leaks per
   /// ``policy``. Called on the store's thread, as the store processes each action.
   ///
+  /// - Parameter mayCauseActions: Whether the effects the reducer returned may send actions
+  ///   (see ``SynchronousSends``).
   /// - Returns: Whether the event was taken: `event` is then uninitialized.
   func record<State, Action>(
     takingFrom event: UnsafeMutablePointer<ActionEvent<State, Action>>,
-    as action: inout ModifierAction?
+    as action: inout ModifierAction?, mayCauseActions: Bool
   ) -> Bool {
     // NB: Taken out of the optional, not copied: a copy retains each of its values.
     guard var action = action.take() else { return false }
@@ -410,7 +412,7 @@ public final class TraceRecorder: Sendable {
     var took = false
     _ = self.submit(
       at: place, types: action.types, session: action.session, prepared: &action.prepared,
-      took: &took
+      mayCauseActions: mayCauseActions, took: &took
     ) {
       self.analysis.redact(&$0, event: event.pointee)
     }
@@ -519,7 +521,7 @@ public final class TraceRecorder: Sendable {
         var took = false
         let submitted = self.submit(
           at: UnsafeMutableRawPointer(event), types: types, session: session,
-          prepared: &prepared, took: &took
+          prepared: &prepared, mayCauseActions: true, took: &took
         ) {
           self.analysis.redact(&$0, event: event.pointee)
         }
@@ -548,17 +550,20 @@ public final class TraceRecorder: Sendable {
   /// or hands the writer the event to analyse, while its backlog is within its bounds: moved
   /// from `place`, and then `took` is set.
   ///
+  /// - Parameter mayCauseActions: Whether the action's effects may send actions (see
+  ///   ``SynchronousSends``).
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit(
     at place: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: inout PreparedAction?, took: inout Bool, redact: (inout ActionRecord) -> Void
+    prepared: inout PreparedAction?, mayCauseActions: Bool, took: inout Bool,
+    redact: (inout ActionRecord) -> Void
   ) -> Bool {
     guard let writer = self.writer else { return false }
     let forced = self.keyframes.takeForced()
     if self.analysesOnWritersThread,
       let submitted = self.submitUnanalysed(
         at: place, types: types, session: session, prepared: &prepared, forced: forced,
-        to: writer)
+        mayCauseActions: mayCauseActions, to: writer)
     {
       took = true
       return submitted
@@ -575,7 +580,8 @@ public final class TraceRecorder: Sendable {
         duration: values.duration, action: values.action,
         actionValue: { values.actionValue() }, before: values.stateBefore, after: values.stateAfter,
         types: types, session: session, prepared: prepared,
-        atOnce: self.synchronousSends.isAtOnce(id: id, origin: values.origin)
+        atOnce: self.synchronousSends.isAtOnce(
+          id: id, origin: values.origin, mayCauseActions: mayCauseActions)
       )
       // NB: Redaction happens before the record is handed over: a secret never reaches the
       // writer's queue. Whole states are redacted by the writer, as it builds their trees,
@@ -624,7 +630,7 @@ public final class TraceRecorder: Sendable {
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submitUnanalysed(
     at place: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: inout PreparedAction?, forced: Bool, to writer: TraceWriter
+    prepared: inout PreparedAction?, forced: Bool, mayCauseActions: Bool, to writer: TraceWriter
   ) -> Bool? {
     // NB: A `Shared` value's reference holds its value before the action only until the next
     // action: a state that may hold one, in a process that has one, is analysed at once. On
@@ -647,7 +653,9 @@ public final class TraceRecorder: Sendable {
     let deferred = DeferredAnalysis(
       event: types.event.move(from: place),
       types: types, session: session, forced: forced,
-      atOnce: self.synchronousSends.isAtOnce(id: id, origin: origin), bytes: bytes,
+      atOnce: self.synchronousSends.isAtOnce(
+        id: id, origin: origin, mayCauseActions: mayCauseActions),
+      bytes: bytes,
       analysis: self.analysis)
     swap(&deferred.prepared, &prepared)
     return self.hand(ActionRecord(seq: id, deferred: deferred), to: writer)
