@@ -140,6 +140,12 @@ struct EventLayout: Sendable {
     place.load(fromByteOffset: self.id, as: Int.self)
   }
 
+  /// Whether a reducer along the route of the event at `place` returned an effect: its counts
+  /// add up to what the root returned (on `Composable`, whose scoping reducers count them).
+  func returnedEffects(at place: UnsafeRawPointer) -> Bool {
+    place.load(fromByteOffset: self.ownEffectCounts, as: [Int].self).contains { $0 > 0 }
+  }
+
   /// Calls `body` with the values of the event at `place`, an event of the type this is the
   /// layout of.
   func withValues<Result>(at place: UnsafeRawPointer, _ body: (Values) -> Result) -> Result {

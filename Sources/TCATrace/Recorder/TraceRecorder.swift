@@ -519,9 +519,15 @@ public final class TraceRecorder: Sendable {
         // NB: The event is the recorder's to take: handed to the writer's thread unanalysed,
         // it is moved there, not copied.
         var took = false
+        // NB: An action whose reducers returned no effect sends none: it opens no turn.
+        #if ComposableArchitecture
+          let mayCauseActions = true
+        #else
+          let mayCauseActions = types.event.returnedEffects(at: place)
+        #endif
         let submitted = self.submit(
           at: UnsafeMutableRawPointer(event), types: types, session: session,
-          prepared: &prepared, mayCauseActions: true, took: &took
+          prepared: &prepared, mayCauseActions: mayCauseActions, took: &took
         ) {
           self.analysis.redact(&$0, event: event.pointee)
         }
