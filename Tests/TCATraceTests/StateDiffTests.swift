@@ -300,6 +300,9 @@ struct StateDiffTests {
       (7, true, -0.0001, "back\\slash"),
       (0, false, 3.0, "two\nlines"),
       (1, true, 1e300, "café ☕️"),
+      (-1, false, 10, "9"),
+      (123_456_789, true, 100, "-10"),
+      (Int.min + 1, false, -2, ""),
     ]
     for (int, bool, double, string) in values {
       let old = Leaves(int: int &+ 1, bool: !bool, double: double * 2 + 1, string: string + "!")

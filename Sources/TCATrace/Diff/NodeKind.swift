@@ -405,7 +405,7 @@ final class NodeKind: @unchecked Sendable {
   /// ``StateDiff/render(_:)``.
   private static func renderer<T>(_: T.Type) -> (UnsafeRawPointer) -> String {
     switch ObjectIdentifier(T.self) {
-    case ObjectIdentifier(Int.self): { String($0.load(as: Int.self)) }
+    case ObjectIdentifier(Int.self): { StateDiff.render($0.load(as: Int.self)) }
     case ObjectIdentifier(Bool.self): { $0.load(as: Bool.self) ? "true" : "false" }
     case ObjectIdentifier(Double.self): { String($0.load(as: Double.self)) }
     case ObjectIdentifier(String.self):

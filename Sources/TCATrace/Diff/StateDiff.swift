@@ -484,7 +484,7 @@ enum StateDiff {
     // below walks the runtime's casting rules (optionals, `AnyHashable`, bridging) first.
     switch ObjectIdentifier(type(of: value)) {
     case ObjectIdentifier(String.self): return self.render(value as! String)
-    case ObjectIdentifier(Int.self): return String(value as! Int)
+    case ObjectIdentifier(Int.self): return self.render(value as! Int)
     case ObjectIdentifier(Bool.self): return (value as! Bool) ? "true" : "false"
     case ObjectIdentifier(Double.self): return String(value as! Double)
     default: break
@@ -500,7 +500,7 @@ enum StateDiff {
       return self.renderOther(value)
     }
     switch value {
-    case let value as Int: return String(value)
+    case let value as Int: return self.render(value)
     case let value as Bool: return value ? "true" : "false"
     case let value as Double: return String(value)
     case let value as String: return self.render(value)
@@ -518,6 +518,27 @@ enum StateDiff {
     #else
       return (value as? any RenderedBindingAction)?.rendered ?? String(customDumping: value)
     #endif
+  }
+
+  /// `value` in decimal, as `String(value)` writes it, without the call through
+  /// `CustomStringConvertible` and the string storage that cost `String(value)` about a
+  /// thousand instructions (a counter's change renders two).
+  static func render(_ value: Int) -> String {
+    guard value != .min else { return String(value) }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var magnitude = value.magnitude
+      var start = digits.count
+      repeat {
+        start -= 1
+        digits[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+        magnitude /= 10
+      } while magnitude > 0
+      if value < 0 {
+        start -= 1
+        digits[start] = UInt8(ascii: "-")
+      }
+      return String(decoding: UnsafeBufferPointer(rebasing: digits[start...]), as: UTF8.self)
+    }
   }
 
   /// `string` rendered as CustomDump renders it.

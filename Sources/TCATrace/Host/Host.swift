@@ -196,7 +196,7 @@ func bindingActionRenderer(for type: Any.Type) -> ((UnsafeRawPointer) -> String?
   func renderer<Binding: RenderedBindingAction>(
     _: Binding.Type
   ) -> (UnsafeRawPointer) -> String? {
-    { $0.assumingMemoryBound(to: Binding.self).pointee.rendered }
+    { $0.load(as: Binding.self).rendered }
   }
   return renderer(binding)
 }

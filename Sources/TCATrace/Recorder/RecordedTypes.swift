@@ -141,7 +141,8 @@ struct EventLayout: Sendable {
   }
 
   /// Whether a reducer along the route of the event at `place` returned an effect: its counts
-  /// add up to what the root returned (on `Composable`, whose scoping reducers count them).
+  /// add up to what the root returned (on `Composable`, whose scoping reducers count them; an
+  /// effect that waits for a presented feature's dismissal counts as none).
   func returnedEffects(at place: UnsafeRawPointer) -> Bool {
     place.load(fromByteOffset: self.ownEffectCounts, as: [Int].self).contains { $0 > 0 }
   }

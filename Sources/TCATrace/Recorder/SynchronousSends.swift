@@ -15,7 +15,9 @@ import RuntimeSupport
 /// is running now; an effect's action is sent at once when its cause was processed in the same
 /// turn. A cause's effects send actions, so it comes no earlier than that first action when it
 /// was processed in the turn, and before it otherwise: an action whose effects send none (a
-/// timer's tick, a keystroke) need not open a turn, nor ask the queue for anything. Stores run
+/// timer's tick, a keystroke) need not open a turn, nor ask the queue for anything. (On
+/// `Composable`, the effect that dismisses a presented feature is counted as none, and sends its
+/// action after it has waited for the dismissal, from a later job: never at once.) Stores run
 /// on the main actor, whose jobs that queue runs in order, so the turn ends before any job an
 /// action of it started.
 final class SynchronousSends: Sendable {

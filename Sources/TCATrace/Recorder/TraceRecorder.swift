@@ -385,8 +385,8 @@ public final class TraceRecorder: Sendable {
   }
 
   /// An action a reducer modifier records, as ``prepare(_:seq:origin:start:fromDebugger:_:)``
-  /// left it for ``record(takingFrom:as:)``: what the recorder knows of the session and the
-  /// types is read once an action.
+  /// left it for ``record(takingFrom:as:mayCauseActions:)``: what the recorder knows of the
+  /// session and the types is read once an action.
   struct ModifierAction {
     fileprivate let session: SessionState
     fileprivate let types: RecordedTypes
