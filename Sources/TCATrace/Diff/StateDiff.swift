@@ -1,6 +1,7 @@
 import ActionObservation
 import CustomDump
 import RuntimeSupport
+import TCATraceFile
 
 /// Finds what changed between two values of a state, leaf by leaf.
 ///
@@ -520,24 +521,11 @@ enum StateDiff {
     #endif
   }
 
-  /// `value` in decimal, as `String(value)` writes it, without the call through
-  /// `CustomStringConvertible` and the string storage that cost `String(value)` about a
-  /// thousand instructions (a counter's change renders two).
+  /// `value` in decimal, as `String(value)` writes it (see `DecimalDigits`).
   static func render(_ value: Int) -> String {
-    guard value != .min else { return String(value) }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var magnitude = value.magnitude
-      var start = digits.count
-      repeat {
-        start -= 1
-        digits[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-        magnitude /= 10
-      } while magnitude > 0
-      if value < 0 {
-        start -= 1
-        digits[start] = UInt8(ascii: "-")
-      }
-      return String(decoding: UnsafeBufferPointer(rebasing: digits[start...]), as: UTF8.self)
+    DecimalDigits.withDigits(of: value.magnitude) { digits in
+      let magnitude = String(decoding: digits, as: UTF8.self)
+      return value < 0 ? "-" + magnitude : magnitude
     }
   }
 

@@ -168,17 +168,7 @@ struct StateRenderer: ~Copyable {
 
   /// Writes `number`, which is not negative, in decimal.
   mutating func decimal(_ number: Int) {
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { digits in
-      var count = 0
-      var rest = number
-      repeat {
-        digits[digits.count - 1 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        count += 1
-      } while rest > 0
-      self.bytes.append(UnsafeRawBufferPointer(rebasing: digits[(digits.count - count)...]))
-    }
+    DecimalDigits.withDigits(of: UInt(number)) { self.bytes.append($0) }
   }
 
   mutating func newline(indent: Int) {
