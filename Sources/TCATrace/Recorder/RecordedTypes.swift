@@ -119,12 +119,12 @@ struct EventLayout: Sendable {
   }
 
   /// Destroys and frees an event ``move(from:)`` moved.
-  func destroy(_ copy: UnsafeMutableRawPointer) {
+  func destroy(_ event: UnsafeMutableRawPointer) {
     func deinitialize<Event>(_: Event.Type) {
-      copy.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
+      event.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
     }
     _openExistential(self.eventMetatype, do: deinitialize)
-    copy.deallocate()
+    event.deallocate()
   }
 
   /// The bytes an event of this type takes.

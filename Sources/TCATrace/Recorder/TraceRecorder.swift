@@ -484,73 +484,72 @@ public final class TraceRecorder: Sendable {
     return prepared
   }
 
-  /// The observer of the store this recorder's session records, for ``RecordingStore``: it
-  /// learns the store's types now, and then reads nothing shared for each action.
-  ///
-  /// NB: A store hands its observer one action at a time, on its thread: `hasStopped` is only
-  /// read and set there.
-  func storeObserver<State, Action>(
-    _: State.Type, _: Action.Type, fromDebugger: (@Sendable () -> Bool)? = nil
-  ) -> (
-    observer: @Sendable (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool,
-    willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
-  ) {
-    guard self.writer != nil, let session = self.state.withLock({ $0.session }) else {
-      return ({ _ in false }, nil)
-    }
-    let types = self.learnTypes(ActionEvent<State, Action>.self)
-    let store = StoreRecording()
-    return (
-      { event in
-        guard !store.hasStopped else { return false }
-        assert(types.event.isLayout(of: ActionEvent<State, Action>.self))
-        // NB: Read through its layout, not as an `ActionEvent<State, Action>`: each use of that
-        // type in code that is not specialized looks its metadata up.
-        let place = UnsafeRawPointer(event)
-        let id = types.event.id(at: place)
-        // NB: Moved out of the box, not copied: a copy retains each of its strings.
-        var prepared: PreparedAction?
-        swap(&prepared, &store.prepared)
-        if prepared?.seq != id {
-          prepared = nil
-        } else {
-          self.flight?.returned(seq: id)
-        }
-        // NB: The event is the recorder's to take: handed to the writer's thread unanalysed,
-        // it is moved there, not copied.
-        var took = false
-        // NB: An action whose reducers returned no effect sends none: it opens no turn.
-        #if ComposableArchitecture
-          let mayCauseActions = true
-        #else
-          let mayCauseActions = types.event.returnedEffects(at: place)
-        #endif
-        let submitted = self.submit(
-          at: UnsafeMutableRawPointer(event), types: types, session: session,
-          prepared: &prepared, mayCauseActions: mayCauseActions, took: &took
-        ) {
-          self.analysis.redact(&$0, event: event.pointee)
-        }
-        if !submitted { store.hasStopped = true }
-        return took
-      },
-      { id, action, origin, start in
-        guard !store.hasStopped else { return }
-        store.prepared = self.prepare(
-          action, seq: id, origin: origin, start: start, types: types, session: session)
-        if let fromDebugger, fromDebugger() { store.prepared?.fromDebugger = true }
+  #if !ComposableArchitecture
+    /// The observer of the store this recorder's session records, for ``RecordingStore`` on
+    /// `Composable` (TCA's `Store` has none): it learns the store's types now, and then reads
+    /// nothing shared for each action.
+    ///
+    /// NB: A store hands its observer one action at a time, on its thread: `hasStopped` is only
+    /// read and set there.
+    func storeObserver<State, Action>(
+      _: State.Type, _: Action.Type, fromDebugger: (@Sendable () -> Bool)? = nil
+    ) -> (
+      observer: @Sendable (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool,
+      willReduce: (@Sendable (Int, Action, ActionOrigin, UInt64) -> Void)?
+    ) {
+      guard self.writer != nil, let session = self.state.withLock({ $0.session }) else {
+        return ({ _ in false }, nil)
       }
-    )
-  }
+      let types = self.learnTypes(ActionEvent<State, Action>.self)
+      let store = StoreRecording()
+      return (
+        { event in
+          guard !store.hasStopped else { return false }
+          assert(types.event.isLayout(of: ActionEvent<State, Action>.self))
+          // NB: Read through its layout, not as an `ActionEvent<State, Action>`: each use of that
+          // type in code that is not specialized looks its metadata up.
+          let place = UnsafeRawPointer(event)
+          let id = types.event.id(at: place)
+          // NB: Moved out of the box, not copied: a copy retains each of its strings.
+          var prepared: PreparedAction?
+          swap(&prepared, &store.prepared)
+          if prepared?.seq != id {
+            prepared = nil
+          } else {
+            self.flight?.returned(seq: id)
+          }
+          // NB: The event is the recorder's to take: handed to the writer's thread unanalysed,
+          // it is moved there, not copied.
+          var took = false
+          // NB: An action whose reducers returned no effect sends none: it opens no turn.
+          let submitted = self.submit(
+            at: UnsafeMutableRawPointer(event), types: types, session: session,
+            prepared: &prepared, mayCauseActions: types.event.returnedEffects(at: place),
+            took: &took
+          ) {
+            self.analysis.redact(&$0, event: event.pointee)
+          }
+          if !submitted { store.hasStopped = true }
+          return took
+        },
+        { id, action, origin, start in
+          guard !store.hasStopped else { return }
+          store.prepared = self.prepare(
+            action, seq: id, origin: origin, start: start, types: types, session: session)
+          if let fromDebugger, fromDebugger() { store.prepared?.fromDebugger = true }
+        }
+      )
+    }
 
-  /// What the recorder keeps of a store between its actions; only touched on the store's
-  /// thread.
-  private final class StoreRecording: @unchecked Sendable {
-    /// Whether the recording has stopped.
-    var hasStopped = false
-    /// The action being reduced, prepared.
-    var prepared: PreparedAction?
-  }
+    /// What the recorder keeps of a store between its actions; only touched on the store's
+    /// thread.
+    private final class StoreRecording: @unchecked Sendable {
+      /// Whether the recording has stopped.
+      var hasStopped = false
+      /// The action being reduced, prepared.
+      var prepared: PreparedAction?
+    }
+  #endif
 
   /// Analyses the event at `place`, of the types `types` describes, and hands it to the writer;
   /// or hands the writer the event to analyse, while its backlog is within its bounds: moved
@@ -625,9 +624,9 @@ public final class TraceRecorder: Sendable {
   }
 
   /// Hands the writer the action of the event at `place` unanalysed, with the event (moved from
-  /// `place`) for its thread to analyse (``RecordAnalysis/analyse(_:)``), and `prepared`, moved; `nil`, with nothing handed over, when the backlog is at its bounds,
-  /// before the session's first action has been analysed, or when the state may hold a
-  /// `Shared` value.
+  /// `place`) for its thread to analyse (``RecordAnalysis/analyse(_:)``), and `prepared`,
+  /// moved; `nil`, with nothing handed over, when the backlog is at its bounds, before the
+  /// session's first action has been analysed, or when the state may hold a `Shared` value.
   ///
   /// What the store's thread does for such an action does not grow with its state: it moves
   /// the event (its states' storage is neither copied nor retained), finds whether an effect
