@@ -14,13 +14,18 @@ import ToolSupport
 /// networking, so that the code tested here is the code an app on a device runs.
 ///
 /// An app's bytes are untrusted: a message is at most ``LiveProtocol/maximumMessageBytes``, a
-/// session at most ``maximumSessionBytes`` (512 MiB), at most ``maximumApps`` apps are connected at once,
-/// and the hello must come within ``helloTimeout``. A connection that breaks the protocol is
+/// session at most ``maximumSessionBytes`` (512 MiB), all the sessions of one run of the server
+/// at most ``maximumTotalBytes`` (4 GiB: an app that knows the secret and connects again and
+/// again does not fill the disk), at most ``maximumApps`` apps are connected at once, and the
+/// hello must come within ``helloTimeout``. A connection that breaks the protocol is
 /// answered `refused` with the reason, which is also printed, and closed; what it wrote before
 /// stays.
 final class LiveServer: Sendable {
   /// The most bytes one app's session may send, unless told another (for tests).
   static let maximumSessionBytes = 512 << 20
+  /// The most bytes all apps' sessions may send in one run of the server, unless told another
+  /// (for tests).
+  static let maximumTotalBytes = 4 << 30
   /// The most apps connected at once.
   static let maximumApps = 32
   /// The most connections saying hello at once.
@@ -31,6 +36,7 @@ final class LiveServer: Sendable {
   let directory: String
   let secret: String
   let maximumSessionBytes: Int
+  let maximumTotalBytes: Int
   let helloTimeout: Duration
   let files: ServedFiles
   private let listener: AsyncSocket
@@ -44,6 +50,8 @@ final class LiveServer: Sendable {
     var connected = 0
     /// Connections that have not said hello yet.
     var greeting = 0
+    /// The bytes admitted apps have sent, in all.
+    var received = 0
     var fileNumbers: [String: Int] = [:]
   }
 
@@ -51,10 +59,12 @@ final class LiveServer: Sendable {
   init(
     directory: String, host: String, port: UInt16, secret: String, files: ServedFiles,
     maximumSessionBytes: Int = LiveServer.maximumSessionBytes,
+    maximumTotalBytes: Int = LiveServer.maximumTotalBytes,
     helloTimeout: Duration = LiveServer.helloTimeout
   ) async throws {
     self.directory = directory
     self.maximumSessionBytes = maximumSessionBytes
+    self.maximumTotalBytes = maximumTotalBytes
     self.helloTimeout = helloTimeout
     self.secret = secret
     self.files = files
@@ -155,13 +165,21 @@ final class LiveServer: Sendable {
         file: nil)
       return
     }
-    // NB: Only apps that presented the secret count toward the bound.
-    let admitted = self.state.withLock { state in
-      guard state.connected < Self.maximumApps else { return false }
+    // NB: Only apps that presented the secret count toward the bounds.
+    enum Admission { case admitted, full, tooMany }
+    let admission = self.state.withLock { state -> Admission in
+      guard state.received < self.maximumTotalBytes else { return .full }
+      guard state.connected < Self.maximumApps else { return .tooMany }
       state.connected += 1
-      return true
+      return .admitted
     }
-    guard admitted else {
+    switch admission {
+    case .admitted:
+      break
+    case .full:
+      await self.refuse(socket, self.fullReason, file: nil)
+      return
+    case .tooMany:
       await self.refuse(
         socket, "\(Self.maximumApps) apps are connected already: try again when one has left",
         file: nil, busy: true)
@@ -181,11 +199,18 @@ final class LiveServer: Sendable {
       try await socket.write(Data(LiveMessage.welcome.frame))
       // NB: Counted from the bytes that came with the hello.
       var received = reader.pendingBytes
+      var counted = 0
       while true {
         guard received <= self.maximumSessionBytes else {
           throw LiveProtocolError(
             "more than the \(self.maximumSessionBytes) bytes a live session may send")
         }
+        let isFull = self.state.withLock { state in
+          state.received += received - counted
+          return state.received > self.maximumTotalBytes
+        }
+        counted = received
+        guard !isFull else { throw LiveProtocolError(self.fullReason) }
         var messages: [LiveMessage] = []
         while let message = try reader.next() {
           if case let .answer(id, refusal, detail) = message {
@@ -239,6 +264,11 @@ final class LiveServer: Sendable {
     // NB: No command is written to the socket once it is closed (its descriptor may by then be
     // another connection's, or a file's).
     await liveApp.end()
+  }
+
+  /// Why an app is refused once the apps' sessions have sent ``maximumTotalBytes`` in all.
+  private var fullReason: String {
+    "the apps' sessions have sent the \(self.maximumTotalBytes) bytes this server takes in one run: stop it, make room in \(self.directory), and start it again"
   }
 
   /// A receiver writing into a new file for `app`, whose path it sets in `path`.

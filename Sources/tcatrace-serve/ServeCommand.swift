@@ -64,6 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: .hidden)
   var liveSessionBytes: Int = LiveServer.maximumSessionBytes
 
+  /// The bytes all apps' sessions may send in one run: for tests of the bound.
+  @Option(help: .hidden)
+  var liveTotalBytes: Int = LiveServer.maximumTotalBytes
+
   /// The seconds an app has to say hello: for tests of the bound.
   @Option(help: .hidden)
   var liveHelloSeconds: Int = 10
@@ -168,6 +172,7 @@ struct ServeCommand: AsyncParsableCommand {
       return try await LiveServer(
         directory: directory, host: self.liveHost, port: UInt16(self.livePort),
         secret: secret, files: files, maximumSessionBytes: self.liveSessionBytes,
+        maximumTotalBytes: self.liveTotalBytes,
         helloTimeout: .seconds(max(1, self.liveHelloSeconds)))
     } catch {
       throw CLIError(
