@@ -241,6 +241,12 @@ struct LiveServeTests {
         ),
         ("no hello", session, "a message before the hello"),
         ("oversized", [0xFF, 0xFF, 0xFF, 0xFF], "a message of 4294967295 bytes"),
+        // NB: After the hello, a message may be 48 MiB; one byte more is refused as its length
+        // comes, before it is read.
+        (
+          "oversized after the hello", hello + [0x03, 0x00, 0x00, 0x01],
+          "a message of 50331649 bytes"
+        ),
         ("malformed", hello + [0, 0, 0, 4] + Array("nope".utf8), "a message that is not JSON"),
         ("not rows", hello + LiveMessage.welcome.frame, "a greeting after the greetings"),
         (
@@ -297,6 +303,70 @@ struct LiveServeTests {
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
     #expect(report.count == 7, "\(report.keys.sorted())")
+  }
+
+  /// All apps' sessions together are bounded, in one run of the server: an app that crosses
+  /// the bound is refused with the reason, and goes on recording to its own file; the next app
+  /// is refused as it says hello, and no file is made for it.
+  @Test func theAppsSessionsTogetherAreBounded() async throws {
+    try await Self.servingLive(arguments: ["--live-total-bytes", "4096"]) {
+      directory, debugger, _, errors in
+      let reason = "the apps' sessions have sent the 4096 bytes this server takes in one run"
+      for (index, expected) in [(1, ["tcatrace-fixture-1.db"]), (2, ["tcatrace-fixture-1.db"])] {
+        let app = try await Product("tcatrace-fixture").run(
+          ["append", directory.path("app\(index).db"), "60"], in: directory.url,
+          environment: ["TCATRACE_DEBUGGER": debugger])
+        #expect(app.status == 0)
+        let output = app.stdout + app.stderr
+        #expect(
+          output.components(separatedBy: "refused this app: \(reason)").count == 2, "\(output)")
+        #expect(
+          try TraceReader(path: directory.path("app\(index).db")).sessions().map(\.actionCount)
+            == [60])
+        #expect(try Self.liveFiles(in: directory) == expected)
+      }
+      let printed = try await Self.text(of: errors, whenItHolds: "Refused an app: the apps'")
+      #expect(printed.contains("Refused an app writing '"), "\(printed)")
+      #expect(printed.contains("Refused an app: \(reason)"), "\(printed)")
+    }
+  }
+
+  /// `--live-host` names the address apps connect to; the page stays on loopback's
+  /// 127.0.0.1 only.
+  @Test func appsConnectToTheAddressGivenAndThePageStaysOnItsOwn() async throws {
+    let directory = try TemporaryDirectory()
+    let server = Product.tcatrace.process(
+      ["serve", "--live", directory.path("live"), "--live-host", "127.0.0.2"], in: directory.url)
+    server.standardError = FileHandle.nullDevice
+    let lines = try server.runReadingLines()
+    defer {
+      if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+      server.waitUntilExit()
+    }
+    let first = try #require(try await lines.next(within: 60))
+    let url = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
+    let pagePort = try #require(url.port.map(UInt16.init))
+    _ = try await lines.next(within: 10)
+    let line = try #require(try await lines.next(within: 10))
+    #expect(line.hasPrefix("TCATRACE_DEBUGGER=127.0.0.2:"), "\(line)")
+    let debugger = String(line.dropFirst("TCATRACE_DEBUGGER=".count))
+    let app = try await Product("tcatrace-fixture").run(
+      ["append", directory.path("app.db"), "3"], in: directory.url,
+      environment: ["TCATRACE_DEBUGGER": debugger])
+    #expect(app.status == 0)
+    let live = directory.path("live/tcatrace-fixture-1.db")
+    try await Self.waitUntilEnded(live)
+    #expect(try TraceReader(path: live).sessions().map(\.actionCount) == [3])
+    // NB: The page's port takes no connection on the apps' address, nor the apps' port on
+    // 127.0.0.1.
+    let appsPort = try #require(UInt16(debugger.split(separator: ":")[1]))
+    for (host, port) in [("127.0.0.2", pagePort), ("127.0.0.1", appsPort)] {
+      await #expect(throws: (any Error).self, "\(host):\(port)") {
+        let socket = try await AsyncSocket.connected(
+          to: try sockaddr_in.inet(ip4: host, port: port), timeout: 60)
+        try? socket.close()
+      }
+    }
   }
 
   /// A connection that says nothing is closed once its time to say hello is up; at most 32
