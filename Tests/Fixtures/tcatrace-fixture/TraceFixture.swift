@@ -47,11 +47,14 @@
 //                                           With `modifier`, a Store of the app's own,
 //                                           recorded through recording(to:); `redacted`, the
 //                                           login's email redacted)
-//   tcatrace-fixture append FILE COUNT [PAUSE_AFTER]
+//   tcatrace-fixture append FILE COUNT [PAUSE_AFTER [sockets]]
 //                                           (a session of COUNT actions, one every 50 ms;
 //                                           `refused: …` if the recorder throws; with
 //                                           PAUSE_AFTER, writes that many, prints `paused` and
-//                                           goes on when a line comes on its input)
+//                                           goes on when a line comes on its input; with
+//                                           `sockets`, a line `sockets` there is answered
+//                                           `sockets N`, the sockets it has opened, not
+//                                           counting those it inherited, and it waits again)
 //
 // It prints one line per 100 actions sent (`sent 100`), each issue reported (`issue: …`), and
 // what it ended with.
@@ -74,6 +77,18 @@ struct PrintingReporter: IssueReporter {
   ) {
     emit("issue: \(message() ?? "")")
   }
+}
+
+/// The sockets this process has open, by their inodes, from `/proc/self/fd` (Linux; none
+/// elsewhere).
+func socketInodes() -> Set<String> {
+  let folder = "/proc/self/fd"
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+  return Set(
+    entries.compactMap { entry in
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + entry))
+        .flatMap { $0.hasPrefix("socket:") ? $0 : nil }
+    })
 }
 
 func emit(_ line: String) {
@@ -123,11 +138,13 @@ struct TraceFixture {
         path: arguments[1], count: count,
         modifier: arguments.count == 4 && arguments[3] == "modifier",
         redacted: arguments.count == 4 && arguments[3] == "redacted")
-    case "append" where arguments.count == 3 || arguments.count == 4:
+    case "append" where (3...5).contains(arguments.count):
       guard let count = Int(arguments[2]),
-        let pause = Int(arguments.count == 4 ? arguments[3] : "0")
+        let pause = Int(arguments.count >= 4 ? arguments[3] : "0"),
+        arguments.count < 5 || arguments[4] == "sockets"
       else { fallthrough }
-      try await append(path: arguments[1], count: count, pauseAfter: pause)
+      try await append(
+        path: arguments[1], count: count, pauseAfter: pause, countingSockets: arguments.count == 5)
     case "leak-stop" where arguments.count == 2:
       try await leakStop(path: arguments[1])
     case "record-until-full" where arguments.count == 4:
@@ -317,7 +334,11 @@ struct TraceFixture {
   /// Appends a session of `count` actions to `path`, one every 50 ms, for following; after
   /// `pauseAfter` actions (when not 0), waits for a line on the standard input.
   @MainActor
-  static func append(path: String, count: Int, pauseAfter: Int) async throws {
+  static func append(
+    path: String, count: Int, pauseAfter: Int, countingSockets: Bool = false
+  ) async throws {
+    // NB: A process started by another may have inherited its sockets: those are not its own.
+    let inherited = countingSockets ? socketInodes() : []
     let recorder: TraceRecorder
     do {
       recorder = try TraceRecorder(
@@ -335,7 +356,9 @@ struct TraceFixture {
         // machine: the test waits on the recorder, not on the clock.
         await recorder.flush()
         emit("paused")
-        _ = readLine()
+        while let line = readLine(), countingSockets, line == "sockets" {
+          emit("sockets \(socketInodes().subtracting(inherited).count)")
+        }
       }
       try await Task.sleep(for: .milliseconds(50))
     }
