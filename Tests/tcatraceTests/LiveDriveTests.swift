@@ -332,7 +332,7 @@ struct LiveDriveTests {
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
       "\(result.stdout) \(result.stderr)")
     #expect(report["failures"] as? [String] == [], "\(report)")
-    #expect(report.count == 16, "\(report.keys.sorted())")
+    #expect(report.count == 17, "\(report.keys.sorted())")
     // NB: The README's screenshot of a jump is this run's, copied when asked.
     if let destination = ProcessInfo.processInfo.environment["TCATRACE_JUMP_SCREENSHOT"] {
       _ = try? FileManager.default.removeItem(atPath: destination)

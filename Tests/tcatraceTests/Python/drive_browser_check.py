@@ -9,7 +9,8 @@ WORK_DIR/app.db 6`: six actions, then it does what its input says; APP is a comm
 TCATRACE_DEBUGGER line the server printed. In the page: selects action #2 and presses **Jump the app here**, then
 reads the app's own state (asked on its input, printed by the app) and compares it with the
 trace's state after #2; selects #3 and presses **Send to the app** with the action's JSON as
-the page prefilled it; **Lock the app**, has the app type, **Unlock the app**; **Back to now**.
+the page prefilled it, then JSON that does not decode, which the page shows refused with the
+reason; **Lock the app**, has the app type, **Unlock the app**; **Back to now**.
 Checks that the log shows the jump and the action the page sent. Saves a screenshot of the jump
 as WORK_DIR/jump.png. Prints one JSON object: each check's
 result, and `failures`.
@@ -136,6 +137,20 @@ try:
             "[...document.querySelectorAll('#actions tr[data-seq=\"7\"] td')].some(c => c.textContent === 'debugger')",
             15000)
         check("the log shows the action sent, sent from the debugger", logged)
+
+        # An action that does not decode is refused, with the reason, in the page; the app's
+        # state stays as it was.
+        before = app_state(app)
+        page.fill("#send-json", '{"noSuchCase":{}}')
+        page.get_by_role("button", name="Send to the app").click()
+        undecoded = wait_until(
+            page,
+            "document.getElementById('drive-status').classList.contains('refused')"
+            " && document.getElementById('drive-status').textContent.startsWith("
+            "'the action was not sent: its JSON does not decode')",
+            15000)
+        check("Send to the app: an action that does not decode is refused with the reason",
+              undecoded and app_state(app) == before, status_text(page))
 
         page.get_by_role("button", name="Lock the app").click()
         locked = wait_for_status(page, "locked") and wait_until(
