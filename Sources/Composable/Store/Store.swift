@@ -91,7 +91,7 @@ public final class Store<State, Action> {
   /// A scoped store's state is its parent's: it is left as it is.
   ///
   /// NB: TCA's `Store` has no such door: there, a debugger's state comes in through a reducer
-  /// that lifts the app's.
+  /// that wraps the app's, carried by an action of the app's.
   package func replaceState(_ state: State) {
     self.replaceRootState?(state)
   }

@@ -25,14 +25,6 @@ public final class RecordingStore<State, Action> {
     /// The effects running in ``store``, which TCA's `Store` does not count.
     private let effects: RunningEffects<Action>
   #endif
-  #if ComposableArchitecture
-    /// The store ``store`` is scoped from when the page of `tcatrace serve --live` may drive
-    /// it, which takes the debugger's actions too; `nil` otherwise.
-    ///
-    /// NB: Kept here: TCA's scoped stores keep their parent's core, not the parent, whose
-    /// `send` the debugger's actions need.
-    private let drivenStore: AnyObject?
-  #endif
 
   /// Creates a store that runs `reducer` from `initialState` and records it with `recorder`.
   ///
@@ -74,22 +66,23 @@ public final class RecordingStore<State, Action> {
       let initial = initialState()
       let driver = StoreDriver<State, Action>(recorder: recorder, initialState: initial)
       #if ComposableArchitecture
-        // NB: On TCA the store the app sees is scoped to the app's actions from a store whose
-        // reducer lifts the app's: the debugger's actions are its own.
+        // NB: On TCA the store's reducer takes the debugger's commands too, each carried in by
+        // an action of the app's (see `DrivenReducer`).
         let effects = RunningEffects<Action>()
         self.effects = effects
         let recording = _RecordingReducer(base: reducer(), recorder: recorder, effects: effects)
-        let driven = Store(
+        let store = Store(
           initialState: initial,
           reducer: { DrivenReducer(base: recording, driver: driver) },
           withDependencies: prepareDependencies
         )
-        self.store = driven.scope(state: \.self, action: \.app)
-        self.drivenStore = driven
-        // NB: Weak: the store holds its reducer, which holds the driver. The scoped store the
-        // app holds keeps the store.
-        driver.send = { [weak driven] in driven?.send(.debugger($0)) }
-        driver.currentState = { [weak driven] in driven?.withState { $0 } }
+        self.store = store
+        // NB: Weak: the store holds its reducer, which holds the driver.
+        driver.send = { [weak store, weak driver] command in
+          guard let store else { return }
+          driver?.carry(command, to: store)
+        }
+        driver.currentState = { [weak store] in store?.withState { $0 } }
       #else
         // NB: `Composable`'s store keeps its observer, which records for less than a reducer
         // modifier does, and takes the debugger's state and lock through doors of its own.
@@ -133,7 +126,6 @@ public final class RecordingStore<State, Action> {
       return
     }
     #if ComposableArchitecture
-      self.drivenStore = nil
       // NB: TCA's `Store` has no observer: the reducer records itself (`recording(to:)`).
       let effects = RunningEffects<Action>()
       self.effects = effects

@@ -6,50 +6,44 @@
 import Foundation
 
 #if ComposableArchitecture
-  /// The actions of a store that `tcatrace serve --live` drives on TCA: the app's own, and
-  /// those of the debugger, which the store's reducer takes like any other. TCA's store changes
-  /// its state only through its reducer: this is how a jump gets in (as Redux DevTools lifts a
-  /// store's reducer). `Composable`'s store takes a debugger's state and lock through doors of
+  /// The reducer of a store that `tcatrace serve --live` drives on TCA: the app's (recorded),
+  /// with the debugger's commands around it. TCA's store changes its state only through its
+  /// reducer: a command is left with the driver (`StoreDriver.carry(_:to:)`) and carried in by
+  /// an action of the app's, which this reducer takes for the command and does not reduce. So
+  /// the app holds the store itself: a store scoped from one whose actions were the app's and
+  /// the debugger's (as Redux DevTools lifts a store) cost each action a subscription to its
+  /// parent's state. `Composable`'s store takes a debugger's state and lock through doors of
   /// its own (`Store.replaceState(_:)`, `admits`), and keeps its observer.
-  @CasePathable
-  enum DrivenAction<State, Action> {
-    /// An action of the app, sent by its views or its effects.
-    case app(Action)
-    /// One of the debugger's.
-    case debugger(DebuggerAction<State, Action>)
-  }
-
-  /// The reducer of a driven store on TCA: the app's (recorded), and the debugger's actions
-  /// around it.
   struct DrivenReducer<Base: Reducer>: Reducer {
     typealias State = Base.State
-    typealias Action = DrivenAction<Base.State, Base.Action>
+    typealias Action = Base.Action
 
     let base: Base
     let driver: StoreDriver<Base.State, Base.Action>
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
-      switch action {
-      case let .app(action):
-        guard !self.driver.isLocked else {
-          self.driver.ignore()
+      if let command = self.driver.takePending() {
+        switch command {
+        case .take(let taken):
+          state = taken
+          self.driver.recorder.stateWasReplaced()
           return .none
+        case .send:
+          self.driver.recorder.debuggerWillSend()
+          return self.reduce(into: &state, app: action)
         }
-        return self.reduce(into: &state, app: action)
-      case let .debugger(.send(action)):
-        self.driver.recorder.debuggerWillSend()
-        return self.reduce(into: &state, app: action)
-      case let .debugger(.take(taken)):
-        state = taken
-        self.driver.recorder.stateWasReplaced()
+      }
+      guard !self.driver.isLocked else {
+        self.driver.ignore()
         return .none
       }
+      return self.reduce(into: &state, app: action)
     }
 
-    private func reduce(into state: inout State, app action: Base.Action) -> Effect<Action> {
+    private func reduce(into state: inout State, app action: Action) -> Effect<Action> {
       let effect = self.base.reduce(into: &state, action: action)
-      self.driver.keep(state, seq: self.driver.recorder.lastModifierSeq)
-      return effect.map(Action.app)
+      self.driver.keep(state, seq: self.driver.recorder.lastModifierSeq, after: action)
+      return effect
     }
   }
 #endif
@@ -96,6 +90,42 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
 
   /// The seq of the last action the store recorded; 0 before the first.
   private var lastSeq = 0
+  #if ComposableArchitecture
+    /// The command the next action carries into the store's reducer (``DrivenReducer``).
+    private var pending: DebuggerAction<State, Action>?
+    /// The app's last action: what carries a command that brings no action of its own.
+    private var lastAction: Action?
+
+    /// The command the action being reduced carries, once.
+    func takePending() -> DebuggerAction<State, Action>? {
+      guard self.pending != nil else { return nil }
+      defer { self.pending = nil }
+      return self.pending
+    }
+
+    /// Has `store` do `command`: sent in by the action it brings, or by the app's last.
+    @MainActor
+    func carry(_ command: DebuggerAction<State, Action>, to store: Store<State, Action>) {
+      let carrier: Action
+      switch command {
+      case let .send(action): carrier = action
+      case .take:
+        // NB: `perform(_:)` asks for a state only once the app has sent an action.
+        guard let last = self.lastAction else { return }
+        carrier = last
+      }
+      self.pending = command
+      store.send(carrier)
+      self.pending = nil
+    }
+
+    /// Keeps the state after the action just recorded, `seq`, and the action, to carry the
+    /// debugger's commands.
+    func keep(_ state: State, seq: Int, after action: Action) {
+      self.lastAction = action
+      self.keep(state, seq: seq)
+    }
+  #endif
   #if !ComposableArchitecture
     /// Whether the next action the store reduces is the debugger's.
     var debuggerIsSending = false
@@ -141,6 +171,17 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
     guard let send = self.send, let current = self.currentState?() else {
       return ("the app's store has gone (its RecordingStore was released)", "")
     }
+    #if ComposableArchitecture
+      // NB: On TCA a state is carried into the store by an action of the app's.
+      switch command {
+      case .jump, .back:
+        guard self.lastAction != nil else {
+          return ("the app has sent no action yet: its state is the one it began with", "")
+        }
+      default:
+        break
+      }
+    #endif
     switch command {
     case let .jump(seq, json):
       let taken: State
