@@ -279,7 +279,23 @@ if python3 -c "import playwright.sync_api" 2> /dev/null && [ -x /usr/bin/chromiu
     echo "Driving the app on TCA: $(grep -o '": true' "$work/drive/report.json" | wc -l) checks hold."
   fi
 else
-  echo "Tests/RealTCA/check.sh: Playwright or Chromium is not here: driving the app on TCA was not checked."
+  echo "Tests/RealTCA/check.sh: Playwright or Chromium is not here: driving the app on TCA in a browser was not checked."
+fi
+# The same app driven through the page's API (no browser): a jump past the 256 states the app
+# keeps, from the trace's JSON; an action that does not decode, refused with the reason; and the
+# server's file alike with the app's own by `tcatrace diff`.
+(cd "$root" && swift build --product tcatrace-serve 2>&1 | tail -n 1) || exit 2
+mkdir -p "$work/drive-api"
+if ! deadline 300 python3 "$root/Tests/tcatraceTests/Python/drive_api_check.py" \
+  "$root/.build/debug/tcatrace" "$here/.build/debug/RealTCADemo --drive" "$work/drive-api" \
+  > "$work/drive-api/report.json"; then
+  echo "drive_api_check.py did not end well on TCA."
+  status=1
+elif ! grep -q '"failures": \[\]' "$work/drive-api/report.json"; then
+  echo "Driving the app on TCA through the API failed: $(cat "$work/drive-api/report.json")"
+  status=1
+else
+  echo "Driving the app on TCA through the API: $(grep -o '": true' "$work/drive-api/report.json" | wc -l) checks hold."
 fi
 cd "$here"
 # NB: The library's test changes a shared value (`.inMemory`) in a `TestStore`, where

@@ -190,6 +190,30 @@ if arguments.first == "instructions" {
     exit(1)
   }
 }
+// NB: `live-instructions HOST:PORT:SECRET` counts what streaming to a `tcatrace serve --live`
+// server costs the store's thread instead (issue #74), as `tcatrace-bench --only live` does on
+// `Composable`; bench.sh's `live` starts the server.
+if arguments.first == "live-instructions", arguments.count == 2 {
+  do {
+    let executable =
+      Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
+    if let counted = try InstructionCount.measureStreaming(
+      executable: executable, debugger: String(arguments.last!))
+    {
+      let ratio = counted.streaming / counted.alone
+      print("## streaming live on TCA (callgrind): a tap, the store's thread, per action")
+      print("    recording                             \(Int(counted.alone))")
+      print("    recording and streaming live          \(Int(counted.streaming))")
+      print(
+        "    ratio streaming / not  \(String(format: "%.3f", ratio))  target ≤ 1.1: \(ratio <= 1.1 ? "met" : "MISSED")"
+      )
+    }
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("RealTCABench: \(error)\n".utf8))
+    exit(1)
+  }
+}
 // NB: `journal` and `limit` measure issue #73's costs instead.
 let issue73 = ["journal", "limit"].contains(arguments.first ?? "") ? arguments.first : nil
 if issue73 != nil { arguments = arguments.dropFirst() }
