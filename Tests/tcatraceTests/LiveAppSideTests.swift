@@ -68,7 +68,7 @@ struct LiveAppSideTests {
     #expect(try await alone.waitFor("closed"))
     try await alone.end()
 
-    let listener = try await Listener()
+    let listener = try Listener()
     defer { listener.close() }
     let connected = try App(
       ["append", directory.path("connected.db"), "3", "2", "sockets"], in: directory,
@@ -86,7 +86,7 @@ struct LiveAppSideTests {
   /// email, redacted, is in neither.
   @Test func whatAnAppSendsHoldsNoValueItRedacts() async throws {
     let directory = try TemporaryDirectory()
-    let listener = try await Listener()
+    let listener = try Listener()
     defer { listener.close() }
     let app = try App(
       ["drive", directory.path("app.db"), "5", "redacted"], in: directory,
@@ -119,7 +119,7 @@ struct LiveAppSideTests {
   /// action, and the server was sent less than the session's end.
   @Test func aServerThatStopsReadingHoldsNeitherTheStoreNorTheClose() async throws {
     let directory = try TemporaryDirectory()
-    let listener = try await Listener(receiveBufferBytes: 4096)
+    let listener = try Listener(receiveBufferBytes: 4096)
     defer { listener.close() }
     let app = try App(
       ["drive", directory.path("app.db"), "15000"], in: directory, debugger: listener.debugger)
@@ -145,13 +145,17 @@ struct LiveAppSideTests {
 
   /// A listener on loopback for one app: it answers the app's hello with a welcome, and then
   /// reads what the app sends, or nothing more.
+  ///
+  /// NB: Blocking sockets, on threads of their own: an app waits 5 s for the answer to its
+  /// hello, which a test process running the whole suite on two cores might not give it from
+  /// the tasks its tests share.
   private struct Listener {
     let port: UInt16
-    private let socket: AsyncSocket
+    private let socket: Socket
 
     /// `receiveBufferBytes`: the connection's receive buffer (the system doubles it), small for
     /// a server whose buffers fill.
-    init(receiveBufferBytes: Int32? = nil) async throws {
+    init(receiveBufferBytes: Int32? = nil) throws {
       let socket = try Socket(domain: AF_INET, type: .stream)
       try socket.setValue(true, for: .localAddressReuse)
       if let receiveBufferBytes {
@@ -163,63 +167,71 @@ struct LiveAppSideTests {
         throw Failure(description: "the listener has no IPv4 address")
       }
       self.port = port
-      self.socket = try AsyncSocket(socket: socket, pool: try await .client)
+      self.socket = socket
     }
 
     /// What an app's `TCATRACE_DEBUGGER` names to connect here.
     var debugger: String { "127.0.0.1:\(self.port):\(String(repeating: "5", count: 64))" }
 
     /// Takes the app that connects within a minute, reads its hello and welcomes it.
-    func takeApp() async throws -> AsyncSocket {
-      let app = try #require(try await Self.within(.seconds(60)) { try await self.socket.accept() })
-      let hello = try await Self.within(.seconds(60)) {
+    func takeApp() async throws -> Socket {
+      try await onThreadOfItsOwn { [socket] in
+        let deadline = Date(timeIntervalSinceNow: 60)
+        guard Self.waitUntilReadable(socket, before: deadline) else {
+          throw Failure(description: "no app connected within a minute")
+        }
+        let app = Socket(file: try socket.accept().file)
         var reader = LiveMessageReader()
         while true {
-          if let message = try reader.next() { return message }
-          reader.append(try await app.read(atMost: 4096))
+          if let message = try reader.next() {
+            guard case .hello = message else {
+              try? app.close()
+              throw Failure(description: "the app began with \(message)")
+            }
+            break
+          }
+          guard Self.waitUntilReadable(app, before: deadline) else {
+            try? app.close()
+            throw Failure(description: "no hello within a minute")
+          }
+          reader.append(try app.read(atMost: 4096))
         }
+        let welcome = Data(LiveMessage.welcome.frame)
+        var written = welcome.startIndex
+        while written < welcome.endIndex { written = try app.write(welcome, from: written) }
+        return app
       }
-      guard case .hello? = hello else {
-        try? app.close()
-        throw Failure(description: "the app began with \(String(describing: hello))")
-      }
-      try await app.write(Data(LiveMessage.welcome.frame))
-      return app
     }
 
     /// Every byte `app` sends until it closes the connection, or for a minute at most.
-    static func bytes(from app: AsyncSocket) async -> [UInt8] {
-      var bytes: [UInt8] = []
-      let deadline = ContinuousClock.now + .seconds(60)
-      while ContinuousClock.now < deadline {
-        // NB: `nil` once the time is up, or the app has closed the connection (a read throws).
-        guard
-          let chunk = try? await Self.within(
-            deadline - .now, { try await app.read(atMost: 65_536) }),
-          !chunk.isEmpty
-        else { break }
-        bytes += chunk
+    static func bytes(from app: Socket) async -> [UInt8] {
+      (try? await onThreadOfItsOwn {
+        var bytes: [UInt8] = []
+        let deadline = Date(timeIntervalSinceNow: 60)
+        // NB: A read of a connection the app has closed throws.
+        while Self.waitUntilReadable(app, before: deadline),
+          let chunk = try? app.read(atMost: 65_536), !chunk.isEmpty
+        {
+          bytes += chunk
+        }
+        return bytes
+      }) ?? []
+    }
+
+    /// Whether `socket` has something to read (a connection, bytes, or its end) before
+    /// `deadline`.
+    private static func waitUntilReadable(_ socket: Socket, before deadline: Date) -> Bool {
+      var entry = pollfd(fd: socket.file.rawValue, events: Int16(POLLIN), revents: 0)
+      while true {
+        let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+        let ready = poll(&entry, 1, milliseconds)
+        if ready > 0 { return true }
+        if ready == 0 || errno != EINTR { return false }
       }
-      return bytes
     }
 
     func close() {
       try? self.socket.close()
-    }
-
-    /// What `operation` returns, `nil` if it has not returned within `timeout`.
-    static func within<Result: Sendable>(
-      _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> Result
-    ) async throws -> Result? {
-      try await withThrowingTaskGroup(of: Result?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-          try? await Task.sleep(for: timeout)
-          return nil
-        }
-        defer { group.cancelAll() }
-        return try await group.next() ?? nil
-      }
     }
   }
 
