@@ -79,8 +79,8 @@ public final class RecordingStore<State, Action> {
         self.store = store
         // NB: Weak: the store holds its reducer, which holds the driver.
         driver.send = { [weak store, weak driver] command in
-          guard let store else { return }
-          driver?.carry(command, to: store)
+          guard let store, let driver else { return false }
+          return driver.carry(command, to: store)
         }
         driver.currentState = { [weak store] in store?.withState { $0 } }
       #else
@@ -98,15 +98,17 @@ public final class RecordingStore<State, Action> {
         self.store = store
         // NB: Weak: the store holds its observer, which holds the driver.
         driver.send = { [weak store, weak driver] command in
+          guard let store else { return false }
           switch command {
           case let .take(state):
-            store?.replaceState(state)
+            store.replaceState(state)
             recorder.stateWasReplaced()
           case let .send(action):
             driver?.debuggerIsSending = true
-            store?.send(action)
+            store.send(action)
             driver?.debuggerIsSending = false
           }
+          return true
         }
         driver.currentState = { [weak store] in store?.state }
       #endif

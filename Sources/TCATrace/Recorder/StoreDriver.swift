@@ -11,8 +11,8 @@ import Foundation
   /// reducer: a command is left with the driver (`StoreDriver.carry(_:to:)`) and carried in by
   /// an action of the app's, which this reducer takes for the command and does not reduce. So
   /// the app holds the store itself: a store scoped from one whose actions were the app's and
-  /// the debugger's (as Redux DevTools lifts a store) cost each action a subscription to its
-  /// parent's state. `Composable`'s store takes a debugger's state and lock through doors of
+  /// the debugger's (as Redux DevTools lifts a store) cost each action its scoping (the action
+  /// embedded, its state read and compared as the parent's was set). `Composable`'s store takes a debugger's state and lock through doors of
   /// its own (`Store.replaceState(_:)`, `admits`), and keeps its observer.
   struct DrivenReducer<Base: Reducer>: Reducer {
     typealias State = Base.State
@@ -68,8 +68,8 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
   static var keptStates: Int { 256 }
 
   let recorder: TraceRecorder
-  /// Sends the debugger's actions to the store.
-  var send: (@MainActor (DebuggerAction<State, Action>) -> Void)?
+  /// Has the store do a command of the debugger's; `false` when it did not take it.
+  var send: (@MainActor (DebuggerAction<State, Action>) -> Bool)?
   /// Reads the store's state.
   var currentState: (@MainActor () -> State?)?
   /// The state before the first action.
@@ -103,20 +103,26 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
       return self.pending
     }
 
-    /// Has `store` do `command`: sent in by the action it brings, or by the app's last.
+    /// Has `store` do `command`: sent in by the action it brings, or by the app's last;
+    /// `false` when the store did not take it.
+    ///
+    /// NB: The store reduces the carrier before its `send` returns: the page's commands come
+    /// on the main actor between the store's actions, never while it reduces one (TCA's store
+    /// would then keep the carrier for later, and the command is not left for it).
     @MainActor
-    func carry(_ command: DebuggerAction<State, Action>, to store: Store<State, Action>) {
+    func carry(_ command: DebuggerAction<State, Action>, to store: Store<State, Action>) -> Bool {
       let carrier: Action
       switch command {
       case let .send(action): carrier = action
       case .take:
-        // NB: `perform(_:)` asks for a state only once the app has sent an action.
-        guard let last = self.lastAction else { return }
+        // NB: `perform(_:)` asks for a state only once the store has reduced an action.
+        guard let last = self.lastAction else { return false }
         carrier = last
       }
       self.pending = command
       store.send(carrier)
-      self.pending = nil
+      defer { self.pending = nil }
+      return self.pending == nil
     }
 
     /// Keeps the state after the action just recorded, `seq`, and the action, to carry the
@@ -173,13 +179,8 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
     }
     #if ComposableArchitecture
       // NB: On TCA a state is carried into the store by an action of the app's.
-      switch command {
-      case .jump, .back:
-        guard self.lastAction != nil else {
-          return ("the app has sent no action yet: its state is the one it began with", "")
-        }
-      default:
-        break
+      if case .jump = command, self.lastAction == nil {
+        return ("the store has reduced no action yet: its state is the one it began with", "")
       }
     #endif
     switch command {
@@ -202,22 +203,22 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
           )
         }
       }
+      guard send(.take(taken)) else { return Self.busy }
       if self.beforeJumps == nil { self.beforeJumps = current }
-      send(.take(taken))
       self.recorder.record(debuggerEvent: .jump, afterSeq: self.lastSeq, toSeq: seq)
       return (nil, "took the state after #\(seq), \(source)")
     case .back:
       guard let before = self.beforeJumps else {
         return ("the app has not jumped since it last came back", "")
       }
+      guard send(.take(before)) else { return Self.busy }
       self.beforeJumps = nil
-      send(.take(before))
       self.recorder.record(debuggerEvent: .back, afterSeq: self.lastSeq)
       return (nil, "took the state it had before the first jump")
     case let .send(json):
       switch Self.decode(Action.self, json) {
       case let .success(action):
-        send(.send(action))
+        guard send(.send(action)) else { return Self.busy }
         return (nil, "sent the action")
       case let .failure(reason):
         return ("the action was not sent: \(reason)", "")
@@ -238,6 +239,11 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
         nil, "unlocked; \(ignored) action\(ignored == 1 ? " was" : "s were") ignored while locked"
       )
     }
+  }
+
+  /// What the page is told when the store did not take a command.
+  private static var busy: (refusal: String?, detail: String) {
+    ("the app's store was reducing an action and did not take the command: try again", "")
   }
 
   /// `json` decoded as a `Value`, or why it cannot be.
