@@ -268,7 +268,7 @@ final class LiveServer: Sendable {
 
   /// Why an app is refused once the apps' sessions have sent ``maximumTotalBytes`` in all.
   private var fullReason: String {
-    "the apps' sessions have sent the \(self.maximumTotalBytes) bytes this server takes in one run: stop it, make room in \(self.directory), and start it again"
+    "the apps' sessions have sent the \(self.maximumTotalBytes) bytes this server takes in one run: stop it, make room in \(self.directory), start it again, and launch the app again"
   }
 
   /// A receiver writing into a new file for `app`, whose path it sets in `path`.
