@@ -274,6 +274,7 @@ struct DarwinSpellingCheckTests {
     "Tests/TCATraceTests/RecorderTests.swift: #if os(Linux)",
     "Tests/TCATraceTests/TracePathTests.swift: #if os(Linux)",
     "Tests/tcatraceTests/CommandTests.swift: #if os(Linux)",
+    "Tests/tcatraceTests/LiveAppSideTests.swift: #if canImport(Darwin)",
     "Tests/tcatraceTests/LiveDriveTests.swift: #if canImport(FoundationNetworking)",
     "Tests/tcatraceTests/LiveServeTests.swift: #if canImport(FoundationNetworking)",
     "Tests/tcatraceTests/ServeCommandTests.swift: #if canImport(FoundationNetworking)",
