@@ -194,7 +194,9 @@ final class StoreRuntime<State, Action> {
         id: id,
         action: action,
         origin: origin,
-        stateBefore: stateBefore,
+        // NB: Moved, not copied: a copy retains what the state holds, and the local's end
+        // releases it.
+        stateBefore: consume stateBefore,
         stateAfter: self.state,
         route: collector.route,
         ownEffectCounts: collector.ownEffectCounts(rootTotal: effect.operation.count),
