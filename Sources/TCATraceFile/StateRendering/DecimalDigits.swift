@@ -3,11 +3,6 @@
 /// renderings of a state's leaves, which a recorder makes at each action.
 package enum DecimalDigits {
   /// Calls `body` with the ASCII digits of `number` in decimal, most significant first.
-  ///
-  /// NB: Inlinable, so that a caller in another module specializes it: called generically, its
-  /// buffer's tuple type and the closure's result are looked up at each call (about 600
-  /// instructions).
-  @inlinable
   package static func withDigits<Result>(
     of number: UInt, _ body: (UnsafeRawBufferPointer) -> Result
   ) -> Result {
