@@ -261,42 +261,35 @@ if ! diff -u --label kept --label written "$kept" "$work/unredacted/game-test.sw
   echo "The game's test tcatrace test writes differs from the one kept in Tests/RealTCATests."
   status=1
 fi
-# Driving the app on TCA (issue #74): the page of `tcatrace serve --live` jumps the app, sends it
-# an action, locks and unlocks it and brings it back, in Chromium, and the app's own state shows
-# each: the check the main suite runs on Composable (LiveDriveTests), with RealTCADemo as the app.
-if python3 -c "import playwright.sync_api" 2> /dev/null && [ -x /usr/bin/chromium ]; then
-  (cd "$root" && swift build --product tcatrace-serve 2>&1 | tail -n 1) || exit 2
-  mkdir -p "$work/drive"
-  if ! deadline 300 python3 "$root/Tests/tcatraceTests/Python/drive_browser_check.py" \
-    "$root/.build/debug/tcatrace" "$here/.build/debug/RealTCADemo --drive" "$work/drive" \
-    > "$work/drive/report.json"; then
-    echo "drive_browser_check.py did not end well on TCA."
+# Driving the app on TCA (issue #74), with RealTCADemo as the app: drive_check NAME SCRIPT runs
+# one of the checks the main suite runs on Composable (LiveDriveTests), and says how it went.
+drive_check() {
+  local name=$1 script=$2 folder="$work/${2%.py}"
+  mkdir -p "$folder"
+  if ! deadline 300 python3 "$root/Tests/tcatraceTests/Python/$script" \
+    "$root/.build/debug/tcatrace" "$here/.build/debug/RealTCADemo --drive" "$folder" \
+    > "$folder/report.json"; then
+    echo "$script did not end well on TCA."
     status=1
-  elif ! grep -q '"failures": \[\]' "$work/drive/report.json"; then
-    echo "Driving the app on TCA failed: $(cat "$work/drive/report.json")"
+  elif ! grep -q '"failures": \[\]' "$folder/report.json"; then
+    echo "$name failed: $(cat "$folder/report.json")"
     status=1
   else
-    echo "Driving the app on TCA: $(grep -o '": true' "$work/drive/report.json" | wc -l) checks hold."
+    echo "$name: $(grep -o '": true' "$folder/report.json" | wc -l) checks hold."
   fi
+}
+(cd "$root" && swift build --product tcatrace-serve 2>&1 | tail -n 1) || exit 2
+# The page of `tcatrace serve --live` jumps the app, sends it an action, locks and unlocks it and
+# brings it back, in Chromium, and the app's own state shows each.
+if python3 -c "import playwright.sync_api" 2> /dev/null && [ -x /usr/bin/chromium ]; then
+  drive_check "Driving the app on TCA" drive_browser_check.py
 else
   echo "Tests/RealTCA/check.sh: Playwright or Chromium is not here: driving the app on TCA in a browser was not checked."
 fi
-# The same app driven through the page's API (no browser): a jump past the 256 states the app
-# keeps, from the trace's JSON; an action that does not decode, refused with the reason; and the
-# server's file alike with the app's own by `tcatrace diff`.
-(cd "$root" && swift build --product tcatrace-serve 2>&1 | tail -n 1) || exit 2
-mkdir -p "$work/drive-api"
-if ! deadline 300 python3 "$root/Tests/tcatraceTests/Python/drive_api_check.py" \
-  "$root/.build/debug/tcatrace" "$here/.build/debug/RealTCADemo --drive" "$work/drive-api" \
-  > "$work/drive-api/report.json"; then
-  echo "drive_api_check.py did not end well on TCA."
-  status=1
-elif ! grep -q '"failures": \[\]' "$work/drive-api/report.json"; then
-  echo "Driving the app on TCA through the API failed: $(cat "$work/drive-api/report.json")"
-  status=1
-else
-  echo "Driving the app on TCA through the API: $(grep -o '": true' "$work/drive-api/report.json" | wc -l) checks hold."
-fi
+# The same through the page's API (no browser): a jump past the 256 states the app keeps, from
+# the trace's JSON; an action that does not decode, refused with the reason; and the server's
+# file alike with the app's own by `tcatrace diff`.
+drive_check "Driving the app on TCA through the API" drive_api_check.py
 cd "$here"
 # NB: The library's test changes a shared value (`.inMemory`) in a `TestStore`, where
 # swift-sharing 2.8's `Shared.withLock` reads the value it is modifying (to snapshot it): on

@@ -13,17 +13,18 @@ import Testing
 /// connections that are not the protocol's, are refused with a reason and leave no file.
 @Suite(.hangGuard)
 struct LiveServeTests {
-  /// A server taking apps into `live`, in a folder of its own; `body` gets the folder, the
-  /// `TCATRACE_DEBUGGER` line's value, the page's URL and the server's error output.
+  /// A server taking apps into `live`, in a folder of its own, on `host`; `body` gets the
+  /// folder, the `TCATRACE_DEBUGGER` line's value, the page's URL and the server's error output.
   static func servingLive(
-    arguments: [String] = [],
+    arguments: [String] = [], host: String = "127.0.0.1",
     _ body: (
       _ directory: TemporaryDirectory, _ debugger: String, _ url: URL, _ errors: Pipe
     ) async throws -> Void
   ) async throws {
     let directory = try TemporaryDirectory()
     let server = Product.tcatrace.process(
-      ["serve", "--live", directory.path("live")] + arguments, in: directory.url)
+      ["serve", "--live", directory.path("live"), "--live-host", host] + arguments,
+      in: directory.url)
     let errors = Pipe()
     server.standardError = errors
     let lines = try server.runReadingLines()
@@ -38,7 +39,7 @@ struct LiveServeTests {
       try await lines.next(within: 10)
         == "Taking apps' sessions into \(directory.path("live")): start an app with")
     let line = try #require(try await lines.next(within: 10))
-    let prefix = "TCATRACE_DEBUGGER=127.0.0.1:"
+    let prefix = "TCATRACE_DEBUGGER=\(host):"
     #expect(line.hasPrefix(prefix), "\(line)")
     let value = String(line.dropFirst("TCATRACE_DEBUGGER=".count))
     #expect(value.split(separator: ":").last?.count == 64)
@@ -364,35 +365,22 @@ struct LiveServeTests {
   /// unless it is given another.
   @Test(.enabled(if: Self.isAnAddressOfThisMachine("127.0.0.2")))
   func appsConnectToTheAddressGivenAndThePageStaysOnItsOwn() async throws {
-    let directory = try TemporaryDirectory()
-    let server = Product.tcatrace.process(
-      ["serve", "--live", directory.path("live"), "--live-host", "127.0.0.2"], in: directory.url)
-    server.standardError = FileHandle.nullDevice
-    let lines = try server.runReadingLines()
-    defer {
-      if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-      server.waitUntilExit()
-    }
-    let first = try #require(try await lines.next(within: 60))
-    let url = try #require(first.components(separatedBy: " at ").last.flatMap(URL.init(string:)))
-    let pagePort = try #require(url.port.map(UInt16.init))
-    _ = try await lines.next(within: 10)
-    let line = try #require(try await lines.next(within: 10))
-    #expect(line.hasPrefix("TCATRACE_DEBUGGER=127.0.0.2:"), "\(line)")
-    let debugger = String(line.dropFirst("TCATRACE_DEBUGGER=".count))
-    let app = try await Product("tcatrace-fixture").run(
-      ["append", directory.path("app.db"), "3"], in: directory.url,
-      environment: ["TCATRACE_DEBUGGER": debugger])
-    #expect(app.status == 0)
-    let live = directory.path("live/tcatrace-fixture-1.db")
-    try await Self.waitUntilEnded(live)
-    #expect(try TraceReader(path: live).sessions().map(\.actionCount) == [3])
-    // NB: The page's port takes no connection on the apps' address. (The apps' port on
-    // 127.0.0.1 is not tried: another test's server may have that port there.)
-    await #expect(throws: (any Error).self) {
-      let socket = try await AsyncSocket.connected(
-        to: try sockaddr_in.inet(ip4: "127.0.0.2", port: pagePort), timeout: 60)
-      try? socket.close()
+    try await Self.servingLive(host: "127.0.0.2") { directory, debugger, url, _ in
+      let app = try await Product("tcatrace-fixture").run(
+        ["append", directory.path("app.db"), "3"], in: directory.url,
+        environment: ["TCATRACE_DEBUGGER": debugger])
+      #expect(app.status == 0)
+      let live = directory.path("live/tcatrace-fixture-1.db")
+      try await Self.waitUntilEnded(live)
+      #expect(try TraceReader(path: live).sessions().map(\.actionCount) == [3])
+      // NB: The page's port takes no connection on the apps' address. (The apps' port on
+      // 127.0.0.1 is not tried: another test's server may have that port there.)
+      let pagePort = try #require(url.port.map(UInt16.init))
+      await #expect(throws: (any Error).self) {
+        let socket = try await AsyncSocket.connected(
+          to: try sockaddr_in.inet(ip4: "127.0.0.2", port: pagePort), timeout: 60)
+        try? socket.close()
+      }
     }
   }
 

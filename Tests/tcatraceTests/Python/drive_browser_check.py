@@ -27,30 +27,11 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from live_support import Report, read_line, start_live_server, wait_until
+from live_support import Report, app_line, app_state, start_live_server, stop, wait_until
 
 TCATRACE, APP, WORK = sys.argv[1], shlex.split(sys.argv[2]), sys.argv[3]
 report = Report()
 check = report.check
-
-
-def app_line(app, prefix):
-    """The app's next line that begins with `prefix`, without it; `None` within 60 s."""
-    deadline = time.monotonic() + 60
-    while True:
-        line = read_line(app.stdout, deadline)
-        if line is None:
-            return None
-        if line.startswith(prefix):
-            return line[len(prefix):]
-
-
-def app_state(app):
-    """The app's state, as the app itself has it."""
-    app.stdin.write(b"state\n")
-    app.stdin.flush()
-    line = app_line(app, "state ")
-    return json.loads(line) if line is not None else None
 
 
 def trace_state(url, seq):
@@ -191,12 +172,6 @@ try:
         check("once the app has left, the controls are gone", gone)
         browser.close()
 finally:
-    if app is not None and app.poll() is None:
-        app.kill()
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    stop(server, app)
 
 print(json.dumps(report.json()))

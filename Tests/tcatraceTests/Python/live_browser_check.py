@@ -17,7 +17,7 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-from live_support import Report, read_line, start_live_server, wait_until
+from live_support import Report, read_line, start_live_server, stop, wait_until
 
 TCATRACE, FIXTURE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 report = Report()
@@ -75,12 +75,6 @@ try:
         page.screenshot(path=os.path.join(WORK, "live.png"))
         browser.close()
 finally:
-    if app is not None and app.poll() is None:
-        app.kill()
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    stop(server, app)
 
 print(json.dumps(report.json()))

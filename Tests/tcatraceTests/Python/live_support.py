@@ -1,6 +1,7 @@
 """What the checks of `tcatrace serve --live` in a browser share: their report, reading a
 process's lines with a deadline, and polling the page."""
 
+import json
 import os
 import select
 import subprocess
@@ -70,3 +71,33 @@ def start_live_server(tcatrace, directory):
         if line.startswith("TCATRACE_DEBUGGER="):
             debugger = line.strip().split("=", 1)[1]
     return server, url, debugger
+
+
+def app_line(app, prefix):
+    """The app's next line that begins with `prefix`, without it; `None` within 60 s."""
+    deadline = time.monotonic() + 60
+    while True:
+        line = read_line(app.stdout, deadline)
+        if line is None:
+            return None
+        if line.startswith(prefix):
+            return line[len(prefix):]
+
+
+def app_state(app):
+    """The app's state, as the app itself has it (it prints `state JSON` when told `state`)."""
+    app.stdin.write(b"state\n")
+    app.stdin.flush()
+    line = app_line(app, "state ")
+    return json.loads(line) if line is not None else None
+
+
+def stop(server, app):
+    """Ends the app, if it still runs, and the server."""
+    if app is not None and app.poll() is None:
+        app.kill()
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
