@@ -601,7 +601,7 @@ public final class TraceRecorder: Sendable {
       let leaks = record.leaks
       let classification = leaks.isEmpty ? nil : record.classification
       // NB: Moved to the writer, not copied: a copy retains each of the record's strings, and
-      // the record's end releases them (about 500 instructions).
+      // the record's end releases them (about 600 instructions).
       guard self.hand(consume record, to: writer) else { return false }
       if let classification {
         for leak in leaks {
