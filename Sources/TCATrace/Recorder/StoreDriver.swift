@@ -12,8 +12,9 @@ import Foundation
   /// an action of the app's, which this reducer takes for the command and does not reduce. So
   /// the app holds the store itself: a store scoped from one whose actions were the app's and
   /// the debugger's (as Redux DevTools lifts a store) cost each action its scoping (the action
-  /// embedded, its state read and compared as the parent's was set). `Composable`'s store takes a debugger's state and lock through doors of
-  /// its own (`Store.replaceState(_:)`, `admits`), and keeps its observer.
+  /// embedded, its state read and compared as the parent's was set). `Composable`'s store
+  /// takes a debugger's state and lock through doors of its own (`Store.replaceState(_:)`,
+  /// `admits`), and keeps its observer.
   struct DrivenReducer<Base: Reducer>: Reducer {
     typealias State = Base.State
     typealias Action = Base.Action
