@@ -99,9 +99,7 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
 
     /// The command the action being reduced carries, once.
     func takePending() -> DebuggerAction<State, Action>? {
-      guard self.pending != nil else { return nil }
-      defer { self.pending = nil }
-      return self.pending
+      self.pending.take()
     }
 
     /// Has `store` do `command`: sent in by the action it brings, or by the app's last;
@@ -122,8 +120,8 @@ final class StoreDriver<State, Action>: @unchecked Sendable {
       }
       self.pending = command
       store.send(carrier)
-      defer { self.pending = nil }
-      return self.pending == nil
+      // NB: Taken by the reducer, it is `nil` here; else it is cleared, not left for the next.
+      return self.pending.take() == nil
     }
 
     /// Keeps the state after the action just recorded, `seq`, and the action, to carry the

@@ -21,7 +21,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 
