@@ -169,4 +169,56 @@ struct ObserverTests {
     #expect(timestamps[0] > 0)
     #expect(timestamps[1] >= timestamps[0] + durations[0])
   }
+
+  /// The observed store writes its events a property at a time (`EventFields`): each stored
+  /// property of `ActionEvent` is written, with the value `ActionEvent.init` would give it, and
+  /// what an observer leaves is destroyed.
+  @Test func theEventHoldsEveryPropertyAndIsDestroyed() {
+    final class Token {}
+    struct Held {
+      var token: Token?
+      var count = 0
+    }
+    struct Feature: Reducer {
+      func reduce(into state: inout Held, action: Int) -> Effect<Int> {
+        state.count += action
+        state.token = nil
+        return .none
+      }
+    }
+    var events: [ActionEvent<Held, Int>] = []
+    weak var token: Token?
+    do {
+      let held = Token()
+      token = held
+      let store = Store(initialState: Held(token: held), observer: { events.append($0) }) {
+        Feature()
+      }
+      store.send(5)
+      store.send(2)
+    }
+    // NB: An `ActionEvent` property the store does not write is left out of this list, or
+    // uninitialized memory is read above.
+    #expect(
+      Mirror(reflecting: events[0]).children.map(\.label) == [
+        "id", "action", "origin", "stateBefore", "stateAfter", "route", "ownEffectCounts",
+        "timestamp", "duration",
+      ])
+    #expect(events.map(\.id) == [1, 2])
+    #expect(events.map(\.action) == [5, 2])
+    #expect(events.map(\.origin) == [.send, .send])
+    #expect(events.map(\.stateBefore.count) == [0, 5])
+    #expect(events.map(\.stateAfter.count) == [5, 7])
+    #expect(events[0].stateBefore.token != nil)
+    #expect(events[0].stateAfter.token == nil)
+    #expect(events.map(\.route.isEmpty) == [true, true])
+    #expect(events.map(\.ownEffectCounts) == [[0], [0]])
+    #expect(events[0].timestamp > 0)
+    #expect(events[1].timestamp >= events[0].timestamp + events[0].duration)
+    // NB: The events the store made and the observer copied are destroyed: only the copies
+    // kept here hold the token.
+    #expect(token != nil)
+    events.removeAll()
+    #expect(token == nil)
+  }
 }
