@@ -31,6 +31,15 @@ public struct ActionClassification: Hashable, Sendable {
   /// delegate action of such a case goes to the feature above the enum reducer.
   public var enumReducerDepths: Set<Int>
 
+  /// A classification of nothing, for a record not yet analysed.
+  ///
+  /// NB: Made at each use, not copied from a constant: empty strings and arrays retain
+  /// nothing.
+  static var empty: ActionClassification {
+    ActionClassification(
+      path: "", rootCategory: .unclassified, feature: [], category: .unclassified, caseName: "")
+  }
+
   /// The owning feature's path, dotted: `login.twoFactor`; empty for the root.
   public var featurePath: String {
     self.feature.joined(separator: ".")

@@ -19,7 +19,9 @@ enum StateDiff {
 
     var count: Int { self.list.count }
 
-    mutating func append(_ change: StateChange) {
+    // NB: Consumed, so that the change is moved into the list, not copied (a retain of each of
+    // its strings, and their release).
+    mutating func append(_ change: consuming StateChange) {
       self.list.append(change)
     }
   }

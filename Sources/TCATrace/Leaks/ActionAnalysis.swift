@@ -48,29 +48,28 @@ public struct ActionAnalysis: Sendable {
     before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
   ) {
-    (self.classification, self.changes, self.leaks, _) = Self.analyse(
-      action: action, actionValue: actionValue, classifier: classifier, before: before,
-      after: after, stateKind: stateKind, origin: origin, route: route,
-      ownEffectCounts: ownEffectCounts, rootName: rootName
+    var classification =
+      classifier?.classify(at: action, value: actionValue) ?? ActionClassification(actionValue())
+    (self.changes, self.leaks, _) = Self.analyse(
+      before: before, after: after, stateKind: stateKind, classification: &classification,
+      origin: origin, route: route, ownEffectCounts: ownEffectCounts, rootName: rootName
     )
+    self.classification = classification
   }
 
   /// The analysis of an action from its values in place, as separate values: the recorder
   /// moves each into its record, where copying them out of an `ActionAnalysis` retained and
   /// released each of their strings. With them, the route's state path (`route.statePath`),
   /// which the leak rules read too: read once, it is named once.
-  /// `classification` is the action's, when it was classified before its reducer ran.
+  ///
+  /// `classification` is the action's, already in its record: a binding action's payload is
+  /// named in place (see ``namingBinding(_:changes:statePath:)``). Returned, it was copied into
+  /// the record and the returned one destroyed: the optimizer did not move it.
   static func analyse(
-    action: UnsafeRawPointer, actionValue: () -> Any, classification: ActionClassification? = nil,
-    classifier: ActionClassifier?,
-    before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind, origin: ActionOrigin,
+    before: UnsafeRawPointer, after: UnsafeRawPointer, stateKind: NodeKind,
+    classification: inout ActionClassification, origin: ActionOrigin,
     route: [ActionRoute], ownEffectCounts: [Int], rootName: String
-  ) -> (
-    classification: ActionClassification, changes: [StateChange], leaks: [Leak], statePath: String
-  ) {
-    var classification =
-      classification ?? classifier?.classify(at: action, value: actionValue)
-      ?? ActionClassification(actionValue())
+  ) -> (changes: [StateChange], leaks: [Leak], statePath: String) {
     let changes = StateDiff.changes(from: before, to: after, kind: stateKind)
     let statePath = route.statePath
     if let payload = classification.payload, payload.hasPrefix(".set(\\.<computed 0x") {
@@ -86,7 +85,7 @@ public struct ActionAnalysis: Sendable {
         sharedPaths: changes.sharedPaths, rootName: rootName
       )
     )
-    return (classification, changes.list, leaks, statePath)
+    return (changes.list, leaks, statePath)
   }
 
   /// A binding action's payload whose key path the program cannot name (`.set(\.<computed 0x…

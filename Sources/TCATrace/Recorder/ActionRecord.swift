@@ -22,10 +22,7 @@ package struct ActionRecord: Sendable {
   init(seq: Int, deferred: DeferredAnalysis) {
     self.init(
       seq: seq, timeNs: 0, durationNs: 0, origin: .send,
-      // NB: Made here, not copied from a constant: empty strings and arrays retain nothing.
-      classification: ActionClassification(
-        path: "", rootCategory: .unclassified, feature: [], category: .unclassified,
-        caseName: ""),
+      classification: .empty,
       statePath: "", payloadJSON: nil,
       changes: [], leaks: [])
     self.deferred = deferred
@@ -57,7 +54,9 @@ package struct ActionRecord: Sendable {
   var deferred: DeferredAnalysis?
 
   /// Keeps `states`, and the state after the action, with the action.
-  package mutating func keep(_ states: [StateSnapshot], stateAfter: StateAfterAction? = nil) {
+  package mutating func keep(
+    _ states: consuming [StateSnapshot], stateAfter: consuming StateAfterAction? = nil
+  ) {
     self.states = states
     self.stateAfter = stateAfter
   }

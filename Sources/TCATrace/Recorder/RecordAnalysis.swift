@@ -94,7 +94,7 @@ final class RecordAnalysis: Sendable {
         ownEffectCounts: values.ownEffectCounts, timestamp: values.timestamp,
         duration: values.duration, action: values.action,
         actionValue: { values.actionValue() }, before: values.stateBefore, after: values.stateAfter,
-        types: types, session: session, prepared: deferred.prepared, atOnce: deferred.atOnce
+        types: types, session: session, prepared: &deferred.prepared, atOnce: deferred.atOnce
       )
       self.finish(
         &record, values: values, types: types, secrets: deferred.prepared?.secrets,
@@ -130,31 +130,51 @@ final class RecordAnalysis: Sendable {
     id: Int, origin: ActionOrigin, route: [ActionRoute], ownEffectCounts: [Int],
     timestamp: UInt64, duration: UInt64, action: UnsafeRawPointer, actionValue: () -> Any,
     before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: PreparedAction?, atOnce: Bool
+    prepared: inout PreparedAction?, atOnce: Bool
   ) -> ActionRecord {
-    let (classification, changes, leaks, statePath) = ActionAnalysis.analyse(
-      action: action, actionValue: actionValue, classification: prepared?.classification,
-      classifier: types.actionClassifier,
-      before: before, after: after, stateKind: types.state, origin: origin, route: route,
-      ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
-    )
+    // NB: The prepared action's classification and JSON are moved out of it, not copied: a copy
+    // retains each of their strings, and the prepared action's end releases them. What is left
+    // of it is its secrets.
+    var classification: ActionClassification
+    var payloadJSON: String?
+    var fromDebugger = false
+    if prepared != nil {
+      // NB: Swapped out for an empty one, which retains nothing: the optimizer copied it out of
+      // a binding of the prepared action.
+      classification = .empty
+      swap(&classification, &prepared!.classification)
+      payloadJSON = prepared!.payloadJSON.take()
+      fromDebugger = prepared!.fromDebugger
+    } else {
+      classification =
+        types.actionClassifier?.classify(at: action, value: actionValue)
+        ?? ActionClassification(actionValue())
+      payloadJSON = types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue())
+    }
     var record = ActionRecord(
       seq: id,
       timeNs: self.timing.time(
         id: id, timestamp: timestamp, sessionStart: session.startNanoseconds),
       durationNs: self.timing.duration(id: id, measured: duration),
       origin: origin,
-      classification: classification,
-      statePath: statePath,
-      payloadJSON: prepared.map(\.payloadJSON)
-        ?? (types.actionIsEncodable == false ? nil : TraceJSON.encode(actionValue())),
-      changes: changes,
-      leaks: leaks,
+      classification: consume classification,
+      statePath: "",
+      payloadJSON: consume payloadJSON,
+      changes: [],
+      leaks: [],
       atOnce: atOnce
     )
+    let (changes, leaks, statePath) = ActionAnalysis.analyse(
+      before: before, after: after, stateKind: types.state,
+      classification: &record.classification, origin: origin, route: route,
+      ownEffectCounts: ownEffectCounts, rootName: session.rootFeature
+    )
+    record.changes = changes
+    record.leaks = leaks
+    record.statePath = statePath
     // NB: The page of `tcatrace serve --live` sends what the person at it chose, from outside
     // the app's features: no boundary of the app's code is crossed.
-    if prepared?.fromDebugger == true {
+    if fromDebugger {
       record.fromDebugger = true
       record.leaks = []
     }

@@ -49,22 +49,45 @@ final class RecordedTypes: Sendable {
 ///   ``isLayout(of:)``);
 /// - the pointers it lends point into that event, and are used only inside the closure, while
 ///   the event is alive and not changed.
-struct EventLayout: Sendable {
+final class EventLayout: Sendable {
   /// The values of one event, in place: valid inside ``EventLayout/withValues(at:_:)`` only.
+  ///
+  /// NB: Read from the event as they are used, not copied out of it: a copy of its arrays, or
+  /// of the layout's closure, is a retain and a release at each action.
   struct Values {
-    let id: Int
-    let origin: ActionOrigin
-    let route: [ActionRoute]
-    let ownEffectCounts: [Int]
-    let timestamp: UInt64
-    let duration: UInt64
-    let action: UnsafeRawPointer
-    let stateBefore: UnsafeRawPointer
-    let stateAfter: UnsafeRawPointer
-    fileprivate let loadAction: @Sendable (UnsafeRawPointer) -> Any
+    private let place: UnsafeRawPointer
+    // NB: Not retained: the layout outlives the call that lends the values.
+    private unowned(unsafe) let layout: EventLayout
+
+    fileprivate init(place: UnsafeRawPointer, layout: EventLayout) {
+      self.place = place
+      self.layout = layout
+    }
+
+    var id: Int { self.layout.id(at: self.place) }
+    var origin: ActionOrigin { self.load(self.layout.origin) }
+    var timestamp: UInt64 { self.load(self.layout.timestamp) }
+    var duration: UInt64 { self.load(self.layout.duration) }
+    var route: [ActionRoute] {
+      unsafeAddress { self.address(self.layout.route) }
+    }
+    var ownEffectCounts: [Int] {
+      unsafeAddress { self.address(self.layout.ownEffectCounts) }
+    }
+    var action: UnsafeRawPointer { self.place + self.layout.action }
+    var stateBefore: UnsafeRawPointer { self.place + self.layout.stateBefore }
+    var stateAfter: UnsafeRawPointer { self.place + self.layout.stateAfter }
 
     /// A copy of the action, boxed.
-    func actionValue() -> Any { self.loadAction(self.action) }
+    func actionValue() -> Any { self.layout.loadAction(self.action) }
+
+    private func load<Value>(_ offset: Int) -> Value {
+      self.place.load(fromByteOffset: offset, as: Value.self)
+    }
+
+    private func address<Value>(_ offset: Int) -> UnsafePointer<Value> {
+      (self.place + offset).assumingMemoryBound(to: Value.self)
+    }
   }
 
   private let id: Int
@@ -159,17 +182,7 @@ struct EventLayout: Sendable {
   /// Calls `body` with the values of the event at `place`, an event of the type this is the
   /// layout of.
   func withValues<Result>(at place: UnsafeRawPointer, _ body: (Values) -> Result) -> Result {
-    body(
-      Values(
-        id: self.id(at: place),
-        origin: place.load(fromByteOffset: self.origin, as: ActionOrigin.self),
-        route: place.load(fromByteOffset: self.route, as: [ActionRoute].self),
-        ownEffectCounts: place.load(fromByteOffset: self.ownEffectCounts, as: [Int].self),
-        timestamp: place.load(fromByteOffset: self.timestamp, as: UInt64.self),
-        duration: place.load(fromByteOffset: self.duration, as: UInt64.self),
-        action: place + self.action, stateBefore: place + self.stateBefore,
-        stateAfter: place + self.stateAfter, loadAction: self.loadAction
-      )
-    )
+    body(Values(place: place, layout: self))
   }
+
 }

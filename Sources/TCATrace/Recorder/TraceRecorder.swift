@@ -585,7 +585,7 @@ public final class TraceRecorder: Sendable {
         ownEffectCounts: values.ownEffectCounts, timestamp: values.timestamp,
         duration: values.duration, action: values.action,
         actionValue: { values.actionValue() }, before: values.stateBefore, after: values.stateAfter,
-        types: types, session: session, prepared: prepared,
+        types: types, session: session, prepared: &prepared,
         atOnce: self.synchronousSends.isAtOnce(
           id: id, origin: values.origin, mayCauseActions: mayCauseActions)
       )
