@@ -525,10 +525,7 @@ enum StateDiff {
 
   /// `value` in decimal, as `String(value)` writes it (see `DecimalDigits`).
   static func render(_ value: Int) -> String {
-    DecimalDigits.withDigits(of: value.magnitude) { digits in
-      let magnitude = String(decoding: digits, as: UTF8.self)
-      return value < 0 ? "-" + magnitude : magnitude
-    }
+    DecimalDigits.string(of: value)
   }
 
   /// `string` rendered as CustomDump renders it.

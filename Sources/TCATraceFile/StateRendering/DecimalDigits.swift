@@ -9,14 +9,40 @@ package enum DecimalDigits {
     // NB: 24 bytes: a `UInt64` has at most 20 digits.
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
     return withUnsafeMutableBytes(of: &digits) { digits in
-      var count = 0
-      var rest = number
-      repeat {
-        digits[digits.count - 1 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        count += 1
-      } while rest > 0
-      return body(UnsafeRawBufferPointer(rebasing: digits[(digits.count - count)...]))
+      let start = self.write(number, negative: false, endingAt: digits)
+      return body(UnsafeRawBufferPointer(rebasing: digits[start...]))
     }
+  }
+
+  /// `number` in decimal, as `String(number)` writes it.
+  ///
+  /// NB: Not through ``withDigits(of:_:)``: a generic function called from another module, with
+  /// a closure, and a negative number's sign added by a second string, cost a rendering about a
+  /// third more.
+  package static func string(of number: Int) -> String {
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    return withUnsafeMutableBytes(of: &digits) { digits in
+      let start = self.write(number.magnitude, negative: number < 0, endingAt: digits)
+      return String(decoding: UnsafeRawBufferPointer(rebasing: digits[start...]), as: UTF8.self)
+    }
+  }
+
+  /// Writes `magnitude`'s digits, and a minus sign before them when `negative`, so that they
+  /// end where `buffer` does (24 bytes at least); returns where they start.
+  private static func write(
+    _ magnitude: UInt, negative: Bool, endingAt buffer: UnsafeMutableRawBufferPointer
+  ) -> Int {
+    var start = buffer.count
+    var rest = magnitude
+    repeat {
+      start -= 1
+      buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+      rest /= 10
+    } while rest > 0
+    if negative {
+      start -= 1
+      buffer[start] = UInt8(ascii: "-")
+    }
+    return start
   }
 }
