@@ -32,7 +32,7 @@ final class StoreRuntime<State, Action> {
   /// NB: `nonisolated(unsafe)`: read on the main actor, and by `deinit`, when nothing else can.
   nonisolated(unsafe) private let event: UnsafeMutablePointer<ActionEvent<State, Action>>?
   /// Where the event's stored properties lie in it.
-  private let eventFields: EventFields
+  private let eventFields: ActionEventFields
   /// What the reducer reaches of this store while it runs: see ``StoreContext``.
   private let handle = StoreHandle()
   /// The values shared values had before the action being processed changed them; a
@@ -69,7 +69,7 @@ final class StoreRuntime<State, Action> {
     self.willReduce = willReduce
     self.admits = admits
     self.event = observer == nil ? nil : .allocate(capacity: 1)
-    self.eventFields = EventFields(ActionEvent<State, Action>.self)
+    self.eventFields = ActionEventFields(ActionEvent<State, Action>.self)
     self.handle.isRunning = { [weak self] in self?.tasksByCancelID[$0] != nil }
   }
 
@@ -182,7 +182,7 @@ final class StoreRuntime<State, Action> {
     guard let place = self.event else { return self.reducer(&self.state, action) }
     let event = UnsafeMutableRawPointer(place)
     let fields = self.eventFields
-    fields.at(event, fields.stateBefore, State.self).initialize(to: self.state)
+    event.eventField(fields.stateBefore, State.self).initialize(to: self.state)
     // NB: One collector for every action: `process` is never re-entered (`enqueue` queues
     // what is sent meanwhile), and a collector per action was an allocation per action.
     let collector = self.collector
@@ -196,19 +196,21 @@ final class StoreRuntime<State, Action> {
     ActionRouting.unbind(restoring: unbound)
     let end = DispatchTime.now().uptimeNanoseconds
     guard let observer = self.observer else {
-      fields.at(event, fields.stateBefore, State.self).deinitialize(count: 1)
+      event.eventField(fields.stateBefore, State.self).deinitialize(count: 1)
       return effect
     }
-    // NB: Written a property at a time, straight from where each value is: see `EventFields`.
-    fields.at(event, fields.id, Int.self).initialize(to: id)
-    fields.at(event, fields.action, Action.self).initialize(to: action)
-    fields.at(event, fields.origin, ActionOrigin.self).initialize(to: origin)
-    fields.at(event, fields.stateAfter, State.self).initialize(to: self.state)
-    fields.at(event, fields.route, [ActionRoute].self).initialize(to: collector.route)
-    fields.at(event, fields.ownEffectCounts, [Int].self)
+    // NB: Written a property at a time, straight from where each value is: building an
+    // `ActionEvent` here, in generic code that is not specialized, looked the event type's
+    // metadata up at each action (about 340 instructions). See `ActionEventFields`.
+    event.eventField(fields.id, Int.self).initialize(to: id)
+    event.eventField(fields.action, Action.self).initialize(to: action)
+    event.eventField(fields.origin, ActionOrigin.self).initialize(to: origin)
+    event.eventField(fields.stateAfter, State.self).initialize(to: self.state)
+    event.eventField(fields.route, [ActionRoute].self).initialize(to: collector.route)
+    event.eventField(fields.ownEffectCounts, [Int].self)
       .initialize(to: collector.ownEffectCounts(rootTotal: effect.operation.count))
-    fields.at(event, fields.timestamp, UInt64.self).initialize(to: start)
-    fields.at(event, fields.duration, UInt64.self).initialize(to: end &- start)
+    event.eventField(fields.timestamp, UInt64.self).initialize(to: start)
+    event.eventField(fields.duration, UInt64.self).initialize(to: end &- start)
     // NB: An observer that takes the event moves it out: nothing is left to destroy, and the
     // copy the recorder would otherwise make, and this destruction, are not paid.
     let taken = self.handle.sharedChanges.comparing { observer(place) }
@@ -402,56 +404,14 @@ final class TaskList: Sendable {
   }
 }
 
-/// Where `ActionEvent<State, Action>`'s stored properties lie, so that the observed reduce
-/// writes an event, and destroys one its observer did not take, a property at a time.
-///
-/// NB: `StoreRuntime` is generic code that is not specialized: each use of the event type there
-/// looked its generic metadata up, at each action (about 340 instructions). The properties' own
-/// types are the store's, whose metadata it has. Every stored property of `ActionEvent` is
-/// written by the observed reduce: `EventFieldsTests` checks that these are all of them.
-struct EventFields {
-  let id: Int
-  let action: Int
-  let origin: Int
-  let stateBefore: Int
-  let stateAfter: Int
-  let route: Int
-  let ownEffectCounts: Int
-  let timestamp: Int
-  let duration: Int
-
-  init<State, Action>(_: ActionEvent<State, Action>.Type) {
-    typealias Event = ActionEvent<State, Action>
-    self.id = MemoryLayout<Event>.offset(of: \.id)!
-    self.action = MemoryLayout<Event>.offset(of: \.action)!
-    self.origin = MemoryLayout<Event>.offset(of: \.origin)!
-    self.stateBefore = MemoryLayout<Event>.offset(of: \.stateBefore)!
-    self.stateAfter = MemoryLayout<Event>.offset(of: \.stateAfter)!
-    self.route = MemoryLayout<Event>.offset(of: \.route)!
-    self.ownEffectCounts = MemoryLayout<Event>.offset(of: \.ownEffectCounts)!
-    self.timestamp = MemoryLayout<Event>.offset(of: \.timestamp)!
-    self.duration = MemoryLayout<Event>.offset(of: \.duration)!
-  }
-
-  /// The property at `offset` (one of these) of the event at `event`, whose memory is bound to
-  /// the event type, and so to its properties' types at their offsets.
+extension UnsafeMutableRawPointer {
+  /// The property at `offset` (one of ``ActionEventFields``') of the event here, whose memory is
+  /// bound to the event type, and so to its properties' types at their offsets.
   ///
   /// NB: A pointer, not a value: the caller initializes it with a value it owns, moved in.
-  /// Handed to a function that is not specialized, a value was copied once more.
-  func at<Value>(_ event: UnsafeMutableRawPointer, _ offset: Int, _: Value.Type)
-    -> UnsafeMutablePointer<Value>
-  {
-    (event + offset).assumingMemoryBound(to: Value.self)
-  }
-
-  /// Destroys the event at `event`, as `deinitialize(count: 1)` would.
-  func deinitialize<State, Action>(
-    _ event: UnsafeMutableRawPointer, _: State.Type, _: Action.Type
-  ) {
-    self.at(event, self.action, Action.self).deinitialize(count: 1)
-    self.at(event, self.stateBefore, State.self).deinitialize(count: 1)
-    self.at(event, self.stateAfter, State.self).deinitialize(count: 1)
-    self.at(event, self.route, [ActionRoute].self).deinitialize(count: 1)
-    self.at(event, self.ownEffectCounts, [Int].self).deinitialize(count: 1)
+  /// Handed to a function that is not specialized, a value was copied once more. In this file,
+  /// so that it is inlined: called across modules, it was not.
+  fileprivate func eventField<Value>(_ offset: Int, _: Value.Type) -> UnsafeMutablePointer<Value> {
+    (self + offset).assumingMemoryBound(to: Value.self)
   }
 }

@@ -43,12 +43,15 @@ final class RecordedTypes: Sendable {
 /// the diff, the keyframes) reads them in place, without copying them out, and without the
 /// event type's generic metadata, which unspecialized code looks up at each use.
 ///
-/// The recorder reads an event's memory by offset here and nowhere else. What makes it safe:
+/// The recorder reads an event's memory by offset here and nowhere else (the reducer modifier,
+/// `_RecordingReducer`, writes one by the same offsets, ``fields``). What makes it safe:
 /// - the offsets are those of `ActionEvent<State, Action>` for the `State` and `Action` of the
 ///   event read (the callers of ``withValues(at:_:)`` assert it in debug builds, through
 ///   ``isLayout(of:)``);
 /// - the pointers it lends point into that event, and are used only inside the closure, while
 ///   the event is alive and not changed.
+///
+/// NB: A class: the values it lends refer to it without a count (``Values``).
 final class EventLayout: Sendable {
   /// The values of one event, in place: valid inside ``EventLayout/withValues(at:_:)`` only.
   ///
@@ -65,18 +68,18 @@ final class EventLayout: Sendable {
     }
 
     var id: Int { self.layout.id(at: self.place) }
-    var origin: ActionOrigin { self.load(self.layout.origin) }
-    var timestamp: UInt64 { self.load(self.layout.timestamp) }
-    var duration: UInt64 { self.load(self.layout.duration) }
+    var origin: ActionOrigin { self.load(self.layout.fields.origin) }
+    var timestamp: UInt64 { self.load(self.layout.fields.timestamp) }
+    var duration: UInt64 { self.load(self.layout.fields.duration) }
     var route: [ActionRoute] {
-      unsafeAddress { self.address(self.layout.route) }
+      unsafeAddress { self.address(self.layout.fields.route) }
     }
     var ownEffectCounts: [Int] {
-      unsafeAddress { self.address(self.layout.ownEffectCounts) }
+      unsafeAddress { self.address(self.layout.fields.ownEffectCounts) }
     }
-    var action: UnsafeRawPointer { self.place + self.layout.action }
-    var stateBefore: UnsafeRawPointer { self.place + self.layout.stateBefore }
-    var stateAfter: UnsafeRawPointer { self.place + self.layout.stateAfter }
+    var action: UnsafeRawPointer { self.place + self.layout.fields.action }
+    var stateBefore: UnsafeRawPointer { self.place + self.layout.fields.stateBefore }
+    var stateAfter: UnsafeRawPointer { self.place + self.layout.fields.stateAfter }
 
     /// A copy of the action, boxed.
     func actionValue() -> Any { self.layout.loadAction(self.action) }
@@ -90,15 +93,8 @@ final class EventLayout: Sendable {
     }
   }
 
-  private let id: Int
-  private let origin: Int
-  private let route: Int
-  private let ownEffectCounts: Int
-  private let timestamp: Int
-  private let duration: Int
-  private let action: Int
-  private let stateBefore: Int
-  private let stateAfter: Int
+  /// Where the event's stored properties lie.
+  let fields: ActionEventFields
   private let loadAction: @Sendable (UnsafeRawPointer) -> Any
   private let eventType: ObjectIdentifier
   /// The event type's size and alignment, and how one is moved and destroyed: for an event
@@ -109,15 +105,7 @@ final class EventLayout: Sendable {
 
   init<State, Action>(_: ActionEvent<State, Action>.Type) {
     typealias Event = ActionEvent<State, Action>
-    self.id = MemoryLayout<Event>.offset(of: \.id)!
-    self.origin = MemoryLayout<Event>.offset(of: \.origin)!
-    self.route = MemoryLayout<Event>.offset(of: \.route)!
-    self.ownEffectCounts = MemoryLayout<Event>.offset(of: \.ownEffectCounts)!
-    self.timestamp = MemoryLayout<Event>.offset(of: \.timestamp)!
-    self.duration = MemoryLayout<Event>.offset(of: \.duration)!
-    self.action = MemoryLayout<Event>.offset(of: \.action)!
-    self.stateBefore = MemoryLayout<Event>.offset(of: \.stateBefore)!
-    self.stateAfter = MemoryLayout<Event>.offset(of: \.stateAfter)!
+    self.fields = ActionEventFields(Event.self)
     self.loadAction = { $0.load(as: Action.self) }
     self.eventType = ObjectIdentifier(Event.self)
     self.size = MemoryLayout<Event>.size
@@ -159,8 +147,9 @@ final class EventLayout: Sendable {
   /// Whether `malloc`'s memory is aligned enough for an event: it is for 16 bytes.
   private var isMallocAligned: Bool { self.alignment <= 16 }
 
-  /// The bytes an event of this type takes.
+  /// The bytes an event of this type takes, and their alignment.
   var byteCount: Int { self.size }
+  var byteAlignment: Int { self.alignment }
 
   /// Whether this is the layout of `ActionEvent<State, Action>`.
   func isLayout<State, Action>(of _: ActionEvent<State, Action>.Type) -> Bool {
@@ -169,14 +158,14 @@ final class EventLayout: Sendable {
 
   /// The id of the event at `place`, an event of the type this is the layout of.
   func id(at place: UnsafeRawPointer) -> Int {
-    place.load(fromByteOffset: self.id, as: Int.self)
+    place.load(fromByteOffset: self.fields.id, as: Int.self)
   }
 
   /// Whether a reducer along the route of the event at `place` returned an effect: its counts
   /// add up to what the root returned (on `Composable`, whose scoping reducers count them; an
   /// effect that waits for a presented feature's dismissal counts as none).
   func returnedEffects(at place: UnsafeRawPointer) -> Bool {
-    place.load(fromByteOffset: self.ownEffectCounts, as: [Int].self).contains { $0 > 0 }
+    place.load(fromByteOffset: self.fields.ownEffectCounts, as: [Int].self).contains { $0 > 0 }
   }
 
   /// Calls `body` with the values of the event at `place`, an event of the type this is the

@@ -66,7 +66,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     let start = DispatchTime.now().uptimeNanoseconds
     var prepared = recorder.prepare(
       action, seq: id, origin: origin, start: start, fromDebugger: fromDebugger,
-      ActionEvent<Base.State, Base.Action>.self)
+      state: Base.State.self)
     let (effect, route, ownEffectCounts) = collectingRoute(
       of: action, from: stateBefore, classifier: self.actionClassifier
     ) {
@@ -76,19 +76,31 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     let sendsNoAction = self.cannotSendActions(effect)
     // NB: Made in memory the recorder may take it from, as a store's observer's event is: an
     // event handed to the writer's thread is moved there, not copied (a copy retains each of
-    // its values), and is then not destroyed here.
-    withUnsafeTemporaryAllocation(of: ActionEvent<Base.State, Base.Action>.self, capacity: 1) {
-      let event = $0.baseAddress!
-      event.initialize(
-        to: ActionEvent(
-          id: id, action: action, origin: origin, stateBefore: stateBefore, stateAfter: state,
-          route: route, ownEffectCounts: ownEffectCounts, timestamp: start,
-          duration: end &- start
-        ))
-      let took = sharedValues.comparing {
-        recorder.record(takingFrom: event, as: &prepared, mayCauseActions: !sendsNoAction)
+    // its values), and is then not destroyed here. Written a property at a time: building an
+    // `ActionEvent` here, in generic code that is not specialized, looked the event type's
+    // metadata up (about 340 instructions each time). No event is made for an action that is
+    // not recorded.
+    if let layout = prepared?.eventLayout {
+      withUnsafeTemporaryAllocation(byteCount: layout.byteCount, alignment: layout.byteAlignment) {
+        memory in
+        let event = memory.baseAddress!
+        let fields = layout.fields
+        event.eventField(fields.id, Int.self).initialize(to: id)
+        event.eventField(fields.action, Base.Action.self).initialize(to: action)
+        event.eventField(fields.origin, ActionOrigin.self).initialize(to: origin)
+        event.eventField(fields.stateBefore, Base.State.self).initialize(to: stateBefore)
+        event.eventField(fields.stateAfter, Base.State.self).initialize(to: state)
+        event.eventField(fields.route, [ActionRoute].self).initialize(to: route)
+        event.eventField(fields.ownEffectCounts, [Int].self).initialize(to: ownEffectCounts)
+        event.eventField(fields.timestamp, UInt64.self).initialize(to: start)
+        event.eventField(fields.duration, UInt64.self).initialize(to: end &- start)
+        let took = sharedValues.comparing {
+          recorder.record(
+            takingFrom: event, of: Base.State.self, Base.Action.self, as: &prepared,
+            mayCauseActions: !sendsNoAction)
+        }
+        if !took { fields.deinitialize(event, Base.State.self, Base.Action.self) }
       }
-      if !took { event.deinitialize(count: 1) }
     }
     // NB: An effect that can send no action (most actions return `.none`) has nothing to
     // watch: it is returned as it is, without `map`'s wrapping or, on TCA, being counted.
@@ -187,3 +199,15 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     }
   }
 #endif
+
+extension UnsafeMutableRawPointer {
+  /// The property at `offset` (one of ``ActionEventFields``') of the event here, whose memory is
+  /// bound to the event type, and so to its properties' types at their offsets.
+  ///
+  /// NB: A pointer, not a value: the caller initializes it with a value it owns, moved in.
+  /// Handed to a function that is not specialized, a value was copied once more. In this file,
+  /// so that it is inlined: called across modules, it was not.
+  fileprivate func eventField<Value>(_ offset: Int, _: Value.Type) -> UnsafeMutablePointer<Value> {
+    (self + offset).assumingMemoryBound(to: Value.self)
+  }
+}

@@ -391,6 +391,9 @@ public final class TraceRecorder: Sendable {
     fileprivate let session: SessionState
     fileprivate let types: RecordedTypes
     fileprivate var prepared: PreparedAction?
+
+    /// Where the event of the action lies in the memory the modifier makes it in.
+    var eventLayout: EventLayout { self.types.event }
   }
 
   /// Analyses the event at `event`, the action `action` prepared, and hands it to the writer;
@@ -401,20 +404,22 @@ public final class TraceRecorder: Sendable {
   ///   (see ``SynchronousSends``).
   /// - Returns: Whether the event was taken: `event` is then uninitialized.
   func record<State, Action>(
-    takingFrom event: UnsafeMutablePointer<ActionEvent<State, Action>>,
+    takingFrom place: UnsafeMutableRawPointer, of _: State.Type, _: Action.Type,
     as action: inout ModifierAction?, mayCauseActions: Bool
   ) -> Bool {
     // NB: Taken out of the optional, not copied: a copy retains each of its values.
     guard var action = action.take() else { return false }
     assert(action.types.event.isLayout(of: ActionEvent<State, Action>.self))
-    let place = UnsafeMutableRawPointer(event)
     self.flight?.returned(seq: action.types.event.id(at: place))
     var took = false
     _ = self.submit(
       at: place, types: action.types, session: action.session, prepared: &action.prepared,
       mayCauseActions: mayCauseActions, took: &took
     ) {
-      self.analysis.redact(&$0, event: event.pointee)
+      // NB: Named as its type only where there is something to redact: each use of the event
+      // type in code that is not specialized looks its metadata up.
+      self.analysis.redact(
+        &$0, event: place.assumingMemoryBound(to: ActionEvent<State, Action>.self).pointee)
     }
     return took
   }
@@ -422,7 +427,7 @@ public final class TraceRecorder: Sendable {
   /// The session, and what is known of the types of events of `State` and `Action`; `nil`
   /// before the session has begun, or once recording has stopped.
   private func recording<State, Action>(
-    _: ActionEvent<State, Action>.Type
+    _: State.Type, _: Action.Type
   ) -> (SessionState, RecordedTypes)? {
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The recorder learns of the
@@ -447,10 +452,10 @@ public final class TraceRecorder: Sendable {
   /// - Parameter fromDebugger: Whether the page of `tcatrace serve --live` sent the action.
   func prepare<State, Action>(
     _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64, fromDebugger: Bool,
-    _: ActionEvent<State, Action>.Type
+    state _: State.Type
   ) -> ModifierAction? {
     guard self.writer != nil,
-      let (session, types) = self.recording(ActionEvent<State, Action>.self)
+      let (session, types) = self.recording(State.self, Action.self)
     else { return nil }
     var prepared = self.prepare(
       action, seq: seq, origin: origin, start: start, types: types, session: session)
