@@ -75,6 +75,54 @@ private struct Root: Reducer {
   }
 }
 
+/// A reference whose end the tests watch: held by actions and states, it is let go of when
+/// every event holding it has been destroyed.
+private final class Token: Sendable {}
+
+/// A parent whose `start` sends its child, through an effect, the token it is given.
+private struct TokenParent: Reducer {
+  struct State {
+    var held: Token?
+    var child = TokenChild.State()
+  }
+  @CasePathable
+  enum Action: Sendable {
+    case start(Token)
+    case child(TokenChild.Action)
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .start(token):
+        state.held = nil
+        return .send(.child(.tapped(token)))
+      case .child:
+        return .none
+      }
+    }
+    Scope(state: \.child, action: \.child) { TokenChild() }
+  }
+}
+
+private struct TokenChild: Reducer {
+  struct State {
+    var token: Token?
+    var taps = 0
+  }
+  @CasePathable
+  enum Action: Sendable {
+    case tapped(Token)
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case let .tapped(token):
+      state.token = token
+      state.taps += 1
+      return .none
+    }
+  }
+}
+
 /// What the tests compare: an event without its timings.
 private struct Seen: Equatable {
   var id: Int
@@ -170,55 +218,48 @@ struct ObserverTests {
     #expect(timestamps[1] >= timestamps[0] + durations[0])
   }
 
-  /// The observed store writes its events a property at a time (`EventFields`): each stored
-  /// property of `ActionEvent` is written, with the value `ActionEvent.init` would give it, and
-  /// what an observer leaves is destroyed.
+  /// The store writes its events a property at a time (`ActionEventFields`), into one place it
+  /// reuses: each stored property of `ActionEvent` is written, with what `ActionEvent.init`
+  /// would give it, for each action; and what the observer leaves is destroyed (the states
+  /// before and after, and the action: each holds a token here).
   @Test func theEventHoldsEveryPropertyAndIsDestroyed() {
-    final class Token {}
-    struct Held {
-      var token: Token?
-      var count = 0
-    }
-    struct Feature: Reducer {
-      func reduce(into state: inout Held, action: Int) -> Effect<Int> {
-        state.count += action
-        state.token = nil
-        return .none
-      }
-    }
-    var events: [ActionEvent<Held, Int>] = []
-    weak var token: Token?
+    var events: [ActionEvent<TokenParent.State, TokenParent.Action>] = []
+    weak var first: Token?
+    weak var second: Token?
     do {
-      let held = Token()
-      token = held
-      let store = Store(initialState: Held(token: held), observer: { events.append($0) }) {
-        Feature()
+      let (held, sent) = (Token(), Token())
+      (first, second) = (held, sent)
+      let store = Store(
+        initialState: TokenParent.State(held: held), observer: { events.append($0) }
+      ) {
+        TokenParent()
       }
-      store.send(5)
-      store.send(2)
+      store.send(.start(sent))
     }
-    // NB: An `ActionEvent` property the store does not write is left out of this list, or
-    // uninitialized memory is read above.
+    // NB: A stored property of `ActionEvent` that the store does not write is missing here.
     #expect(
       Mirror(reflecting: events[0]).children.map(\.label) == [
         "id", "action", "origin", "stateBefore", "stateAfter", "route", "ownEffectCounts",
         "timestamp", "duration",
       ])
     #expect(events.map(\.id) == [1, 2])
-    #expect(events.map(\.action) == [5, 2])
-    #expect(events.map(\.origin) == [.send, .send])
-    #expect(events.map(\.stateBefore.count) == [0, 5])
-    #expect(events.map(\.stateAfter.count) == [5, 7])
-    #expect(events[0].stateBefore.token != nil)
-    #expect(events[0].stateAfter.token == nil)
-    #expect(events.map(\.route.isEmpty) == [true, true])
-    #expect(events.map(\.ownEffectCounts) == [[0], [0]])
+    #expect(events[0].action.is(\.start))
+    #expect(events[1].action.is(\.child.tapped))
+    #expect(events.map(\.origin) == [.send, .effect(cause: 1)])
+    #expect(events[0].stateBefore.held === first)
+    #expect(events[0].stateAfter.held == nil)
+    #expect(events[1].stateBefore.child.taps == 0)
+    #expect(events[1].stateAfter.child.taps == 1)
+    #expect(events[1].stateAfter.child.token === second)
+    #expect(events.map(\.route.statePath) == ["", "child"])
+    #expect(events.map(\.ownEffectCounts) == [[1], [0, 0]])
     #expect(events[0].timestamp > 0)
     #expect(events[1].timestamp >= events[0].timestamp + events[0].duration)
-    // NB: The events the store made and the observer copied are destroyed: only the copies
-    // kept here hold the token.
-    #expect(token != nil)
+    // NB: Only the copies kept here hold the tokens: the events the store made were destroyed.
+    #expect(first != nil)
+    #expect(second != nil)
     events.removeAll()
-    #expect(token == nil)
+    #expect(first == nil)
+    #expect(second == nil)
   }
 }

@@ -6,8 +6,10 @@
 /// `Composable`'s observed reduce writes its events this way, and so does TCATrace's reducer
 /// modifier; TCATrace's recorder reads them this way.
 ///
-/// Every stored property of `ActionEvent` has its offset here: a writer writes them all.
-/// `ObserverTests.theEventHoldsEveryPropertyAndIsDestroyed` checks they are all there.
+/// Every stored property of `ActionEvent` has its offset here: a writer writes them all, and
+/// ``deinitialize(_:_:_:)`` destroys those that hold references (the others are trivial, which
+/// `init` asserts). `ObserverTests.theEventHoldsEveryPropertyAndIsDestroyed` checks that
+/// `ActionEvent` has no other stored property, and that each is written and destroyed.
 package struct ActionEventFields: Sendable {
   package let id: Int
   package let action: Int
@@ -30,6 +32,8 @@ package struct ActionEventFields: Sendable {
     self.ownEffectCounts = MemoryLayout<Event>.offset(of: \.ownEffectCounts)!
     self.timestamp = MemoryLayout<Event>.offset(of: \.timestamp)!
     self.duration = MemoryLayout<Event>.offset(of: \.duration)!
+    // NB: What `deinitialize` leaves alone needs no destroying.
+    assert(_isPOD(ActionOrigin.self))
   }
 
   /// Destroys the event at `event`, as `deinitialize(count: 1)` would.

@@ -26,13 +26,13 @@ final class StoreRuntime<State, Action> {
   private var nextActionID = 1
 
   private let collector = RouteCollector()
-  /// Where the event of the action being observed lies while the observer reads it; allocated
-  /// once, for a store with an observer.
+  /// Where the event of the action being observed lies, from before its reducer runs (the state
+  /// before it) until the observer has read it; allocated once, for a store with an observer.
   ///
   /// NB: `nonisolated(unsafe)`: read on the main actor, and by `deinit`, when nothing else can.
   nonisolated(unsafe) private let event: UnsafeMutablePointer<ActionEvent<State, Action>>?
-  /// Where the event's stored properties lie in it.
-  private let eventFields: ActionEventFields
+  /// Where the event's stored properties lie in it; found for a store with an observer.
+  private let eventFields: ActionEventFields?
   /// What the reducer reaches of this store while it runs: see ``StoreContext``.
   private let handle = StoreHandle()
   /// The values shared values had before the action being processed changed them; a
@@ -69,7 +69,7 @@ final class StoreRuntime<State, Action> {
     self.willReduce = willReduce
     self.admits = admits
     self.event = observer == nil ? nil : .allocate(capacity: 1)
-    self.eventFields = ActionEventFields(ActionEvent<State, Action>.self)
+    self.eventFields = observer == nil ? nil : ActionEventFields(ActionEvent<State, Action>.self)
     self.handle.isRunning = { [weak self] in self?.tasksByCancelID[$0] != nil }
   }
 
@@ -83,7 +83,7 @@ final class StoreRuntime<State, Action> {
   /// are read from a runtime nothing else can reach any more.
   deinit {
     for task in self.runningTasks.values { task.cancel() }
-    // NB: Initialized only while the observer runs.
+    // NB: Initialized only while an action is reduced and observed.
     self.event?.deallocate()
   }
 
@@ -179,9 +179,10 @@ final class StoreRuntime<State, Action> {
   private func reduceObserved(_ action: Action, id: Int, origin: ActionOrigin) -> Effect<Action> {
     // NB: `process` is never re-entered: the one place is enough. The state before is copied
     // into it at once, where a local copy would be copied again into the event.
-    guard let place = self.event else { return self.reducer(&self.state, action) }
+    guard let place = self.event, let fields = self.eventFields else {
+      return self.reducer(&self.state, action)
+    }
     let event = UnsafeMutableRawPointer(place)
-    let fields = self.eventFields
     event.eventField(fields.stateBefore, State.self).initialize(to: self.state)
     // NB: One collector for every action: `process` is never re-entered (`enqueue` queues
     // what is sent meanwhile), and a collector per action was an allocation per action.

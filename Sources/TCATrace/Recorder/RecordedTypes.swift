@@ -135,6 +135,14 @@ final class EventLayout: Sendable {
     return memory
   }
 
+  /// Binds `memory`, uninitialized, of ``byteCount`` bytes aligned to ``byteAlignment``, to the
+  /// event type, whose properties are then written at their offsets (``fields``); returns it.
+  func bind(_ memory: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+    func bind<Event>(_: Event.Type) { _ = memory.bindMemory(to: Event.self, capacity: 1) }
+    _openExistential(self.eventMetatype, do: bind)
+    return memory
+  }
+
   /// Destroys and frees an event ``move(from:)`` moved.
   func destroy(_ event: UnsafeMutableRawPointer) {
     func deinitialize<Event>(_: Event.Type) {

@@ -83,7 +83,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     if let layout = prepared?.eventLayout {
       withUnsafeTemporaryAllocation(byteCount: layout.byteCount, alignment: layout.byteAlignment) {
         memory in
-        let event = memory.baseAddress!
+        let event = layout.bind(memory.baseAddress!)
         let fields = layout.fields
         event.eventField(fields.id, Int.self).initialize(to: id)
         event.eventField(fields.action, Base.Action.self).initialize(to: action)
@@ -202,7 +202,8 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
 
 extension UnsafeMutableRawPointer {
   /// The property at `offset` (one of ``ActionEventFields``') of the event here, whose memory is
-  /// bound to the event type, and so to its properties' types at their offsets.
+  /// bound to the event type (``EventLayout/bind(_:)``), and so to its properties' types at
+  /// their offsets.
   ///
   /// NB: A pointer, not a value: the caller initializes it with a value it owns, moved in.
   /// Handed to a function that is not specialized, a value was copied once more. In this file,

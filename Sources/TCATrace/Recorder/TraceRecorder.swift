@@ -384,8 +384,8 @@ public final class TraceRecorder: Sendable {
     self.state.withLock { $0.session?.rootFeature }
   }
 
-  /// An action a reducer modifier records, as ``prepare(_:seq:origin:start:fromDebugger:_:)``
-  /// left it for ``record(takingFrom:as:mayCauseActions:)``: what the recorder knows of the
+  /// An action a reducer modifier records, as ``prepare(_:seq:origin:start:fromDebugger:state:)``
+  /// left it for ``record(takingFrom:of:_:as:mayCauseActions:)``: what the recorder knows of the
   /// session and the types is read once an action.
   struct ModifierAction {
     fileprivate let session: SessionState
@@ -396,13 +396,14 @@ public final class TraceRecorder: Sendable {
     var eventLayout: EventLayout { self.types.event }
   }
 
-  /// Analyses the event at `event`, the action `action` prepared, and hands it to the writer;
-  /// or hands the writer the event to analyse, moved from `event`; reports leaks per
-  /// ``policy``. Called on the store's thread, as the store processes each action.
+  /// Analyses the event at `place`, an `ActionEvent<State, Action>` of the action `action`
+  /// prepared, and hands it to the writer; or hands the writer the event to analyse, moved from
+  /// `place`; reports leaks per ``policy``. Called on the store's thread, as the store processes
+  /// each action.
   ///
   /// - Parameter mayCauseActions: Whether the effects the reducer returned may send actions
   ///   (see ``SynchronousSends``).
-  /// - Returns: Whether the event was taken: `event` is then uninitialized.
+  /// - Returns: Whether the event was taken: `place` is then uninitialized.
   func record<State, Action>(
     takingFrom place: UnsafeMutableRawPointer, of _: State.Type, _: Action.Type,
     as action: inout ModifierAction?, mayCauseActions: Bool
