@@ -181,5 +181,4 @@ final class EventLayout: Sendable {
   func withValues<Result>(at place: UnsafeRawPointer, _ body: (Values) -> Result) -> Result {
     body(Values(place: place, layout: self))
   }
-
 }

@@ -17,8 +17,8 @@ package enum DecimalDigits {
   /// `number` in decimal, as `String(number)` writes it.
   ///
   /// NB: Not through ``withDigits(of:_:)``: a generic function called from another module, with
-  /// a closure, and a negative number's sign added by a second string, cost a rendering about a
-  /// third more.
+  /// a closure, and a negative number's sign added by a second string, cost a rendering nearly
+  /// twice the instructions (about 430, against 240, in the burst's counts).
   package static func string(of number: Int) -> String {
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
     return withUnsafeMutableBytes(of: &digits) { digits in
