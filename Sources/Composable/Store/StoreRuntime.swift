@@ -179,9 +179,8 @@ final class StoreRuntime<State, Action> {
   private func reduceObserved(_ action: Action, id: Int, origin: ActionOrigin) -> Effect<Action> {
     // NB: `process` is never re-entered: the one place is enough. The state before is copied
     // into it at once, where a local copy would be copied again into the event.
-    guard let place = self.event, let fields = self.eventFields else {
-      return self.reducer(&self.state, action)
-    }
+    guard let observer = self.observer, let place = self.event, let fields = self.eventFields
+    else { return self.reducer(&self.state, action) }
     let event = UnsafeMutableRawPointer(place)
     event.eventField(fields.stateBefore, State.self).initialize(to: self.state)
     // NB: One collector for every action: `process` is never re-entered (`enqueue` queues
@@ -196,10 +195,6 @@ final class StoreRuntime<State, Action> {
     let effect = self.reducer(&self.state, action)
     ActionRouting.unbind(restoring: unbound)
     let end = DispatchTime.now().uptimeNanoseconds
-    guard let observer = self.observer else {
-      event.eventField(fields.stateBefore, State.self).deinitialize(count: 1)
-      return effect
-    }
     // NB: Written a property at a time, straight from where each value is: building an
     // `ActionEvent` here, in generic code that is not specialized, looked the event type's
     // metadata up at each action (about 340 instructions). See `ActionEventFields`.
