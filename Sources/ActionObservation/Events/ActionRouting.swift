@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -75,24 +77,55 @@ package enum ActionRouting {
   }
 }
 
+/// A collector that the calls of one reducer modifier take in turn, so that an action does not
+/// make one (and a dictionary or two) of its own: a call that finds it taken, by another thread
+/// or by a call it runs, makes its own.
+package final class ReusableRouteCollector: Sendable {
+  private let collector = RouteCollector()
+  private let isTaken = AtomicWord(0)
+
+  package init() {}
+
+  /// The collector, emptied, or a new one while it is taken; given back with ``giveBack(_:)``.
+  package func take() -> RouteCollector {
+    guard self.isTaken.compareExchange(expected: 0, desired: 1) else { return RouteCollector() }
+    self.collector.reset()
+    return self.collector
+  }
+
+  /// Ends the use of `collector`, which ``take()`` returned.
+  package func giveBack(_ collector: RouteCollector) {
+    // NB: What the call wrote into the collector is seen by the next that takes it.
+    if collector === self.collector { self.isTaken.storeReleasing(0) }
+  }
+}
+
 // NB: A collector is created for one action, bound to the thread for the duration of one
 // synchronous reducer call, and read right after; it is never touched from two threads.
 package final class RouteCollector: @unchecked Sendable {
   private static let rootOnlyCounts: [[Int]] = (0..<8).map { [$0] }
 
-  private var stack: [ActionRoute] = []
-  package private(set) var route: [ActionRoute] = []
+  // NB: Unchecked: one thread uses a collector at a time (see above), and the checks of
+  // exclusive access cost each action about 75 instructions a property.
+  @exclusivity(unchecked) private var stack: [ActionRoute] = []
+  @exclusivity(unchecked) package private(set) var route: [ActionRoute] = []
   /// `totals[d]`: effects returned by the children at depth `d`, their descendants included;
   /// 0 past the end. `totals[0]`, the root's, is given to ``ownEffectCounts(rootTotal:)``.
-  private var totals: [Int] = []
+  @exclusivity(unchecked) private var totals: [Int] = []
 
   /// Whether a child was entered since the last ``reset()``.
-  private var isUsed = false
+  @exclusivity(unchecked) private var isUsed = false
 
   package init() {}
 
-  /// Forgets the last action's route, to collect the next one's.
+  /// Forgets the last action's route and effects, to collect the next one's.
   package func reset() {
+    if !self.ownEffectsByActionType.isEmpty {
+      self.ownEffectsByActionType.removeAll(keepingCapacity: true)
+    }
+    if !self.totalEffectsByActionType.isEmpty {
+      self.totalEffectsByActionType.removeAll(keepingCapacity: true)
+    }
     // NB: Most actions stay in the root: their collector has nothing to forget, and is not
     // asked to empty its three arrays again.
     guard self.isUsed else { return }
@@ -104,7 +137,8 @@ package final class RouteCollector: @unchecked Sendable {
 
   /// The effects features returned themselves, by their action's type: what features report on a
   /// host whose scoping reducers do not report the route (TCA; see ``ActionRouting/reportOwnEffects(_:actionType:)``).
-  package private(set) var ownEffectsByActionType: [ObjectIdentifier: Int] = [:]
+  @exclusivity(unchecked) package private(set) var ownEffectsByActionType: [ObjectIdentifier: Int] =
+    [:]
 
   package func report(ownEffects count: Int, actionType: ObjectIdentifier) {
     self.ownEffectsByActionType[actionType, default: 0] += count
@@ -113,7 +147,8 @@ package final class RouteCollector: @unchecked Sendable {
   /// The effects features returned in all, their children's included, by their action's type:
   /// reported where a feature's `body` runs, on a host whose scoping reducers do not report the
   /// route (TCA; see ``ActionRouting/reportTotalEffects(_:actionType:)``).
-  package private(set) var totalEffectsByActionType: [ObjectIdentifier: Int] = [:]
+  @exclusivity(unchecked) package private(set) var totalEffectsByActionType:
+    [ObjectIdentifier: Int] = [:]
 
   package func report(totalEffects count: Int, actionType: ObjectIdentifier) {
     self.totalEffectsByActionType[actionType, default: 0] += count
@@ -129,6 +164,12 @@ package final class RouteCollector: @unchecked Sendable {
   package func exit(effectCount: Int) {
     self.totals[self.stack.count] += effectCount
     self.stack.removeLast()
+  }
+
+  /// The effect counts of a route that stays in the root, whose feature returned `count`
+  /// effects itself: a shared array for a few.
+  package static func rootOnly(_ count: Int) -> [Int] {
+    count >= 0 && count < Self.rootOnlyCounts.count ? Self.rootOnlyCounts[count] : [count]
   }
 
   /// The effects each reducer along ``route`` returned itself, given the root's total.

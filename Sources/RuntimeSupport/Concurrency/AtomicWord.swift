@@ -33,6 +33,12 @@ package final class AtomicWord: @unchecked Sendable {
     tcatrace_atomic_store_relaxed(self.word, value)
   }
 
+  /// Stores `value`: what was written before it is seen by a load that sees it
+  /// (``loadAcquiring()``, ``compareExchange(expected:desired:)``).
+  package func storeReleasing(_ value: UInt) {
+    tcatrace_atomic_store_release(self.word, value)
+  }
+
   /// Stores `desired` if the word is `expected`; returns whether it did.
   package func compareExchange(expected: UInt, desired: UInt) -> Bool {
     tcatrace_atomic_compare_exchange(self.word, expected, desired)

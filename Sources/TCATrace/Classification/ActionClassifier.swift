@@ -22,9 +22,20 @@ final class ActionClassifier: @unchecked Sendable {
   private let lock = NSLock()
   private let root: Node
 
-  private init(root: Node) {
-    self.root = root
-  }
+  #if ComposableArchitecture
+    /// Whether no case of the actions, nor of their associated values', may hold a child
+    /// feature's action: every action's route is then the root's, and is not looked up.
+    let routeIsRoot: Bool
+
+    private init(root: Node, type: Any.Type) {
+      self.root = root
+      self.routeIsRoot = !RouteDerivation.mayLeadToChild(type)
+    }
+  #else
+    private init(root: Node, type _: Any.Type) {
+      self.root = root
+    }
+  #endif
 
   private static let classifiers = Locked<[ObjectIdentifier: ActionClassifier?]>([:])
 
@@ -32,7 +43,7 @@ final class ActionClassifier: @unchecked Sendable {
   /// classified by reflection.
   static func of(_ type: Any.Type) -> ActionClassifier? {
     self.classifiers.value(for: ObjectIdentifier(type)) {
-      EnumReflection.layout(of: type).map { ActionClassifier(root: Node($0)) }
+      EnumReflection.layout(of: type).map { ActionClassifier(root: Node($0), type: type) }
     }
   }
 

@@ -27,8 +27,9 @@ enum RecordingHost {
   }
 }
 
-/// Runs `body`, a reducer call, for `action` from `stateBefore`, and tells the route the action
-/// took and the effects each reducer along it returned itself.
+/// Runs `body`, a reducer call, for `action` from the state at `stateBefore`, and sets `route`
+/// to the route the action took and `ownEffectCounts` to the effects each reducer along it
+/// returned itself; returns what `body` returned.
 ///
 /// `Composable`'s `Scope`, `ifLet` and `forEach` report the route as they run (see
 /// `collectingActionRoute(_:effectCount:)`). On TCA the route is read from the action and the
@@ -38,47 +39,69 @@ enum RecordingHost {
 /// that returned an effect while the child the action went on to returned none returned it
 /// itself; otherwise a feature that reports nothing of its own counts 0.
 ///
-/// - Parameter classifier: The classifier of `Action`, which keeps on TCA the routes that
-///   depend only on the action's cases.
+/// - Parameters:
+///   - classifier: The classifier of `Action`, which keeps on TCA the routes that depend only
+///     on the action's cases.
+///   - collectors: Where, on TCA, the collector of what features report is taken from.
+///
+/// NB: The effect is returned, not put in a tuple with the route: in code that is not
+/// specialized, it was copied into the tuple and then destroyed (about 780 instructions).
+/// Inlined, so that its caller and it look the effect type's metadata up once.
+@inline(__always)
 func collectingRoute<State, Action>(
-  of action: Action, from stateBefore: State, classifier: ActionClassifier?,
+  of action: Action, from stateBefore: UnsafePointer<State>, classifier: ActionClassifier?,
+  collectors: ReusableRouteCollector, route: inout [ActionRoute], ownEffectCounts: inout [Int],
   _ body: () -> Effect<Action>
-) -> (effect: Effect<Action>, route: [ActionRoute], ownEffectCounts: [Int]) {
+) -> Effect<Action> {
   #if ComposableArchitecture
-    let collector = RouteCollector()
-    let effect = ActionRouting.withCollector(collector) { body() }
+    let collector = collectors.take()
+    defer { collectors.giveBack(collector) }
+    // NB: Bound around the call itself, not through `ActionRouting.withCollector`: a generic
+    // call, not specialized, looked up the effect type's metadata at every action.
+    let previous = ActionRouting.bind(collector)
+    let effect = body()
+    ActionRouting.unbind(restoring: previous)
     let derived = RouteDerivation.route(of: action, in: stateBefore, classifier: classifier)
-    let (route, actionTypes, isEnumReducer) = (
-      derived.route, derived.actionTypes, derived.isEnumReducer
-    )
+    route = derived.route
+    // NB: Most actions stay in the root: what the root's feature reported is all there is to
+    // read, and no array is made.
+    if route.isEmpty {
+      ownEffectCounts = RouteCollector.rootOnly(
+        collector.ownEffectsByActionType[ObjectIdentifier(Action.self)] ?? 0)
+      return effect
+    }
+    let (actionTypes, isEnumReducer) = (derived.actionTypes, derived.isEnumReducer)
     let types = [ObjectIdentifier(Action.self)] + actionTypes
     let own = collector.ownEffectsByActionType
     let totals = collector.totalEffectsByActionType
+    let depths = route.count
     // NB: The effects the feature at `depth` returned in all, when known: the root's are what
     // `body` returned; a feature with the boundaries reports its own; an enum reducer only
     // scopes to its cases, and returns what the case's feature does.
     func totalEffects(_ depth: Int) -> Int? {
       if depth == 0 { return effect.effectCount }
       if let total = totals[types[depth]] { return total }
-      if isEnumReducer[depth - 1], depth < route.count { return totalEffects(depth + 1) }
+      if isEnumReducer[depth - 1], depth < depths { return totalEffects(depth + 1) }
       return nil
     }
-    let counts = types.indices.map { depth in
+    ownEffectCounts = types.indices.map { depth in
       var count = own[types[depth]] ?? 0
       // NB: A feature that returned an effect while the child the action went on to returned
       // none returned it itself, whatever reducer it was written with. Where both returned
       // one, TCA's merged effect does not tell whether the parent's held one of its own.
-      if depth < route.count, let total = totalEffects(depth), total > 0,
+      if depth < depths, let total = totalEffects(depth), total > 0,
         totalEffects(depth + 1) == 0
       {
         count = max(count, total)
       }
       return count
     }
-    return (effect, route, counts)
+    return effect
   #else
-    let (effect, route, counts) = collectingActionRoute(body, effectCount: { $0.effectCount })
-    return (effect, route, counts)
+    let effect: Effect<Action>
+    (effect, route, ownEffectCounts) = collectingActionRoute(
+      body, effectCount: { $0.effectCount })
+    return effect
   #endif
 }
 
@@ -91,14 +114,17 @@ struct SharedValuesBeforeAction {
     private let values: [ObjectIdentifier: Any]
   #endif
 
-  /// Reads what it needs of `state`, the state before the action.
+  /// Reads what it needs of the state at `state`, the state before the action.
   ///
   /// - Parameter mayHoldShared: Whether `State`'s kind may hold a shared value
   ///   (``NodeKind/mayHoldShared``): where it cannot, there is nothing to read, and the state
   ///   is not boxed to find that out.
-  init<State>(in state: State, mayHoldShared: Bool) {
+  ///
+  /// NB: The state is read where it lies, only where it may hold a shared value: handed over
+  /// as a value, it was copied for the call and destroyed in it.
+  init<State>(in state: UnsafePointer<State>, mayHoldShared: Bool) {
     #if ComposableArchitecture
-      self.values = mayHoldShared ? SharedValuesBefore.values(in: state) : [:]
+      self.values = mayHoldShared ? SharedValuesBefore.values(in: state.pointee) : [:]
     #endif
   }
 

@@ -23,13 +23,19 @@ import RuntimeSupport
       var isEnumReducer: [Bool]
     }
 
-    /// The route of `action` in `state`, kept with the action's chain of cases by `classifier`,
-    /// the classifier of `Action`, where it depends on nothing else: derived once for each
-    /// chain, not at every action (deriving a child's action's route costs as much as
-    /// recording it).
+    /// The route of `action` in the state at `state`, kept with the action's chain of cases by
+    /// `classifier`, the classifier of `Action`, where it depends on nothing else: derived once
+    /// for each chain, not at every action (deriving a child's action's route costs as much as
+    /// recording it). The state is read only where the route is derived.
     static func route<Action, State>(
-      of action: Action, in state: State, classifier: ActionClassifier?
+      of action: Action, in state: UnsafePointer<State>, classifier: ActionClassifier?
     ) -> Derived {
+      // NB: The classifier of an enum type, whose values are of that type: what its cases
+      // cannot lead to is known once (see `steps(of:in:derivation:)`, whose first turn asks the
+      // same), and its actions' chains are not looked up.
+      if let classifier, classifier.routeIsRoot {
+        return Derived(route: [], actionTypes: [], isEnumReducer: [])
+      }
       let stateType = ObjectIdentifier(State.self)
       // NB: A state of a struct type: an existential's or a class's values are of other types.
       let mayKeep = classifier != nil && MetadataKind.of(State.self) == MetadataKind.struct
@@ -43,7 +49,7 @@ import RuntimeSupport
         return kept
       }
       var derivation = Derivation()
-      let steps = self.steps(of: action, in: state, derivation: &derivation)
+      let steps = self.steps(of: action, in: state.pointee, derivation: &derivation)
       let derived = Derived(
         route: steps.map(\.route),
         actionTypes: steps.map { step in
@@ -149,6 +155,12 @@ import RuntimeSupport
     }
 
     private static let mayStep = Locked<[ObjectIdentifier: Bool]>([:])
+
+    /// Whether an action of type `type` may lead to a child feature's action (see
+    /// ``mayStep(from:)``): where it cannot, its route is the root's.
+    static func mayLeadToChild(_ type: Any.Type) -> Bool {
+      self.mayStep(from: type)
+    }
 
     /// Whether an action of type `type` may lead to a step: whether an associated value of one of
     /// its cases, or of theirs, may be a child's action. Read from the types once per type;

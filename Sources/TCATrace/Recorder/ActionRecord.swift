@@ -19,12 +19,21 @@ package struct ActionRecord: Sendable {
 
   /// The record of action `seq` before its analysis, which the writer's thread makes from
   /// `deferred` (see ``AnalysisBacklog``).
+  ///
+  /// NB: Each property is set here, not through the memberwise `init`: handed to it as an
+  /// argument, the empty classification was built twice, then copied and destroyed (about 280
+  /// instructions on the store's thread at each action handed over).
   init(seq: Int, deferred: DeferredAnalysis) {
-    self.init(
-      seq: seq, timeNs: 0, durationNs: 0, origin: .send,
-      classification: .empty,
-      statePath: "", payloadJSON: nil,
-      changes: [], leaks: [])
+    self.seq = seq
+    self.timeNs = 0
+    self.durationNs = 0
+    self.origin = .send
+    self.classification = .empty
+    self.statePath = ""
+    self.payloadJSON = nil
+    self.changes = []
+    self.leaks = []
+    self.atOnce = false
     self.deferred = deferred
   }
 

@@ -89,7 +89,7 @@ final class DeferredAnalysis: @unchecked Sendable {
   // and read on the writer's only after the writer's lock handed its record over; its states
   // are values, which the writer only reads (as it reads the `StateAfterAction`s it follows).
 
-  /// The event, in memory of its own (`EventLayout.move(from:)`).
+  /// The event, in memory of its own (`EventLayout.allocate()`'s).
   let event: UnsafeMutableRawPointer
   let types: RecordedTypes
   let session: SessionState

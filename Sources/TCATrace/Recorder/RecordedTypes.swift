@@ -116,17 +116,11 @@ final class EventLayout: Sendable {
     self.eventMetatype = Event.self
   }
 
-  /// The event at `place`, moved into memory of its own, which ``destroy(_:)`` destroys and
-  /// frees: `place` is left uninitialized. Its values are moved, not copied: nothing is
-  /// retained.
+  /// The event at `place`, moved into memory of its own (``allocate()``'s), which
+  /// ``destroy(_:)`` destroys and frees: `place` is left uninitialized. Its values are moved,
+  /// not copied: nothing is retained.
   func move(from place: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-    // NB: `malloc` where its alignment is enough (16 bytes, on Linux and Apple's platforms
-    // alike): Swift's `allocate(byteCount:alignment:)` asks for its default alignment through
-    // `posix_memalign` on Linux, which costs an action about 200 instructions more.
-    let memory =
-      self.isMallocAligned
-      ? malloc(max(self.size, 1))!
-      : UnsafeMutableRawPointer.allocate(byteCount: max(self.size, 1), alignment: self.alignment)
+    let memory = self.allocate()
     func initialize<Event>(_: Event.Type) {
       memory.moveInitializeMemory(
         as: Event.self, from: place.assumingMemoryBound(to: Event.self), count: 1)
@@ -135,21 +129,34 @@ final class EventLayout: Sendable {
     return memory
   }
 
-  /// Binds `memory`, uninitialized, of ``byteCount`` bytes aligned to ``byteAlignment``, to the
-  /// event type, whose properties are then written at their offsets (``fields``); returns it.
-  func bind(_ memory: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+  /// Memory for an event, uninitialized and bound to the event type, whose properties are then
+  /// written at their offsets (``fields``): ``destroy(_:)`` destroys the event and frees it,
+  /// ``deallocate(_:)`` frees it once the event is destroyed.
+  func allocate() -> UnsafeMutableRawPointer {
+    // NB: `malloc` where its alignment is enough (16 bytes, on Linux and Apple's platforms
+    // alike): Swift's `allocate(byteCount:alignment:)` asks for its default alignment through
+    // `posix_memalign` on Linux, which costs an action about 200 instructions more.
+    let memory =
+      self.isMallocAligned
+      ? malloc(max(self.size, 1))!
+      : UnsafeMutableRawPointer.allocate(byteCount: max(self.size, 1), alignment: self.alignment)
     func bind<Event>(_: Event.Type) { _ = memory.bindMemory(to: Event.self, capacity: 1) }
     _openExistential(self.eventMetatype, do: bind)
     return memory
   }
 
-  /// Destroys and frees an event ``move(from:)`` moved.
+  /// Destroys and frees an event in memory ``allocate()`` made.
   func destroy(_ event: UnsafeMutableRawPointer) {
     func deinitialize<Event>(_: Event.Type) {
       event.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
     }
     _openExistential(self.eventMetatype, do: deinitialize)
-    if self.isMallocAligned { free(event) } else { event.deallocate() }
+    self.deallocate(event)
+  }
+
+  /// Frees memory ``allocate()`` made, whose event is destroyed, or was moved out.
+  func deallocate(_ memory: UnsafeMutableRawPointer) {
+    if self.isMallocAligned { free(memory) } else { memory.deallocate() }
   }
 
   /// Whether `malloc`'s memory is aligned enough for an event: it is for 16 bytes.

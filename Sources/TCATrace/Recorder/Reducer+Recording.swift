@@ -3,6 +3,7 @@
 #else
   import Composable
 #endif
+import ActionObservation
 import Dispatch
 import RuntimeSupport
 
@@ -36,6 +37,8 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   /// The classifier of the actions, asked once: on TCA it also keeps the routes that the
   /// action's cases decide.
   let actionClassifier = ActionClassifier.of(Base.Action.self)
+  /// The collector of each action's route, which actions take in turn (on TCA).
+  let routeCollectors = ReusableRouteCollector()
   #if ComposableArchitecture
     /// Counts the effects, for a ``RecordingStore``.
     var effects: RunningEffects<Base.Action>? = nil
@@ -60,51 +63,84 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     }
     let (id, origin, fromDebugger, sessionHasBegun) = recorder.nextModifierEvent()
     if !sessionHasBegun { _ = recorder.beginSession(rootFeature: self.rootFeature) }
-    let stateBefore = state
-    let sharedValues = SharedValuesBeforeAction(
-      in: stateBefore, mayHoldShared: self.stateMayHoldShared)
     let start = DispatchTime.now().uptimeNanoseconds
     var prepared = recorder.prepare(
       action, seq: id, origin: origin, start: start, fromDebugger: fromDebugger,
       state: Base.State.self)
-    let (effect, route, ownEffectCounts) = collectingRoute(
-      of: action, from: stateBefore, classifier: self.actionClassifier
+    // NB: No event is made for an action that is not recorded.
+    var route: [ActionRoute] = []
+    var ownEffectCounts: [Int] = []
+    guard let layout = prepared?.eventLayout else {
+      var stateBefore = state
+      let effect = collectingRoute(
+        of: action, from: &stateBefore, classifier: self.actionClassifier,
+        collectors: self.routeCollectors, route: &route, ownEffectCounts: &ownEffectCounts
+      ) {
+        self.base.reduce(into: &state, action: action)
+      }
+      guard !self.cannotSendActions(effect) else { return effect }
+      return self.watched(
+        effect, by: recorder, of: action, id: id, route: route, from: stateBefore, to: state)
+    }
+    // NB: Made in memory the recorder may take, with the event: an event handed to the
+    // writer's thread goes there as it is, neither copied (a copy retains each of its values)
+    // nor moved. Written a property at a time: building an `ActionEvent` here, in generic code
+    // that is not specialized, looked the event type's metadata up (about 340 instructions
+    // each time), as a closure returning the effect did `Result`'s (about 460). The state
+    // before the action is copied into the event, and read there: copied into a local first,
+    // it was copied twice.
+    let event = layout.allocate()
+    let fields = layout.fields
+    let stateBefore = event.eventField(fields.stateBefore, Base.State.self)
+    stateBefore.initialize(to: state)
+    let sharedValues = SharedValuesBeforeAction(
+      in: stateBefore, mayHoldShared: self.stateMayHoldShared)
+    let effect = collectingRoute(
+      of: action, from: stateBefore, classifier: self.actionClassifier,
+      collectors: self.routeCollectors, route: &route, ownEffectCounts: &ownEffectCounts
     ) {
       self.base.reduce(into: &state, action: action)
     }
     let end = DispatchTime.now().uptimeNanoseconds
     let sendsNoAction = self.cannotSendActions(effect)
-    // NB: Made in memory the recorder may take it from, as a store's observer's event is: an
-    // event handed to the writer's thread is moved there, not copied (a copy retains each of
-    // its values), and is then not destroyed here. Written a property at a time: building an
-    // `ActionEvent` here, in generic code that is not specialized, looked the event type's
-    // metadata up (about 340 instructions each time). No event is made for an action that is
-    // not recorded.
-    if let layout = prepared?.eventLayout {
-      withUnsafeTemporaryAllocation(byteCount: layout.byteCount, alignment: layout.byteAlignment) {
-        memory in
-        let event = layout.bind(memory.baseAddress!)
-        let fields = layout.fields
-        event.eventField(fields.id, Int.self).initialize(to: id)
-        event.eventField(fields.action, Base.Action.self).initialize(to: action)
-        event.eventField(fields.origin, ActionOrigin.self).initialize(to: origin)
-        event.eventField(fields.stateBefore, Base.State.self).initialize(to: stateBefore)
-        event.eventField(fields.stateAfter, Base.State.self).initialize(to: state)
-        event.eventField(fields.route, [ActionRoute].self).initialize(to: route)
-        event.eventField(fields.ownEffectCounts, [Int].self).initialize(to: ownEffectCounts)
-        event.eventField(fields.timestamp, UInt64.self).initialize(to: start)
-        event.eventField(fields.duration, UInt64.self).initialize(to: end &- start)
-        let took = sharedValues.comparing {
-          recorder.record(
-            takingFrom: event, of: Base.State.self, Base.Action.self, as: &prepared,
-            mayCauseActions: !sendsNoAction)
-        }
-        if !took { fields.deinitialize(event, Base.State.self, Base.Action.self) }
-      }
+    // NB: Made before the event is handed over, with which the state before goes; the effect
+    // is moved, not copied, when it is returned as it is.
+    let returned: Effect<Base.Action>
+    if sendsNoAction {
+      returned = consume effect
+    } else {
+      returned = self.watched(
+        effect, by: recorder, of: action, id: id, route: route, from: stateBefore.pointee,
+        to: state)
     }
-    // NB: An effect that can send no action (most actions return `.none`) has nothing to
-    // watch: it is returned as it is, without `map`'s wrapping or, on TCA, being counted.
-    guard !sendsNoAction else { return effect }
+    event.eventField(fields.id, Int.self).initialize(to: id)
+    event.eventField(fields.action, Base.Action.self).initialize(to: action)
+    event.eventField(fields.origin, ActionOrigin.self).initialize(to: origin)
+    event.eventField(fields.stateAfter, Base.State.self).initialize(to: state)
+    event.eventField(fields.route, [ActionRoute].self).initialize(to: consume route)
+    event.eventField(fields.ownEffectCounts, [Int].self).initialize(to: consume ownEffectCounts)
+    event.eventField(fields.timestamp, UInt64.self).initialize(to: start)
+    event.eventField(fields.duration, UInt64.self).initialize(to: end &- start)
+    let took = sharedValues.comparing {
+      recorder.record(
+        taking: event, of: Base.State.self, Base.Action.self, as: &prepared,
+        mayCauseActions: !sendsNoAction)
+    }
+    if !took {
+      fields.deinitialize(event, Base.State.self, Base.Action.self)
+      layout.deallocate(event)
+    }
+    return returned
+  }
+
+  /// `effect`, which the action `id` returned and which may send actions, watched for the
+  /// actions it sends. An effect that can send no action (most actions return `.none`) has
+  /// nothing to watch: it is returned as it is, without `map`'s wrapping or, on TCA, being
+  /// counted.
+  private func watched(
+    _ effect: Effect<Base.Action>, by recorder: TraceRecorder, of action: Base.Action, id: Int,
+    route: [ActionRoute], from stateBefore: Base.State, to stateAfter: Base.State
+  ) -> Effect<Base.Action> {
     // NB: `map`'s transform runs when the effect sends, right before the store receives the
     // action: that is how the next action is known to come from this one's effect.
     let recorded = effect.map { action in
@@ -112,7 +148,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       return action
     }
     #if ComposableArchitecture
-      return self.counted(recorded, of: action, route: route, from: stateBefore, to: state)
+      return self.counted(recorded, of: action, route: route, from: stateBefore, to: stateAfter)
     #else
       return recorded
     #endif

@@ -385,7 +385,7 @@ public final class TraceRecorder: Sendable {
   }
 
   /// An action a reducer modifier records, as ``prepare(_:seq:origin:start:fromDebugger:state:)``
-  /// left it for ``record(takingFrom:of:_:as:mayCauseActions:)``: what the recorder knows of the
+  /// left it for ``record(taking:of:_:as:mayCauseActions:)``: what the recorder knows of the
   /// session and the types is read once an action.
   struct ModifierAction {
     fileprivate let session: SessionState
@@ -397,15 +397,16 @@ public final class TraceRecorder: Sendable {
   }
 
   /// Analyses the event at `place`, an `ActionEvent<State, Action>` of the action `action`
-  /// prepared, and hands it to the writer; or hands the writer the event to analyse, moved from
-  /// `place`; reports leaks per ``policy``. Called on the store's thread, as the store processes
-  /// each action.
+  /// prepared, in memory its layout allocated (``EventLayout/allocate()``), and hands it to the
+  /// writer; or hands the writer the event to analyse, with its memory; reports leaks per
+  /// ``policy``. Called on the store's thread, as the store processes each action.
   ///
   /// - Parameter mayCauseActions: Whether the effects the reducer returned may send actions
   ///   (see ``SynchronousSends``).
-  /// - Returns: Whether the event was taken: `place` is then uninitialized.
+  /// - Returns: Whether the event was taken, with its memory: the caller then neither
+  ///   destroys it nor frees it.
   func record<State, Action>(
-    takingFrom place: UnsafeMutableRawPointer, of _: State.Type, _: Action.Type,
+    taking place: UnsafeMutableRawPointer, of _: State.Type, _: Action.Type,
     as action: inout ModifierAction?, mayCauseActions: Bool
   ) -> Bool {
     // NB: Taken out of the optional, not copied: a copy retains each of its values.
@@ -414,8 +415,8 @@ public final class TraceRecorder: Sendable {
     self.flight?.returned(seq: action.types.event.id(at: place))
     var took = false
     _ = self.submit(
-      at: place, types: action.types, session: action.session, prepared: &action.prepared,
-      mayCauseActions: mayCauseActions, took: &took
+      at: place, ownsMemory: true, types: action.types, session: action.session,
+      prepared: &action.prepared, mayCauseActions: mayCauseActions, took: &took
     ) {
       // NB: Named as its type only where there is something to redact: each use of the event
       // type in code that is not specialized looks its metadata up.
@@ -530,8 +531,9 @@ public final class TraceRecorder: Sendable {
           var took = false
           // NB: An action whose reducers returned no effect sends none: it opens no turn.
           let submitted = self.submit(
-            at: UnsafeMutableRawPointer(event), types: types, session: session,
-            prepared: &prepared, mayCauseActions: types.event.returnedEffects(at: place),
+            at: UnsafeMutableRawPointer(event), ownsMemory: false, types: types,
+            session: session, prepared: &prepared,
+            mayCauseActions: types.event.returnedEffects(at: place),
             took: &took
           ) {
             self.analysis.redact(&$0, event: event.pointee)
@@ -559,14 +561,16 @@ public final class TraceRecorder: Sendable {
   #endif
 
   /// Analyses the event at `place`, of the types `types` describes, and hands it to the writer;
-  /// or hands the writer the event to analyse, while its backlog is within its bounds: moved
-  /// from `place`, and then `took` is set.
+  /// or hands the writer the event to analyse, while its backlog is within its bounds, and then
+  /// `took` is set: the event is moved from `place`, or, when `place` is memory its layout
+  /// allocated (`ownsMemory`), taken with it.
   ///
   /// - Parameter mayCauseActions: Whether the action's effects may send actions (see
   ///   ``SynchronousSends``).
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit(
-    at place: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
+    at place: UnsafeMutableRawPointer, ownsMemory: Bool, types: RecordedTypes,
+    session: SessionState,
     prepared: inout PreparedAction?, mayCauseActions: Bool, took: inout Bool,
     redact: (inout ActionRecord) -> Void
   ) -> Bool {
@@ -574,8 +578,8 @@ public final class TraceRecorder: Sendable {
     let forced = self.keyframes.takeForced()
     if self.analysesOnWritersThread,
       let submitted = self.submitUnanalysed(
-        at: place, types: types, session: session, prepared: &prepared, forced: forced,
-        mayCauseActions: mayCauseActions, to: writer)
+        at: place, ownsMemory: ownsMemory, types: types, session: session, prepared: &prepared,
+        forced: forced, mayCauseActions: mayCauseActions, to: writer)
     {
       took = true
       return submitted
@@ -633,18 +637,19 @@ public final class TraceRecorder: Sendable {
   }
 
   /// Hands the writer the action of the event at `place` unanalysed, with the event (moved from
-  /// `place`) for its thread to analyse (``RecordAnalysis/analyse(_:)``), and `prepared`,
+  /// `place`, or taken with its memory when `ownsMemory`) for its thread to analyse (``RecordAnalysis/analyse(_:)``), and `prepared`,
   /// moved; `nil`, with nothing handed over, when the backlog is at its bounds, before the
   /// session's first action has been analysed, or when the state may hold a `Shared` value.
   ///
   /// What the store's thread does for such an action does not grow with its state: it moves
-  /// the event (its states' storage is neither copied nor retained), finds whether an effect
-  /// sent the action at once, and hands it over.
+  /// the event, or takes it (its states' storage is neither copied nor retained), finds whether
+  /// an effect sent the action at once, and hands it over.
   ///
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submitUnanalysed(
-    at place: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState,
-    prepared: inout PreparedAction?, forced: Bool, mayCauseActions: Bool, to writer: TraceWriter
+    at place: UnsafeMutableRawPointer, ownsMemory: Bool, types: RecordedTypes,
+    session: SessionState, prepared: inout PreparedAction?, forced: Bool, mayCauseActions: Bool,
+    to writer: TraceWriter
   ) -> Bool? {
     // NB: A `Shared` value's reference holds its value before the action only until the next
     // action: a state that may hold one, in a process that has one, is analysed at once. On
@@ -665,7 +670,7 @@ public final class TraceRecorder: Sendable {
     guard self.backlog.admit(bytes: bytes) else { return nil }
     let (id, origin) = types.event.withValues(at: place) { ($0.id, $0.origin) }
     let deferred = DeferredAnalysis(
-      event: types.event.move(from: place),
+      event: ownsMemory ? place : types.event.move(from: place),
       types: types, session: session, forced: forced,
       atOnce: self.synchronousSends.isAtOnce(
         id: id, origin: origin, mayCauseActions: mayCauseActions),
