@@ -1,3 +1,9 @@
+/// The classification of a record not yet analysed.
+///
+/// NB: Copied from a constant: made anew in ``ActionRecord/init(seq:deferred:)``, a second empty
+/// one was made, copied and destroyed (about 270 instructions an action handed over).
+private let unanalysedClassification = ActionClassification.empty
+
 /// One processed action, rendered and ready to be written: what leaves the store's thread.
 package struct ActionRecord: Sendable {
   package init(
@@ -19,16 +25,12 @@ package struct ActionRecord: Sendable {
 
   /// The record of action `seq` before its analysis, which the writer's thread makes from
   /// `deferred` (see ``AnalysisBacklog``).
-  ///
-  /// NB: Each property is set here, not through the memberwise `init`: handed to it as an
-  /// argument, the empty classification was built twice, then copied and destroyed (about 280
-  /// instructions on the store's thread at each action handed over).
   init(seq: Int, deferred: DeferredAnalysis) {
     self.seq = seq
     self.timeNs = 0
     self.durationNs = 0
     self.origin = .send
-    self.classification = .empty
+    self.classification = unanalysedClassification
     self.statePath = ""
     self.payloadJSON = nil
     self.changes = []

@@ -61,12 +61,11 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       #endif
       return self.base.reduce(into: &state, action: action)
     }
-    let (id, origin, fromDebugger, sessionHasBegun) = recorder.nextModifierEvent()
-    if !sessionHasBegun { _ = recorder.beginSession(rootFeature: self.rootFeature) }
+    let next = recorder.nextModifierEvent()
+    if next.recording == nil { _ = recorder.beginSession(rootFeature: self.rootFeature) }
+    let (id, origin) = (next.id, next.origin)
     let start = DispatchTime.now().uptimeNanoseconds
-    var prepared = recorder.prepare(
-      action, seq: id, origin: origin, start: start, fromDebugger: fromDebugger,
-      state: Base.State.self)
+    var prepared = recorder.prepare(action, as: next, start: start, state: Base.State.self)
     // NB: No event is made for an action that is not recorded.
     var route: [ActionRoute] = []
     var ownEffectCounts: [Int] = []

@@ -28,6 +28,9 @@ final class SynchronousSends: Sendable {
   /// Whether the action `id`, from `origin`, was sent at once; notes it in the turn when its
   /// effects may send actions (`mayCauseActions`).
   func isAtOnce(id: Int, origin: ActionOrigin, mayCauseActions: Bool = true) -> Bool {
+    // NB: A send whose effects send nothing neither opens a turn nor is in one: the turn is not
+    // read (a lock at each action of a burst of sends).
+    if !mayCauseActions, origin == .send { return false }
     let (atOnce, opensTurn) = self.firstOfTurn.withLock { first -> (Bool, Bool) in
       let opensTurn = first == nil && mayCauseActions
       if opensTurn { first = id }

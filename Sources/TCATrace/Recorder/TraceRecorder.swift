@@ -384,7 +384,7 @@ public final class TraceRecorder: Sendable {
     self.state.withLock { $0.session?.rootFeature }
   }
 
-  /// An action a reducer modifier records, as ``prepare(_:seq:origin:start:fromDebugger:state:)``
+  /// An action a reducer modifier records, as ``prepare(_:as:start:state:)``
   /// left it for ``record(taking:of:_:as:mayCauseActions:)``: what the recorder knows of the
   /// session and the types is read once an action.
   struct ModifierAction {
@@ -428,15 +428,18 @@ public final class TraceRecorder: Sendable {
 
   /// The session, and what is known of the types of events of `State` and `Action`; `nil`
   /// before the session has begun, or once recording has stopped.
+  ///
+  /// - Parameter known: What ``nextModifierEvent()`` read of the recording, which is not read
+  ///   again: `nil` to read it now.
   private func recording<State, Action>(
-    _: State.Type, _: Action.Type
+    _: State.Type, _: Action.Type, known: ModifierEvent.Recording? = nil
   ) -> (SessionState, RecordedTypes)? {
     // NB: Once the file has failed nothing more is written, so nothing more is analysed: the
     // store's thread does no work for a recording that has stopped. The recorder learns of the
     // failure when the writer refuses an action, and reports it then, once.
-    let (session, knownTypes, hasStopped) = self.state.withLock {
-      ($0.session, $0.types, $0.hasReportedFailure)
-    }
+    let (session, knownTypes, hasStopped) =
+      known.map { ($0.session, $0.types, $0.hasStopped) }
+      ?? self.state.withLock { ($0.session, $0.types, $0.hasReportedFailure) }
     guard let session, !hasStopped else { return nil }
     // NB: What is known is only used for the types it was learnt from: a recorder given to two
     // reducers' `recording(to:)` sees events of two types.
@@ -453,15 +456,14 @@ public final class TraceRecorder: Sendable {
   ///
   /// - Parameter fromDebugger: Whether the page of `tcatrace serve --live` sent the action.
   func prepare<State, Action>(
-    _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64, fromDebugger: Bool,
-    state _: State.Type
+    _ action: Action, as event: ModifierEvent, start: UInt64, state _: State.Type
   ) -> ModifierAction? {
     guard self.writer != nil,
-      let (session, types) = self.recording(State.self, Action.self)
+      let (session, types) = self.recording(State.self, Action.self, known: event.recording)
     else { return nil }
     var prepared = self.prepare(
-      action, seq: seq, origin: origin, start: start, types: types, session: session)
-    if fromDebugger { prepared.fromDebugger = true }
+      action, seq: event.id, origin: event.origin, start: start, types: types, session: session)
+    if event.fromDebugger { prepared.fromDebugger = true }
     return ModifierAction(session: session, types: types, prepared: prepared)
   }
 
@@ -745,22 +747,42 @@ public final class TraceRecorder: Sendable {
     }
   }
 
+  /// An action a reducer modifier is about to reduce, as ``nextModifierEvent()`` numbered it.
+  struct ModifierEvent {
+    var id: Int
+    var origin: ActionOrigin
+    /// Whether the debugger sent it (see ``debuggerWillSend()``).
+    var fromDebugger: Bool
+    /// What the recorder knew of the recording, once the session has begun (see
+    /// ``beginSession(rootFeature:debugger:)``); `nil` before.
+    var recording: Recording?
+
+    struct Recording {
+      var session: SessionState?
+      var types: RecordedTypes?
+      var hasStopped: Bool
+    }
+  }
+
   /// Numbers the actions of a store that a reducer modifier records, and remembers which
   /// action's effect sent the next actions.
   ///
-  /// - Returns: The action's seq and origin, whether the debugger sent it (see
-  ///   ``debuggerWillSend()``), and whether the session has begun (see
-  ///   ``beginSession(rootFeature:debugger:)``): read under the one lock.
-  func nextModifierEvent() -> (
-    id: Int, origin: ActionOrigin, fromDebugger: Bool, sessionHasBegun: Bool
-  ) {
+  /// - Returns: The action's seq and origin, whether the debugger sent it, and what is known of
+  ///   the recording: read under the one lock, which ``prepare(_:as:start:state:)`` then does
+  ///   not take again.
+  func nextModifierEvent() -> ModifierEvent {
     self.state.withLock { state in
       state.modifierSeq += 1
       let origin: ActionOrigin =
         state.pendingCauses.isEmpty ? .send : .effect(cause: state.pendingCauses.removeFirst())
       let fromDebugger = state.debuggerIsSending && origin == .send
       state.debuggerIsSending = false
-      return (state.modifierSeq, origin, fromDebugger, state.session != nil)
+      return ModifierEvent(
+        id: state.modifierSeq, origin: origin, fromDebugger: fromDebugger,
+        recording: state.session == nil
+          ? nil
+          : ModifierEvent.Recording(
+            session: state.session, types: state.types, hasStopped: state.hasReportedFailure))
     }
   }
 
