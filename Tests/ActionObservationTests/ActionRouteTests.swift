@@ -98,6 +98,7 @@ struct ActionRouteTests {
     #expect(collector.route.isEmpty)
     #expect(collector.ownEffectCounts(rootTotal: 2) == [2])
   }
+
   @Test func aResetCollectorForgetsWhatFeaturesReported() {
     let collector = RouteCollector()
     collector.report(ownEffects: 2, actionType: ObjectIdentifier(Int.self))

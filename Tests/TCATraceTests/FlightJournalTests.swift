@@ -50,6 +50,49 @@ struct FlightJournalTests {
     #expect(try TraceReader(path: path).lastSeq(session: 1) == 3)
   }
 
+  /// An action whose chain of cases the classifier keeps is written into the journal from the
+  /// texts the classifier laid out once for the chain: each entry reads as the first of its
+  /// chain, which was classified by reflection and written a text at a time, and as the trace
+  /// has it. The writer is held back by another connection's lock, so that no action is
+  /// committed and each stays in the journal.
+  @Test func keptClassificationsAreJournaledAsTheFirstOfTheirChain() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("held.db")
+    try await TraceRecorder(path: path, policy: .recordOnly).close()
+    var holder: SQLiteConnection? = try SQLiteConnection(path: path, mode: .readWrite)
+    try holder?.execute(
+      "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE sessions SET name = name")
+    let recorder = try TraceRecorder(path: path, policy: .recordOnly)
+    let store = RecordingStore(initialState: Nested.State(), recorder: recorder) { Nested() }
+    for count in 1...3 { store.send(._internal(.child(.view(.tapped(count))))) }
+    for _ in 1...3 { store.send(._internal(.child(.delegate(.finished)))) }
+
+    let journal = try #require(FlightJournal.read(tracePath: path))
+    #expect(journal.committedSeq == 0)
+    let entries = journal.uncommitted
+    try #require(entries.map(\.seq) == Array(1...6))
+    let expected = [
+      ("_internal.child.view.tapped", "view", "tapped"),
+      ("_internal.child.delegate.finished", "delegate", "finished"),
+    ]
+    for (index, entry) in entries.enumerated() {
+      let (path, category, caseName) = expected[index / 3]
+      #expect(entry.path == path)
+      #expect(entry.rootCategory == "internal")
+      #expect(entry.feature == "child")
+      #expect(entry.category == category)
+      #expect(entry.caseName == caseName)
+      #expect(entry.payload == (index < 3 ? "\(entry.seq)" : nil))
+    }
+
+    try holder?.execute("COMMIT")
+    holder = nil
+    try await recorder.close()
+    let actions = try TraceReader(path: path).actions()
+    #expect(actions.map(\.path) == entries.map(\.path))
+    #expect(actions.map(\.feature) == entries.map(\.feature))
+  }
+
   /// A `TraceRedacted` value never reaches the journal's file: its payload renders it as the
   /// marker, and its JSON is scrubbed before it is written.
   @Test func aTraceRedactedValueIsNotInTheJournal() async throws {
@@ -249,6 +292,39 @@ struct FlightJournalTests {
     withUnsafeBytes(of: value.littleEndian) { raw in
       bytes.replaceSubrange(offset..<(offset + raw.count), with: raw)
     }
+  }
+}
+
+/// A feature with a child's actions, for entries with a feature and two categories.
+private struct Nested: Reducer {
+  struct State: Equatable {
+    var taps = 0
+  }
+
+  enum Action {
+    case _internal(Internal)
+
+    enum Internal {
+      case child(Child)
+    }
+
+    enum Child {
+      case view(View)
+      case delegate(Delegate)
+    }
+
+    enum View {
+      case tapped(Int)
+    }
+
+    enum Delegate {
+      case finished
+    }
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case let ._internal(.child(.view(.tapped(count)))) = action { state.taps = count }
+    return .none
   }
 }
 

@@ -100,8 +100,10 @@ package final class ReusableRouteCollector: Sendable {
   }
 }
 
-// NB: A collector is created for one action, bound to the thread for the duration of one
-// synchronous reducer call, and read right after; it is never touched from two threads.
+// NB: A collector is bound to the thread for the duration of one synchronous reducer call, and
+// read right after; one call uses it at a time. One that is reused (`ReusableRouteCollector`)
+// passes from call to call, and from thread to thread, through an atomic flag whose taking and
+// giving back order what each call wrote.
 package final class RouteCollector: @unchecked Sendable {
   private static let rootOnlyCounts: [[Int]] = (0..<8).map { [$0] }
 

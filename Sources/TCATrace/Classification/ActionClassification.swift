@@ -33,8 +33,9 @@ public struct ActionClassification: Hashable, Sendable {
 
   /// A classification of nothing, for a record not yet analysed.
   ///
-  /// NB: Made at each use, not copied from a constant: empty strings and arrays retain
-  /// nothing.
+  /// NB: Empty strings and arrays retain nothing, whether made or copied: where one is swapped
+  /// for another, it is made at each use; a record not yet analysed copies one from a constant
+  /// (see `ActionRecord`).
   static var empty: ActionClassification {
     ActionClassification(
       path: "", rootCategory: .unclassified, feature: [], category: .unclassified, caseName: "")

@@ -50,23 +50,34 @@ final class ActionClassifier: @unchecked Sendable {
   /// The classification of the action at `action`, a value of this classifier's type, which
   /// `value` boxes.
   func classify(at action: UnsafeRawPointer, value: () -> Any) -> ActionClassification {
+    self.classifyForJournal(at: action, value: value).classification
+  }
+
+  /// The classification of the action at `action`, as ``classify(at:value:)`` finds it, and
+  /// the texts the flight journal writes of it, laid out once for its chain of cases when the
+  /// classification is kept; `nil` otherwise.
+  func classifyForJournal(
+    at action: UnsafeRawPointer, value: () -> Any
+  ) -> (classification: ActionClassification, journalTexts: FlightTexts?) {
     let kept = withUnsafeTemporaryAllocation(
       byteCount: Self.scratchBytes, alignment: Self.slotAlignment
-    ) { scratch -> ActionClassification? in
+    ) { scratch -> (ActionClassification, FlightTexts)? in
       guard let (leaf, payloadPlace) = self.lookUp(action, scratch: scratch) else { return nil }
-      guard let payloadPlace, let payload = leaf.payload else { return leaf.classification }
+      guard let payloadPlace, let payload = leaf.payload else {
+        return (leaf.classification, leaf.journalTexts)
+      }
       // NB: Rendered out of the lock: rendering may run the payload's own descriptions.
       var classification = leaf.classification
       classification.payload =
         leaf.renderPayload?(payloadPlace)
         ?? ActionClassification.render(payload.load(payloadPlace))
-      return classification
+      return (classification, leaf.journalTexts)
     }
     if let kept { return kept }
     var trace = ClassificationTrace()
     let classification = ActionClassification.classify(value(), trace: &trace)
     self.keep(classification, trace: trace, for: action)
-    return classification
+    return (classification, nil)
   }
 
   #if ComposableArchitecture
@@ -198,6 +209,8 @@ final class ActionClassifier: @unchecked Sendable {
     let renderPayload: ((UnsafeRawPointer) -> String?)?
     /// How many levels the chain has: the cases read to find this leaf.
     let levels: Int
+    /// The texts the flight journal writes of the classification, laid out once.
+    let journalTexts: FlightTexts
     #if ComposableArchitecture
       /// The route of the chain's actions, for the state type it was derived in, when it
       /// depends on nothing but the chain and the types; only read and set under `lock`.
@@ -211,6 +224,7 @@ final class ActionClassifier: @unchecked Sendable {
       var classification = classification
       classification.payload = nil
       self.classification = classification
+      self.journalTexts = FlightTexts(classification)
       self.levels = levels
       self.payloadLevel = payload?.level
       self.payload = payload?.payload

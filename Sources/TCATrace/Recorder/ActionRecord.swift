@@ -1,7 +1,8 @@
 /// The classification of a record not yet analysed.
 ///
-/// NB: Copied from a constant: made anew in ``ActionRecord/init(seq:deferred:)``, a second empty
-/// one was made, copied and destroyed (about 270 instructions an action handed over).
+/// NB: Copied from a constant (about 150 instructions): made anew in
+/// ``ActionRecord/init(seq:deferred:)``, a second empty one was made, copied and destroyed (about
+/// 270 instructions an action handed over).
 private let unanalysedClassification = ActionClassification.empty
 
 /// One processed action, rendered and ready to be written: what leaves the store's thread.

@@ -97,7 +97,7 @@ final class FlightRecorder: @unchecked Sendable {
   /// Writes action `seq` into its slot, as its reducer is about to run.
   func begin(
     seq: Int, origin: ActionOrigin, timeNs: Int64, classification: ActionClassification,
-    payloadJSON: String?, withheld: Bool
+    texts fixed: FlightTexts? = nil, payloadJSON: String?, withheld: Bool
   ) {
     let slot = self.slot(of: seq)
     // NB: The slot reads as being written until its last store: a process that ends in
@@ -113,13 +113,18 @@ final class FlightRecorder: @unchecked Sendable {
     }
     slot.storeBytes(of: cause, toByteOffset: FlightJournal.Slot.causeSeq, as: Int64.self)
     slot.storeBytes(of: timeNs, toByteOffset: FlightJournal.Slot.timeNs, as: Int64.self)
-    // NB: Each text is copied straight into the slot: no array, no joined string.
+    // NB: Each text is copied straight into the slot: no array, no joined string; those of a
+    // classification the classifier keeps were laid out once, and are copied in one go.
     var texts = SlotTexts(slot: slot, size: self.slotSize)
-    texts.write(classification.path, field: 0)
-    texts.write(classification.rootCategory.rawValue, field: 1)
-    texts.write(joining: classification.feature, field: 2)
-    texts.write(classification.category.rawValue, field: 3)
-    texts.write(classification.caseName, field: 4)
+    if let fixed, fixed.bytes.count <= texts.room {
+      texts.write(fixed)
+    } else {
+      texts.write(classification.path, field: 0)
+      texts.write(classification.rootCategory.rawValue, field: 1)
+      texts.write(joining: classification.feature, field: 2)
+      texts.write(classification.category.rawValue, field: 3)
+      texts.write(classification.caseName, field: 4)
+    }
     let payload = withheld ? nil : classification.payload
     let json = withheld ? nil : payloadJSON
     let payloadBytes = payload?.utf8.count ?? 0
@@ -191,6 +196,32 @@ final class FlightRecorder: @unchecked Sendable {
 }
 
 /// Writes an entry's texts into its slot, one after another, each with its length.
+/// The texts of a classification that the flight journal writes as an action's first five
+/// fields (its path, its categories, its feature and its case's name), laid out once as a slot
+/// holds them: the classifier keeps them with each chain of cases it keeps, so that an action
+/// of the chain copies them in one go (`FlightRecorder.begin`).
+final class FlightTexts: Sendable {
+  /// The five texts' UTF-8, one after the other.
+  fileprivate let bytes: [UInt8]
+  /// Each text's length in bytes, as a slot's lengths hold them.
+  fileprivate let lengths: [UInt32]
+
+  init(_ classification: ActionClassification) {
+    var bytes: [UInt8] = []
+    var lengths: [UInt32] = []
+    for text in [
+      classification.path, classification.rootCategory.rawValue,
+      classification.feature.joined(separator: "."), classification.category.rawValue,
+      classification.caseName,
+    ] {
+      bytes.append(contentsOf: text.utf8)
+      lengths.append(UInt32(text.utf8.count))
+    }
+    self.bytes = bytes
+    self.lengths = lengths
+  }
+}
+
 private struct SlotTexts {
   let slot: UnsafeMutableRawPointer
   let size: Int
@@ -213,6 +244,17 @@ private struct SlotTexts {
     let start = self.offset
     self.copy(text)
     self.setLength(UInt32(self.offset - start), field: field)
+  }
+
+  /// Writes the texts of a classification laid out once as fields 0 to 4: what ``write(_:field:)``
+  /// and ``write(joining:field:)`` write of it, when they fit.
+  mutating func write(_ fixed: FlightTexts) {
+    fixed.bytes.withUnsafeBufferPointer { self.copy($0) }
+    // NB: The five lengths lie one after the other in the slot, as in the array.
+    fixed.lengths.withUnsafeBytes { lengths in
+      (self.slot + FlightJournal.Slot.lengths).copyMemory(
+        from: lengths.baseAddress!, byteCount: lengths.count)
+    }
   }
 
   /// Writes `parts` joined by dots as field `field`.

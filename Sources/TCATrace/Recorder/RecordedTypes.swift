@@ -97,8 +97,9 @@ final class EventLayout: Sendable {
   let fields: ActionEventFields
   private let loadAction: @Sendable (UnsafeRawPointer) -> Any
   private let eventType: ObjectIdentifier
-  /// The event type's size and alignment, and how one is moved and destroyed: for an event
-  /// whose analysis waits for the writer's thread (see ``move(from:)``).
+  /// The event type's size and alignment, and how one is bound, moved and destroyed: for an
+  /// event made in memory of its own (``allocate()``), or moved there (``move(from:)``), whose
+  /// analysis may wait for the writer's thread.
   private let size: Int
   private let alignment: Int
   private let eventMetatype: Any.Type
@@ -162,9 +163,8 @@ final class EventLayout: Sendable {
   /// Whether `malloc`'s memory is aligned enough for an event: it is for 16 bytes.
   private var isMallocAligned: Bool { self.alignment <= 16 }
 
-  /// The bytes an event of this type takes, and their alignment.
+  /// The bytes an event of this type takes.
   var byteCount: Int { self.size }
-  var byteAlignment: Int { self.alignment }
 
   /// Whether this is the layout of `ActionEvent<State, Action>`.
   func isLayout<State, Action>(of _: ActionEvent<State, Action>.Type) -> Bool {

@@ -64,12 +64,11 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     let next = recorder.nextModifierEvent()
     if next.recording == nil { _ = recorder.beginSession(rootFeature: self.rootFeature) }
     let (id, origin) = (next.id, next.origin)
-    let start = DispatchTime.now().uptimeNanoseconds
-    var prepared = recorder.prepare(action, as: next, start: start, state: Base.State.self)
+    var modifier = recorder.modifierAction(next, Base.State.self, Base.Action.self)
     // NB: No event is made for an action that is not recorded.
     var route: [ActionRoute] = []
     var ownEffectCounts: [Int] = []
-    guard let layout = prepared?.eventLayout else {
+    guard let layout = modifier?.eventLayout else {
       var stateBefore = state
       let effect = collectingRoute(
         of: action, from: &stateBefore, classifier: self.actionClassifier,
@@ -94,6 +93,10 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     stateBefore.initialize(to: state)
     let sharedValues = SharedValuesBeforeAction(
       in: stateBefore, mayHoldShared: self.stateMayHoldShared)
+    // NB: Read once the state before is kept: the action's duration is its preparing and its
+    // reducer's, as it was before the event's memory was made first.
+    let start = DispatchTime.now().uptimeNanoseconds
+    recorder.prepare(action, as: next, start: start, into: &modifier!)
     let effect = collectingRoute(
       of: action, from: stateBefore, classifier: self.actionClassifier,
       collectors: self.routeCollectors, route: &route, ownEffectCounts: &ownEffectCounts
@@ -122,7 +125,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     event.eventField(fields.duration, UInt64.self).initialize(to: end &- start)
     let took = sharedValues.comparing {
       recorder.record(
-        taking: event, of: Base.State.self, Base.Action.self, as: &prepared,
+        taking: event, of: Base.State.self, Base.Action.self, as: &modifier,
         mayCauseActions: !sendsNoAction)
     }
     if !took {
@@ -237,7 +240,7 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
 
 extension UnsafeMutableRawPointer {
   /// The property at `offset` (one of ``ActionEventFields``') of the event here, whose memory is
-  /// bound to the event type (``EventLayout/bind(_:)``), and so to its properties' types at
+  /// bound to the event type (``EventLayout/allocate()``), and so to its properties' types at
   /// their offsets.
   ///
   /// NB: A pointer, not a value: the caller initializes it with a value it owns, moved in.

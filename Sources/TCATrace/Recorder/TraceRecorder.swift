@@ -384,9 +384,9 @@ public final class TraceRecorder: Sendable {
     self.state.withLock { $0.session?.rootFeature }
   }
 
-  /// An action a reducer modifier records, as ``prepare(_:as:start:state:)``
-  /// left it for ``record(taking:of:_:as:mayCauseActions:)``: what the recorder knows of the
-  /// session and the types is read once an action.
+  /// An action a reducer modifier records, as ``modifierAction(_:_:_:)`` found it and
+  /// ``prepare(_:as:start:into:)`` left it for ``record(taking:of:_:as:mayCauseActions:)``: what
+  /// the recorder knows of the session and the types is read once an action.
   struct ModifierAction {
     fileprivate let session: SessionState
     fileprivate let types: RecordedTypes
@@ -449,31 +449,40 @@ public final class TraceRecorder: Sendable {
     return (session, types)
   }
 
-  /// Classifies and encodes action `seq` as its reducer is about to run, on the store's
-  /// thread, and writes it into the flight journal: what the record of the action is made of
-  /// once the reducer has returned, and what the journal keeps if the process ends in it.
-  /// `nil` before the session has begun, or once recording has stopped.
-  ///
-  /// - Parameter fromDebugger: Whether the page of `tcatrace serve --live` sent the action.
-  func prepare<State, Action>(
-    _ action: Action, as event: ModifierEvent, start: UInt64, state _: State.Type
+  /// The recording of the action ``nextModifierEvent()`` numbered as `event`, for
+  /// ``prepare(_:as:start:into:)`` to prepare once the modifier has made its event's memory;
+  /// `nil` before the session has begun, or once recording has stopped: the action is then not
+  /// recorded.
+  func modifierAction<State, Action>(
+    _ event: ModifierEvent, _: State.Type, _: Action.Type
   ) -> ModifierAction? {
     guard self.writer != nil,
       let (session, types) = self.recording(State.self, Action.self, known: event.recording)
     else { return nil }
+    return ModifierAction(session: session, types: types, prepared: nil)
+  }
+
+  /// Classifies and encodes the action `event` numbers as its reducer is about to run, on the
+  /// store's thread, and writes it into the flight journal: what the record of the action is
+  /// made of once the reducer has returned, and what the journal keeps if the process ends in
+  /// it.
+  func prepare<Action>(
+    _ action: Action, as event: ModifierEvent, start: UInt64, into modifier: inout ModifierAction
+  ) {
     var prepared = self.prepare(
-      action, seq: event.id, origin: event.origin, start: start, types: types, session: session)
+      action, seq: event.id, origin: event.origin, start: start, types: modifier.types,
+      session: modifier.session)
     if event.fromDebugger { prepared.fromDebugger = true }
-    return ModifierAction(session: session, types: types, prepared: prepared)
+    modifier.prepared = prepared
   }
 
   private func prepare<Action>(
     _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64, types: RecordedTypes,
     session: SessionState
   ) -> PreparedAction {
-    let classification = withUnsafePointer(to: action) { pointer in
-      types.actionClassifier?.classify(at: UnsafeRawPointer(pointer), value: { action })
-        ?? ActionClassification(action)
+    let (classification, journalTexts) = withUnsafePointer(to: action) { pointer in
+      types.actionClassifier?.classifyForJournal(at: UnsafeRawPointer(pointer), value: { action })
+        ?? (ActionClassification(action), nil)
     }
     var payloadJSON = types.actionIsEncodable == false ? nil : TraceJSON.encode(action)
     // NB: A `TraceRedacted` value renders as the marker in the payload, but not in its JSON.
@@ -487,7 +496,8 @@ public final class TraceRecorder: Sendable {
     self.flight?.begin(
       seq: seq, origin: origin,
       timeNs: self.timing.time(id: seq, timestamp: start, sessionStart: session.startNanoseconds),
-      classification: classification, payloadJSON: payloadJSON, withheld: !self.redactor.isEmpty)
+      classification: classification, texts: journalTexts, payloadJSON: payloadJSON,
+      withheld: !self.redactor.isEmpty)
     // NB: Made last, so that the classification is moved into it, not copied (a retain of each
     // of its strings, and their release).
     return PreparedAction(
@@ -768,8 +778,8 @@ public final class TraceRecorder: Sendable {
   /// action's effect sent the next actions.
   ///
   /// - Returns: The action's seq and origin, whether the debugger sent it, and what is known of
-  ///   the recording: read under the one lock, which ``prepare(_:as:start:state:)`` then does
-  ///   not take again.
+  ///   the recording: read under the one lock, which ``modifierAction(_:_:_:)`` then does not
+  ///   take again.
   func nextModifierEvent() -> ModifierEvent {
     self.state.withLock { state in
       state.modifierSeq += 1
@@ -863,7 +873,7 @@ private struct RecorderState {
 }
 
 /// An action as the store's thread found it before its reducer ran (see
-/// ``TraceRecorder/prepare(_:seq:origin:start:_:)``).
+/// ``TraceRecorder/prepare(_:seq:origin:start:types:session:)``).
 struct PreparedAction {
   var seq: Int
   /// Whether the page of `tcatrace serve --live` sent it.
