@@ -66,23 +66,33 @@ struct FlightJournalTests {
     let store = RecordingStore(initialState: Nested.State(), recorder: recorder) { Nested() }
     for count in 1...3 { store.send(._internal(.child(.view(.tapped(count))))) }
     for _ in 1...3 { store.send(._internal(.child(.delegate(.finished)))) }
+    for count in 1...3 {
+      store.send(._internal(.child(._internal(.grandchild(.view(.tapped(count)))))))
+    }
+    for _ in 1...3 { store.send(.view(.appeared)) }
 
     let journal = try #require(FlightJournal.read(tracePath: path))
     #expect(journal.committedSeq == 0)
     let entries = journal.uncommitted
-    try #require(entries.map(\.seq) == Array(1...6))
+    try #require(entries.map(\.seq) == Array(1...12))
+    // NB: Three actions of each chain: the first classified by reflection, the others kept.
     let expected = [
-      ("_internal.child.view.tapped", "view", "tapped"),
-      ("_internal.child.delegate.finished", "delegate", "finished"),
+      ("_internal.child.view.tapped", "internal", "child", "view", "tapped", true),
+      ("_internal.child.delegate.finished", "internal", "child", "delegate", "finished", false),
+      (
+        "_internal.child._internal.grandchild.view.tapped", "internal", "child.grandchild", "view",
+        "tapped", true
+      ),
+      ("view.appeared", "view", "", "view", "appeared", false),
     ]
     for (index, entry) in entries.enumerated() {
-      let (path, category, caseName) = expected[index / 3]
+      let (path, rootCategory, feature, category, caseName, hasPayload) = expected[index / 3]
       #expect(entry.path == path)
-      #expect(entry.rootCategory == "internal")
-      #expect(entry.feature == "child")
+      #expect(entry.rootCategory == rootCategory)
+      #expect(entry.feature == feature)
       #expect(entry.category == category)
       #expect(entry.caseName == caseName)
-      #expect(entry.payload == (index < 3 ? "\(entry.seq)" : nil))
+      #expect(entry.payload == (hasPayload ? "\(index % 3 + 1)" : nil))
     }
 
     try holder?.execute("COMMIT")
@@ -302,7 +312,12 @@ private struct Nested: Reducer {
   }
 
   enum Action {
+    case view(RootView)
     case _internal(Internal)
+
+    enum RootView {
+      case appeared
+    }
 
     enum Internal {
       case child(Child)
@@ -311,6 +326,15 @@ private struct Nested: Reducer {
     enum Child {
       case view(View)
       case delegate(Delegate)
+      case _internal(ChildInternal)
+    }
+
+    enum ChildInternal {
+      case grandchild(Grandchild)
+    }
+
+    enum Grandchild {
+      case view(View)
     }
 
     enum View {

@@ -195,7 +195,6 @@ final class FlightRecorder: @unchecked Sendable {
   }
 }
 
-/// Writes an entry's texts into its slot, one after another, each with its length.
 /// The texts of a classification that the flight journal writes as an action's first five
 /// fields (its path, its categories, its feature and its case's name), laid out once as a slot
 /// holds them: the classifier keeps them with each chain of cases it keeps, so that an action
@@ -222,6 +221,7 @@ final class FlightTexts: Sendable {
   }
 }
 
+/// Writes an entry's texts into its slot, one after another, each with its length.
 private struct SlotTexts {
   let slot: UnsafeMutableRawPointer
   let size: Int
