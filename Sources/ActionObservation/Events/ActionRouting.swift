@@ -169,18 +169,17 @@ package final class RouteCollector: @unchecked Sendable {
   }
 
   /// The effect counts of a route that stays in the root, whose feature returned `count`
-  /// effects itself: a shared array for a few.
+  /// effects itself (none, for a count below 0): a shared array for a few.
   package static func rootOnly(_ count: Int) -> [Int] {
-    count >= 0 && count < Self.rootOnlyCounts.count ? Self.rootOnlyCounts[count] : [count]
+    let count = max(0, count)
+    return count < Self.rootOnlyCounts.count ? Self.rootOnlyCounts[count] : [count]
   }
 
   /// The effects each reducer along ``route`` returned itself, given the root's total.
   package func ownEffectCounts(rootTotal: Int) -> [Int] {
     // NB: Most actions stay in the root and return few effects: their counts are shared
     // arrays, not one allocated per action.
-    if self.route.isEmpty, rootTotal < Self.rootOnlyCounts.count {
-      return Self.rootOnlyCounts[rootTotal]
-    }
+    if self.route.isEmpty { return Self.rootOnly(rootTotal) }
     func total(_ depth: Int) -> Int {
       depth == 0 ? rootTotal : depth < self.totals.count ? self.totals[depth] : 0
     }

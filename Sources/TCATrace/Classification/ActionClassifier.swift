@@ -29,7 +29,7 @@ final class ActionClassifier: @unchecked Sendable {
 
     private init(root: Node, type: Any.Type) {
       self.root = root
-      self.routeIsRoot = !RouteDerivation.mayLeadToChild(type)
+      self.routeIsRoot = !RouteDerivation.mayStep(from: type)
     }
   #else
     private init(root: Node, type _: Any.Type) {

@@ -156,17 +156,12 @@ import RuntimeSupport
 
     private static let mayStep = Locked<[ObjectIdentifier: Bool]>([:])
 
-    /// Whether an action of type `type` may lead to a child feature's action (see
-    /// ``mayStep(from:)``): where it cannot, its route is the root's.
-    static func mayLeadToChild(_ type: Any.Type) -> Bool {
-      self.mayStep(from: type)
-    }
-
     /// Whether an action of type `type` may lead to a step: whether an associated value of one of
     /// its cases, or of theirs, may be a child's action. Read from the types once per type;
     /// where a value's type may be another than the declared one (a class, an existential),
-    /// or an enum's cases cannot be read, it may.
-    private static func mayStep(from type: Any.Type) -> Bool {
+    /// or an enum's cases cannot be read, it may. Where it cannot, every action of the type
+    /// stays in the root (`ActionClassifier.routeIsRoot`).
+    static func mayStep(from type: Any.Type) -> Bool {
       // NB: Only a whole search is kept: within one, a type met again counts as leading nowhere
       // (what it leads to is found where it was first met), which is not its own answer.
       self.mayStep.value(for: ObjectIdentifier(type)) {

@@ -87,8 +87,8 @@ package final class AnalysisBacklog: Sendable {
 final class DeferredAnalysis: @unchecked Sendable {
   // NB: `@unchecked`: the event is moved out of the store's memory, or taken with the memory
   // TCA's reducer modifier made it in, on the store's thread, and read on the writer's only
-  // after the writer's lock handed its record over; its states
-  // are values, which the writer only reads (as it reads the `StateAfterAction`s it follows).
+  // after the writer's lock handed its record over; its states are values, which the writer
+  // only reads (as it reads the `StateAfterAction`s it follows).
 
   /// The event, in memory of its own (`EventLayout.allocate()`'s).
   let event: UnsafeMutableRawPointer

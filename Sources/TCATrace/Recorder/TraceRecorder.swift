@@ -438,7 +438,7 @@ public final class TraceRecorder: Sendable {
     // store's thread does no work for a recording that has stopped. The recorder learns of the
     // failure when the writer refuses an action, and reports it then, once.
     let (session, knownTypes, hasStopped) =
-      known.map { ($0.session, $0.types, $0.hasStopped) }
+      known.map { (Optional($0.session), $0.types, $0.hasStopped) }
       ?? self.state.withLock { ($0.session, $0.types, $0.hasReportedFailure) }
     guard let session, !hasStopped else { return nil }
     // NB: What is known is only used for the types it was learnt from: a recorder given to two
@@ -582,8 +582,7 @@ public final class TraceRecorder: Sendable {
   /// - Returns: `false` when the writer has failed: the recording has stopped.
   private func submit(
     at place: UnsafeMutableRawPointer, ownsMemory: Bool, types: RecordedTypes,
-    session: SessionState,
-    prepared: inout PreparedAction?, mayCauseActions: Bool, took: inout Bool,
+    session: SessionState, prepared: inout PreparedAction?, mayCauseActions: Bool, took: inout Bool,
     redact: (inout ActionRecord) -> Void
   ) -> Bool {
     guard let writer = self.writer else { return false }
@@ -649,9 +648,10 @@ public final class TraceRecorder: Sendable {
   }
 
   /// Hands the writer the action of the event at `place` unanalysed, with the event (moved from
-  /// `place`, or taken with its memory when `ownsMemory`) for its thread to analyse (``RecordAnalysis/analyse(_:)``), and `prepared`,
-  /// moved; `nil`, with nothing handed over, when the backlog is at its bounds, before the
-  /// session's first action has been analysed, or when the state may hold a `Shared` value.
+  /// `place`, or taken with its memory when `ownsMemory`) for its thread to analyse
+  /// (``RecordAnalysis/analyse(_:)``), and `prepared`, moved; `nil`, with nothing handed over,
+  /// when the backlog is at its bounds, before the session's first action has been analysed, or
+  /// when the state may hold a `Shared` value.
   ///
   /// What the store's thread does for such an action does not grow with its state: it moves
   /// the event, or takes it (its states' storage is neither copied nor retained), finds whether
@@ -768,7 +768,7 @@ public final class TraceRecorder: Sendable {
     var recording: Recording?
 
     struct Recording {
-      var session: SessionState?
+      var session: SessionState
       var types: RecordedTypes?
       var hasStopped: Bool
     }
@@ -789,10 +789,10 @@ public final class TraceRecorder: Sendable {
       state.debuggerIsSending = false
       return ModifierEvent(
         id: state.modifierSeq, origin: origin, fromDebugger: fromDebugger,
-        recording: state.session == nil
-          ? nil
-          : ModifierEvent.Recording(
-            session: state.session, types: state.types, hasStopped: state.hasReportedFailure))
+        recording: state.session.map {
+          ModifierEvent.Recording(
+            session: $0, types: state.types, hasStopped: state.hasReportedFailure)
+        })
     }
   }
 
