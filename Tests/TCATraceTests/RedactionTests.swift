@@ -142,6 +142,11 @@ struct RedactionTests {
     for index in 0..<1_100 {
       store.send(._internal(.login(.view(.emailChanged("user\(index)@example.com")))))
     }
+    // NB: No state is kept while the last is being built (`KeyframeClock`): a writer that took
+    // the whole burst in one batch analysed past the interval before it built the first. Once
+    // everything is written it has, and the next action keeps the state after it.
+    await recorder.flush()
+    store.send(._internal(.login(.view(.emailChanged("user1100@example.com")))))
     await store.finish()
     try await recorder.close()
 
@@ -149,9 +154,9 @@ struct RedactionTests {
     let kept = try reader.query("SELECT seq FROM states ORDER BY seq").rows
     #expect(kept.count >= 2, "\(kept)")
     #expect(try occurrences(of: APIClient.fakePassword, in: directory) == 0)
-    let state = try reader.state(session: 1, after: 1_101)
+    let state = try reader.state(session: 1, after: 1_102)
     #expect(state.node(at: "login.password") == .text("<redacted>"))
-    #expect(state.node(at: "login.email") == .text(#""user1099@example.com""#))
+    #expect(state.node(at: "login.email") == .text(#""user1100@example.com""#))
   }
 
   @Test func withoutRedactionTheScanFindsTheSecrets() async throws {
