@@ -292,6 +292,10 @@ struct TraceServer: HTTPHandler {
                 ("leaks", .integer(Int64(session.leakCount))),
                 ("first_seq", .integer(Int64(firstSeq))),
                 ("trimmed_actions", .integer(Int64(session.trimmedActions))),
+                (
+                  "backlog_fallbacks",
+                  session.backlogFallbacks.map { .integer(Int64($0)) } ?? .null
+                ),
               ])
             })
         ))

@@ -35,7 +35,7 @@ struct SchemaTests {
     let states = try #require(created.first { $0.hasPrefix("CREATE TABLE states") })
     #expect(!states.contains("WITHOUT ROWID"))
     let header = try TraceReader(path: path).query("PRAGMA user_version")
-    #expect(header.rows == [[.integer(8)]])
-    #expect(file.contains("PRAGMA user_version = 8"))
+    #expect(header.rows == [[.integer(9)]])
+    #expect(file.contains("PRAGMA user_version = 9"))
   }
 }

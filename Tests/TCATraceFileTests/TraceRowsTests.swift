@@ -59,7 +59,8 @@ struct TraceRowsTests {
         rebuild: nil, shared: nil)
       try rows.insertLeak(
         actionID: loaded, rule: "effect-sends-view-action", feature: "", detail: "a detail")
-      try rows.endSession(id: session, endedAt: "2026-12-02T09:00:01.000Z", droppedActions: 3)
+      try rows.endSession(
+        id: session, endedAt: "2026-12-02T09:00:01.000Z", droppedActions: 3, backlogFallbacks: 4)
       try connection.execute("COMMIT")
     }
 
@@ -67,15 +68,15 @@ struct TraceRowsTests {
     let read = try reader.session(id: 1)
     #expect([read.name, read.rootFeature] == ["counter", "CounterFeature"])
     #expect(read.actionCount == 2)
+    #expect(read.backlogFallbacks == 4)
     let actions = try reader.actions()
     #expect(actions.map(\.origin) == [.send, .effect(cause: 1)])
     #expect(actions.map(\.payload) == [nil, "2"])
     #expect(actions[1].leaks.map(\.rule) == [.effectSendsViewAction])
     #expect(try reader.renderedState(session: 1, after: 2) == "CounterFeature.State(count: 2)")
     #expect(
-      try reader.query("SELECT ended_at, dropped_actions FROM sessions").rows == [
-        [.text("2026-12-02T09:00:01.000Z"), .integer(3)]
-      ])
+      try reader.query("SELECT ended_at, dropped_actions, backlog_fallbacks FROM sessions").rows
+        == [[.text("2026-12-02T09:00:01.000Z"), .integer(3), .integer(4)]])
     // Each value in its column, by name: the writer binds by position, in the lists' order.
     #expect(
       try reader.query(

@@ -26,6 +26,9 @@ private func recordShortSession(_ path: String) async throws {
   try await recorder.close()
 }
 
+/// What a version-8 file lacks: the count of a session's fallbacks.
+private let dropVersion8Column = "ALTER TABLE sessions DROP COLUMN backlog_fallbacks;"
+
 /// The path of a file named `name` in `directory`, holding a short session, then changed by
 /// `sql`: as an older or a newer TCATrace would have left it.
 @MainActor
@@ -86,7 +89,7 @@ struct TraceFileTests {
     #expect(try TraceReader(path: path).query("PRAGMA user_version").rows == [[.integer(1)]])
     try await recordShortSession(path)
     let reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
     #expect(try reader.holdsStates(session: 1) == false)
     #expect(try reader.holdsStates(session: 2))
     #expect(throws: TraceFileError.self) { try reader.state(session: 1, after: 1) }
@@ -113,7 +116,7 @@ struct TraceFileTests {
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
     #expect(try reader.stateJSON(session: 1, after: 0) == nil)
     #expect(
       try reader.query("SELECT count(*) FROM states WHERE session_id = 2").rows == [[.integer(1)]])
@@ -134,7 +137,7 @@ struct TraceFileTests {
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
     #expect(try reader.stateJSON(session: 1, after: 1) == nil)
     let json = try #require(try reader.stateJSON(session: 2, after: 1))
     #expect(
@@ -143,12 +146,13 @@ struct TraceFileTests {
   }
 
   /// What a version-4 file lacks: the marks of actions sent at once and of shared changes, and
-  /// what versions 5 and 6 lack.
+  /// what versions 5 to 8 lack.
   ///
   /// NB: SQLite drops a table's last column from the last comma before its name, comments
-  /// included: the schema's comment on `sessions.trimmed_actions` has none.
+  /// included: the schema's comments on `sessions.trimmed_actions` and
+  /// `sessions.backlog_fallbacks` have none.
   private let dropVersion5Columns =
-    "ALTER TABLE actions DROP COLUMN flight; ALTER TABLE actions DROP COLUMN at_once; ALTER TABLE state_changes DROP COLUMN shared; ALTER TABLE sessions DROP COLUMN trimmed_actions;"
+    "\(dropVersion8Column) ALTER TABLE actions DROP COLUMN flight; ALTER TABLE actions DROP COLUMN at_once; ALTER TABLE state_changes DROP COLUMN shared; ALTER TABLE sessions DROP COLUMN trimmed_actions;"
 
   /// Issue #73: a version-5 file (no count of trimmed actions) is read as it is, none trimmed,
   /// and a recorder appending to it adds the column, which the older sessions leave at 0.
@@ -157,14 +161,14 @@ struct TraceFileTests {
     let path = try await recordedFile(
       in: directory,
       changedBy:
-        "ALTER TABLE actions DROP COLUMN flight; ALTER TABLE sessions DROP COLUMN trimmed_actions; PRAGMA user_version = 5;"
+        "\(dropVersion8Column) ALTER TABLE actions DROP COLUMN flight; ALTER TABLE sessions DROP COLUMN trimmed_actions; PRAGMA user_version = 5;"
     )
     var reader = try TraceReader(path: path)
     #expect(try reader.sessions().allSatisfy { $0.trimmedActions == 0 })
     #expect(try reader.firstStep(session: 1) == 0)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
     #expect(
       try reader.query("SELECT id, trimmed_actions FROM sessions ORDER BY id").rows
         == [[.integer(1), .integer(0)], [.integer(2), .integer(0)]])
@@ -176,7 +180,9 @@ struct TraceFileTests {
   @Test func recordingIntoAVersion6FileUpgradesIt() async throws {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
-      in: directory, changedBy: "ALTER TABLE actions DROP COLUMN flight; PRAGMA user_version = 6;")
+      in: directory,
+      changedBy:
+        "\(dropVersion8Column) ALTER TABLE actions DROP COLUMN flight; PRAGMA user_version = 6;")
     var reader = try TraceReader(path: path)
     let actions = try reader.actions(matching: TraceFilter(session: 1))
     #expect(!actions.isEmpty)
@@ -184,7 +190,7 @@ struct TraceFileTests {
     #expect(try reader.lastSeq(session: 1, written: true) == actions.count)
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
     #expect(
       try reader.query(
         """
@@ -193,6 +199,38 @@ struct TraceFileTests {
         """
       ).rows == [[.integer(1), .integer(0)]]
     )
+  }
+
+  /// Issue #75: a version-8 file (no count of fallbacks) is read as it is, none counted, and a
+  /// recorder appending to it adds the column, which the older sessions leave empty and a
+  /// recorder whose writer analyses its actions fills.
+  @Test func recordingIntoAVersion8FileUpgradesIt() async throws {
+    let directory = try TemporaryDirectory()
+    let path = try await recordedFile(
+      in: directory, changedBy: "\(dropVersion8Column) PRAGMA user_version = 8;")
+    var reader = try TraceReader(path: path)
+    #expect(try reader.sessions().map(\.backlogFallbacks) == [nil])
+    // Merged as it is: its count is not known in the merged trace either.
+    let merged = directory.path("merged.db")
+    #expect(FileManager.default.createFile(atPath: merged, contents: nil))
+    do {
+      let merge = try TraceMerge(path: merged, destination: merged)
+      try merge.append(path, as: "old.db")
+    }
+    #expect(try TraceReader(path: merged).sessions().map(\.backlogFallbacks) == [nil])
+    let recorder = try TraceRecorder(
+      path: path, policy: .recordOnly, timing: .fixed, analysesOnWritersThread: true)
+    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
+      AppFeature()
+    }
+    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    try await recorder.close()
+    reader = try TraceReader(path: path)
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
+    #expect(try reader.sessions().map(\.backlogFallbacks) == [nil, 0])
+    #expect(
+      try reader.query("SELECT id, backlog_fallbacks FROM sessions ORDER BY id").rows
+        == [[.integer(1), .null], [.integer(2), .integer(0)]])
   }
 
   /// Issue #74: a version-7 file (no debugger events, and an origin constraint without
@@ -204,6 +242,7 @@ struct TraceFileTests {
     let path = try await recordedFile(
       in: directory,
       changedBy: """
+        \(dropVersion8Column)
         DROP TABLE debugger_events;
         PRAGMA writable_schema = ON;
         UPDATE sqlite_schema
@@ -236,7 +275,7 @@ struct TraceFileTests {
         payload: nil, payloadJSON: nil, jsonChanges: nil, atOnce: false, fromDebugger: true)
     }
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
     #expect(
       try reader.query("SELECT * FROM actions WHERE seq < 99 ORDER BY id").rows == before)
     #expect(try reader.query("SELECT * FROM timeline WHERE seq < 99").rows == timeline)
@@ -264,7 +303,7 @@ struct TraceFileTests {
     #expect(actions.allSatisfy { !$0.atOnce && $0.changes.allSatisfy { $0.sharedPath == nil } })
     try await recordShortSession(path)
     reader = try TraceReader(path: path)
-    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(8)]])
+    #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])
     #expect(
       try reader.query(
         """
@@ -307,9 +346,9 @@ struct TraceFileTests {
   @Test func recorderAndReaderRefuseANewerSchema() async throws {
     let directory = try TemporaryDirectory()
     let path = try await recordedFile(
-      in: directory, named: "future.db", changedBy: "PRAGMA user_version = 9;")
+      in: directory, named: "future.db", changedBy: "PRAGMA user_version = 10;")
     let before = try bytes(path)
-    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(9) }
+    let isNewer: (any Error) -> Bool = { ($0 as? TraceFileError)?.kind == .newerSchema(10) }
     #expect(performing: { try TraceRecorder(path: path) }, throws: isNewer)
     #expect(performing: { try TraceReader(path: path) }, throws: isNewer)
     #expect(try bytes(path) == before)

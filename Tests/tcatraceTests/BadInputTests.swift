@@ -136,12 +136,12 @@ struct BadInputTests {
   @Test func aTraceWithANewerSchema() async throws {
     let name = try self.make("newer.db") { path in
       var bytes = try Data(contentsOf: URL(fileURLWithPath: self.trace.path))
-      bytes[63] = 9  // PRAGMA user_version lives in header bytes 60–63, big-endian.
+      bytes[63] = 10  // PRAGMA user_version lives in header bytes 60–63, big-endian.
       try bytes.write(to: URL(fileURLWithPath: path))
     }
     try await self.expectError(
       name,
-      "'newer.db' was written by a newer TCATrace (schema version 9; this one reads up to 8): update tcatrace to read it"
+      "'newer.db' was written by a newer TCATrace (schema version 10; this one reads up to 9): update tcatrace to read it"
     )
   }
 

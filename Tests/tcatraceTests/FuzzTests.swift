@@ -110,7 +110,9 @@ struct FuzzTests {
         ("actions", "origin"), ("actions", "category"), ("actions", "feature"),
         ("actions", "payload"),
         ("actions", "session_id"), ("sessions", "name"), ("sessions", "started_at"),
-        ("sessions", "dropped_actions"), ("state_changes", "kind"), ("state_changes", "new_value"),
+        ("sessions", "dropped_actions"), ("sessions", "backlog_fallbacks"),
+        ("state_changes", "kind"),
+        ("state_changes", "new_value"),
         ("state_changes", "action_id"), ("leaks", "rule"), ("leaks", "action_id"),
         ("leaks", "detail"),
       ]

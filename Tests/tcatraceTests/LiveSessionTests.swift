@@ -14,6 +14,10 @@ struct LiveSessionTests {
   /// actions, changes and leaks, `state` the same states, and `diff` finds them alike.
   @Test func aSessionCarriedLiveReadsAsTheRecordedOne() async throws {
     let trace = try await RecordedTrace()
+    // NB: A count of fallbacks that the session's end carries (the fixture's recorder counts
+    // none).
+    try SQLiteConnection(path: trace.path, mode: .readWrite).execute(
+      "UPDATE sessions SET backlog_fallbacks = 12 WHERE id = 2")
     for session in [1, 2] {
       let feed = LiveSessionFeed(path: trace.path, session: Int64(session))
       var sent: [LiveMessage] = []
@@ -76,6 +80,7 @@ struct LiveSessionTests {
       let recorded = try TraceReader(path: trace.path).sessions()[session - 1]
       #expect(sessions.map(\.name) == [recorded.name])
       #expect(sessions.map(\.endedAt) == [recorded.endedAt])
+      #expect(sessions.map(\.backlogFallbacks) == [session == 1 ? 0 : 12])
     }
   }
 
@@ -108,8 +113,13 @@ struct LiveSessionTests {
       ),
       ("second", [session, session], "a second session"),
       (
-        "after end", [session, .end(endedAt: nil, droppedActions: 0), action(1)],
+        "after end",
+        [session, .end(endedAt: nil, droppedActions: 0, backlogFallbacks: nil), action(1)],
         "a message after the session's end"
+      ),
+      (
+        "fallbacks", [session, .end(endedAt: nil, droppedActions: 0, backlogFallbacks: -1)],
+        "a negative count of fallbacks"
       ),
       ("greeting", [session, .welcome], "a greeting after the greetings"),
       ("schema", [session, action(1, category: "bogus")], "rows the trace's schema refuses"),

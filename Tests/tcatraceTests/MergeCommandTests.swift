@@ -91,7 +91,7 @@ struct MergeCommandTests {
           copy["source"] as? NSDictionary == ["file": file, "session_id": original] as NSDictionary)
         for key in [
           "name", "root_feature", "started_at", "ended_at", "duration_ns", "actions", "leaks",
-          "dropped_actions", "recorder_version",
+          "dropped_actions", "backlog_fallbacks", "recorder_version",
         ] {
           #expect(copy[key] as? NSObject == session[key] as? NSObject, "session \(id): \(key)")
         }

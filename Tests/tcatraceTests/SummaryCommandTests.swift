@@ -27,6 +27,35 @@ struct SummaryCommandTests {
     )
   }
 
+  /// Issue #75: a session whose store's thread analysed actions itself, the backlog at its
+  /// bound, shows how many; one whose recorder did not count them, '-'.
+  @Test func sessionsShowTheirFallbacks() async throws {
+    let path = try self.trace.copy(
+      named: "fell-back.db",
+      changedBy: """
+        UPDATE sessions SET backlog_fallbacks = 976 WHERE id = 1;
+        UPDATE sessions SET backlog_fallbacks = NULL WHERE id = 2;
+        """)
+    let result = try await Product.tcatrace.run(["sessions", path])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    expectNoDifference(
+      result.stdout,
+      #"""
+      ID  NAME   ROOT                STARTED                   DURATION  ACTIONS  LEAKS  FALLBACKS
+       1  app    AppFeature          2026-01-01T00:00:00.000Z  24.026ms       25      0        976
+       2  leaky  LeakyParentFeature  2026-01-01T00:00:00.000Z   6.010ms        7      4          -
+
+      """#
+    )
+    let json = try await Product.tcatrace.run(["sessions", path, "--format", "jsonl"])
+    #expect(
+      json.stdout.split(separator: "\n").map { $0.contains(#""backlog_fallbacks":976,"#) }
+        == [true, false])
+    #expect(
+      json.stdout.split(separator: "\n").last?.contains(#""backlog_fallbacks":null,"#) == true)
+  }
+
   @Test func sessionsAsJSON() async throws {
     let result = try await self.trace.run(["sessions", "FILE", "--format", "json"])
     #expect(result.status == 0)
@@ -34,7 +63,7 @@ struct SummaryCommandTests {
     expectNoDifference(
       result.stdout,
       #"""
-      [{"id":1,"name":"app","root_feature":"AppFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":24026000,"actions":25,"leaks":0,"dropped_actions":0,"trimmed_actions":0,"recorder_version":"0.1.0","source":null,"flight":null},{"id":2,"name":"leaky","root_feature":"LeakyParentFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":6010000,"actions":7,"leaks":4,"dropped_actions":0,"trimmed_actions":0,"recorder_version":"0.1.0","source":null,"flight":null}]
+      [{"id":1,"name":"app","root_feature":"AppFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":24026000,"actions":25,"leaks":0,"dropped_actions":0,"trimmed_actions":0,"backlog_fallbacks":0,"recorder_version":"0.1.0","source":null,"flight":null},{"id":2,"name":"leaky","root_feature":"LeakyParentFeature","started_at":"2026-01-01T00:00:00.000Z","ended_at":"2026-01-01T00:00:00.000Z","duration_ns":6010000,"actions":7,"leaks":4,"dropped_actions":0,"trimmed_actions":0,"backlog_fallbacks":0,"recorder_version":"0.1.0","source":null,"flight":null}]
 
       """#
     )

@@ -53,6 +53,10 @@ struct WrongTypeTests {
     let real = try self.damaged("real-dropped.db", "UPDATE sessions SET dropped_actions = 1.5")
     try await self.expectDamaged(
       real, ["sessions"], "holds a real number where 'dropped_actions' must be an integer")
+    let fallbacks = try self.damaged(
+      "text-fallbacks.db", "UPDATE sessions SET backlog_fallbacks = 'many'")
+    try await self.expectDamaged(
+      fallbacks, ["sessions"], "holds text where 'backlog_fallbacks' must be an integer")
     let blob = try self.damaged("blob-name.db", "UPDATE sessions SET name = x'00ff'")
     try await self.expectDamaged(blob, ["sessions"], "holds a blob where 'name' must be text")
   }

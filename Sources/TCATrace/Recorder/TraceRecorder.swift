@@ -187,6 +187,9 @@ public final class TraceRecorder: Sendable {
       policy != .stopInDebug
       && (analysesOnWritersThread
         ?? (policy == .recordOnly || (policy == .reportIssue && !isTesting)))
+    // NB: Where the store's thread analyses every action, no backlog is asked: its count
+    // would say nothing.
+    let countedBacklog = self.analysesOnWritersThread ? backlog : nil
     func openJournal() -> FlightRecorder? {
       flightJournal ? FlightRecorder.open(tracePath: path) : nil
     }
@@ -200,12 +203,13 @@ public final class TraceRecorder: Sendable {
       self.flight = flight
       self.writer = TraceWriter(
         path: path, connection: connection, sizeLimit: limit, batchDelay: writerDelay,
-        flight: flight)
+        flight: flight, backlog: countedBacklog)
     } catch  where error.isBusy {
       let flight = openJournal()
       self.flight = flight
       self.writer = TraceWriter(
-        path: path, connection: nil, sizeLimit: limit, batchDelay: writerDelay, flight: flight)
+        path: path, connection: nil, sizeLimit: limit, batchDelay: writerDelay, flight: flight,
+        backlog: countedBacklog)
     } catch let error {
       self.flight = nil
       switch error.kind {

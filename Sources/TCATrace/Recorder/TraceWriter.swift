@@ -94,6 +94,10 @@ package final class TraceWriter: @unchecked Sendable {
   /// ended (or was never begun, the file refused).
   private let flight: FlightRecorder?
 
+  /// The recorder's analysis backlog, whose fallbacks the session's end counts; `nil` when the
+  /// store's thread analyses every action (the count is then not kept).
+  private let backlog: AnalysisBacklog?
+
   /// What stopped the writer.
   struct Failure: Sendable {
     var error: TraceFileError
@@ -116,13 +120,17 @@ package final class TraceWriter: @unchecked Sendable {
   ///   ``TraceSizeLimit``).
   /// - Parameter batchDelay: How long a record may wait for its batch to fill, in seconds;
   ///   ``maxDelay`` but for the benchmark that compares another.
+  /// - Parameter backlog: The recorder's analysis backlog, when the store's thread hands
+  ///   actions over unanalysed: the session's end counts its fallbacks
+  ///   (`sessions.backlog_fallbacks`).
   init(
     path: String, connection: SQLiteConnection?, sizeLimit: TraceSizeLimit? = nil,
     capacity: Int = 65_536, batchDelay: Double = TraceWriter.maxDelay,
-    flight: FlightRecorder? = nil
+    flight: FlightRecorder? = nil, backlog: AnalysisBacklog? = nil
   ) {
     self.path = path
     self.flight = flight
+    self.backlog = backlog
     self.capacity = capacity
     self.batchDelay = batchDelay
     self.sizeLimit = sizeLimit
@@ -672,7 +680,8 @@ package final class TraceWriter: @unchecked Sendable {
     if let connection = self.connection, let sessionID = self.sessionID, self.error == nil {
       do throws(TraceFileError) {
         try self.rowWriter(connection).endSession(
-          id: sessionID, endedAt: endedAt, droppedActions: dropped)
+          id: sessionID, endedAt: endedAt, droppedActions: dropped,
+          backlogFallbacks: self.backlog?.fallbacks)
       } catch {
         self.condition.lock()
         let report = self.fail(Failure(error: error, firstLostSeq: nil, whileOpening: false))

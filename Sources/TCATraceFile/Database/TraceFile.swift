@@ -78,7 +78,8 @@ package enum TraceFile {
   /// `actions`; to a version-4 file, the `at_once` column of `actions` and the `shared` column
   /// of `state_changes`; to a version-5 file, the `trimmed_actions` column of `sessions`; to a
   /// version-6 file, the `flight` column of `actions`; to a version-7 file, the `debugger_events`
-  /// table, and the origin `debugger`. Its older sessions leave them empty (none trimmed).
+  /// table, and the origin `debugger`; to a version-8 file, the `backlog_fallbacks` column of
+  /// `sessions`. Its older sessions leave them empty (none trimmed, fallbacks not counted).
   private static func upgrade(_ connection: SQLiteConnection) throws(TraceFileError) {
     // NB: Under the write lock, with the version read again: another recorder may be
     // upgrading the same file.
@@ -120,6 +121,11 @@ package enum TraceFile {
         if try !connection.hasTable("debugger_events") {
           try connection.execute(TraceSchema.debuggerEventsSQL)
         }
+      }
+      if version < 9 {
+        try connection.execute(
+          "ALTER TABLE sessions ADD COLUMN backlog_fallbacks INTEGER CHECK (backlog_fallbacks >= 0)"
+        )
       }
       try connection.execute("PRAGMA user_version = \(TraceSchema.version)")
     }

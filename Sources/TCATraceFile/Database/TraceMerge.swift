@@ -196,6 +196,7 @@ package final class TraceMerge {
     let shared = version >= 5 ? "c.shared" : "NULL"
     let trimmed = version >= 6 ? "s.trimmed_actions" : "0"
     let flight = version >= 7 ? "a.flight" : "NULL"
+    let fallbacks = version >= 9 ? "s.backlog_fallbacks" : "NULL"
     try self.connection.execute(
       """
       DELETE FROM temp.merged_sessions;
@@ -208,7 +209,7 @@ package final class TraceMerge {
         WHERE session_id \(notSkipped);
       \(TraceColumns.copy(
         into: "main.sessions", TraceColumns.sessions, id: "m.new", from: "s",
-        values: ["trimmed_actions": trimmed],
+        values: ["trimmed_actions": trimmed, "backlog_fallbacks": fallbacks],
         "FROM input.sessions s JOIN temp.merged_sessions m ON m.old = s.id ORDER BY m.new"));
       """
     )

@@ -5,7 +5,7 @@ package enum TraceColumns {
   /// `sessions`, but `id` (SQLite's row id).
   package static let sessions = [
     "name", "root_feature", "started_at", "ended_at", "dropped_actions", "recorder_version",
-    "trimmed_actions",
+    "trimmed_actions", "backlog_fallbacks",
   ]
   /// `actions`, but `id`.
   package static let actions = [
@@ -86,19 +86,24 @@ package final class TraceRowWriter {
   }
 
   /// Marks session `id` ended at `endedAt` (`nil`: it did not end cleanly), with the number of
-  /// actions the recorder dropped.
+  /// actions the recorder dropped, and of those the store's thread analysed because the
+  /// analysis backlog was at its bound (`nil`: not counted; see `sessions.backlog_fallbacks`).
   package func endSession(
-    id: Int64, endedAt: String?, droppedActions: Int
+    id: Int64, endedAt: String?, droppedActions: Int, backlogFallbacks: Int?
   ) throws(TraceFileError) {
     let statement: SQLiteStatement
     if let endSession = self.endSession {
       statement = endSession
     } else {
       statement = try self.connection.prepare(
-        "UPDATE sessions SET ended_at = ?1, dropped_actions = ?2 WHERE id = ?3")
+        "UPDATE sessions SET ended_at = ?1, dropped_actions = ?2, backlog_fallbacks = ?3 WHERE id = ?4"
+      )
       self.endSession = statement
     }
-    try statement.run([SQLiteValue(endedAt), .integer(Int64(droppedActions)), .integer(id)])
+    try statement.run([
+      SQLiteValue(endedAt), .integer(Int64(droppedActions)),
+      SQLiteValue(backlogFallbacks), .integer(id),
+    ])
   }
 
   /// Adds an action; returns its id. `causeSeq` is the seq of the action whose effect sent it

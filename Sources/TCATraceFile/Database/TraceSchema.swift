@@ -5,7 +5,7 @@
 /// the two differ.
 package enum TraceSchema {
   /// `PRAGMA user_version` of files this version writes, and the newest it reads.
-  package static let version = 8
+  package static let version = 9
 
   /// `PRAGMA application_id` of trace files: 'TCAT'.
   package static let applicationID: Int32 = 0x5443_4154
@@ -48,20 +48,21 @@ package enum TraceSchema {
 
   /// The SQL of `Schema/tcatrace.sql`.
   package static let sql = #"""
-    -- TCATrace trace file, schema version 8.
+    -- TCATrace trace file, schema version 9.
     --
     -- A trace file is a SQLite database in WAL mode that holds one or more recorded sessions of
     -- a TCA-style app: every action the store processed, the state changes it caused, and the
     -- boundary leaks it showed. The header identifies it: PRAGMA application_id = 1413693780
-    -- ('TCAT') and PRAGMA user_version = 8 (this schema's version). Readers refuse files with a
+    -- ('TCAT') and PRAGMA user_version = 9 (this schema's version). Readers refuse files with a
     -- newer user_version. Version 1 had no `states` table and no `state_changes.rebuild`, version
     -- 2 no `states.json`, version 3 no `actions.json_changes`, version 4 no `actions.at_once` and
     -- `state_changes.shared`, version 5 no `sessions.trimmed_actions`, version 6 no
-    -- `actions.flight`, and version 7 no `debugger_events` and no origin 'debugger': a recorder
-    -- that appends to an older file adds them; its older sessions have no states (version 1), no
-    -- states' JSON (version 2), their JSON only where a whole state was kept (version 3), neither
-    -- mark (version 4), none trimmed (version 5), no action from a flight journal (version 6), or
-    -- nothing a debugger did (version 7).
+    -- `actions.flight`, version 7 no `debugger_events` and no origin 'debugger', and version 8 no
+    -- `sessions.backlog_fallbacks`: a recorder that appends to an older file adds them; its older
+    -- sessions have no states (version 1), no states' JSON (version 2), their JSON only where a
+    -- whole state was kept (version 3), neither mark (version 4), none trimmed (version 5), no
+    -- action from a flight journal (version 6), nothing a debugger did (version 7), or no count of
+    -- fallbacks (version 8).
 
     -- One recording: one store, from its first action until the recorder closed.
     CREATE TABLE sessions (
@@ -83,7 +84,14 @@ package enum TraceSchema {
       -- within its size limit (`TraceRecorder(path:sizeLimit:)`) or before the last part of the
       -- session an export kept (`tcatrace export --format trace --last`). The actions left begin
       -- after them with the state before the first of them kept (see `states`).
-      trimmed_actions INTEGER NOT NULL DEFAULT 0
+      trimmed_actions INTEGER NOT NULL DEFAULT 0,
+      -- Actions the store's thread analysed itself (at the app's cost) because the recorder's
+      -- analysis backlog was at its bound: the app sent actions faster than the recorder's writer
+      -- analysed them (Documentation/Performance.md: "The analysis backlog"). NULL when not
+      -- counted: while recording or if the process died; when the recorder analysed every action
+      -- on the store's thread (in a test or with the leak policy stopInDebug); in a session written
+      -- before version 9.
+      backlog_fallbacks INTEGER CHECK (backlog_fallbacks >= 0)
     );
 
     -- One row per action the store processed, in processing order.

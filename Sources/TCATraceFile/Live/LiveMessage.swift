@@ -46,8 +46,9 @@ package enum LiveMessage: Equatable, Sendable {
   /// A state kept after action `seq` (0: before the first).
   case state(seq: Int, tree: String, json: String?)
   /// The session ended, at `endedAt` (`nil`: not cleanly), with the actions its recorder
-  /// dropped.
-  case end(endedAt: String?, droppedActions: Int)
+  /// dropped, and those the store's thread analysed because the recorder's backlog was at its
+  /// bound (`nil`: not counted; absent from an older app's message).
+  case end(endedAt: String?, droppedActions: Int, backlogFallbacks: Int?)
   /// What a debugger did to the app: a row of `debugger_events`.
   case debuggerEvent(afterSeq: Int, timeNs: Int64, kind: String, toSeq: Int?, ignoredActions: Int?)
   /// The server asks the app to do what the page asked; the app answers with the same `id`.
@@ -247,10 +248,11 @@ extension LiveMessage {
       object.member("tree", tree)
       object.member("json", json)
       object.close()
-    case let .end(endedAt, droppedActions):
+    case let .end(endedAt, droppedActions, backlogFallbacks):
       object.open("end")
       object.member("ended_at", endedAt)
       object.member("dropped_actions", droppedActions)
+      object.member("backlog_fallbacks", backlogFallbacks)
       object.close()
     case let .debuggerEvent(afterSeq, timeNs, kind, toSeq, ignoredActions):
       object.open("debugger_event")
@@ -465,7 +467,8 @@ extension LiveMessage {
     case "end":
       self = .end(
         endedAt: try reader.optionalString("ended_at"),
-        droppedActions: try reader.integer("dropped_actions"))
+        droppedActions: try reader.integer("dropped_actions"),
+        backlogFallbacks: try reader.optionalInteger("backlog_fallbacks"))
     case "debugger_event":
       self = .debuggerEvent(
         afterSeq: try reader.integer("after_seq"), timeNs: Int64(try reader.integer("time_ns")),

@@ -197,11 +197,15 @@ package final class LiveSessionFeed {
   /// The session's end, once its recorder has ended it.
   private func end() throws(TraceFileError) -> LiveMessage? {
     let statement = try self.connection.prepare(
-      "SELECT ended_at, dropped_actions FROM sessions WHERE id = ?1 AND ended_at IS NOT NULL")
+      """
+      SELECT ended_at, dropped_actions, backlog_fallbacks FROM sessions
+      WHERE id = ?1 AND ended_at IS NOT NULL
+      """)
     statement.bind(1, self.session)
     guard try statement.step() else { return nil }
     return .end(
-      endedAt: try statement.string(0), droppedActions: Int(try statement.integer(1)))
+      endedAt: try statement.string(0), droppedActions: Int(try statement.integer(1)),
+      backlogFallbacks: try statement.optionalInteger(2).map { Int(clamping: $0) })
   }
 }
 
@@ -307,12 +311,17 @@ package final class LiveSessionReceiver {
         return LiveProtocolError("a state after action #\(seq), which has not come")
       }
       try self.rows.insertState(sessionID: session, seq: seq, tree: tree, json: json)
-    case let .end(endedAt, droppedActions):
+    case let .end(endedAt, droppedActions, backlogFallbacks):
       guard let session = self.session else {
         return LiveProtocolError("an end before its session")
       }
       guard droppedActions >= 0 else { return LiveProtocolError("a negative count of drops") }
-      try self.rows.endSession(id: session, endedAt: endedAt, droppedActions: droppedActions)
+      guard (backlogFallbacks ?? 0) >= 0 else {
+        return LiveProtocolError("a negative count of fallbacks")
+      }
+      try self.rows.endSession(
+        id: session, endedAt: endedAt, droppedActions: droppedActions,
+        backlogFallbacks: backlogFallbacks)
       self.hasEnded = true
     case let .debuggerEvent(afterSeq, timeNs, kind, toSeq, ignoredActions):
       guard let session = self.session else {

@@ -164,10 +164,11 @@ public final class TraceReader {
   package func sessions(
     where condition: String?, _ values: [SQLiteValue] = []
   ) throws(TraceFileError) -> [TraceSession] {
-    // NB: Traces written before `session_sources` was added lack it, and before version 6
-    // `trimmed_actions`.
+    // NB: Traces written before `session_sources` was added lack it, before version 6
+    // `trimmed_actions`, and before version 9 `backlog_fallbacks`.
     let hasSources = try self.connection.hasTable("session_sources")
     let hasTrimmed = try self.hasColumn("trimmed_actions", in: "sessions")
+    let hasFallbacks = try self.hasColumn("backlog_fallbacks", in: "sessions")
     let statement = try self.connection.prepare(
       """
       SELECT s.id, s.name, s.root_feature, s.started_at, s.ended_at, s.dropped_actions,
@@ -180,7 +181,8 @@ public final class TraceReader {
                   ORDER BY a.seq DESC LIMIT 1), 0),
         -- NB: Not a join: a file from someone else may hold two sources of a session.
         \(hasSources ? Self.sourceColumns : "NULL, NULL"),
-        \(hasTrimmed ? "s.trimmed_actions" : "0")
+        \(hasTrimmed ? "s.trimmed_actions" : "0"),
+        \(hasFallbacks ? "s.backlog_fallbacks" : "NULL")
       FROM sessions s
       \(condition.map { "WHERE " + $0 } ?? "")
       ORDER BY s.id
@@ -204,7 +206,8 @@ public final class TraceReader {
           source: try statement.optionalString(10).map { file throws(TraceFileError) in
             TraceSession.Source(file: file, sessionID: try statement.integer(11))
           },
-          trimmedActions: Int(clamping: try statement.integer(12))
+          trimmedActions: Int(clamping: try statement.integer(12)),
+          backlogFallbacks: try statement.optionalInteger(13).map { Int(clamping: $0) }
         )
       )
     }

@@ -25,6 +25,12 @@ public struct TraceSession: Equatable, Sendable {
   /// --format trace --last`). Its actions then begin at a later seq, from the state the file
   /// kept before them. `0` in traces older than schema version 6.
   public var trimmedActions: Int
+  /// Actions the store's thread analysed itself, at the app's cost, because the recorder's
+  /// analysis backlog was at its bound: the app sent actions faster than the recorder's writer
+  /// analysed them. `nil` when not counted: while recording, or if the process died; when the
+  /// recorder analysed every action on the store's thread (in a test, or with the leak policy
+  /// `.stopInDebug`); in traces older than schema version 9.
+  public var backlogFallbacks: Int?
 
   /// The trace file a merged session was recorded in, and its id there.
   public struct Source: Equatable, Sendable {
@@ -42,7 +48,8 @@ public struct TraceSession: Equatable, Sendable {
   public init(
     id: Int64, name: String, rootFeature: String, startedAt: String, endedAt: String?,
     droppedActions: Int, recorderVersion: String, actionCount: Int, leakCount: Int,
-    durationNs: Int64, source: Source? = nil, trimmedActions: Int = 0
+    durationNs: Int64, source: Source? = nil, trimmedActions: Int = 0,
+    backlogFallbacks: Int? = nil
   ) {
     self.id = id
     self.name = name
@@ -56,6 +63,7 @@ public struct TraceSession: Equatable, Sendable {
     self.durationNs = durationNs
     self.source = source
     self.trimmedActions = trimmedActions
+    self.backlogFallbacks = backlogFallbacks
   }
 }
 

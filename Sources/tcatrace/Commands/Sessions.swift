@@ -12,7 +12,10 @@ extension TCATraceCommand {
         A session that never ended (still recording, or killed) is marked 'open'. In a trace \
         'tcatrace merge' wrote, FROM says which file each session was recorded in, and its id \
         there. TRIMMED, when a session has lost its first actions (to an export of its last \
-        part), says how many: ACTIONS counts those kept.
+        part), says how many: ACTIONS counts those kept. FALLBACKS, when the app sent actions \
+        faster than its recorder's writer analysed them, counts the actions the store's thread \
+        analysed itself instead, at the app's cost ('-': not counted, as while a session is \
+        recorded, or where every action is analysed there, as in tests).
 
         A session whose process ended before its recorder closed it (a crash, a kill) shows \
         what the flight journal beside the file (FILE-flight) holds and the file lacks: 'ended \
@@ -45,25 +48,27 @@ extension TCATraceCommand {
         // NB: Where sessions came from, in a trace `tcatrace merge` wrote.
         let merged = sessions.contains { $0.source != nil }
         let trimmed = sessions.contains { $0.trimmedActions > 0 }
+        let fellBack = sessions.contains { ($0.backlogFallbacks ?? 0) > 0 }
         var columns: [(title: String, alignment: Table.Alignment)] = [
           ("ID", .right), ("NAME", .left), ("ROOT", .left), ("STARTED", .left),
           ("DURATION", .right), ("ACTIONS", .right), ("LEAKS", .right),
         ]
         if trimmed { columns.append(("TRIMMED", .right)) }
+        if fellBack { columns.append(("FALLBACKS", .right)) }
         if merged { columns.append(("FROM", .left)) }
         columns.append(("", .left))
         var table = Table(columns: columns)
         for session in sessions {
-          table.rows.append(
-            [
-              String(session.id), session.name, session.rootFeature, session.startedAt,
-              formatDuration(Double(session.durationNs)), String(session.actionCount),
-              String(session.leakCount),
-            ]
-              + (trimmed ? [String(session.trimmedActions)] : [])
-              + (merged ? [session.source.map { "\($0.file) #\($0.sessionID)" } ?? ""] : [])
-              + [session.endedAt == nil ? (flights[session.id]?.summary ?? "open") : ""]
-          )
+          var row = [
+            String(session.id), session.name, session.rootFeature, session.startedAt,
+            formatDuration(Double(session.durationNs)), String(session.actionCount),
+            String(session.leakCount),
+          ]
+          if trimmed { row.append(String(session.trimmedActions)) }
+          if fellBack { row.append(session.backlogFallbacks.map(String.init) ?? "-") }
+          if merged { row.append(session.source.map { "\($0.file) #\($0.sessionID)" } ?? "") }
+          row.append(session.endedAt == nil ? (flights[session.id]?.summary ?? "open") : "")
+          table.rows.append(row)
         }
         for line in table.lines(terminal: .standard) {
           print(line.trimmingSuffix())
@@ -94,6 +99,7 @@ extension TraceSession {
       ("leaks", .integer(Int64(self.leakCount))),
       ("dropped_actions", .integer(Int64(self.droppedActions))),
       ("trimmed_actions", .integer(Int64(self.trimmedActions))),
+      ("backlog_fallbacks", self.backlogFallbacks.map { .integer(Int64($0)) } ?? .null),
       ("recorder_version", .string(self.recorderVersion)),
       (
         "source",
