@@ -44,4 +44,48 @@ struct ConcurrencyTests {
     word.addRelaxed(-8_001)
     #expect(word.loadRelaxed() == 0)
   }
+
+  @Test func recycledWordsAreTakenAsTheyWereGivenUpToTheCapacity() {
+    let words = RecycledWords(capacity: 3)
+    #expect(words.take() == nil)
+    #expect(words.give(7))
+    #expect(words.give(8))
+    #expect(words.give(9))
+    #expect(!words.give(10))
+    var taken: Set<UInt> = []
+    while let word = words.take() { taken.insert(word) }
+    #expect(taken == [7, 8, 9])
+    #expect(words.take() == nil)
+    #expect(words.give(10))
+    #expect(words.take() == 10)
+  }
+
+  /// Four threads give words and take them back, each taking what it can find: at the end each
+  /// word is held by one thread or by the slots, never by two (a word taken twice), and none is
+  /// lost.
+  @Test func recycledWordsAreNeverTakenTwice() {
+    let words = RecycledWords(capacity: 8)
+    let held = Locked<[UInt: Int]>([:])
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      var mine = (1...64).map { UInt(thread * 1_000 + $0) }
+      for round in 0..<2_000 {
+        if round % 3 != 2, let word = mine.popLast() {
+          if !words.give(word) { mine.append(word) }
+        } else if let word = words.take() {
+          mine.append(word)
+        }
+      }
+      held.withLock { held in
+        for word in mine { held[word, default: 0] += 1 }
+      }
+    }
+    var left: [UInt] = []
+    while let word = words.take() { left.append(word) }
+    held.withLock { held in
+      for word in left { held[word, default: 0] += 1 }
+    }
+    let counts = held.withLock { $0 }
+    #expect(counts.count == 256)
+    #expect(counts.values.allSatisfy { $0 == 1 })
+  }
 }

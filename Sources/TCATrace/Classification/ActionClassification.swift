@@ -31,11 +31,7 @@ public struct ActionClassification: Hashable, Sendable {
   /// delegate action of such a case goes to the feature above the enum reducer.
   public var enumReducerDepths: Set<Int>
 
-  /// A classification of nothing, for a record not yet analysed.
-  ///
-  /// NB: Empty strings and arrays retain nothing, whether made or copied: where one is swapped
-  /// for another, it is made at each use; a record not yet analysed copies one from a constant
-  /// (see `ActionRecord`).
+  /// A classification of nothing: what a record not yet analysed reads as (see `ActionRecord`).
   static var empty: ActionClassification {
     ActionClassification(
       path: "", rootCategory: .unclassified, feature: [], category: .unclassified, caseName: "")

@@ -50,34 +50,31 @@ final class ActionClassifier: @unchecked Sendable {
   /// The classification of the action at `action`, a value of this classifier's type, which
   /// `value` boxes.
   func classify(at action: UnsafeRawPointer, value: () -> Any) -> ActionClassification {
-    self.classifyForJournal(at: action, value: value).classification
+    self.prepare(at: action, value: value).take()
   }
 
-  /// The classification of the action at `action`, as ``classify(at:value:)`` finds it, and
-  /// the texts the flight journal writes of it, laid out once for its chain of cases when the
-  /// classification is kept; `nil` otherwise.
-  func classifyForJournal(
-    at action: UnsafeRawPointer, value: () -> Any
-  ) -> (classification: ActionClassification, journalTexts: FlightTexts?) {
+  /// The classification of the action at `action`, as ``classify(at:value:)`` finds it, as the
+  /// store's thread keeps it until the action is analysed: the classification kept for the
+  /// action's chain of cases, shared, with the payload rendered apart, when it is kept.
+  func prepare(at action: UnsafeRawPointer, value: () -> Any) -> PreparedClassification {
     let kept = withUnsafeTemporaryAllocation(
       byteCount: Self.scratchBytes, alignment: Self.slotAlignment
-    ) { scratch -> (ActionClassification, FlightTexts)? in
+    ) { scratch -> PreparedClassification? in
       guard let (leaf, payloadPlace) = self.lookUp(action, scratch: scratch) else { return nil }
       guard let payloadPlace, let payload = leaf.payload else {
-        return (leaf.classification, leaf.journalTexts)
+        return PreparedClassification(kept: leaf.kept, payload: nil)
       }
       // NB: Rendered out of the lock: rendering may run the payload's own descriptions.
-      var classification = leaf.classification
-      classification.payload =
-        leaf.renderPayload?(payloadPlace)
-        ?? ActionClassification.render(payload.load(payloadPlace))
-      return (classification, leaf.journalTexts)
+      return PreparedClassification(
+        kept: leaf.kept,
+        payload: leaf.renderPayload?(payloadPlace)
+          ?? ActionClassification.render(payload.load(payloadPlace)))
     }
     if let kept { return kept }
     var trace = ClassificationTrace()
     let classification = ActionClassification.classify(value(), trace: &trace)
     self.keep(classification, trace: trace, for: action)
-    return (classification, nil)
+    return PreparedClassification(classification)
   }
 
   #if ComposableArchitecture
@@ -200,7 +197,8 @@ final class ActionClassifier: @unchecked Sendable {
   /// The classification of a chain of cases, but for its payload, and the level whose payload
   /// it renders.
   private final class Leaf {
-    let classification: ActionClassification
+    /// The classification, without a payload, and its texts for the flight journal.
+    let kept: KeptClassification
     /// The level whose payload is rendered, and how it is read.
     let payloadLevel: Int?
     let payload: EnumReflection.Layout.Payload?
@@ -209,8 +207,6 @@ final class ActionClassifier: @unchecked Sendable {
     let renderPayload: ((UnsafeRawPointer) -> String?)?
     /// How many levels the chain has: the cases read to find this leaf.
     let levels: Int
-    /// The texts the flight journal writes of the classification, laid out once.
-    let journalTexts: FlightTexts
     #if ComposableArchitecture
       /// The route of the chain's actions, for the state type it was derived in, when it
       /// depends on nothing but the chain and the types; only read and set under `lock`.
@@ -223,8 +219,7 @@ final class ActionClassifier: @unchecked Sendable {
     ) {
       var classification = classification
       classification.payload = nil
-      self.classification = classification
-      self.journalTexts = FlightTexts(classification)
+      self.kept = KeptClassification(classification, journalTexts: FlightTexts(classification))
       self.levels = levels
       self.payloadLevel = payload?.level
       self.payload = payload?.payload
@@ -361,5 +356,57 @@ final class ActionClassifier: @unchecked Sendable {
   private static func isExistential(_ type: Any.Type) -> Bool {
     let kind = MetadataKind.of(type)
     return kind == MetadataKind.existential || kind == MetadataKind.extendedExistential
+  }
+}
+
+/// The classification the classifier keeps for a chain of cases, without a payload, and the
+/// texts the flight journal writes of it, laid out once: shared by every action of the chain.
+/// An action classified by reflection has one of its own, without texts.
+final class KeptClassification: Sendable {
+  let classification: ActionClassification
+  let journalTexts: FlightTexts?
+
+  init(_ classification: ActionClassification, journalTexts: FlightTexts?) {
+    self.classification = classification
+    self.journalTexts = journalTexts
+  }
+}
+
+/// An action's classification as the store's thread keeps it from before its reducer runs
+/// until the action is analysed, on either thread: the classification kept for its chain of
+/// cases, shared (a retain, where a copy retains each of its texts), with the payload rendered
+/// apart.
+///
+/// NB: Two words and a string: the prepared action it is part of is moved several times on
+/// the store's thread, and a classification held inline made each move a copy of its bytes.
+struct PreparedClassification {
+  private let kept: KeptClassification
+  /// The innermost case's associated value, rendered; `nil` when it has none.
+  let payload: String?
+
+  init(kept: KeptClassification, payload: String?) {
+    self.kept = kept
+    self.payload = payload
+  }
+
+  /// An action's classification of its own, found by reflection.
+  init(_ classification: ActionClassification) {
+    self.kept = KeptClassification(classification, journalTexts: nil)
+    self.payload = classification.payload
+  }
+
+  /// The texts the flight journal writes of a kept classification; `nil` for one of its own.
+  var journalTexts: FlightTexts? { self.kept.journalTexts }
+
+  /// The classification without its payload (which may be there or not), where it lies.
+  var withoutPayload: ActionClassification {
+    _read { yield self.kept.classification }
+  }
+
+  /// The classification, payload and all: made where the action is analysed.
+  func take() -> ActionClassification {
+    var classification = self.kept.classification
+    classification.payload = self.payload
+    return classification
   }
 }

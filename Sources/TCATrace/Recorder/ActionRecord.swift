@@ -1,10 +1,3 @@
-/// The classification of a record not yet analysed.
-///
-/// NB: Copied from a constant (about 150 instructions): made anew in
-/// ``ActionRecord/init(seq:deferred:)``, a second empty one was made, copied and destroyed (about
-/// 270 instructions an action handed over).
-private let unanalysedClassification = ActionClassification.empty
-
 /// One processed action, rendered and ready to be written: what leaves the store's thread.
 package struct ActionRecord: Sendable {
   package init(
@@ -16,7 +9,7 @@ package struct ActionRecord: Sendable {
     self.timeNs = timeNs
     self.durationNs = durationNs
     self.origin = origin
-    self.classification = classification
+    self.analysedClassification = classification
     self.statePath = statePath
     self.payloadJSON = payloadJSON
     self.changes = changes
@@ -31,7 +24,7 @@ package struct ActionRecord: Sendable {
     self.timeNs = 0
     self.durationNs = 0
     self.origin = .send
-    self.classification = unanalysedClassification
+    self.analysedClassification = nil
     self.statePath = ""
     self.payloadJSON = nil
     self.changes = []
@@ -44,7 +37,26 @@ package struct ActionRecord: Sendable {
   package var timeNs: Int64
   package var durationNs: Int64
   package var origin: ActionOrigin
-  package var classification: ActionClassification
+  /// The action's classification; empty until the action is analysed.
+  package var classification: ActionClassification {
+    _read {
+      if self.analysedClassification != nil {
+        yield self.analysedClassification!
+      } else {
+        yield ActionClassification.empty
+      }
+    }
+    _modify {
+      if self.analysedClassification == nil { self.analysedClassification = .empty }
+      yield &self.analysedClassification!
+    }
+  }
+  /// The classification, once the action is analysed.
+  ///
+  /// NB: Optional, so that a record handed over unanalysed makes none: an empty classification
+  /// copied from a constant cost the store's thread about 150 instructions an action, and one
+  /// made anew, about 270.
+  private var analysedClassification: ActionClassification?
   package var statePath: String
   package var payloadJSON: String?
   package var changes: [StateChange]

@@ -84,27 +84,34 @@ package final class AnalysisBacklog: Sendable {
 
 /// What the writer's thread needs to analyse an action the store's thread handed over: its
 /// event, and what the recorder knew of it.
+///
+/// NB: Used again once its action is analysed (``RecordAnalysis/deferred(event:types:session:forced:atOnce:bytes:)``):
+/// made on the store's thread and freed on the writer's, each took the allocator's slower path
+/// (on glibc, about 250 instructions more an action, on the store's thread).
 final class DeferredAnalysis: @unchecked Sendable {
   // NB: `@unchecked`: the event is moved out of the store's memory, or taken with the memory
   // TCA's reducer modifier made it in, on the store's thread, and read on the writer's only
   // after the writer's lock handed its record over; its states are values, which the writer
-  // only reads (as it reads the `StateAfterAction`s it follows).
+  // only reads (as it reads the `StateAfterAction`s it follows). Its properties are written
+  // only where it is made or taken to be used again, before its record is handed over, and
+  // where the writer's thread is done with it (``retire()``), once no other reference is left.
 
-  /// The event, in memory of its own (`EventLayout.allocate()`'s).
-  let event: UnsafeMutableRawPointer
-  let types: RecordedTypes
-  let session: SessionState
+  /// The event, in memory of its own (`EventLayout.allocate()`'s); `nil` once it is destroyed.
+  @exclusivity(unchecked) private(set) var event: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private(set) var types: RecordedTypes
+  @exclusivity(unchecked) private(set) var session: SessionState
   /// The action as the store's thread prepared it before its reducer ran, moved here.
-  var prepared: PreparedAction?
+  @exclusivity(unchecked) var prepared: PreparedAction?
   /// Whether the action keeps the state after it (`KeyframeClock.takeForced()`).
-  let forced: Bool
+  @exclusivity(unchecked) private(set) var forced: Bool
   /// Whether an effect sent the action at once (`SynchronousSends`), found on the store's
   /// thread.
-  let atOnce: Bool
-  /// What the backlog counts of it.
-  let bytes: Int
+  @exclusivity(unchecked) private(set) var atOnce: Bool
+  /// What the backlog counts of it; 0 once released.
+  @exclusivity(unchecked) private var bytes: Int
   /// What analyses it: not the recorder, which must not be kept alive by what its writer holds.
-  let analysis: RecordAnalysis
+  /// `nil` once retired: what keeps it for use again is held by the analysis.
+  @exclusivity(unchecked) private(set) var analysis: RecordAnalysis?
 
   init(
     event: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState, forced: Bool,
@@ -119,9 +126,39 @@ final class DeferredAnalysis: @unchecked Sendable {
     self.analysis = analysis
   }
 
+  /// Takes the event at `event`, and what the recorder knew of it, in one that was retired.
+  func reuse(
+    event: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState, forced: Bool,
+    atOnce: Bool, bytes: Int, analysis: RecordAnalysis
+  ) {
+    self.event = event
+    self.analysis = analysis
+    // NB: The recorder's types and session, most often the ones it had: not assigned then, for
+    // an assignment retains the new values and releases the old.
+    if self.types.event !== types.event { self.types = types }
+    if self.session != session { self.session = session }
+    self.forced = forced
+    self.atOnce = atOnce
+    self.bytes = bytes
+  }
+
+  /// Destroys the event and lets the backlog count it no longer, once its action is analysed:
+  /// what is left may be used again (``reuse(event:types:session:forced:atOnce:bytes:analysis:)``).
+  func retire() {
+    if let event = self.event {
+      self.types.event.destroy(event)
+      self.event = nil
+    }
+    if self.bytes != 0 {
+      self.analysis?.backlog.release(bytes: self.bytes)
+      self.bytes = 0
+    }
+    self.prepared = nil
+    self.analysis = nil
+  }
+
   deinit {
     // NB: On the writer's thread, most often: the states the event held are released there.
-    self.types.event.destroy(self.event)
-    self.analysis.backlog.release(bytes: self.bytes)
+    self.retire()
   }
 }

@@ -96,8 +96,8 @@ final class FlightRecorder: @unchecked Sendable {
 
   /// Writes action `seq` into its slot, as its reducer is about to run.
   func begin(
-    seq: Int, origin: ActionOrigin, timeNs: Int64, classification: ActionClassification,
-    texts fixed: FlightTexts? = nil, payloadJSON: String?, withheld: Bool
+    seq: Int, origin: ActionOrigin, timeNs: Int64, classification: PreparedClassification,
+    payloadJSON: String?, withheld: Bool
   ) {
     let slot = self.slot(of: seq)
     // NB: The slot reads as being written until its last store: a process that ends in
@@ -116,14 +116,14 @@ final class FlightRecorder: @unchecked Sendable {
     // NB: Each text is copied straight into the slot: no array, no joined string; those of a
     // classification the classifier keeps were laid out once, and are copied in one go.
     var texts = SlotTexts(slot: slot, size: self.slotSize)
-    if let fixed, fixed.bytes.count <= texts.room {
+    if let fixed = classification.journalTexts, fixed.bytes.count <= texts.room {
       texts.write(fixed)
     } else {
-      texts.write(classification.path, field: 0)
-      texts.write(classification.rootCategory.rawValue, field: 1)
-      texts.write(joining: classification.feature, field: 2)
-      texts.write(classification.category.rawValue, field: 3)
-      texts.write(classification.caseName, field: 4)
+      texts.write(classification.withoutPayload.path, field: 0)
+      texts.write(classification.withoutPayload.rootCategory.rawValue, field: 1)
+      texts.write(joining: classification.withoutPayload.feature, field: 2)
+      texts.write(classification.withoutPayload.category.rawValue, field: 3)
+      texts.write(classification.withoutPayload.caseName, field: 4)
     }
     let payload = withheld ? nil : classification.payload
     let json = withheld ? nil : payloadJSON

@@ -22,6 +22,10 @@ final class RecordAnalysis: Sendable {
   /// (``TraceRecorder/LeakPolicy/stopInDebug``).
   private let flushWriter: @Sendable () -> Void
   private let hasCheckedRedactions = Locked(false)
+  /// What the writer's thread was done with, for the store's thread to use again
+  /// (``deferred(event:types:session:forced:atOnce:bytes:)``): retired, each holds nothing of
+  /// this analysis.
+  let spareDeferred = RecycledWords(capacity: 32)
 
   init(
     policy: TraceRecorder.LeakPolicy, timing: TraceTiming, redactor: Redactor,
@@ -79,16 +83,45 @@ final class RecordAnalysis: Sendable {
   /// Analyses the action of `record`, which the store's thread handed over unanalysed with its
   /// event: on the writer's thread, before the record is written. The record is
   /// then what the store's thread would have made, and its leaks are reported from here.
+  deinit {
+    while let spare = self.spareDeferred.take() {
+      Unmanaged<DeferredAnalysis>.fromOpaque(UnsafeRawPointer(bitPattern: spare)!).release()
+    }
+  }
+
   static func analyse(_ record: inout ActionRecord) {
-    guard let deferred = record.deferred else { return }
-    record.deferred = nil
-    deferred.analysis.analyse(&record, deferred)
+    guard var deferred = record.deferred.take(), let analysis = deferred.analysis else { return }
+    analysis.analyse(&record, deferred)
+    // NB: Kept for the next action handed over, when nothing else holds it.
+    deferred.retire()
+    guard isKnownUniquelyReferenced(&deferred) else { return }
+    let spare = Unmanaged.passRetained(deferred)
+    if !analysis.spareDeferred.give(UInt(bitPattern: spare.toOpaque())) { spare.release() }
+  }
+
+  /// What the writer's thread needs to analyse the action of `event`, for the store's thread to
+  /// hand it over: one the writer's thread was done with, when there is one.
+  func deferred(
+    event: UnsafeMutableRawPointer, types: RecordedTypes, session: SessionState, forced: Bool,
+    atOnce: Bool, bytes: Int
+  ) -> DeferredAnalysis {
+    guard let spare = self.spareDeferred.take() else {
+      return DeferredAnalysis(
+        event: event, types: types, session: session, forced: forced, atOnce: atOnce,
+        bytes: bytes, analysis: self)
+    }
+    let deferred = Unmanaged<DeferredAnalysis>.fromOpaque(UnsafeRawPointer(bitPattern: spare)!)
+      .takeRetainedValue()
+    deferred.reuse(
+      event: event, types: types, session: session, forced: forced, atOnce: atOnce, bytes: bytes,
+      analysis: self)
+    return deferred
   }
 
   private func analyse(_ record: inout ActionRecord, _ deferred: DeferredAnalysis) {
     let types = deferred.types
     let session = deferred.session
-    types.event.withValues(at: deferred.event) { values in
+    types.event.withValues(at: deferred.event!) { values in
       record = self.analysedRecord(
         id: values.id, origin: values.origin, route: values.route,
         ownEffectCounts: values.ownEffectCounts, timestamp: values.timestamp,
@@ -132,17 +165,14 @@ final class RecordAnalysis: Sendable {
     before: UnsafeRawPointer, after: UnsafeRawPointer, types: RecordedTypes, session: SessionState,
     prepared: inout PreparedAction?, atOnce: Bool
   ) -> ActionRecord {
-    // NB: The prepared action's classification and JSON are moved out of it, not copied: a copy
-    // retains each of their strings, and the prepared action's end releases them. What is left
-    // of it is its secrets.
+    // NB: The prepared action's JSON is moved out of it, not copied: a copy retains its
+    // string, and the prepared action's end releases it. Its classification is made whole here,
+    // from the one the classifier keeps, on the thread that analyses the action.
     var classification: ActionClassification
     var payloadJSON: String?
     var fromDebugger = false
     if prepared != nil {
-      // NB: Swapped out for an empty one, which retains nothing: the optimizer copied it out of
-      // a binding of the prepared action.
-      classification = .empty
-      swap(&classification, &prepared!.classification)
+      classification = prepared!.classification.take()
       payloadJSON = prepared!.payloadJSON.take()
       fromDebugger = prepared!.fromDebugger
     } else {

@@ -484,9 +484,9 @@ public final class TraceRecorder: Sendable {
     _ action: Action, seq: Int, origin: ActionOrigin, start: UInt64, types: RecordedTypes,
     session: SessionState
   ) -> PreparedAction {
-    let (classification, journalTexts) = withUnsafePointer(to: action) { pointer in
-      types.actionClassifier?.classifyForJournal(at: UnsafeRawPointer(pointer), value: { action })
-        ?? (ActionClassification(action), nil)
+    let classification = withUnsafePointer(to: action) { pointer in
+      types.actionClassifier?.prepare(at: UnsafeRawPointer(pointer), value: { action })
+        ?? PreparedClassification(ActionClassification(action))
     }
     var payloadJSON = types.actionIsEncodable == false ? nil : TraceJSON.encode(action)
     // NB: A `TraceRedacted` value renders as the marker in the payload, but not in its JSON.
@@ -500,7 +500,7 @@ public final class TraceRecorder: Sendable {
     self.flight?.begin(
       seq: seq, origin: origin,
       timeNs: self.timing.time(id: seq, timestamp: start, sessionStart: session.startNanoseconds),
-      classification: classification, texts: journalTexts, payloadJSON: payloadJSON,
+      classification: classification, payloadJSON: payloadJSON,
       withheld: !self.redactor.isEmpty)
     // NB: Made last, so that the classification is moved into it, not copied (a retain of each
     // of its strings, and their release).
@@ -685,13 +685,12 @@ public final class TraceRecorder: Sendable {
       + AnalysisBacklog.bytesPerRecord + self.keyframes.stateSize * AnalysisBacklog.bytesPerNode
     guard self.backlog.admit(bytes: bytes) else { return nil }
     let (id, origin) = types.event.withValues(at: place) { ($0.id, $0.origin) }
-    let deferred = DeferredAnalysis(
+    let deferred = self.analysis.deferred(
       event: ownsMemory ? place : types.event.move(from: place),
       types: types, session: session, forced: forced,
       atOnce: self.synchronousSends.isAtOnce(
         id: id, origin: origin, mayCauseActions: mayCauseActions),
-      bytes: bytes,
-      analysis: self.analysis)
+      bytes: bytes)
     swap(&deferred.prepared, &prepared)
     return self.hand(ActionRecord(seq: id, deferred: deferred), to: writer)
   }
@@ -882,14 +881,14 @@ struct PreparedAction {
   var seq: Int
   /// Whether the page of `tcatrace serve --live` sent it.
   var fromDebugger = false
-  var classification: ActionClassification
+  var classification: PreparedClassification
   /// The action's JSON, its `TraceRedacted` values scrubbed.
   var payloadJSON: String?
   /// Its `TraceRedacted` values, found when it has JSON.
   var secrets: [Any]
 }
 
-struct SessionState: Sendable {
+struct SessionState: Equatable, Sendable {
   var rootFeature: String
   var startNanoseconds: UInt64
 }
