@@ -196,6 +196,9 @@ struct SharedRecordingTests {
     store.send(.resetButtonTapped)
     store.send(.resetButtonTapped)
     try await recorder.close()
+    // Issue #75: its actions were analysed on the store's thread, for its state holds a shared
+    // value, whatever the analysis backlog held: the session does not count fallbacks.
+    #expect(try TraceReader(path: path).sessions().map(\.backlogFallbacks) == [nil])
 
     let changes = try TraceReader(path: path).actions().map {
       $0.changes.map { "\($0.path) \($0.kind) \($0.old ?? "∅") → \($0.new ?? "∅")" }

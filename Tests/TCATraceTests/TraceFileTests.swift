@@ -218,12 +218,15 @@ struct TraceFileTests {
       try merge.append(path, as: "old.db")
     }
     #expect(try TraceReader(path: merged).sessions().map(\.backlogFallbacks) == [nil])
+    // NB: A state that cannot hold a shared value: its actions may wait for the writer's
+    // thread whatever other tests of this process made.
     let recorder = try TraceRecorder(
       path: path, policy: .recordOnly, timing: .fixed, analysesOnWritersThread: true)
-    let store = RecordingStore(initialState: AppFeature.State(), recorder: recorder) {
-      AppFeature()
+    let store = RecordingStore(initialState: LeakyParentFeature.State(), recorder: recorder) {
+      LeakyParentFeature()
     }
-    store.send(._internal(.login(.view(.emailChanged("blob@example.com")))))
+    store.send(.view(.refreshButtonTapped))
+    store.send(.view(.refreshButtonTapped))
     try await recorder.close()
     reader = try TraceReader(path: path)
     #expect(try reader.query("PRAGMA user_version").rows == [[.integer(9)]])

@@ -86,6 +86,8 @@ struct ExportTraceCommandTests {
     let listed = try await self.json(["sessions", "last.db", "--format", "json"])
     let session = try #require(listed.first)
     #expect(session["trimmed_actions"] as? Int == trimmed)
+    // Issue #75: the count of fallbacks covers the session as recorded.
+    #expect(session["backlog_fallbacks"] as? Int == 0)
     #expect(session["actions"] as? Int == actions.count - trimmed)
     #expect(
       try await self.json(["replay", "last.db", "--format", "jsonl"])

@@ -144,6 +144,20 @@ struct LiveSessionTests {
     #expect(try TraceReader(path: directory.path("after.db")).actions().map(\.seq) == [1, 2])
   }
 
+  /// Issue #75: a session's end carries its count of fallbacks; an app older than the count
+  /// sends none, which is not counted.
+  @Test func aSessionsEndCarriesItsFallbacksIfAny() throws {
+    var reader = LiveMessageReader()
+    reader.append(
+      Self.framed(#"{"end":{"ended_at":"2026-12-05T00:00:00.000Z","dropped_actions":2}}"#))
+    #expect(
+      try reader.next()
+        == .end(endedAt: "2026-12-05T00:00:00.000Z", droppedActions: 2, backlogFallbacks: nil))
+    let counted = LiveMessage.end(endedAt: nil, droppedActions: 0, backlogFallbacks: 976)
+    reader.append(counted.frame)
+    #expect(try reader.next() == counted)
+  }
+
   /// Frames that are not the protocol's are refused as soon as what is wrong has arrived: a
   /// length past the bound at its fourth byte, before any of the message.
   @Test(arguments: [

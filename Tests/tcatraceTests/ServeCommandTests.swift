@@ -123,6 +123,8 @@ struct ServeCommandTests {
       #expect(files.status == 200)
       #expect(files.body.contains(#""name":"demo.db""#))
       #expect(files.body.contains(#""root_feature":"LeakyParentFeature","#))
+      // Issue #75: each session's fallbacks, none in the demo's.
+      #expect(files.body.components(separatedBy: #""backlog_fallbacks":0"#).count - 1 == 2)
 
       let refused = try await Self.get(url, path: "/api/files", token: nil)
       #expect(refused.status == 401)

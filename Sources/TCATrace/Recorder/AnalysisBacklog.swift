@@ -35,6 +35,7 @@ package final class AnalysisBacklog: Sendable {
   private let isOpen = AtomicWord()
   private let admittedCount = AtomicWord()
   private let fallbackCount = AtomicWord()
+  private let isBypassed = AtomicWord()
 
   package init(
     maxActions: Int = AnalysisBacklog.defaultMaxActions,
@@ -66,6 +67,13 @@ package final class AnalysisBacklog: Sendable {
     return true
   }
 
+  /// The store's thread analysed an action without asking: its state may hold a `Shared`
+  /// value. The fallbacks then say less than they seem to: they are not counted
+  /// (``countedFallbacks``).
+  func bypass() {
+    if self.isBypassed.loadRelaxed() == 0 { self.isBypassed.storeRelaxed(1) }
+  }
+
   /// An action that waited has been analysed, or dropped.
   func release(bytes: Int) {
     self.actions.addRelaxed(-1)
@@ -80,6 +88,13 @@ package final class AnalysisBacklog: Sendable {
 
   /// The actions the store's thread analysed because the backlog was at a bound.
   package var fallbacks: Int { Int(self.fallbackCount.loadRelaxed()) }
+
+  /// The fallbacks, as the session's end writes them (`sessions.backlog_fallbacks`): `nil` when
+  /// the store's thread analysed actions without asking (``bypass()``), whose count would read
+  /// as if the writer's thread had analysed them.
+  package var countedFallbacks: Int? {
+    self.isBypassed.loadRelaxed() != 0 ? nil : self.fallbacks
+  }
 }
 
 /// What the writer's thread needs to analyse an action the store's thread handed over: its

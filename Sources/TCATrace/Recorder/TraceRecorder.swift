@@ -151,6 +151,7 @@ public final class TraceRecorder: Sendable {
   }
 
   /// A recorder with a chosen source of times; `.fixed` makes traces reproducible for tests.
+  /// `backlog` is the recorder's own: the session's end writes the fallbacks it counted.
   package init(
     path: String,
     sizeLimit: Int? = nil,
@@ -679,7 +680,10 @@ public final class TraceRecorder: Sendable {
         }
       }
     #endif
-    guard !types.state.mayChangeUnseen else { return nil }
+    guard !types.state.mayChangeUnseen else {
+      self.backlog.bypass()
+      return nil
+    }
     let bytes =
       types.event.byteCount + (prepared?.payloadJSON?.utf8.count ?? 0)
       + AnalysisBacklog.bytesPerRecord + self.keyframes.stateSize * AnalysisBacklog.bytesPerNode

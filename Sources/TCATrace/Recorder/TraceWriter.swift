@@ -96,6 +96,10 @@ package final class TraceWriter: @unchecked Sendable {
 
   /// The recorder's analysis backlog, whose fallbacks the session's end counts; `nil` when the
   /// store's thread analyses every action (the count is then not kept).
+  ///
+  /// NB: A recorder's own: the count is the backlog's since it was made. The count is read once
+  /// the last action the writer was handed is written; an action the store's thread analysed as
+  /// the recorder closed, and then did not hand over, may be counted or not.
   private let backlog: AnalysisBacklog?
 
   /// What stopped the writer.
@@ -681,7 +685,7 @@ package final class TraceWriter: @unchecked Sendable {
       do throws(TraceFileError) {
         try self.rowWriter(connection).endSession(
           id: sessionID, endedAt: endedAt, droppedActions: dropped,
-          backlogFallbacks: self.backlog?.fallbacks)
+          backlogFallbacks: self.backlog?.countedFallbacks)
       } catch {
         self.condition.lock()
         let report = self.fail(Failure(error: error, firstLostSeq: nil, whileOpening: false))

@@ -87,10 +87,12 @@ package enum TraceSchema {
       trimmed_actions INTEGER NOT NULL DEFAULT 0,
       -- Actions the store's thread analysed itself (at the app's cost) because the recorder's
       -- analysis backlog was at its bound: the app sent actions faster than the recorder's writer
-      -- analysed them (Documentation/Performance.md: "The analysis backlog"). NULL when not
-      -- counted: while recording or if the process died; when the recorder analysed every action
-      -- on the store's thread (in a test or with the leak policy stopInDebug); in a session written
-      -- before version 9.
+      -- analysed them (Documentation/Performance.md: "The analysis backlog"). Counted over the
+      -- session as recorded: an export of its last part keeps the count. NULL when not counted:
+      -- while recording or if the process died or its file failed; when the store's thread
+      -- analysed actions whatever the backlog held (with the leak policy reportIssue in a test or
+      -- stopInDebug; for a state that may hold a @Shared value); in a session written before
+      -- version 9.
       backlog_fallbacks INTEGER CHECK (backlog_fallbacks >= 0)
     );
 

@@ -27,9 +27,11 @@ public struct TraceSession: Equatable, Sendable {
   public var trimmedActions: Int
   /// Actions the store's thread analysed itself, at the app's cost, because the recorder's
   /// analysis backlog was at its bound: the app sent actions faster than the recorder's writer
-  /// analysed them. `nil` when not counted: while recording, or if the process died; when the
-  /// recorder analysed every action on the store's thread (in a test, or with the leak policy
-  /// `.stopInDebug`); in traces older than schema version 9.
+  /// analysed them. Counted over the session as recorded: an export of its last part keeps the
+  /// count. `nil` when not counted: while recording, if the process died, or if its file failed;
+  /// when the store's thread analysed actions whatever the backlog held (with the leak policy
+  /// `.reportIssue` in a test, with `.stopInDebug`, or for a state that may hold a `@Shared`
+  /// value); in traces older than schema version 9.
   public var backlogFallbacks: Int?
 
   /// The trace file a merged session was recorded in, and its id there.

@@ -15,7 +15,8 @@ extension TCATraceCommand {
         part), says how many: ACTIONS counts those kept. FALLBACKS, when the app sent actions \
         faster than its recorder's writer analysed them, counts the actions the store's thread \
         analysed itself instead, at the app's cost ('-': not counted, as while a session is \
-        recorded, or where every action is analysed there, as in tests).
+        recorded, or where actions are analysed there whatever the backlog holds: in tests, or \
+        for a state that may hold a @Shared value).
 
         A session whose process ended before its recorder closed it (a crash, a kill) shows \
         what the flight journal beside the file (FILE-flight) holds and the file lacks: 'ended \
