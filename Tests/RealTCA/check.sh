@@ -60,11 +60,12 @@ deadline 300 "$here/.build/debug/RealTCADemo" --library "$work/tca.db" || exit 2
 .build/debug/tcatrace diff "$work/composable.db" "$work/tca.db" --session 3 --other-session 3 || status=1
 
 # Each session's end counts the actions its store's thread analysed itself, the analysis
-# backlog at its bound (issue #75): none, for actions sent a few at a time, where the writer
-# analyses them.
+# backlog at its bound (issue #75): none in the app's and the leaky example's sessions, whose
+# actions come a few at a time, where the writer analyses them; not counted in the library's,
+# whose state holds a shared value, so that its actions are analysed on the store's thread.
 counted=$(.build/debug/tcatrace sql "$work/tca.db" "SELECT group_concat(coalesce(backlog_fallbacks, 'none'), ' ') FROM (SELECT backlog_fallbacks FROM sessions ORDER BY id)" --format csv | tail -n 1)
-if [ "$counted" != "0 0 0" ]; then
-  echo "The sessions recorded on TCA count their fallbacks as '$counted', not '0 0 0'."
+if [ "$counted" != "0 0 none" ]; then
+  echo "The sessions recorded on TCA count their fallbacks as '$counted', not '0 0 none'."
   status=1
 fi
 # Each session's state at every step, as `tcatrace state` rebuilds it from the file.
