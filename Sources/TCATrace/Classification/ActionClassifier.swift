@@ -398,7 +398,8 @@ struct PreparedClassification {
   /// The texts the flight journal writes of a kept classification; `nil` for one of its own.
   var journalTexts: FlightTexts? { self.kept.journalTexts }
 
-  /// The classification without its payload (which may be there or not), where it lies.
+  /// The classification, where it lies, for what it says besides its payload: a kept one has
+  /// none, one of its own has it (read ``payload``).
   var withoutPayload: ActionClassification {
     _read { yield self.kept.classification }
   }

@@ -80,15 +80,15 @@ final class RecordAnalysis: Sendable {
     }
   }
 
-  /// Analyses the action of `record`, which the store's thread handed over unanalysed with its
-  /// event: on the writer's thread, before the record is written. The record is
-  /// then what the store's thread would have made, and its leaks are reported from here.
   deinit {
     while let spare = self.spareDeferred.take() {
       Unmanaged<DeferredAnalysis>.fromOpaque(UnsafeRawPointer(bitPattern: spare)!).release()
     }
   }
 
+  /// Analyses the action of `record`, which the store's thread handed over unanalysed with its
+  /// event: on the writer's thread, before the record is written. The record is
+  /// then what the store's thread would have made, and its leaks are reported from here.
   static func analyse(_ record: inout ActionRecord) {
     guard var deferred = record.deferred.take(), let analysis = deferred.analysis else { return }
     analysis.analyse(&record, deferred)
