@@ -50,14 +50,21 @@ final class ActionClassifier: @unchecked Sendable {
   /// The classification of the action at `action`, a value of this classifier's type, which
   /// `value` boxes.
   func classify(at action: UnsafeRawPointer, value: () -> Any) -> ActionClassification {
-    self.prepare(at: action, value: value).take()
+    self.kept(at: action)?.take() ?? self.classifyByReflection(at: action, value: value)
   }
 
   /// The classification of the action at `action`, as ``classify(at:value:)`` finds it, as the
   /// store's thread keeps it until the action is analysed: the classification kept for the
   /// action's chain of cases, shared, with the payload rendered apart, when it is kept.
   func prepare(at action: UnsafeRawPointer, value: () -> Any) -> PreparedClassification {
-    let kept = withUnsafeTemporaryAllocation(
+    self.kept(at: action)
+      ?? PreparedClassification(self.classifyByReflection(at: action, value: value))
+  }
+
+  /// The classification kept for the chain of cases of the action at `action`, with its
+  /// payload rendered; `nil` when none is kept.
+  private func kept(at action: UnsafeRawPointer) -> PreparedClassification? {
+    withUnsafeTemporaryAllocation(
       byteCount: Self.scratchBytes, alignment: Self.slotAlignment
     ) { scratch -> PreparedClassification? in
       guard let (leaf, payloadPlace) = self.lookUp(action, scratch: scratch) else { return nil }
@@ -70,11 +77,17 @@ final class ActionClassifier: @unchecked Sendable {
         payload: leaf.renderPayload?(payloadPlace)
           ?? ActionClassification.render(payload.load(payloadPlace)))
     }
-    if let kept { return kept }
+  }
+
+  /// The classification of the action at `action`, found by reflection of `value`, kept for
+  /// its chain of cases when the chain may be.
+  private func classifyByReflection(
+    at action: UnsafeRawPointer, value: () -> Any
+  ) -> ActionClassification {
     var trace = ClassificationTrace()
     let classification = ActionClassification.classify(value(), trace: &trace)
     self.keep(classification, trace: trace, for: action)
-    return PreparedClassification(classification)
+    return classification
   }
 
   #if ComposableArchitecture

@@ -503,8 +503,8 @@ public final class TraceRecorder: Sendable {
       timeNs: self.timing.time(id: seq, timestamp: start, sessionStart: session.startNanoseconds),
       classification: classification, payloadJSON: payloadJSON,
       withheld: !self.redactor.isEmpty)
-    // NB: Made last, so that the classification is moved into it, not copied (a retain of each
-    // of its strings, and their release).
+    // NB: Made last, so that the classification is moved into it, not copied (a retain of the
+    // kept classification and of the payload, and their release).
     return PreparedAction(
       seq: seq, classification: classification, payloadJSON: payloadJSON, secrets: secrets)
   }
