@@ -25,6 +25,32 @@ struct TraceRowsTests {
     }
   }
 
+  /// The writer's inserts build no temporary index as they run: a `CHECK (kind IN (…))` with
+  /// more than two values built one at each row, most of what writing an action cost.
+  @Test func theWritersInsertsBuildNoTemporaryIndex() throws {
+    let directory = try TemporaryDirectory()
+    let connection = try TraceFile.openForWriting(path: directory.path("trace.db"))
+    func opcodes(_ sql: String) throws -> [String] {
+      let statement = try connection.prepare("EXPLAIN " + sql)
+      var opcodes: [String] = []
+      while try statement.step() { opcodes.append(try statement.string(1)) }
+      return opcodes
+    }
+    // What is looked for is what such a constraint makes.
+    try connection.execute("CREATE TEMP TABLE listed (kind TEXT CHECK (kind IN ('a', 'b', 'c')))")
+    #expect(try opcodes("INSERT INTO listed (kind) VALUES (?1)").contains("OpenEphemeral"))
+    for (table, columns) in [
+      ("sessions", TraceColumns.sessions), ("actions", TraceColumns.actions),
+      ("state_changes", TraceColumns.stateChanges), ("states", TraceColumns.states),
+      ("leaks", TraceColumns.leaks), ("debugger_events", TraceColumns.debuggerEvents),
+    ] {
+      let insert = try opcodes(
+        TraceColumns.insert(into: table, columns, replacing: table == "states"))
+      #expect(insert.contains("Insert"), "\(table)")
+      #expect(!insert.contains("OpenEphemeral"), "\(table)")
+    }
+  }
+
   /// What the writer writes, the reader reads: a session, an action sent and one its effect
   /// sent, their changes, the kept state and a leak.
   @Test func whatTheWriterWritesTheReaderReads() throws {

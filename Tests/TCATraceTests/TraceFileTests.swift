@@ -249,7 +249,7 @@ struct TraceFileTests {
         DROP TABLE debugger_events;
         PRAGMA writable_schema = ON;
         UPDATE sqlite_schema
-        SET sql = replace(sql, 'CHECK (origin IN (''send'', ''effect'', ''debugger''))', 'CHECK (origin IN (''send'', ''effect''))')
+        SET sql = replace(sql, 'origin = ''send'' OR origin = ''effect'' OR origin = ''debugger''', 'origin IN (''send'', ''effect'')')
         WHERE name = 'actions';
         PRAGMA writable_schema = OFF;
         PRAGMA user_version = 7;

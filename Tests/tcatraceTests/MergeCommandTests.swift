@@ -246,7 +246,7 @@ struct MergeCommandTests {
           changedBy:
             "PRAGMA ignore_check_constraints = ON; UPDATE actions SET category = 'secret' WHERE seq = 1"
         ),
-        "'\(self.demo.directory.path("category.db"))' cannot be copied (CHECK constraint failed: category IN ('view', 'internal', 'delegate', 'unclassified')): the file is damaged (truncated or overwritten); record it again"
+        "'\(self.demo.directory.path("category.db"))' cannot be copied (CHECK constraint failed: category = 'view' OR category = 'internal' OR category = 'delegate' OR category = 'unclassified'): the file is damaged (truncated or overwritten); record it again"
       ),
       (
         try self.demo.copy(named: "tables.db", changedBy: "DROP TABLE leaks"),

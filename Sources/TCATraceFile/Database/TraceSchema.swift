@@ -63,6 +63,10 @@ package enum TraceSchema {
     -- whole state was kept (version 3), neither mark (version 4), none trimmed (version 5), no
     -- action from a flight journal (version 6), nothing a debugger did (version 7), or no count of
     -- fallbacks (version 8).
+    --
+    -- A column's CHECK compares it with each value it may hold (`kind = 'added' OR ...`), not with
+    -- a list (`kind IN (...)`): for a list of more than two values, SQLite builds a temporary
+    -- index at each row it writes, which cost a recorder most of its time writing an action.
 
     -- One recording: one store, from its first action until the recorder closed.
     CREATE TABLE sessions (
@@ -110,7 +114,7 @@ package enum TraceSchema {
       duration_ns INTEGER NOT NULL,
       -- 'send': sent from outside the store (a view, a test); 'effect': sent by an effect;
       -- 'debugger': sent to the app from the page of `tcatrace serve --live` (Send to the app).
-      origin TEXT NOT NULL CHECK (origin IN ('send', 'effect', 'debugger')),
+      origin TEXT NOT NULL CHECK (origin = 'send' OR origin = 'effect' OR origin = 'debugger'),
       -- For an effect's action: the seq of the action whose effect sent it; NULL otherwise.
       cause_seq INTEGER,
       -- The action's case path, dotted: '_internal.login._internal.twoFactor.view.codeChanged';
@@ -118,12 +122,13 @@ package enum TraceSchema {
       path TEXT NOT NULL,
       -- The category of the outermost case: 'view', 'internal', 'delegate' or 'unclassified'.
       root_category TEXT NOT NULL
-        CHECK (root_category IN ('view', 'internal', 'delegate', 'unclassified')),
+        CHECK (root_category = 'view' OR root_category = 'internal' OR root_category = 'delegate' OR root_category = 'unclassified'),
       -- The feature that owns the action: the embedding cases from the root, dotted
       -- ('login.twoFactor', 'todos.rows[id: 3]'); '' for the root feature.
       feature TEXT NOT NULL,
       -- The action's category at the feature that owns it.
-      category TEXT NOT NULL CHECK (category IN ('view', 'internal', 'delegate', 'unclassified')),
+      category TEXT NOT NULL
+        CHECK (category = 'view' OR category = 'internal' OR category = 'delegate' OR category = 'unclassified'),
       -- The innermost case's name: 'codeChanged'.
       case_name TEXT NOT NULL,
       -- The state path of the feature the store routed the action to ('login.twoFactor',
@@ -172,7 +177,7 @@ package enum TraceSchema {
       -- The path from the root state: 'login.twoFactor.code', 'todos.todos[id: 3].isComplete'.
       path TEXT NOT NULL,
       -- 'changed'; 'added' or 'removed' for optionals and collection elements.
-      kind TEXT NOT NULL CHECK (kind IN ('changed', 'added', 'removed')),
+      kind TEXT NOT NULL CHECK (kind = 'changed' OR kind = 'added' OR kind = 'removed'),
       -- The old value, rendered with CustomDump; NULL when added.
       old_value TEXT,
       -- The new value, rendered with CustomDump; NULL when removed.
@@ -230,7 +235,8 @@ package enum TraceSchema {
       -- 'jump': the store took the state after action to_seq; 'back': the state it had before the
       -- first jump since the last 'back'; 'lock': the app's own actions are ignored from here;
       -- 'unlock': no longer.
-      kind TEXT NOT NULL CHECK (kind IN ('jump', 'back', 'lock', 'unlock')),
+      kind TEXT NOT NULL
+        CHECK (kind = 'jump' OR kind = 'back' OR kind = 'lock' OR kind = 'unlock'),
       -- For 'jump': the action whose state the store took (0: the state before the first).
       to_seq INTEGER,
       -- For 'unlock': how many of the app's actions were ignored while it was locked.
