@@ -628,15 +628,16 @@ package final class TraceWriter: @unchecked Sendable {
     case .send: causeSeq = nil
     case let .effect(cause): causeSeq = cause
     }
+    // NB: Read once: each read of a record's classification copied the record, and then the
+    // classification.
+    let classification = record.pointee.classification
     let actionID = try rows.insertAction(
       sessionID: sessionID, seq: record.pointee.seq, timeNs: record.pointee.timeNs,
-      durationNs: record.pointee.durationNs, causeSeq: causeSeq,
-      path: record.pointee.classification.path,
-      rootCategory: record.pointee.classification.rootCategory.rawValue,
-      feature: record.pointee.classification.featurePath,
-      category: record.pointee.classification.category.rawValue,
-      caseName: record.pointee.classification.caseName, statePath: record.pointee.statePath,
-      payload: record.pointee.classification.payload, payloadJSON: record.pointee.payloadJSON,
+      durationNs: record.pointee.durationNs, causeSeq: causeSeq, path: classification.path,
+      rootCategory: classification.rootCategory.rawValue, feature: classification.featurePath,
+      category: classification.category.rawValue, caseName: classification.caseName,
+      statePath: record.pointee.statePath, payload: classification.payload,
+      payloadJSON: record.pointee.payloadJSON,
       jsonChanges: Self.jsonChanges(record, lastState: &lastState, types: jsonTypes),
       atOnce: record.pointee.atOnce, fromDebugger: record.pointee.fromDebugger)
     for position in record.pointee.changes.indices {
