@@ -67,6 +67,7 @@ package enum TraceSchema {
     -- A column's CHECK compares it with each value it may hold (`kind = 'added' OR ...`), not with
     -- a list (`kind IN (...)`): for a list of more than two values, SQLite builds a temporary
     -- index at each row it writes, which cost a recorder most of its time writing an action.
+    -- Each CHECK is on one line, however long: SQLite quotes it in the error it gives.
 
     -- One recording: one store, from its first action until the recorder closed.
     CREATE TABLE sessions (
