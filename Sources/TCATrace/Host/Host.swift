@@ -43,16 +43,17 @@ enum RecordingHost {
 ///   - classifier: The classifier of `Action`, which keeps on TCA the routes that depend only
 ///     on the action's cases.
 ///   - collectors: Where, on TCA, the collector of what features report is taken from.
+///   - effectCount: How many effects what `body` returns is, as a route step counts them.
 ///
 /// NB: The effect is returned, not put in a tuple with the route: in code that is not
-/// specialized, it was copied into the tuple and then destroyed (about 780 instructions).
-/// Inlined, so that its caller and it look the effect type's metadata up once.
+/// specialized, it was copied into the tuple and then destroyed (about 780 instructions). Its
+/// type is the caller's type parameter (``ReducerRecording``'s), whose metadata the caller has.
 @inline(__always)
-func collectingRoute<State, Action>(
+func collectingRoute<State, Action, ReducerEffect>(
   of action: Action, from stateBefore: UnsafePointer<State>, classifier: ActionClassifier?,
   collectors: ReusableRouteCollector, route: inout [ActionRoute], ownEffectCounts: inout [Int],
-  _ body: () -> Effect<Action>
-) -> Effect<Action> {
+  effectCount: (ReducerEffect) -> Int, _ body: () -> ReducerEffect
+) -> ReducerEffect {
   #if ComposableArchitecture
     let collector = collectors.take()
     defer { collectors.giveBack(collector) }
@@ -79,7 +80,7 @@ func collectingRoute<State, Action>(
     // `body` returned; a feature with the boundaries reports its own; an enum reducer only
     // scopes to its cases, and returns what the case's feature does.
     func totalEffects(_ depth: Int) -> Int? {
-      if depth == 0 { return effect.effectCount }
+      if depth == 0 { return effectCount(effect) }
       if let total = totals[types[depth]] { return total }
       if isEnumReducer[depth - 1], depth < depths { return totalEffects(depth + 1) }
       return nil
@@ -98,9 +99,8 @@ func collectingRoute<State, Action>(
     }
     return effect
   #else
-    let effect: Effect<Action>
-    (effect, route, ownEffectCounts) = collectingActionRoute(
-      body, effectCount: { $0.effectCount })
+    let effect: ReducerEffect
+    (effect, route, ownEffectCounts) = collectingActionRoute(body, effectCount: effectCount)
     return effect
   #endif
 }

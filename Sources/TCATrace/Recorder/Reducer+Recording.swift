@@ -29,6 +29,167 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   let base: Base
   /// `nil` for a ``RecordingStore`` that is not recorded.
   let recorder: TraceRecorder?
+  #if ComposableArchitecture
+    /// Counts the effects, for a ``RecordingStore``.
+    let effects: RunningEffects<Base.Action>?
+    /// Tells `.none` from other effects of the base's actions: found once, not at every action.
+    let effectNone: EffectNoneTest
+    /// Whether the root's state may present a feature or push one (see ``Presentations``):
+    /// found once, not at every action with an effect.
+    let rootMayPresent: Bool
+  #endif
+  /// What records the actions, for a recorder.
+  ///
+  /// NB: Its type names the effect's type as a type parameter of its own, which its methods
+  /// read from the instance: `reduce` here, code that is not specialized, looked
+  /// `Effect<Base.Action>`'s metadata up at every action (about 330 instructions on TCA), for
+  /// the effect it held. It hands on what the recording returns, and holds none.
+  let recording: ReducerRecording<Base, Effect<Base.Action>>?
+
+  #if ComposableArchitecture
+    init(base: Base, recorder: TraceRecorder?, effects: RunningEffects<Base.Action>? = nil) {
+      self.base = base
+      self.recorder = recorder
+      self.effects = effects
+      let effectNone = EffectNoneTest.of(Effect<Base.Action>.self)
+      let rootMayPresent = Presentations.mayPresent(Base.State.self)
+      self.effectNone = effectNone
+      self.rootMayPresent = rootMayPresent
+      self.recording = recorder.map { recorder in
+        ReducerRecording(
+          recorder: recorder,
+          reduce: { [base] state, action in base.reduce(into: &state, action: action) },
+          host: EffectHost(
+            effectNone: effectNone,
+            isNone: { effectNone.isNone($0) },
+            effectCount: { $0.effectCount },
+            watched: { effect, recorder, action, id, route, before, after in
+              Self.counted(
+                Self.watched(effect, by: recorder, cause: id), effects: effects, of: action,
+                route: route, from: before, to: after, rootMayPresent: rootMayPresent)
+            }
+          )
+        )
+      }
+    }
+  #else
+    init(base: Base, recorder: TraceRecorder?) {
+      self.base = base
+      self.recorder = recorder
+      self.recording = recorder.map { recorder in
+        ReducerRecording(
+          recorder: recorder,
+          reduce: { [base] state, action in base.reduce(into: &state, action: action) },
+          host: EffectHost(
+            cannotSendActions: { $0.cannotSendActions },
+            effectCount: { $0.effectCount },
+            watched: { effect, recorder, _, id, _, _, _ in
+              Self.watched(effect, by: recorder, cause: id)
+            }
+          )
+        )
+      }
+    }
+  #endif
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    if let recording = self.recording {
+      return recording.reduce(into: &state, action: action)
+    }
+    return self.reduceUnrecorded(into: &state, action: action)
+  }
+
+  /// The base's `reduce`, for a store that is not recorded: on TCA its effects are counted.
+  ///
+  /// NB: Not inlined: this looks `Effect<Base.Action>`'s metadata up, for the effect it holds,
+  /// which `reduce` would otherwise do for every action, recorded too.
+  @inline(never)
+  private func reduceUnrecorded(into state: inout Base.State, action: Base.Action) -> Effect<
+    Base.Action
+  > {
+    #if ComposableArchitecture
+      if self.effects != nil {
+        let stateBefore = state
+        let effect = self.base.reduce(into: &state, action: action)
+        guard !self.effectNone.isNone(effect) else { return effect }
+        return Self.counted(
+          effect, effects: self.effects, of: action, route: nil, from: stateBefore, to: state,
+          rootMayPresent: self.rootMayPresent)
+      }
+    #endif
+    return self.base.reduce(into: &state, action: action)
+  }
+
+  /// `effect`, which the action `cause` returned and which may send actions, watched for the
+  /// actions it sends. An effect that can send no action (most actions return `.none`) has
+  /// nothing to watch: it is returned as it is, without `map`'s wrapping or, on TCA, being
+  /// counted.
+  private static func watched(
+    _ effect: Effect<Base.Action>, by recorder: TraceRecorder, cause id: Int
+  ) -> Effect<Base.Action> {
+    // NB: `map`'s transform runs when the effect sends, right before the store receives the
+    // action: that is how the next action is known to come from this one's effect.
+    effect.map { action in
+      recorder.modifierEffectWillSend(cause: id)
+      return action
+    }
+  }
+
+  #if ComposableArchitecture
+    /// `effect`, an effect that may send actions, counted by `effects` while it runs; not when
+    /// the action presented a feature or pushed one, whose effect TCA keeps running until it is
+    /// dismissed.
+    ///
+    /// - Parameter route: The action's route from the state before it, when known: an empty one
+    ///   went through no child, whose state then need not be read.
+    private static func counted(
+      _ effect: Effect<Base.Action>, effects: RunningEffects<Base.Action>?,
+      of action: Base.Action, route: [ActionRoute]?, from stateBefore: Base.State,
+      to stateAfter: Base.State, rootMayPresent: Bool
+    ) -> Effect<Base.Action> {
+      guard let effects else { return effect }
+      let presented =
+        route?.isEmpty == true
+        ? Presentations.presentedAtRoot(
+          before: stateBefore, after: stateAfter, rootMayPresent: rootMayPresent)
+        : Presentations.presented(by: action, before: stateBefore, after: stateAfter)
+      return presented ? effect : effects.track(effect)
+    }
+  #endif
+}
+
+/// What ``ReducerRecording`` asks of its host's effects, made where their type is known.
+struct EffectHost<Base: Reducer, ReducerEffect> {
+  #if ComposableArchitecture
+    /// Tells `.none` from other effects, at the effect's address.
+    let effectNone: EffectNoneTest
+    /// Whether the effect is `.none`, where `effectNone` cannot read its layout.
+    let isNone: (ReducerEffect) -> Bool
+  #else
+    /// Whether the effect sends no action.
+    let cannotSendActions: (ReducerEffect) -> Bool
+  #endif
+  /// How many effects the effect is, as a route step counts them.
+  let effectCount: (ReducerEffect) -> Int
+  /// The effect, which may send actions, watched for the actions it sends (and, on TCA,
+  /// counted): given the recorder, the action, its id, its route, and the states before and
+  /// after it.
+  let watched:
+    (
+      ReducerEffect, TraceRecorder, Base.Action, Int, [ActionRoute], Base.State, Base.State
+    ) -> ReducerEffect
+}
+
+/// What ``_RecordingReducer`` does for a recorder: records each action of its base.
+///
+/// `ReducerEffect` is `Effect<Base.Action>`, a type parameter of its own: its metadata is the
+/// instance's, where code that names `Effect<Base.Action>` and is not specialized looks it up
+/// each time it runs.
+final class ReducerRecording<Base: Reducer, ReducerEffect> {
+  let recorder: TraceRecorder
+  /// The base reducer's `reduce`.
+  let reduceBase: (inout Base.State, Base.Action) -> ReducerEffect
+  let host: EffectHost<Base, ReducerEffect>
   /// The root feature's name, for the session: made once, not at every action.
   let rootFeature = rootFeatureName(of: Base.self)
   /// Whether the state's type may hold a shared value, asked once: the values of the shared
@@ -39,28 +200,19 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   let actionClassifier = ActionClassifier.of(Base.Action.self)
   /// The collector of each action's route, which actions take in turn (on TCA).
   let routeCollectors = ReusableRouteCollector()
-  #if ComposableArchitecture
-    /// Counts the effects, for a ``RecordingStore``.
-    var effects: RunningEffects<Base.Action>? = nil
-    /// Tells `.none` from other effects of the base's actions: found once, not at every action.
-    let effectNone = EffectNoneTest.of(Effect<Base.Action>.self)
-    /// Whether the root's state may present a feature or push one (see ``Presentations``):
-    /// found once, not at every action with an effect.
-    let rootMayPresent = Presentations.mayPresent(Base.State.self)
-  #endif
 
-  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    guard let recorder = self.recorder else {
-      #if ComposableArchitecture
-        if self.effects != nil {
-          let stateBefore = state
-          let effect = self.base.reduce(into: &state, action: action)
-          guard !self.cannotSendActions(effect) else { return effect }
-          return self.counted(effect, of: action, route: nil, from: stateBefore, to: state)
-        }
-      #endif
-      return self.base.reduce(into: &state, action: action)
-    }
+  init(
+    recorder: TraceRecorder,
+    reduce: @escaping (inout Base.State, Base.Action) -> ReducerEffect,
+    host: EffectHost<Base, ReducerEffect>
+  ) {
+    self.recorder = recorder
+    self.reduceBase = reduce
+    self.host = host
+  }
+
+  func reduce(into state: inout Base.State, action: Base.Action) -> ReducerEffect {
+    let recorder = self.recorder
     let next = recorder.nextModifierEvent()
     if next.recording == nil { _ = recorder.beginSession(rootFeature: self.rootFeature) }
     let (id, origin) = (next.id, next.origin)
@@ -72,13 +224,13 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       var stateBefore = state
       let effect = collectingRoute(
         of: action, from: &stateBefore, classifier: self.actionClassifier,
-        collectors: self.routeCollectors, route: &route, ownEffectCounts: &ownEffectCounts
+        collectors: self.routeCollectors, route: &route, ownEffectCounts: &ownEffectCounts,
+        effectCount: self.host.effectCount
       ) {
-        self.base.reduce(into: &state, action: action)
+        self.reduceBase(&state, action)
       }
       guard !self.cannotSendActions(effect) else { return effect }
-      return self.watched(
-        effect, by: recorder, of: action, id: id, route: route, from: stateBefore, to: state)
+      return self.host.watched(effect, recorder, action, id, route, stateBefore, state)
     }
     // NB: Made in memory the recorder may take, with the event: an event handed to the
     // writer's thread goes there as it is, neither copied (a copy retains each of its values)
@@ -99,21 +251,21 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     recorder.prepare(action, as: next, start: start, into: &modifier!)
     let effect = collectingRoute(
       of: action, from: stateBefore, classifier: self.actionClassifier,
-      collectors: self.routeCollectors, route: &route, ownEffectCounts: &ownEffectCounts
+      collectors: self.routeCollectors, route: &route, ownEffectCounts: &ownEffectCounts,
+      effectCount: self.host.effectCount
     ) {
-      self.base.reduce(into: &state, action: action)
+      self.reduceBase(&state, action)
     }
     let end = DispatchTime.now().uptimeNanoseconds
     let sendsNoAction = self.cannotSendActions(effect)
     // NB: Made before the event is handed over, with which the state before goes; the effect
     // is moved, not copied, when it is returned as it is.
-    let returned: Effect<Base.Action>
+    let returned: ReducerEffect
     if sendsNoAction {
       returned = consume effect
     } else {
-      returned = self.watched(
-        effect, by: recorder, of: action, id: id, route: route, from: stateBefore.pointee,
-        to: state)
+      returned = self.host.watched(
+        effect, recorder, action, id, route, stateBefore.pointee, state)
     }
     event.eventField(fields.id, Int.self).initialize(to: id)
     event.eventField(fields.action, Base.Action.self).initialize(to: action)
@@ -135,59 +287,17 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     return returned
   }
 
-  /// `effect`, which the action `id` returned and which may send actions, watched for the
-  /// actions it sends. An effect that can send no action (most actions return `.none`) has
-  /// nothing to watch: it is returned as it is, without `map`'s wrapping or, on TCA, being
-  /// counted.
-  private func watched(
-    _ effect: Effect<Base.Action>, by recorder: TraceRecorder, of action: Base.Action, id: Int,
-    route: [ActionRoute], from stateBefore: Base.State, to stateAfter: Base.State
-  ) -> Effect<Base.Action> {
-    // NB: `map`'s transform runs when the effect sends, right before the store receives the
-    // action: that is how the next action is known to come from this one's effect.
-    let recorded = effect.map { action in
-      recorder.modifierEffectWillSend(cause: id)
-      return action
-    }
-    #if ComposableArchitecture
-      return self.counted(recorded, of: action, route: route, from: stateBefore, to: stateAfter)
-    #else
-      return recorded
-    #endif
-  }
-
   /// Whether `effect` sends no action.
   @inline(__always)
-  private func cannotSendActions(_ effect: Effect<Base.Action>) -> Bool {
+  private func cannotSendActions(_ effect: ReducerEffect) -> Bool {
     #if ComposableArchitecture
       // NB: The test alone is captured: a closure capturing `self` looks its type's metadata up.
-      let test = self.effectNone
-      return withUnsafePointer(to: effect) { test.isNone(at: $0) } ?? test.isNone(effect)
+      let test = self.host.effectNone
+      return withUnsafePointer(to: effect) { test.isNone(at: $0) } ?? self.host.isNone(effect)
     #else
-      effect.cannotSendActions
+      self.host.cannotSendActions(effect)
     #endif
   }
-
-  #if ComposableArchitecture
-    /// `effect`, an effect that may send actions, counted by ``effects`` while it runs; not when
-    /// the action presented a feature or pushed one, whose effect TCA keeps running until it is
-    /// dismissed.
-    ///
-    /// - Parameter route: The action's route from the state before it, when known: an empty one
-    ///   went through no child, whose state then need not be read.
-    private func counted(
-      _ effect: Effect<Base.Action>, of action: Base.Action, route: [ActionRoute]?,
-      from stateBefore: Base.State, to stateAfter: Base.State
-    ) -> Effect<Base.Action> {
-      guard let effects = self.effects else { return effect }
-      let presented =
-        route?.isEmpty == true
-        ? Presentations.presentedAtRoot(
-          before: stateBefore, after: stateAfter, rootMayPresent: self.rootMayPresent)
-        : Presentations.presented(by: action, before: stateBefore, after: stateAfter)
-      return presented ? effect : effects.track(effect)
-    }
-  #endif
 }
 
 #if ComposableArchitecture
