@@ -175,6 +175,15 @@ package final class RouteCollector: @unchecked Sendable {
     return count < Self.rootOnlyCounts.count ? Self.rootOnlyCounts[count] : [count]
   }
 
+  /// The effect counts of a route that stays in the root, whose feature's actions are of
+  /// `actionType`: what it reported it returned itself (see ``report(ownEffects:actionType:)``).
+  ///
+  /// NB: Here, not read by the caller: read from another module, the dictionary's access was
+  /// checked for exclusivity at every action (about 75 instructions), its attribute aside.
+  package func rootOnlyOwnEffectCounts(actionType: ObjectIdentifier) -> [Int] {
+    Self.rootOnly(self.ownEffectsByActionType[actionType] ?? 0)
+  }
+
   /// The effects each reducer along ``route`` returned itself, given the root's total.
   package func ownEffectCounts(rootTotal: Int) -> [Int] {
     // NB: Most actions stay in the root and return few effects: their counts are shared

@@ -67,8 +67,7 @@ func collectingRoute<State, Action, ReducerEffect>(
     // NB: Most actions stay in the root: what the root's feature reported is all there is to
     // read, and no array is made.
     if route.isEmpty {
-      ownEffectCounts = RouteCollector.rootOnly(
-        collector.ownEffectsByActionType[ObjectIdentifier(Action.self)] ?? 0)
+      ownEffectCounts = collector.rootOnlyOwnEffectCounts(actionType: ObjectIdentifier(Action.self))
       return effect
     }
     let (actionTypes, isEnumReducer) = (derived.actionTypes, derived.isEnumReducer)
