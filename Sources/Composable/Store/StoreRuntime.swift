@@ -177,12 +177,30 @@ final class StoreRuntime<State, Action> {
   /// Reduces `action` and hands its event to the observer.
   @inline(never)
   private func reduceObserved(_ action: Action, id: Int, origin: ActionOrigin) -> Effect<Action> {
-    // NB: `process` is never re-entered: the one place is enough. The state before is copied
-    // into it at once, where a local copy would be copied again into the event.
+    // NB: `process` is never re-entered: the one place is enough.
     guard let observer = self.observer, let place = self.event, let fields = self.eventFields
     else { return self.reducer(&self.state, action) }
     let event = UnsafeMutableRawPointer(place)
-    event.eventField(fields.stateBefore, State.self).initialize(to: self.state)
+    // NB: The state is accessed once for the whole action, as a plain reduce does: each access
+    // of it is checked for exclusivity (about 75 instructions), and the event's two copies and
+    // the reducer's change made three.
+    let effect = self.reduce(
+      action, id: id, origin: origin, into: event, fields: fields, state: &self.state)
+    // NB: An observer that takes the event moves it out: nothing is left to destroy, and the
+    // copy the recorder would otherwise make, and this destruction, are not paid.
+    let taken = self.handle.sharedChanges.comparing { observer(place) }
+    if !taken { fields.deinitialize(event, State.self, Action.self) }
+    return effect
+  }
+
+  /// Reduces `action` in `state`, the store's, and writes its event at `event`.
+  private func reduce(
+    _ action: Action, id: Int, origin: ActionOrigin, into event: UnsafeMutableRawPointer,
+    fields: ActionEventFields, state: inout State
+  ) -> Effect<Action> {
+    // NB: The state before is copied into the event at once, where a local copy would be
+    // copied again into it.
+    event.eventField(fields.stateBefore, State.self).initialize(to: state)
     // NB: One collector for every action: `process` is never re-entered (`enqueue` queues
     // what is sent meanwhile), and a collector per action was an allocation per action.
     let collector = self.collector
@@ -192,7 +210,7 @@ final class StoreRuntime<State, Action> {
     // NB: Bound and unbound around the call, not around a closure that makes it: an isolated
     // closure checks its executor at each call, a few hundred instructions.
     let unbound = ActionRouting.bind(collector)
-    let effect = self.reducer(&self.state, action)
+    let effect = self.reducer(&state, action)
     ActionRouting.unbind(restoring: unbound)
     let end = DispatchTime.now().uptimeNanoseconds
     // NB: Written a property at a time, straight from where each value is: building an
@@ -201,16 +219,12 @@ final class StoreRuntime<State, Action> {
     event.eventField(fields.id, Int.self).initialize(to: id)
     event.eventField(fields.action, Action.self).initialize(to: action)
     event.eventField(fields.origin, ActionOrigin.self).initialize(to: origin)
-    event.eventField(fields.stateAfter, State.self).initialize(to: self.state)
+    event.eventField(fields.stateAfter, State.self).initialize(to: state)
     event.eventField(fields.route, [ActionRoute].self).initialize(to: collector.route)
     event.eventField(fields.ownEffectCounts, [Int].self)
       .initialize(to: collector.ownEffectCounts(rootTotal: effect.operation.count))
     event.eventField(fields.timestamp, UInt64.self).initialize(to: start)
     event.eventField(fields.duration, UInt64.self).initialize(to: end &- start)
-    // NB: An observer that takes the event moves it out: nothing is left to destroy, and the
-    // copy the recorder would otherwise make, and this destruction, are not paid.
-    let taken = self.handle.sharedChanges.comparing { observer(place) }
-    if !taken { fields.deinitialize(event, State.self, Action.self) }
     return effect
   }
 
