@@ -284,6 +284,12 @@ package final class SQLiteStatement {
   package let handle: OpaquePointer
   unowned let connection: SQLiteConnection
   package let sql: String
+  /// The bytes of the short texts bound since the last reset, which SQLite reads where they
+  /// lie (see `bind(_:_:)`).
+  ///
+  /// NB: Unchecked: a statement is used by one thread at a time, and the check of exclusive
+  /// access would cost each text bound about 40 instructions.
+  @exclusivity(unchecked) private var texts = BoundTexts()
 
   package init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
     self.handle = handle
@@ -293,6 +299,7 @@ package final class SQLiteStatement {
 
   deinit {
     sqlite3_finalize(self.handle)
+    self.texts.deallocate()
   }
 
   /// Binds `values` to the parameters `?1`, `?2`, … and resets the statement first.
@@ -309,8 +316,15 @@ package final class SQLiteStatement {
   }
 
   /// Resets the statement, to bind its parameters anew.
+  ///
+  /// Parameters that held a short text hold NULL after it, until they are bound again: their
+  /// bytes are written over by the next texts bound.
   package func reset() {
     sqlite3_reset(self.handle)
+    if self.texts.isHeld {
+      sqlite3_clear_bindings(self.handle)
+      self.texts.release()
+    }
   }
 
   /// Binds `integer` to the parameter `?position`.
@@ -329,24 +343,46 @@ package final class SQLiteStatement {
   }
 
   /// Binds `text` to the parameter `?position`; `nil` binds NULL.
+  ///
+  /// A short text is copied into room the statement keeps from one row to the next, which
+  /// SQLite reads where it lies until ``reset()``: SQLite's own copy (`SQLITE_TRANSIENT`)
+  /// allocated and freed memory for each, taking the allocator's lock twice, most of what
+  /// binding a text cost (about 700 instructions, 11 of them a recorded action). A longer one
+  /// is copied by SQLite, as before: kept, its room would hold as much for as long as the
+  /// statement.
   package func bind(_ position: Int32, _ text: String?) {
     guard let text else {
       sqlite3_bind_null(self.handle, position)
       return
     }
-    // NB: The string's own UTF-8, with its length: no C string is made for it. SQLITE_TRANSIENT:
-    // SQLite copies the bytes, which may die when this call returns.
+    // NB: The string's own UTF-8, with its length: no C string is made for it.
     let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
-      let start = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-      // NB: An empty string may have no bytes to point to; SQLite binds NULL for no pointer.
-      let empty = UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(
-        to: CChar.self)
-      return sqlite3_bind_text(
-        self.handle, position, start ?? empty, Int32(bytes.count), sqliteTransient)
+      self.bind(position, UnsafeRawBufferPointer(bytes))
     }
     if bound == nil {
-      text.withCString { _ = sqlite3_bind_text(self.handle, position, $0, -1, sqliteTransient) }
+      var contiguous = text
+      contiguous.withUTF8 { self.bind(position, UnsafeRawBufferPointer($0)) }
     }
+  }
+
+  private func bind(_ position: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let start = bytes.baseAddress, bytes.count > 0 else {
+      // NB: An empty string may have no bytes to point to; SQLite binds NULL for no pointer.
+      let empty = UnsafeRawPointer(("" as StaticString).utf8Start)
+      sqlite3_bind_text(self.handle, position, empty.assumingMemoryBound(to: CChar.self), 0, nil)
+      return
+    }
+    guard bytes.count <= BoundTexts.longest else {
+      sqlite3_bind_text(
+        self.handle, position, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+        sqliteTransient)
+      return
+    }
+    let room = self.texts.room(for: bytes.count)
+    room.copyMemory(from: start, byteCount: bytes.count)
+    // NB: SQLITE_STATIC: SQLite reads the bytes where they lie, which stay until `reset()`.
+    sqlite3_bind_text(
+      self.handle, position, room.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
   }
 
   /// Steps once: `true` when a row is available, `false` when done.
@@ -527,6 +563,49 @@ package enum SQLiteValue: Equatable {
 }
 
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Room for the short texts a statement binds between two resets: used from the start again
+/// at each reset, so that binding a row's texts allocates nothing once the room has grown to a
+/// row's size. Texts bound into it stay where they are until the reset: room that runs out is
+/// kept until then, and a larger room is made beside it.
+private struct BoundTexts {
+  /// The longest text kept here, in bytes: the room stays as large as the longest rows it held.
+  static let longest = 4096
+
+  private var room: UnsafeMutableRawPointer?
+  private var capacity = 0
+  private var used = 0
+  /// Rooms that ran out since the last reset, whose texts are still bound.
+  private var outgrown: [UnsafeMutableRawPointer] = []
+
+  /// Whether a text has been bound here since the last reset.
+  var isHeld: Bool { self.used > 0 || !self.outgrown.isEmpty }
+
+  /// Room for `count` bytes, which stay until ``release()``.
+  mutating func room(for count: Int) -> UnsafeMutableRawPointer {
+    if let room, self.used + count <= self.capacity {
+      defer { self.used += count }
+      return room + self.used
+    }
+    if let room { self.outgrown.append(room) }
+    let capacity = max(count, self.capacity * 2, 256)
+    let room = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+    (self.room, self.capacity, self.used) = (room, capacity, count)
+    return room
+  }
+
+  /// Ends the texts bound: the next are written from the start of the room.
+  mutating func release() {
+    for room in self.outgrown { room.deallocate() }
+    self.outgrown.removeAll(keepingCapacity: true)
+    self.used = 0
+  }
+
+  func deallocate() {
+    self.room?.deallocate()
+    for room in self.outgrown { room.deallocate() }
+  }
+}
 
 /// Interrupts a step that has run past its connection's deadline.
 private func interruptAfterDeadline(_ context: UnsafeMutableRawPointer?) -> Int32 {
