@@ -13,7 +13,8 @@ final class StoreRuntime<State, Action> {
   /// The observer returns whether it took the event: moved it out of the place, which the store
   /// then does not destroy.
   private let observer: (@MainActor (UnsafeMutablePointer<ActionEvent<State, Action>>) -> Bool)?
-  /// Told of each action before its reducer runs, when there is an observer.
+  /// Told of each action before its reducer runs, when there is an observer; inside the
+  /// action's access to ``state``, which it must not read.
   private let willReduce: (@MainActor (Int, Action, ActionOrigin, UInt64) -> Void)?
   /// Asked of each action, with its origin, before it is numbered: one it refuses is dropped,
   /// neither reduced, observed nor its effect run (a debugger's lock).
@@ -182,8 +183,8 @@ final class StoreRuntime<State, Action> {
     else { return self.reducer(&self.state, action) }
     let event = UnsafeMutableRawPointer(place)
     // NB: The state is accessed once for the whole action, as a plain reduce does: each access
-    // of it is checked for exclusivity (about 75 instructions), and the event's two copies and
-    // the reducer's change made three.
+    // of it is checked for exclusivity, and the event's two copies and the reducer's change made
+    // three (two fewer: 44 instructions an action fewer in the burst).
     let effect = self.reduce(
       action, id: id, origin: origin, into: event, fields: fields, state: &self.state)
     // NB: An observer that takes the event moves it out: nothing is left to destroy, and the

@@ -27,8 +27,6 @@ extension Reducer {
 /// A reducer that records the actions of its base; built by ``Reducer/recording(to:)``.
 public struct _RecordingReducer<Base: Reducer>: Reducer {
   let base: Base
-  /// `nil` for a ``RecordingStore`` that is not recorded.
-  let recorder: TraceRecorder?
   #if ComposableArchitecture
     /// Counts the effects, for a ``RecordingStore``.
     let effects: RunningEffects<Base.Action>?
@@ -38,7 +36,8 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     /// found once, not at every action with an effect.
     let rootMayPresent: Bool
   #endif
-  /// What records the actions, for a recorder.
+  /// What records the actions, for a recorder; `nil` for a ``RecordingStore`` that is not
+  /// recorded.
   ///
   /// NB: Its type names the effect's type as a type parameter of its own, which its methods
   /// read from the instance: `reduce` here, code that is not specialized, looked
@@ -49,7 +48,6 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   #if ComposableArchitecture
     init(base: Base, recorder: TraceRecorder?, effects: RunningEffects<Base.Action>? = nil) {
       self.base = base
-      self.recorder = recorder
       self.effects = effects
       let effectNone = EffectNoneTest.of(Effect<Base.Action>.self)
       let rootMayPresent = Presentations.mayPresent(Base.State.self)
@@ -75,7 +73,6 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   #else
     init(base: Base, recorder: TraceRecorder?) {
       self.base = base
-      self.recorder = recorder
       self.recording = recorder.map { recorder in
         ReducerRecording(
           recorder: recorder,
@@ -120,10 +117,9 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     return self.base.reduce(into: &state, action: action)
   }
 
-  /// `effect`, which the action `cause` returned and which may send actions, watched for the
-  /// actions it sends. An effect that can send no action (most actions return `.none`) has
-  /// nothing to watch: it is returned as it is, without `map`'s wrapping or, on TCA, being
-  /// counted.
+  /// `effect`, which the action `cause` returned and which may send actions, wrapped so that
+  /// each action it sends is known to be its. (An effect that can send none, as most actions'
+  /// `.none`, is not given here: it is returned as it is.)
   private static func watched(
     _ effect: Effect<Base.Action>, by recorder: TraceRecorder, cause id: Int
   ) -> Effect<Base.Action> {
