@@ -53,41 +53,45 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
       let rootMayPresent = Presentations.mayPresent(Base.State.self)
       self.effectNone = effectNone
       self.rootMayPresent = rootMayPresent
-      self.recording = recorder.map { recorder in
-        ReducerRecording(
-          recorder: recorder,
-          reduce: { [base] state, action in base.reduce(into: &state, action: action) },
-          host: EffectHost(
-            effectNone: effectNone,
-            isNone: { effectNone.isNone($0) },
-            effectCount: { $0.effectCount },
-            watched: { effect, recorder, action, id, route, before, after in
-              Self.counted(
-                Self.watched(effect, by: recorder, cause: id), effects: effects, of: action,
-                route: route, from: before, to: after, rootMayPresent: rootMayPresent)
-            }
-          )
+      self.recording = Self.recording(of: base, by: recorder) {
+        EffectHost(
+          effectNone: effectNone,
+          isNone: { effectNone.isNone($0) },
+          effectCount: { $0.effectCount },
+          watched: { effect, recorder, action, id, route, before, after in
+            Self.counted(
+              Self.watched(effect, by: recorder, cause: id), effects: effects, of: action,
+              route: route, from: before, to: after, rootMayPresent: rootMayPresent)
+          }
         )
       }
     }
   #else
     init(base: Base, recorder: TraceRecorder?) {
       self.base = base
-      self.recording = recorder.map { recorder in
-        ReducerRecording(
-          recorder: recorder,
-          reduce: { [base] state, action in base.reduce(into: &state, action: action) },
-          host: EffectHost(
-            cannotSendActions: { $0.cannotSendActions },
-            effectCount: { $0.effectCount },
-            watched: { effect, recorder, _, id, _, _, _ in
-              Self.watched(effect, by: recorder, cause: id)
-            }
-          )
+      self.recording = Self.recording(of: base, by: recorder) {
+        EffectHost(
+          cannotSendActions: { $0.cannotSendActions },
+          effectCount: { $0.effectCount },
+          watched: { effect, recorder, _, id, _, _, _ in
+            Self.watched(effect, by: recorder, cause: id)
+          }
         )
       }
     }
   #endif
+
+  /// The recording of `base`'s actions by `recorder`, whose effects `host` handles; `nil`
+  /// without a recorder.
+  private static func recording(
+    of base: Base, by recorder: TraceRecorder?, host: () -> EffectHost<Base, Effect<Base.Action>>
+  ) -> ReducerRecording<Base, Effect<Base.Action>>? {
+    recorder.map { recorder in
+      ReducerRecording(
+        recorder: recorder,
+        reduce: { state, action in base.reduce(into: &state, action: action) }, host: host())
+    }
+  }
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     if let recording = self.recording {
