@@ -355,6 +355,7 @@ package final class SQLiteStatement {
     // NB: The string's own UTF-8, with its length: no C string is made for it.
     let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
       self.bind(position, UnsafeRawBufferPointer(bytes))
+      return true
     }
     if bound == nil {
       var contiguous = text
