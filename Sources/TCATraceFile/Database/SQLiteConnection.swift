@@ -348,19 +348,13 @@ package final class SQLiteStatement {
   /// 4,040 an action more than now. A longer one is copied by SQLite, as before: kept, its room
   /// would hold as much for as long as the statement.
   package func bind(_ position: Int32, _ text: String?) {
-    guard let text else {
+    guard var text else {
       sqlite3_bind_null(self.handle, position)
       return
     }
-    // NB: The string's own UTF-8, with its length: no C string is made for it.
-    let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
-      self.bind(position, UnsafeRawBufferPointer(bytes))
-      return true
-    }
-    if bound == nil {
-      var contiguous = text
-      contiguous.withUTF8 { self.bind(position, UnsafeRawBufferPointer($0)) }
-    }
+    // NB: The string's own UTF-8, with its length: no C string is made for it. (A string whose
+    // UTF-8 is not contiguous, a lazily bridged `NSString`, is made contiguous first.)
+    text.withUTF8 { self.bind(position, UnsafeRawBufferPointer($0)) }
   }
 
   private func bind(_ position: Int32, _ bytes: UnsafeRawBufferPointer) {
